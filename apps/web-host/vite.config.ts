@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+import { SOURCE_CONDITIONS } from '../../vitest.shared.ts';
+import { PREVIEW_PORT } from './preview-port.ts';
+
+export default defineConfig({
+  plugins: [react()],
+  // The host is built from the workspace packages' sources, so a change in a package shows up without
+  // publishing it first.
+  resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
+  build: { target: 'es2022', sourcemap: true },
+  preview: { host: '127.0.0.1', port: PREVIEW_PORT, strictPort: true },
+  server: { host: '127.0.0.1' },
+});

@@ -1,0 +1,3 @@
+import { lineupProject } from '../../vitest.shared.ts';
+
+export default lineupProject({ name: 'runtime' });

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// The two quick-start commands of the README, for a fresh machine that has only Node.js 20 and npm:
+//
+//   npm start   installs the workspace, builds the Web Reference Host and serves it (prints the URL)
+//   npm test    installs the workspace (and Debian's Chromium when missing), then runs every check and test
+//               and ends with one line "N passed, N failed"
+//
+// Plain Node (no dependencies) so that it runs before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmVersion = rootPackage.packageManager.replace(/^pnpm@/, '');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const reportsDir = join(root, '.lineup-test-reports');
+
+// Tools installed in the workspace (turbo, vitest, biome, and pnpm itself, which turbo calls to run tasks).
+const env = {
+  ...process.env,
+  PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+};
+
+function log(message) {
+  console.log(`\n[lineup] ${message}`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function runOrExit(command, args, what) {
+  const status = run(command, args);
+  if (status !== 0) {
+    console.error(`\n[lineup] ${what} failed (exit ${status}).`);
+    process.exit(status);
+  }
+}
+
+function installDependencies() {
+  log(`Installing workspace dependencies with pnpm ${pnpmVersion}…`);
+  const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
+  // npx fetches the pinned pnpm from the npm registry once; after that it comes from npx's cache.
+  runOrExit('npx', ['-y', `pnpm@${pnpmVersion}`, 'install', ...frozen], 'pnpm install');
+}
+
+function ensureChromium() {
+  if (existsSync(chromiumPath)) return;
+  log(`Chromium is missing at ${chromiumPath}; installing Debian's chromium package…`);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const [command, ...prefix] = isRoot ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
+    const result = spawnSync(command, [...prefix, ...args], {
+      stdio: 'inherit',
+      env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (result.error || result.status !== 0) break;
+  }
+  if (!existsSync(chromiumPath)) {
+    console.error(
+      `\n[lineup] Could not install Chromium. Install Debian's "chromium" package (apt-get install chromium),` +
+        ` or point CHROMIUM_PATH at a Chromium binary, then run npm test again.`,
+    );
+    process.exit(1);
+  }
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts from the Vitest JSON report; undefined when the run produced no report. */
+function unitCounts() {
+  const report = readJson(join(reportsDir, 'unit.json'));
+  if (!report) return undefined;
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests ?? 0,
+  };
+}
+
+/** Counts from each app's Playwright JSON report. */
+function e2eCounts(apps) {
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const app of apps) {
+    const report = readJson(join(root, 'apps', app, 'playwright-report', 'results.json'));
+    if (!report) return undefined;
+    total.passed += report.stats.expected;
+    total.failed += report.stats.unexpected + report.stats.flaky;
+    total.skipped += report.stats.skipped;
+  }
+  return total;
+}
+
+function start() {
+  installDependencies();
+  log('Building the packages, Pomodoro and the Web Reference Host…');
+  runOrExit(
+    'turbo',
+    ['run', 'build', '--filter=@lineup/web-host...', '--filter=@lineup/pomodoro...'],
+    'build',
+  );
+  const port = process.env.PORT ?? '4173';
+  log(`Starting the Web Reference Host at http://127.0.0.1:${port}/ (Ctrl+C stops it)`);
+  process.exit(run('pnpm', ['--filter', '@lineup/web-host', 'exec', 'vite', 'preview', '--port', port]));
+}
+
+function test() {
+  const startedAt = Date.now();
+  installDependencies();
+  ensureChromium();
+  rmSync(reportsDir, { recursive: true, force: true });
+  const e2eApps = ['web-host'];
+  for (const app of e2eApps)
+    rmSync(join(root, 'apps', app, 'playwright-report'), { recursive: true, force: true });
+
+  log('Build, typecheck and lint (publint and attw for published packages)…');
+  runOrExit('turbo', ['run', 'build', 'typecheck', 'lint'], 'build/typecheck/lint');
+  runOrExit('biome', ['check', '.'], 'biome check of the repository');
+
+  log('Unit tests (Vitest, every workspace project)…');
+  const unitStatus = run('vitest', [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${join(reportsDir, 'unit.json')}`,
+  ]);
+
+  log('End-to-end tests (Playwright in Chromium against the built host)…');
+  const e2eStatus = run('turbo', ['run', 'test:e2e', '--concurrency=1'], {
+    env: { ...env, CHROMIUM_PATH: chromiumPath },
+  });
+
+  const unit = unitCounts();
+  const e2e = e2eCounts(e2eApps);
+  const seconds = Math.round((Date.now() - startedAt) / 1000);
+  console.log('');
+  console.log(`[lineup] unit: ${unit ? `${unit.passed} passed, ${unit.failed} failed` : 'no report'}`);
+  console.log(`[lineup] e2e:  ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}`);
+  console.log(`[lineup] wall time: ${seconds}s`);
+  const passed = (unit?.passed ?? 0) + (e2e?.passed ?? 0);
+  // A suite that exited non-zero counts at least one failure, and a missing report counts as one: never zero.
+  const unitFailed = unit ? Math.max(unit.failed, unitStatus === 0 ? 0 : 1) : 1;
+  const e2eFailed = e2e ? Math.max(e2e.failed, e2eStatus === 0 ? 0 : 1) : 1;
+  const failed = unitFailed + e2eFailed;
+  const skipped = (unit?.skipped ?? 0) + (e2e?.skipped ?? 0);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+const command = process.argv[2];
+if (command === 'start') start();
+else if (command === 'test') test();
+else {
+  console.error('usage: node scripts/quickstart.mjs start|test');
+  process.exit(2);
+}

@@ -1,0 +1,30 @@
+/**
+ * The one place that says how a workspace project is tested. Each package's `vitest.config.ts` calls
+ * `lineupProject`, and the root `vitest.config.ts` runs them all as `test.projects`.
+ */
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** Resolve workspace packages to their TypeScript sources, so tests never need a prior build. */
+export const SOURCE_CONDITIONS = ['@lineup/source'];
+
+export interface LineupProjectOptions {
+  /** Project name shown in reports; the package's folder name. */
+  name: string;
+  /** `node` (default) or `jsdom` for DOM-level unit tests. Real browser behaviour is proven by Playwright. */
+  environment?: 'node' | 'jsdom';
+  test?: TestProjectInlineConfiguration['test'];
+}
+
+export function lineupProject({ name, environment = 'node', test }: LineupProjectOptions) {
+  return defineProject({
+    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
+    ssr: { resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultServerConditions] } },
+    test: {
+      name,
+      environment,
+      include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+      ...test,
+    },
+  });
+}
