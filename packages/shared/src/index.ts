@@ -1,1 +1,93 @@
-export {};
+/**
+ * @lineup/shared — the protocol core of LineUp. Runtime-neutral: no DOM, Node or React API.
+ *
+ * Intelligent UI DSL 1.0/1.1 (seed 002): validate documents with `parseDocument`, then compute state,
+ * derived values and actions with the helpers below. Never hand an unvalidated object to the helpers.
+ */
+
+export {
+  applyActionResult,
+  dispatchLocalAction,
+  type ResolvedAgentAction,
+  type ResolvedToolAction,
+  type ResolvedUIAction,
+  resolveUIAction,
+} from './dsl/actions.js';
+
+// Vocabulary
+export {
+  type ExpressionOperator,
+  type ExpressionType,
+  isUIIdentifier,
+  UI_ACTION_KINDS,
+  UI_BADGE_TONES,
+  UI_BUTTON_VARIANTS,
+  UI_CHART_KINDS,
+  UI_COMPONENT_TYPES,
+  UI_COMPONENTS,
+  UI_DEFAULT_PROGRESS_MAX,
+  UI_DEFAULT_RESULT_DIGITS,
+  UI_DOCUMENT_MODES,
+  UI_DOCUMENT_VERSIONS,
+  UI_EXPRESSION_OPERATORS,
+  UI_FORBIDDEN_IDENTIFIERS,
+  UI_GAPS,
+  UI_GRID_COLUMNS,
+  UI_HEADING_LEVELS,
+  UI_IDENTIFIER_PATTERN,
+  UI_INPUT_COMPONENTS,
+  UI_LAYOUT_COMPONENTS,
+  UI_LOCAL_ACTION_TYPES,
+  UI_MARKDOWN_ALLOWED_ELEMENTS,
+  UI_OPERATORS,
+  UI_RESULT_CURRENCIES,
+  UI_RESULT_STYLES,
+  type UIComponentType,
+  type UIDocumentMode,
+  type UIDocumentVersion,
+} from './dsl/catalog.js';
+// Documents
+export { type ParseDocumentOptions, parseDocument } from './dsl/document.js';
+
+// Errors
+export {
+  UI_ISSUE_CODES,
+  UIActionError,
+  UIExpressionError,
+  type UIIssue,
+  type UIIssueCode,
+  UISchemaError,
+  UIStateError,
+} from './dsl/errors.js';
+export { evaluateExpression } from './dsl/expression.js';
+export { documentJsonSchema, UI_DOCUMENT_SCHEMA_ID } from './dsl/json-schema.js';
+export {
+  ExprSchema,
+  ResultFormatSchema,
+  ScalarSchema,
+  StateDeclarationSchema,
+  UIActionDefinitionSchema,
+  UIActionSchema,
+  UIDocumentSchema,
+  UIDocumentV10Schema,
+  UIDocumentV11Schema,
+  UIIdentifierSchema,
+  UILocalActionSchema,
+  ValueSchema,
+} from './dsl/schema.js';
+
+// State, values, expressions and actions
+export { assertValidState, initialState, restoreState, updateState } from './dsl/state.js';
+export type * from './dsl/types.js';
+export { evaluateDerived, resolveDocumentValue, resolveValue } from './dsl/values.js';
+export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
+
+// JSON safety and content binding
+export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';
+// Limits (seed 002 §9, §13)
+export {
+  MIN_HOST_DOCUMENT_BYTES,
+  UI_LIMITS,
+  UI_PROTOCOL_LIMITS,
+  UI_SCHEMA_LIMITS,
+} from './limits/ui-limits.js';

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import actionsSource from '../examples/actions.ts?raw';
+import jsonSchemaSource from '../examples/json-schema.ts?raw';
+import validateSource from '../examples/validate-and-compute.ts?raw';
+import readme from '../README.md?raw';
+
+/** Runs an example module and returns what it logged. */
+async function run(load: () => Promise<unknown>): Promise<unknown[][]> {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.resetModules();
+  await load();
+  return log.mock.calls;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('README examples', () => {
+  it.each([
+    ['validate-and-compute', validateSource],
+    ['actions', actionsSource],
+    ['json-schema', jsonSchemaSource],
+  ])('the README shows examples/%s.ts verbatim', (_name, source) => {
+    expect(readme).toContain(source.trimEnd());
+  });
+
+  it('validate-and-compute prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/validate-and-compute.js'));
+    expect(calls[0]?.[0]).toBeCloseTo(10000 * 1.055 ** 10, 6);
+    expect(calls[1]?.[0]).toBeCloseTo(10000 * 1.055 ** 10 - 10000, 6);
+    expect(calls[2]).toEqual(['step_mismatch']);
+    expect(calls[3]).toEqual([5]);
+    expect(calls[4]?.[0]).toEqual([
+      expect.objectContaining({ path: 'version', code: 'unsupported_version' }),
+    ]);
+  });
+
+  it('actions prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/actions.js'));
+    expect(calls[0]).toEqual([
+      {
+        kind: 'tool',
+        actionId: 'read_info',
+        capabilityId: 'read_file',
+        arguments: { file_path: 'docs/protocol.md', limit: 20 },
+      },
+    ]);
+    expect(calls[1]).toEqual([212]);
+  });
+
+  it('json-schema prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/json-schema.js'));
+    expect(calls).toEqual([
+      ['urn:dsh:intelligent-ui:document:1.1'],
+      ['{"a":[true,null],"b":1}'],
+      [true],
+      [200],
+    ]);
+  });
+});
