@@ -190,6 +190,14 @@ export function applyActionResult(
   const fields = result as Record<string, unknown>;
   const next: Record<string, StateValue> = { ...state };
   const resultMap = definition.resultMap ?? {};
+  const mapped = new Set(Object.values(resultMap));
+  // seed 002 §13: a public result is flat scalars; fields the map does not read must be scalars too.
+  for (const field of Object.keys(fields)) {
+    const value = fields[field];
+    if (!mapped.has(field) && typeof value === 'object' && value !== null) {
+      issues.add([field], 'invalid_type', 'Public result fields are strings, numbers, booleans or null.');
+    }
+  }
   for (const stateKey of Object.keys(resultMap)) {
     const field = resultMap[stateKey]!;
     if (!hasOwn.call(fields, field)) {

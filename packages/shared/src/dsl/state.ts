@@ -97,11 +97,13 @@ export function updateState(document: UIDocument, state: UIState, key: string, v
   }
   const violation = checkFieldValue(domain, value);
   if (violation) throw new UIStateError([{ path: key, code: violation.code, message: violation.message }]);
-  const next = { ...state, [key]: value as StateValue };
+  // State is JSON data, where -0 does not exist: store 0, so a saved and restored state compares equal.
+  const stored = (Object.is(value, -0) ? 0 : value) as StateValue;
+  const next = { ...state, [key]: stored };
   const known = knownStates.get(state);
   // Only one value changes, so the size changes by the difference of that value's JSON length.
   const bytes = known
-    ? known.bytes - jsonByteLength(state[key]) + jsonByteLength(value)
+    ? known.bytes - jsonByteLength(state[key]) + jsonByteLength(stored)
     : jsonByteLength(next);
   if (bytes > UI_LIMITS.maxStateBytes) {
     throw new UIStateError([

@@ -1,0 +1,674 @@
+/**
+ * Local state of a validated document (seed 002 §4, §8, §10): `initialState`, the atomic `updateState`, the
+ * full check `assertValidState` and the conservative `restoreState`. One row per rule; every rejected row
+ * asserts the error class, the issue `code` and its exact `path` (PATHS.md), and that the caller's state is
+ * untouched.
+ */
+import { describe, expect, it } from 'vitest';
+import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
+import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { UI_LIMITS } from '../limits/ui-limits.js';
+import { parseDocument } from './document.js';
+import { type UIIssueCode, UIStateError } from './errors.js';
+import { assertValidState, initialState, restoreState, updateState } from './state.js';
+import type { UIDocument, UIState } from './types.js';
+
+/** JSON documents and states only (no structuredClone in ES2023 without DOM types). */
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** UTF-8 length of a string, counted independently of the implementation (JSON text is what is measured). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+const stateBytes = (state: object): number => utf8Length(JSON.stringify(state));
+
+/** Runs `run`, expecting it to throw; returns what it threw. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected a throw, but nothing was thrown.');
+}
+
+/** Asserts a `UIStateError` whose issues are exactly `[{ path, code }]`. */
+function expectStateError(run: () => unknown, code: UIIssueCode, path: string): void {
+  const error = thrown(run);
+  expect(error).toBeInstanceOf(UIStateError);
+  expect((error as UIStateError).issues.map((issue) => ({ path: issue.path, code: issue.code }))).toEqual([
+    { path, code },
+  ]);
+}
+
+const COMPOUND = parseDocument(clone(compoundInterest));
+const FORM = parseDocument(clone(formControls));
+
+/** One field per domain rule of seed 002 §4. */
+const DOMAINS = parseDocument({
+  version: '1.0',
+  id: 'domains',
+  mode: 'interactive_ui',
+  title: 'Domains',
+  state: {
+    free: { type: 'number', initial: 0 },
+    bounded: { type: 'number', initial: 5, min: 0, max: 10 },
+    whole: { type: 'number', initial: 0, step: 1 },
+    tenth: { type: 'number', initial: 0, min: 0, max: 10, step: 0.1 },
+    offset: { type: 'number', initial: 0.5, min: 0.5, max: 100, step: 1 },
+    half: { type: 'number', initial: 0, max: 10, step: 0.5 },
+    large: { type: 'number', initial: 0, min: 0, max: 1_000_000_000, step: 1 },
+    text: { type: 'string', initial: '' },
+    short: { type: 'string', initial: 'ab', maxLength: 3 },
+    flag: { type: 'boolean', initial: false },
+    choice: { type: 'string', initial: 'a', maxLength: 8 },
+  },
+  derived: {},
+  root: {
+    id: 'root',
+    type: 'Column',
+    props: {},
+    children: [
+      {
+        id: 'choice-select',
+        type: 'Select',
+        props: {
+          label: 'Choice',
+          bind: 'choice',
+          options: [
+            { label: 'A', value: 'a' },
+            { label: 'B', value: 'b' },
+            { label: 'C', value: 'c' },
+          ],
+        },
+      },
+    ],
+  },
+});
+
+const FIELD_COUNT = UI_LIMITS.maxStateFields;
+const fieldName = (index: number): string => `f${String(index).padStart(2, '0')}`;
+const FIELD_NAMES = Array.from({ length: FIELD_COUNT }, (_, index) => fieldName(index));
+
+/**
+ * 64 string fields of maxLength 4096: 64 × 4096 > 262,144, so the state byte budget binds before maxLength.
+ * The first `bigInitials` fields start full (4,096 × "i").
+ */
+function budgetDocument(bigInitials = 0): UIDocument {
+  const state: Record<string, unknown> = {};
+  FIELD_NAMES.forEach((name, index) => {
+    state[name] = {
+      type: 'string',
+      initial: index < bigInitials ? 'i'.repeat(UI_LIMITS.maxStringLength) : '',
+      maxLength: UI_LIMITS.maxStringLength,
+    };
+  });
+  return parseDocument({
+    version: '1.0',
+    id: 'budget',
+    mode: 'structured_ui',
+    title: 'Budget',
+    state,
+    derived: {},
+    root: { id: 'root', type: 'Text', props: { text: 'x' } },
+  });
+}
+const BUDGET = budgetDocument();
+
+it('the budget document really can outgrow the state budget with every field at its maxLength', () => {
+  // 64 × 4096 characters are exactly 262,144; keys, quotes and commas of the JSON text push it over.
+  const full: Record<string, string> = {};
+  for (const name of FIELD_NAMES) full[name] = 'a'.repeat(UI_LIMITS.maxStringLength);
+  expect(stateBytes(full)).toBeGreaterThan(UI_LIMITS.maxStateBytes);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// initialState
+// ---------------------------------------------------------------------------------------------------------
+
+describe('initialState (seed 002 §4, §8)', () => {
+  const rows: [string, UIDocument, UIState][] = [
+    ['compound interest', COMPOUND, { principal: 10000, rate: 5, years: 10 }],
+    [
+      'form controls',
+      FORM,
+      {
+        name: '',
+        email: '',
+        seats: 2,
+        plan: 'standard',
+        experience: 3,
+        newsletter: true,
+        submitted: false,
+      },
+    ],
+  ];
+  it.each(rows)('%s: every declared field at its initial value, nothing else', (_, document, expected) => {
+    expect(initialState(document)).toStrictEqual(expected);
+  });
+
+  it('is frozen: a write throws (ES modules are strict) and changes nothing', () => {
+    const state = initialState(COMPOUND);
+    expect(Object.isFrozen(state)).toBe(true);
+    expect(() => {
+      (state as Record<string, unknown>).principal = 1;
+    }).toThrow(TypeError);
+    expect(state.principal).toBe(10000);
+  });
+
+  it('returns a fresh object each time, equal to the last', () => {
+    const first = initialState(COMPOUND);
+    const second = initialState(COMPOUND);
+    expect(second).toStrictEqual(first);
+  });
+
+  it('passes its own check', () => {
+    for (const document of [COMPOUND, FORM, DOMAINS, BUDGET]) {
+      expect(() => assertValidState(document, clone(initialState(document)))).not.toThrow();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// updateState
+// ---------------------------------------------------------------------------------------------------------
+
+describe('updateState: accepted values (seed 002 §4)', () => {
+  const rows: [string, string, unknown][] = [
+    ['a number without bounds up to 1e15', 'free', 1e15],
+    ['a number without bounds down to -1e15', 'free', -1e15],
+    ['a number without a step is continuous', 'free', 123.456],
+    ['the minimum is included', 'bounded', 0],
+    ['the maximum is included', 'bounded', 10],
+    ['step 1 without min: origin 0', 'whole', 10],
+    ['step 1 without min: negative grid points', 'whole', -3],
+    ['step 0.1: 0.1 + 0.2 is not rejected for its float error', 'tenth', 0.1 + 0.2],
+    ['step 0.1: 0.7 + 0.1 is not rejected for its float error', 'tenth', 0.7 + 0.1],
+    ['step 0.1: 0.3', 'tenth', 0.3],
+    ['step 0.1: 9.9', 'tenth', 9.9],
+    ['step 0.1: the maximum 10', 'tenth', 10],
+    ['step 1 with min 0.5: origin is the min, so 1.5', 'offset', 1.5],
+    ['step 1 with min 0.5: 99.5', 'offset', 99.5],
+    ['step 0.5 without min: -1.5', 'half', -1.5],
+    ['step 1 near a large maximum: 999999999', 'large', 999_999_999],
+    ['step 1: the maximum 1e9', 'large', 1_000_000_000],
+    ['a string of exactly the default maxLength 4096', 'text', 'a'.repeat(4096)],
+    ['maxLength counts UTF-16 units: 2048 emoji are 4096 units', 'text', '😀'.repeat(2048)],
+    ['an empty string', 'text', ''],
+    ['a string of exactly maxLength 3', 'short', 'abc'],
+    ['a real boolean', 'flag', true],
+    ['one of the Select options', 'choice', 'c'],
+  ];
+  it.each(rows)('%s', (_, key, value) => {
+    const before = initialState(DOMAINS);
+    const snapshot = clone(before);
+    const next = updateState(DOMAINS, before, key, value);
+    expect(next[key]).toBe(value);
+    expect(next).toStrictEqual({ ...snapshot, [key]: value });
+    expect(next).not.toBe(before);
+    expect(Object.isFrozen(next)).toBe(true);
+    expect(before).toStrictEqual(snapshot);
+    expect(() => assertValidState(DOMAINS, clone(next))).not.toThrow();
+  });
+});
+
+describe('updateState: rejected values throw UIStateError and leave the state untouched (seed 002 §4)', () => {
+  const rows: [string, unknown, unknown, UIIssueCode, string][] = [
+    ['an undeclared field', 'missing', 1, 'unknown_reference', '$'],
+    ['__proto__ is not a field', '__proto__', {}, 'unknown_reference', '$'],
+    ['a prototype property is not a field', 'toString', 'x', 'unknown_reference', '$'],
+    ['constructor is not a field', 'constructor', 1, 'unknown_reference', '$'],
+    ['a non-string key', 42, 1, 'unknown_reference', '$'],
+    ['a string for a number field', 'free', '1', 'type_mismatch', 'free'],
+    ['null for a number field', 'free', null, 'type_mismatch', 'free'],
+    ['undefined for a number field', 'free', undefined, 'type_mismatch', 'free'],
+    ['a boolean for a number field', 'free', true, 'type_mismatch', 'free'],
+    ['an object for a number field', 'free', { value: 1 }, 'type_mismatch', 'free'],
+    ['an array for a number field', 'free', [1], 'type_mismatch', 'free'],
+    ['a number for a string field', 'text', 5, 'type_mismatch', 'text'],
+    ['a string for a boolean field', 'flag', 'true', 'type_mismatch', 'flag'],
+    ['0 for a boolean field', 'flag', 0, 'type_mismatch', 'flag'],
+    ['a number for a Select-bound field', 'choice', 1, 'type_mismatch', 'choice'],
+    ['NaN', 'free', Number.NaN, 'number_out_of_range', 'free'],
+    ['Infinity', 'free', Number.POSITIVE_INFINITY, 'number_out_of_range', 'free'],
+    ['-Infinity', 'free', Number.NEGATIVE_INFINITY, 'number_out_of_range', 'free'],
+    ['a number above 1e15 without declared bounds', 'free', 1e15 + 0.125, 'number_out_of_range', 'free'],
+    ['a number below -1e15 without declared bounds', 'free', -1e15 - 0.125, 'number_out_of_range', 'free'],
+    ['below the minimum', 'bounded', -0.001, 'number_out_of_range', 'bounded'],
+    ['above the maximum', 'bounded', 10.000001, 'number_out_of_range', 'bounded'],
+    ['step 1 rejects 10.5', 'whole', 10.5, 'step_mismatch', 'whole'],
+    ['step 0.1 rejects 0.15', 'tenth', 0.15, 'step_mismatch', 'tenth'],
+    ['step 0.1 rejects 0.05', 'tenth', 0.05, 'step_mismatch', 'tenth'],
+    ['step 1 with min 0.5: 1 is off the grid', 'offset', 1, 'step_mismatch', 'offset'],
+    ['step 0.5 without min: 0.25 is off the grid', 'half', 0.25, 'step_mismatch', 'half'],
+    ['step 0.5 without min: -0.75 is off the grid', 'half', -0.75, 'step_mismatch', 'half'],
+    // 999999999.5 and 100000000.05 are exact doubles: no float-representation tolerance covers them.
+    ['step 1 rejects a half near a large maximum', 'large', 999_999_999.5, 'step_mismatch', 'large'],
+    ['step 1 rejects 500000000.5', 'large', 500_000_000.5, 'step_mismatch', 'large'],
+    ['step 1 rejects 100000000.05', 'large', 100_000_000.05, 'step_mismatch', 'large'],
+    ['a string over the default maxLength 4096', 'text', 'a'.repeat(4097), 'string_too_long', 'text'],
+    [
+      'maxLength counts UTF-16 units: 2048 emoji and one more unit',
+      'text',
+      `${'😀'.repeat(2048)}a`,
+      'string_too_long',
+      'text',
+    ],
+    ['a string over its declared maxLength', 'short', 'abcd', 'string_too_long', 'short'],
+    ['a value that is not a Select option', 'choice', 'd', 'select_domain_conflict', 'choice'],
+    ['the empty string is not a Select option here', 'choice', '', 'select_domain_conflict', 'choice'],
+    ['Select options are case-sensitive', 'choice', 'A', 'select_domain_conflict', 'choice'],
+  ];
+  it.each(rows)('%s', (_, key, value, code, path) => {
+    const before = initialState(DOMAINS);
+    const snapshot = clone(before);
+    expectStateError(() => updateState(DOMAINS, before, key as string, value), code, path);
+    expect(before).toStrictEqual(snapshot);
+    expect(Object.isFrozen(before)).toBe(true);
+  });
+
+  it('a Select-bound field of a fixture accepts only its options (form-controls plan)', () => {
+    const before = initialState(FORM);
+    expect(updateState(FORM, before, 'plan', 'premium').plan).toBe('premium');
+    expectStateError(() => updateState(FORM, before, 'plan', 'enterprise'), 'select_domain_conflict', 'plan');
+    expect(before.plan).toBe('standard');
+  });
+});
+
+describe('updateState: atomic and non-mutating (seed 002 §4 原子更新)', () => {
+  it('returns a new frozen object and keeps the old one as it was', () => {
+    const first = initialState(COMPOUND);
+    const second = updateState(COMPOUND, first, 'rate', 5.5);
+    const third = updateState(COMPOUND, second, 'years', 20);
+    expect(first).toStrictEqual({ principal: 10000, rate: 5, years: 10 });
+    expect(second).toStrictEqual({ principal: 10000, rate: 5.5, years: 10 });
+    expect(third).toStrictEqual({ principal: 10000, rate: 5.5, years: 20 });
+    for (const state of [first, second, third]) expect(Object.isFrozen(state)).toBe(true);
+  });
+
+  it('accepts a valid state it did not produce (a JSON copy) and neither mutates nor freezes it', () => {
+    const handMade = clone(initialState(COMPOUND)) as Record<string, number>;
+    const next = updateState(COMPOUND, handMade, 'principal', 20000);
+    expect(next).toStrictEqual({ principal: 20000, rate: 5, years: 10 });
+    expect(Object.isFrozen(next)).toBe(true);
+    expect(handMade).toStrictEqual({ principal: 10000, rate: 5, years: 10 });
+    expect(Object.isFrozen(handMade)).toBe(false);
+  });
+
+  it('a failure does not clear the other filled fields', () => {
+    let state = initialState(FORM);
+    state = updateState(FORM, state, 'name', 'Ada');
+    state = updateState(FORM, state, 'email', 'ada@example.com');
+    const snapshot = clone(state);
+    expectStateError(() => updateState(FORM, state, 'seats', 11), 'number_out_of_range', 'seats');
+    expect(state).toStrictEqual(snapshot);
+  });
+});
+
+describe('updateState: an invalid current state is rejected, and left as it was (seed 002 §4)', () => {
+  const valid = (): Record<string, unknown> => clone(initialState(COMPOUND));
+  const rows: [string, () => Record<string, unknown>, UIIssueCode, string][] = [
+    [
+      'a missing field',
+      () => {
+        const state = valid();
+        delete state.rate;
+        return state;
+      },
+      'missing_property',
+      'rate',
+    ],
+    ['an extra field', () => ({ ...valid(), extra: 1 }), 'unknown_property', '$'],
+    ['a field of the wrong type', () => ({ ...valid(), years: '10' }), 'type_mismatch', 'years'],
+    ['a field out of range', () => ({ ...valid(), years: 41 }), 'number_out_of_range', 'years'],
+    ['a field off the step grid', () => ({ ...valid(), rate: 5.25 }), 'step_mismatch', 'rate'],
+  ];
+  it.each(rows)('%s', (_, build, code, path) => {
+    const state = build();
+    const snapshot = clone(state);
+    // The update itself (principal 20000) would be valid: only the current state is wrong.
+    expectStateError(() => updateState(COMPOUND, state as UIState, 'principal', 20000), code, path);
+    expect(state).toStrictEqual(snapshot);
+  });
+});
+
+describe('updateState: the whole state stays within 262,144 bytes (seed 002 §4, §9)', () => {
+  it('fills 63 fields, then accepts the 64th exactly at the budget and rejects one unit more', () => {
+    let state = initialState(BUDGET);
+    const full = 'a'.repeat(UI_LIMITS.maxStringLength);
+    for (const name of FIELD_NAMES.slice(0, -1)) state = updateState(BUDGET, state, name, full);
+    const last = FIELD_NAMES[FIELD_COUNT - 1]!;
+    const room = UI_LIMITS.maxStateBytes - stateBytes(state);
+    // The budget, not maxLength, is what binds the last field.
+    expect(room).toBeGreaterThan(0);
+    expect(room).toBeLessThan(UI_LIMITS.maxStringLength);
+
+    const snapshot = clone(state);
+    expectStateError(() => updateState(BUDGET, state, last, 'a'.repeat(room + 1)), 'too_large', '$');
+    expect(state).toStrictEqual(snapshot);
+
+    const exact = updateState(BUDGET, state, last, 'a'.repeat(room));
+    expect(stateBytes(exact)).toBe(UI_LIMITS.maxStateBytes);
+    expect(() => assertValidState(BUDGET, clone(exact))).not.toThrow();
+  });
+
+  it('counts UTF-8 bytes, not UTF-16 units: 3-byte characters exhaust it in fewer fields', () => {
+    let state = initialState(BUDGET);
+    const full = '中'.repeat(UI_LIMITS.maxStringLength);
+    let filled = 0;
+    for (const name of FIELD_NAMES) {
+      const candidate = { ...state, [name]: full };
+      if (stateBytes(candidate) > UI_LIMITS.maxStateBytes) {
+        const snapshot = clone(state);
+        expectStateError(() => updateState(BUDGET, state, name, full), 'too_large', '$');
+        expect(state).toStrictEqual(snapshot);
+        break;
+      }
+      state = updateState(BUDGET, state, name, full);
+      filled++;
+    }
+    // 4,096 UTF-16 units per field would allow all 64; 12,288 UTF-8 bytes per field allow only 21.
+    expect(filled).toBe(21);
+  });
+
+  it('measures a state it did not produce too (a JSON copy of a nearly full state)', () => {
+    let state = initialState(BUDGET);
+    const full = 'a'.repeat(UI_LIMITS.maxStringLength);
+    for (const name of FIELD_NAMES.slice(0, -1)) state = updateState(BUDGET, state, name, full);
+    const handMade = clone(state);
+    const last = FIELD_NAMES[FIELD_COUNT - 1]!;
+    expectStateError(() => updateState(BUDGET, handMade, last, full), 'too_large', '$');
+    expect(handMade).toStrictEqual(clone(state));
+  });
+
+  it('shrinking a field of a full state is always possible', () => {
+    let state = initialState(BUDGET);
+    const full = 'a'.repeat(UI_LIMITS.maxStringLength);
+    for (const name of FIELD_NAMES.slice(0, -1)) state = updateState(BUDGET, state, name, full);
+    const next = updateState(BUDGET, state, FIELD_NAMES[0]!, '');
+    expect(next[FIELD_NAMES[0]!]).toBe('');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// assertValidState
+// ---------------------------------------------------------------------------------------------------------
+
+describe('assertValidState: exactly the declared fields, each valid, within budget (seed 002 §8)', () => {
+  const valid = (): Record<string, unknown> => clone(initialState(COMPOUND));
+  class SavedState {
+    principal = 10000;
+    rate = 5;
+    years = 10;
+  }
+  const rows: [string, () => unknown, UIIssueCode, string][] = [
+    ['a number', () => 42, 'invalid_type', '$'],
+    ['a string', () => 'state', 'invalid_type', '$'],
+    ['null', () => null, 'invalid_type', '$'],
+    ['an array', () => [], 'invalid_type', '$'],
+    ['undefined (not JSON)', () => undefined, 'invalid_json', '$'],
+    ['a class instance with the right fields', () => new SavedState(), 'invalid_json', '$'],
+    [
+      'a getter for a declared field',
+      () =>
+        Object.defineProperty(valid(), 'principal', {
+          get: () => 10000,
+          enumerable: true,
+          configurable: true,
+        }),
+      'invalid_json',
+      'principal',
+    ],
+    ['an extra field', () => ({ ...valid(), extra: 1 }), 'unknown_property', '$'],
+    [
+      'an extra __proto__ own field',
+      () => JSON.parse('{"principal":10000,"rate":5,"years":10,"__proto__":{}}'),
+      'unknown_property',
+      '$',
+    ],
+    [
+      'a missing field',
+      () => {
+        const state = valid();
+        delete state.years;
+        return state;
+      },
+      'missing_property',
+      'years',
+    ],
+    ['a field of the wrong type', () => ({ ...valid(), rate: '5' }), 'type_mismatch', 'rate'],
+    [
+      'a null field (state values are never null)',
+      () => ({ ...valid(), rate: null }),
+      'type_mismatch',
+      'rate',
+    ],
+    ['a field out of range', () => ({ ...valid(), principal: -1 }), 'number_out_of_range', 'principal'],
+    ['a field off the step grid', () => ({ ...valid(), years: 2.5 }), 'step_mismatch', 'years'],
+  ];
+  it.each(rows)('rejects %s', (_, build, code, path) => {
+    const input = build();
+    expectStateError(() => assertValidState(COMPOUND, input), code, path);
+  });
+
+  it('rejects a value outside a Select domain', () => {
+    const state = { ...clone(initialState(FORM)), plan: 'enterprise' };
+    expectStateError(() => assertValidState(FORM, state), 'select_domain_conflict', 'plan');
+  });
+
+  it('rejects a state over 262,144 bytes, even when every field is valid', () => {
+    const state: Record<string, string> = {};
+    for (const name of FIELD_NAMES) state[name] = 'a'.repeat(UI_LIMITS.maxStringLength);
+    expect(stateBytes(state)).toBeGreaterThan(UI_LIMITS.maxStateBytes);
+    expectStateError(() => assertValidState(BUDGET, state), 'too_large', '$');
+  });
+
+  it('never invokes a getter', () => {
+    let calls = 0;
+    const state = Object.defineProperty(valid(), 'rate', {
+      get: () => {
+        calls++;
+        return 5;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+    expectStateError(() => assertValidState(COMPOUND, state), 'invalid_json', 'rate');
+    expect(calls).toBe(0);
+  });
+
+  it('accepts valid plain states it did not produce, with or without a prototype', () => {
+    expect(() => assertValidState(COMPOUND, valid())).not.toThrow();
+    expect(() => assertValidState(COMPOUND, Object.assign(Object.create(null), valid()))).not.toThrow();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// restoreState
+// ---------------------------------------------------------------------------------------------------------
+
+describe('restoreState: keeps valid declared fields, ignores the rest one by one (seed 002 §4, §10)', () => {
+  const rows: [string, UIDocument, () => unknown, UIState][] = [
+    [
+      'every field valid',
+      COMPOUND,
+      () => ({ principal: 20000, rate: 7.5, years: 30 }),
+      { principal: 20000, rate: 7.5, years: 30 },
+    ],
+    [
+      'unknown fields are ignored',
+      COMPOUND,
+      () => ({ principal: 20000, unknown: 1, other: { nested: [1, 2] } }),
+      { principal: 20000, rate: 5, years: 10 },
+    ],
+    [
+      'each invalid field falls back to its own initial value',
+      COMPOUND,
+      () => ({ principal: -5, rate: 7.5, years: 2.5 }),
+      { principal: 10000, rate: 7.5, years: 10 },
+    ],
+    [
+      'wrong types and nulls are ignored',
+      COMPOUND,
+      () => ({ principal: '20000', rate: null, years: 30 }),
+      { principal: 10000, rate: 5, years: 30 },
+    ],
+    [
+      'missing fields keep their initial values',
+      COMPOUND,
+      () => ({}),
+      { principal: 10000, rate: 5, years: 10 },
+    ],
+    [
+      'a Select-bound field restores only an option',
+      FORM,
+      () => ({ plan: 'enterprise', seats: 4, name: 'Ada', newsletter: 'yes' }),
+      {
+        name: 'Ada',
+        email: '',
+        seats: 4,
+        plan: 'standard',
+        experience: 3,
+        newsletter: true,
+        submitted: false,
+      },
+    ],
+    [
+      'a Select option is restored',
+      FORM,
+      () => ({ plan: 'premium' }),
+      { ...initialState(FORM), plan: 'premium' },
+    ],
+    [
+      'a string over maxLength is ignored',
+      FORM,
+      () => ({ name: 'n'.repeat(65), email: 'e@example.com' }),
+      { ...initialState(FORM), email: 'e@example.com' },
+    ],
+    [
+      'a field carried by an own __proto__ key is not restored',
+      COMPOUND,
+      () => JSON.parse('{"__proto__":{"principal":20000},"years":30}'),
+      { principal: 10000, rate: 5, years: 30 },
+    ],
+    [
+      'a null-prototype object is plain JSON',
+      COMPOUND,
+      () => Object.assign(Object.create(null), { principal: 20000 }),
+      { principal: 20000, rate: 5, years: 10 },
+    ],
+  ];
+  it.each(rows)('%s', (_, document, build, expected) => {
+    const restored = restoreState(document, build());
+    expect(restored).toStrictEqual(expected);
+    expect(Object.isFrozen(restored)).toBe(true);
+    expect(() => assertValidState(document, clone(restored))).not.toThrow();
+  });
+});
+
+describe('restoreState: input that cannot be checked safely falls back to the initial state (seed 002 §4)', () => {
+  class SavedState {
+    principal = 20000;
+  }
+  const rows: [string, () => unknown][] = [
+    ['undefined', () => undefined],
+    ['null', () => null],
+    ['a number', () => 42],
+    ['a string', () => '{"principal":20000}'],
+    ['a boolean', () => true],
+    ['a function', () => () => ({ principal: 20000 })],
+    ['an array', () => [{ principal: 20000 }]],
+    ['a class instance', () => new SavedState()],
+    ['a Date', () => new Date(0)],
+    ['a Map', () => new Map([['principal', 20000]])],
+    [
+      'a cycle',
+      () => {
+        const saved: Record<string, unknown> = { principal: 20000 };
+        saved.self = saved;
+        return saved;
+      },
+    ],
+    ['a nested class instance in an unknown field', () => ({ principal: 20000, extra: new SavedState() })],
+    ['a NaN in an unknown field', () => ({ principal: 20000, extra: Number.NaN })],
+    ['a symbol-keyed property', () => ({ principal: 20000, [Symbol('x')]: 1 })],
+  ];
+  it.each(rows)('%s', (_, build) => {
+    let restored: UIState | undefined;
+    expect(() => {
+      restored = restoreState(COMPOUND, build());
+    }).not.toThrow();
+    expect(restored).toStrictEqual({ principal: 10000, rate: 5, years: 10 });
+    expect(Object.isFrozen(restored)).toBe(true);
+  });
+
+  it('a getter falls back to the initial state and is never invoked', () => {
+    let calls = 0;
+    const valid = { principal: 20000, rate: 7.5 };
+    const saved = Object.defineProperty(valid, 'years', {
+      get: () => {
+        calls++;
+        return 30;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+    expect(restoreState(COMPOUND, saved)).toStrictEqual({ principal: 10000, rate: 5, years: 10 });
+    expect(calls).toBe(0);
+  });
+
+  it('a nested getter in an unknown field is never invoked either', () => {
+    let calls = 0;
+    const nested = Object.defineProperty({}, 'x', {
+      get: () => {
+        calls++;
+        return 1;
+      },
+      enumerable: true,
+    });
+    expect(restoreState(COMPOUND, { principal: 20000, extra: nested })).toStrictEqual({
+      principal: 10000,
+      rate: 5,
+      years: 10,
+    });
+    expect(calls).toBe(0);
+  });
+});
+
+describe('restoreState: a result over 262,144 bytes falls back to the initial state (seed 002 §4)', () => {
+  // Half of the fields start full, so a saved input well under the budget can still overflow the result.
+  const HALF_FULL = budgetDocument(FIELD_COUNT / 2);
+  const savedHalf = (count: number): Record<string, string> => {
+    const saved: Record<string, string> = {};
+    for (const name of FIELD_NAMES.slice(FIELD_COUNT / 2, FIELD_COUNT / 2 + count)) {
+      saved[name] = 'a'.repeat(UI_LIMITS.maxStringLength);
+    }
+    return saved;
+  };
+
+  it('the whole saved half (32 full fields) overflows the result: initial state', () => {
+    const saved = savedHalf(FIELD_COUNT / 2);
+    expect(stateBytes(saved)).toBeLessThan(UI_LIMITS.maxStateBytes);
+    expect(stateBytes({ ...initialState(HALF_FULL), ...saved })).toBeGreaterThan(UI_LIMITS.maxStateBytes);
+    expect(restoreState(HALF_FULL, saved)).toStrictEqual(initialState(HALF_FULL));
+  });
+
+  it('31 of them fit: they are restored', () => {
+    const saved = savedHalf(FIELD_COUNT / 2 - 1);
+    const expected = { ...initialState(HALF_FULL), ...saved };
+    expect(stateBytes(expected)).toBeLessThanOrEqual(UI_LIMITS.maxStateBytes);
+    const restored = restoreState(HALF_FULL, saved);
+    expect(restored).toStrictEqual(expected);
+    expect(() => assertValidState(HALF_FULL, clone(restored))).not.toThrow();
+  });
+});
