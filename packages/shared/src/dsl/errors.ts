@@ -167,3 +167,31 @@ export class IssueCollector {
     return this.issues.length === 0;
   }
 }
+
+/**
+ * A component stream frame or mutation was rejected (seed 002 §12); the previous stream state is unchanged.
+ * Issues of the candidate tree keep the document's paths; issues of a snapshot are prefixed `snapshot`.
+ */
+export class UIStreamError extends Error {
+  override readonly name = 'UIStreamError';
+  readonly issues: readonly UIIssue[];
+  constructor(issues: readonly UIIssue[]) {
+    const bounded = freezeIssues(issues);
+    super(summarize('UIStreamError', bounded));
+    this.issues = bounded;
+  }
+}
+
+/**
+ * A wire or bridge message (a `lineup.v1` envelope, a Surface or MiniApp channel message, an Agent Tool
+ * descriptor or manifest, an action request, receipt or catalog) failed validation. Nothing was executed.
+ */
+export class LineUpProtocolError extends Error {
+  override readonly name = 'LineUpProtocolError';
+  readonly issues: readonly UIIssue[];
+  constructor(issues: readonly UIIssue[]) {
+    const bounded = freezeIssues(issues);
+    super(summarize('LineUpProtocolError', bounded));
+    this.issues = bounded;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The one way every protocol shape is parsed (seed 002 §11, §13; seed 000 §2.4): first prove the input is safe
+ * JSON within its byte/depth/value budget, then check it strictly against its zod schema, then deep-freeze the
+ * result. zod issues become our located, coded issues; messages are ours, never zod's, so no unknown key or
+ * rejected value is echoed back.
+ */
+import type { z } from 'zod';
+import { createIssue, IssueCollector, type IssuePath, type UIIssue, type UIIssueCode } from '../dsl/errors.js';
+import { deepFreeze } from '../json/freeze.js';
+import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
+import { UI_LIMITS } from '../limits/ui-limits.js';
+
+/** A JSON budget for a protocol message: its byte limit, with generous depth and value counts. */
+export function messageBudget(maxBytes: number, maxDepth = UI_LIMITS.maxJsonDepth): SafeJSONBudget {
+  return { maxBytes, maxDepth, maxValues: UI_LIMITS.maxJsonValues };
+}
+
+type ZodIssue = z.core.$ZodIssue;
+
+function describeBound(value: unknown): string {
+  return typeof value === 'bigint' ? value.toString() : String(value);
+}
+
+/** Converts one zod issue into ours (code, path, a message that echoes nothing the sender wrote). */
+export function fromZodIssue(issue: ZodIssue, prefix?: string): UIIssue {
+  const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+  let code: UIIssueCode;
+  let message: string;
+  let at: IssuePath = path;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) {
+        code = 'missing_property';
+        message = 'This property is required.';
+      } else {
+        code = 'invalid_type';
+        message = `Expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
+      }
+      break;
+    case 'unrecognized_keys':
+      code = 'unknown_property';
+      message = 'Unknown property; this object is closed.';
+      break;
+    case 'too_big':
+      ({ code, message } = tooBig(issue.origin, issue.maximum));
+      break;
+    case 'too_small':
+      ({ code, message } = tooSmall(issue.origin, issue.minimum));
+      break;
+    case 'invalid_value':
+      code = 'invalid_value';
+      message =
+        issue.values.length <= 12
+          ? `Must be one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}.`
+          : 'Not one of the allowed values.';
+      break;
+    case 'invalid_format':
+      code = 'invalid_value';
+      message =
+        issue.format === 'regex' && 'pattern' in issue
+          ? `Does not match the required format ${String(issue.pattern)}.`
+          : `Not a valid ${issue.format}.`;
+      break;
+    case 'not_multiple_of':
+      code = 'invalid_value';
+      message = `Must be a multiple of ${describeBound(issue.divisor)}.`;
+      break;
+    case 'invalid_union':
+      code = 'invalid_value';
+      message = 'Does not match any of the allowed shapes.';
+      break;
+    case 'invalid_key':
+      code = 'invalid_identifier';
+      message = 'A key of this object is not allowed.';
+      at = path;
+      break;
+    case 'invalid_element':
+      code = 'invalid_value';
+      message = 'An element of this collection is not allowed.';
+      break;
+    case 'custom': {
+      const params = (issue.params ?? {}) as { code?: UIIssueCode };
+      code = params.code ?? 'invalid_value';
+      message = issue.message;
+      break;
+    }
+    default:
+      code = 'invalid_value';
+      message = 'Invalid value.';
+  }
+  return createIssue(at, code, message, prefix);
+}
+
+function tooBig(origin: string, maximum: unknown): { code: UIIssueCode; message: string } {
+  const bound = describeBound(maximum);
+  switch (origin) {
+    case 'string':
+      return { code: 'string_too_long', message: `Must be at most ${bound} UTF-16 code units long.` };
+    case 'array':
+    case 'set':
+    case 'object':
+    case 'record':
+      return { code: 'too_many', message: `At most ${bound} entries are allowed.` };
+    default:
+      return { code: 'number_out_of_range', message: `Must be at most ${bound}.` };
+  }
+}
+
+function tooSmall(origin: string, minimum: unknown): { code: UIIssueCode; message: string } {
+  const bound = describeBound(minimum);
+  switch (origin) {
+    case 'string':
+      return { code: 'string_too_short', message: `Must be at least ${bound} character(s) long.` };
+    case 'array':
+    case 'set':
+    case 'object':
+    case 'record':
+      return { code: 'too_few', message: `At least ${bound} entries are required.` };
+    default:
+      return { code: 'number_out_of_range', message: `Must be at least ${bound}.` };
+  }
+}
+
+export interface ParseShapeOptions {
+  /** Budget of the whole input (bytes, depth, values). */
+  readonly budget: SafeJSONBudget;
+  /** Prefix of every issue path, e.g. `snapshot`. */
+  readonly prefix?: string;
+}
+
+/** Constructor of the error a parser throws; it receives the bounded issues. */
+export type IssuesErrorClass = new (issues: readonly UIIssue[]) => Error;
+
+/**
+ * Safe JSON and budget, then strict structure, then deep freeze. Throws `ErrorClass` with at most 20 located
+ * issues; the input is never modified (zod returns a copy, which is what gets frozen).
+ */
+export function parseShape<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  options: ParseShapeOptions,
+  ErrorClass: IssuesErrorClass,
+): T {
+  const issues = new IssueCollector(options.prefix);
+  if (measureSafeJSON(input, options.budget, issues) === undefined) throw new ErrorClass(issues.issues);
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw new ErrorClass(result.error.issues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)));
+  }
+  return deepFreeze(result.data);
+}
