@@ -5,8 +5,15 @@
  * rejected value is echoed back.
  */
 import type { z } from 'zod';
-import { createIssue, IssueCollector, type IssuePath, type UIIssue, type UIIssueCode } from '../dsl/errors.js';
+import {
+  createIssue,
+  IssueCollector,
+  type IssuePath,
+  type UIIssue,
+  type UIIssueCode,
+} from '../dsl/errors.js';
 import { deepFreeze } from '../json/freeze.js';
+import { protoKeyPaths } from '../json/proto-keys.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 
@@ -72,7 +79,8 @@ export function fromZodIssue(issue: ZodIssue, prefix?: string): UIIssue {
     case 'invalid_key':
       code = 'invalid_identifier';
       message = 'A key of this object is not allowed.';
-      at = path;
+      // zod puts the rejected key last in the path; report the object, never the key.
+      at = path.slice(0, -1);
       break;
     case 'invalid_element':
       code = 'invalid_value';
@@ -143,9 +151,17 @@ export function parseShape<T>(
 ): T {
   const issues = new IssueCollector(options.prefix);
   if (measureSafeJSON(input, options.budget, issues) === undefined) throw new ErrorClass(issues.issues);
-  const result = schema.safeParse(input);
+  for (const path of protoKeyPaths(input)) {
+    issues.add(path, 'invalid_identifier', 'The key __proto__ is not allowed in protocol data.');
+  }
+  if (!issues.empty) throw new ErrorClass(issues.issues);
+  // reportInput: zod only says whether a value was absent (missing_property) or of the wrong type when it
+  // reports the input; messages never use it.
+  const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) {
-    throw new ErrorClass(result.error.issues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)));
+    throw new ErrorClass(
+      result.error.issues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)),
+    );
   }
   return deepFreeze(result.data);
 }

@@ -1,0 +1,560 @@
+/**
+ * `lineup.miniapp.v1` (seed 003 §3–§8): one row per rule with the issue's code and path, exact limits accepted
+ * and one past rejected, no agent or cross-conversation identity anywhere, and arbitrary input never throwing
+ * anything but `LineUpProtocolError`.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { jsonByteLength } from '../json/safe-json.js';
+import { messageBudget, parseShape } from '../protocol/parse.js';
+import {
+  MINIAPP_CHANNEL_LIMITS,
+  MINIAPP_LIFECYCLE_PHASES,
+  MINIAPP_NAMESPACE,
+  type MiniAppMessageFromFrame,
+  type MiniAppMessageToFrame,
+  parseMiniAppMessageFromFrame,
+  parseMiniAppMessageToFrame,
+} from './miniapp.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.
+type J = any;
+
+/** The code for "present, but of the wrong type" (missing properties are `missing_property`). */
+const WRONG_TYPE: UIIssueCode = 'invalid_type';
+
+const INSTANCE = 'pomodoro.instance:01';
+const INJECTED = 'zzInjected';
+const base = { namespace: MINIAPP_NAMESPACE, instance_id: INSTANCE } as const;
+
+// Down
+const invocation = (overrides: J = {}): J => ({
+  ...base,
+  type: 'tool_invocation',
+  invocation_id: 'inv-1',
+  app_scope: 'pomodoro',
+  method: 'pomodoro.start',
+  arguments: { minutes: 20, label: '冥想' },
+  ...overrides,
+});
+const sessionData = (overrides: J = {}): J => ({
+  ...base,
+  type: 'session_data',
+  revision: 3,
+  data: { phase: 'focusing', deadline: 1_786_000_000_000 },
+  ...overrides,
+});
+const lifecycle = (phase: unknown): J => ({ ...base, type: 'lifecycle', phase });
+const requestOk = (overrides: J = {}): J => ({
+  ...base,
+  type: 'request_result',
+  request_id: 'req-1',
+  status: 'ok',
+  ...overrides,
+});
+const requestError = (overrides: J = {}): J => ({
+  ...base,
+  type: 'request_result',
+  request_id: 'req-1',
+  status: 'error',
+  error: { code: 'conflict', message: 'The session data changed.' },
+  ...overrides,
+});
+
+// Up
+const appReady = (): J => ({ ...base, type: 'app_ready' });
+const appFailed = (error: unknown = { code: 'bundle_error' }): J => ({ ...base, type: 'app_failed', error });
+const returnOk = (overrides: J = {}): J => ({
+  ...base,
+  type: 'tool_return',
+  invocation_id: 'inv-1',
+  status: 'ok',
+  result: { status: 'started' },
+  ...overrides,
+});
+const returnError = (overrides: J = {}): J => ({
+  ...base,
+  type: 'tool_return',
+  invocation_id: 'inv-1',
+  status: 'error',
+  error: { code: 'unknown_method' },
+  ...overrides,
+});
+const write = (overrides: J = {}): J => ({
+  ...base,
+  type: 'session_data_write',
+  request_id: 'req-1',
+  key: 'settings.minutes',
+  value: 25,
+  ...overrides,
+});
+const uiAction = (overrides: J = {}): J => ({
+  ...base,
+  type: 'ui_action',
+  request_id: 'req-2',
+  action: 'focus.start',
+  arguments: { minutes: 20, silent: true, label: 'x', note: null },
+  ...overrides,
+});
+
+/** `{ "p": "xxx…" }` of exactly `bytes` UTF-8 bytes as JSON. */
+const objectOfBytes = (bytes: number): J => ({ p: 'x'.repeat(bytes - 8) });
+/** `"xxx…"` of exactly `bytes` UTF-8 bytes as JSON. */
+const stringOfBytes = (bytes: number): string => 'x'.repeat(bytes - 2);
+/** Flat string fields (each at most 4,000 characters) of exactly `bytes` UTF-8 bytes as JSON. */
+function flatOfBytes(bytes: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  let index = 0;
+  while (jsonByteLength(out) < bytes) {
+    const key = `k${index++}`;
+    out[key] = '';
+    const missing = bytes - jsonByteLength(out);
+    out[key] = 'x'.repeat(Math.max(0, Math.min(4_000, missing)));
+  }
+  return out;
+}
+/** An object of `count` keys `k0…`. */
+const keyed = (count: number, value: unknown = 1): J =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, value]));
+const json = (text: string): J => JSON.parse(text);
+const without = (message: J, key: string): J => {
+  const copy = { ...message };
+  delete copy[key];
+  return copy;
+};
+
+function issuesOf(run: () => unknown): { code: UIIssueCode; path: string; message: string }[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    return [...(error as LineUpProtocolError).issues];
+  }
+  throw new Error('expected a LineUpProtocolError');
+}
+
+interface Row {
+  readonly rule: string;
+  readonly input: () => unknown;
+  readonly code: UIIssueCode;
+  readonly path: string;
+}
+const row = (rule: string, input: () => unknown, code: UIIssueCode, path: string): Row => ({
+  rule,
+  input,
+  code,
+  path,
+});
+
+const TO_FRAME_REJECTIONS: Row[] = [
+  // Channel and direction
+  row(
+    'a Surface namespace',
+    () => ({ ...invocation(), namespace: 'lineup.surface.v1' }),
+    'invalid_value',
+    'namespace',
+  ),
+  row('namespace missing', () => without(invocation(), 'namespace'), 'missing_property', 'namespace'),
+  row('an upward type', () => appReady(), 'invalid_value', 'type'),
+  row('an unknown type', () => ({ ...appReady(), type: 'eval' }), 'invalid_value', 'type'),
+  row('another instance', () => invocation({ instance_id: 'other' }), 'invalid_value', 'instance_id'),
+  // Tool invocations: never a conversation, call, operation or agent target (seed 003 §2.3, §4.3)
+  row('a conversation target', () => invocation({ conversation_id: 'conv_01' }), 'unknown_property', '$'),
+  row('the agent call id', () => invocation({ call_id: 'call_01' }), 'unknown_property', '$'),
+  row('an operation target', () => invocation({ operation_id: 'op_01' }), 'unknown_property', '$'),
+  row('an app session target', () => invocation({ app_session_id: 's_01' }), 'unknown_property', '$'),
+  row(
+    'invocation id missing',
+    () => without(invocation(), 'invocation_id'),
+    'missing_property',
+    'invocation_id',
+  ),
+  row(
+    'invocation id with a space',
+    () => invocation({ invocation_id: 'a b' }),
+    'invalid_value',
+    'invocation_id',
+  ),
+  row(
+    'invocation id of 129',
+    () => invocation({ invocation_id: 'a'.repeat(129) }),
+    'string_too_long',
+    'invocation_id',
+  ),
+  row('method empty', () => invocation({ method: '' }), 'string_too_short', 'method'),
+  row(
+    'method with an empty segment',
+    () => invocation({ method: 'pomodoro..start' }),
+    'invalid_value',
+    'method',
+  ),
+  row('method ending in a dot', () => invocation({ method: 'pomodoro.' }), 'invalid_value', 'method'),
+  row('method with a colon', () => invocation({ method: 'pomodoro:start' }), 'invalid_value', 'method'),
+  row('method of 129', () => invocation({ method: `a${'b'.repeat(128)}` }), 'string_too_long', 'method'),
+  row('app scope with a slash', () => invocation({ app_scope: 'com/lineup' }), 'invalid_value', 'app_scope'),
+  row('arguments an array', () => invocation({ arguments: [] }), WRONG_TYPE, 'arguments'),
+  row(
+    'arguments one byte too large',
+    () => invocation({ arguments: objectOfBytes(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes + 1) }),
+    'too_large',
+    'arguments',
+  ),
+  row(
+    'arguments with __proto__',
+    () => invocation({ arguments: json('{"__proto__":{"x":1}}') }),
+    'invalid_identifier',
+    'arguments',
+  ),
+  // Session data snapshots
+  row('revision negative', () => sessionData({ revision: -1 }), 'number_out_of_range', 'revision'),
+  row('revision fractional', () => sessionData({ revision: 1.5 }), WRONG_TYPE, 'revision'),
+  row(
+    'revision past a safe integer',
+    () => sessionData({ revision: 2 ** 53 }),
+    'number_out_of_range',
+    'revision',
+  ),
+  row('data an array', () => sessionData({ data: [] }), WRONG_TYPE, 'data'),
+  row(
+    'data with 257 keys',
+    () => sessionData({ data: keyed(MINIAPP_CHANNEL_LIMITS.maxSessionDataKeys + 1) }),
+    'too_many',
+    'data',
+  ),
+  row(
+    'data key starting with a digit',
+    () => sessionData({ data: { '1x': 1 } }),
+    'invalid_identifier',
+    'data',
+  ),
+  row(
+    'data key of 129',
+    () => sessionData({ data: { [`a${'b'.repeat(128)}`]: 1 } }),
+    'invalid_identifier',
+    'data',
+  ),
+  row(
+    'data key __proto__',
+    () => sessionData({ data: json('{"__proto__":1}') }),
+    'invalid_identifier',
+    'data',
+  ),
+  row(
+    'data one byte too large',
+    () => sessionData({ data: objectOfBytes(MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes + 1) }),
+    'too_large',
+    'data',
+  ),
+  // Lifecycle: a closed set; a close never says why (seed 003 §7)
+  row('an unknown phase', () => lifecycle('interrupted'), 'invalid_value', 'phase'),
+  row('a phase of another case', () => lifecycle('Close'), 'invalid_value', 'phase'),
+  row(
+    'a close reason',
+    () => ({ ...lifecycle('close'), reason: 'agent_interrupt' }),
+    'unknown_property',
+    '$',
+  ),
+  // Request results
+  row('ok with an error', () => requestOk({ error: { code: 'x' } }), 'unknown_property', '$'),
+  row('error without an error', () => without(requestError(), 'error'), 'missing_property', 'error'),
+  row('an unknown status', () => requestOk({ status: 'done' }), 'invalid_value', 'status'),
+  row(
+    'an error code in camelCase',
+    () => requestError({ error: { code: 'notAllowed' } }),
+    'invalid_value',
+    'error.code',
+  ),
+];
+
+const FROM_FRAME_REJECTIONS: Row[] = [
+  // Channel and direction
+  row(
+    'a Surface message',
+    () => ({ ...appReady(), namespace: 'lineup.surface.v1' }),
+    'invalid_value',
+    'namespace',
+  ),
+  row('a downward type', () => invocation(), 'invalid_value', 'type'),
+  row('a Surface event type', () => ({ ...appReady(), type: 'event' }), 'invalid_value', 'type'),
+  row('another instance', () => ({ ...appReady(), instance_id: 'other' }), 'invalid_value', 'instance_id'),
+  row('instance id missing', () => without(appReady(), 'instance_id'), 'missing_property', 'instance_id'),
+  row('a foreground claim', () => ({ ...appReady(), foreground: true }), 'unknown_property', '$'),
+  // Readiness and failure
+  row('app_failed without an error', () => without(appFailed(), 'error'), 'missing_property', 'error'),
+  row('an error code with a dash', () => appFailed({ code: 'bundle-error' }), 'invalid_value', 'error.code'),
+  row(
+    'an error code of 65',
+    () => appFailed({ code: `a${'b'.repeat(64)}` }),
+    'string_too_long',
+    'error.code',
+  ),
+  row(
+    'an error message of 513',
+    () => appFailed({ code: 'x', message: 'm'.repeat(513) }),
+    'string_too_long',
+    'error.message',
+  ),
+  row('an error with details', () => appFailed({ code: 'x', stack: 'at …' }), 'unknown_property', 'error'),
+  // Handler returns
+  row('ok without a result', () => without(returnOk(), 'result'), 'missing_property', 'result'),
+  row('ok with an error', () => returnOk({ error: { code: 'x' } }), 'unknown_property', '$'),
+  row('error with a result', () => returnError({ result: {} }), 'unknown_property', '$'),
+  row('an unknown status', () => returnOk({ status: 'partial' }), 'invalid_value', 'status'),
+  row(
+    'invocation id missing',
+    () => without(returnOk(), 'invocation_id'),
+    'missing_property',
+    'invocation_id',
+  ),
+  row(
+    'a result one byte too large',
+    () => returnOk({ result: stringOfBytes(MINIAPP_CHANNEL_LIMITS.maxToolResultBytes + 1) }),
+    'too_large',
+    'result',
+  ),
+  row(
+    'a result with __proto__',
+    () => returnOk({ result: json('[{"__proto__":{}}]') }),
+    'invalid_identifier',
+    'result[0]',
+  ),
+  row('a result sent to the agent', () => returnOk({ call_id: 'call_01' }), 'unknown_property', '$'),
+  // Session data writes
+  row('a key starting with a digit', () => write({ key: '1x' }), 'invalid_value', 'key'),
+  row('a key of 129', () => write({ key: `a${'b'.repeat(128)}` }), 'string_too_long', 'key'),
+  row('a key __proto__', () => write({ key: '__proto__' }), 'invalid_value', 'key'),
+  row('value missing', () => without(write(), 'value'), 'missing_property', 'value'),
+  row(
+    'a value one byte too large',
+    () => write({ value: stringOfBytes(MINIAPP_CHANNEL_LIMITS.maxSessionValueBytes + 1) }),
+    'too_large',
+    'value',
+  ),
+  row('base revision negative', () => write({ base_revision: -1 }), 'number_out_of_range', 'base_revision'),
+  row('a write to another app scope', () => write({ app_scope: 'other' }), 'unknown_property', '$'),
+  // UI actions: their own entry point, never an agent identity (seed 003 §3, §8.2–§8.3)
+  row('an agent identity', () => uiAction({ agent_id: 'agent_01' }), 'unknown_property', '$'),
+  row('an inventory revision', () => uiAction({ inventory_revision: 'catalog-42' }), 'unknown_property', '$'),
+  row('an agent call id', () => uiAction({ call_id: 'call_01' }), 'unknown_property', '$'),
+  row(
+    'a method instead of an action',
+    () => without(uiAction({ method: 'pomodoro.start' }), 'action'),
+    'missing_property',
+    'action',
+  ),
+  row('an action name with a space', () => uiAction({ action: 'focus start' }), 'invalid_value', 'action'),
+  row('arguments of 33', () => uiAction({ arguments: keyed(33) }), 'too_many', 'arguments'),
+  row('a nested argument', () => uiAction({ arguments: { a: { b: 1 } } }), 'invalid_value', 'arguments.a'),
+  row('an array argument', () => uiAction({ arguments: { a: [1] } }), 'invalid_value', 'arguments.a'),
+  row(
+    'an argument key that is not an identifier',
+    () => uiAction({ arguments: { 'a.b': 1 } }),
+    'invalid_identifier',
+    'arguments',
+  ),
+  row(
+    'an argument key constructor',
+    () => uiAction({ arguments: { constructor: 1 } }),
+    'invalid_identifier',
+    'arguments',
+  ),
+  row(
+    'an argument key __proto__',
+    () => uiAction({ arguments: json('{"__proto__":1}') }),
+    'invalid_identifier',
+    'arguments',
+  ),
+  row('a number past 1e15', () => uiAction({ arguments: { a: 1e16 } }), 'number_out_of_range', 'arguments.a'),
+  row(
+    'arguments one byte too large',
+    () => uiAction({ arguments: flatOfBytes(MINIAPP_CHANNEL_LIMITS.maxUIActionArgumentBytes + 1) }),
+    'too_large',
+    'arguments',
+  ),
+  // Whole message budget
+  row(
+    'a message past the channel budget',
+    () => returnOk({ result: stringOfBytes(80_000) }),
+    'too_large',
+    '$',
+  ),
+  row(
+    'a getter',
+    () => Object.defineProperty(appReady(), 'x', { get: () => 1, enumerable: true }),
+    'invalid_json',
+    'x',
+  ),
+];
+
+const VALID_TO_FRAME: [string, J][] = [
+  ['a tool invocation', invocation()],
+  ['a tool invocation without arguments', invocation({ arguments: {} })],
+  [
+    'a single-segment method and a reverse-DNS scope',
+    invocation({ method: 'start', app_scope: 'com.lineup.pomodoro' }),
+  ],
+  ['a method of 128', invocation({ method: `a${'b'.repeat(127)}` })],
+  [
+    'arguments of exactly the bound',
+    invocation({ arguments: objectOfBytes(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes) }),
+  ],
+  ['a session data snapshot', sessionData()],
+  ['an empty snapshot at revision 0', sessionData({ revision: 0, data: {} })],
+  ['a snapshot at the largest revision', sessionData({ revision: Number.MAX_SAFE_INTEGER })],
+  ['a snapshot of 256 keys', sessionData({ data: keyed(MINIAPP_CHANNEL_LIMITS.maxSessionDataKeys) })],
+  [
+    'a snapshot of exactly the bound',
+    sessionData({ data: objectOfBytes(MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes) }),
+  ],
+  ...MINIAPP_LIFECYCLE_PHASES.map((phase): [string, J] => [`lifecycle ${phase}`, lifecycle(phase)]),
+  ['an ok request result', requestOk()],
+  ['an ok request result with a revision', requestOk({ revision: 4 })],
+  ['an error request result', requestError()],
+  ['an error without a message', requestError({ error: { code: 'not_allowed' } })],
+];
+
+const VALID_FROM_FRAME: [string, J][] = [
+  ['app_ready', appReady()],
+  ['app_failed', appFailed({ code: 'bundle_error', message: 'm'.repeat(512) })],
+  ['an ok return', returnOk()],
+  ['an ok return of a scalar', returnOk({ result: 'done' })],
+  ['an ok return of null', returnOk({ result: null })],
+  [
+    'a result of exactly the bound',
+    returnOk({ result: stringOfBytes(MINIAPP_CHANNEL_LIMITS.maxToolResultBytes) }),
+  ],
+  ['an error return', returnError()],
+  [
+    'an error return with a business code',
+    returnError({ error: { code: 'already_focusing', message: 'm' } }),
+  ],
+  ['a session data write', write()],
+  ['a write of an object, at a base revision', write({ value: { a: [1, 2] }, base_revision: 0 })],
+  ['a write of null', write({ value: null })],
+  [
+    'a value of exactly the bound',
+    write({ value: stringOfBytes(MINIAPP_CHANNEL_LIMITS.maxSessionValueBytes) }),
+  ],
+  ['a key of 128', write({ key: `a${'b'.repeat(127)}` })],
+  ['a UI action', uiAction()],
+  ['a UI action without arguments', uiAction({ arguments: {} })],
+  [
+    'a UI action of 32 arguments',
+    uiAction({ arguments: keyed(MINIAPP_CHANNEL_LIMITS.maxUIActionArguments) }),
+  ],
+  [
+    'UI action arguments of exactly the bound',
+    uiAction({ arguments: flatOfBytes(MINIAPP_CHANNEL_LIMITS.maxUIActionArgumentBytes) }),
+  ],
+];
+
+function expectValid<T>(parse: (input: unknown, instance: string) => T, input: J): T {
+  const message = parse(input, INSTANCE);
+  expect(message).toEqual(input);
+  expect(message).not.toBe(input);
+  expect(Object.isFrozen(message)).toBe(true);
+  expect(Object.isFrozen(input)).toBe(false);
+  return message;
+}
+
+describe('parseMiniAppMessageToFrame', () => {
+  it.each(VALID_TO_FRAME)('accepts %s', (_rule, input) => {
+    const message: MiniAppMessageToFrame = expectValid(parseMiniAppMessageToFrame, input);
+    expect(parseMiniAppMessageToFrame(input)).toEqual(message);
+  });
+
+  it('pins the size helpers', () => {
+    expect(jsonByteLength(objectOfBytes(1_000))).toBe(1_000);
+    expect(jsonByteLength(stringOfBytes(1_000))).toBe(1_000);
+    expect(jsonByteLength(flatOfBytes(16_384))).toBe(16_384);
+  });
+
+  it.each(TO_FRAME_REJECTIONS.map((rejection) => [rejection.rule, rejection] as const))(
+    'rejects %s',
+    (_rule, rejection) => {
+      const issues = issuesOf(() => parseMiniAppMessageToFrame(rejection.input(), INSTANCE));
+      expect(issues).toContainEqual(expect.objectContaining({ code: rejection.code, path: rejection.path }));
+    },
+  );
+});
+
+describe('parseMiniAppMessageFromFrame', () => {
+  it.each(VALID_FROM_FRAME)('accepts %s', (_rule, input) => {
+    const message: MiniAppMessageFromFrame = expectValid(parseMiniAppMessageFromFrame, input);
+    expect(message.instance_id).toBe(INSTANCE);
+  });
+
+  it.each(FROM_FRAME_REJECTIONS.map((rejection) => [rejection.rule, rejection] as const))(
+    'rejects %s',
+    (_rule, rejection) => {
+      const issues = issuesOf(() => parseMiniAppMessageFromFrame(rejection.input(), INSTANCE));
+      expect(issues).toContainEqual(expect.objectContaining({ code: rejection.code, path: rejection.path }));
+    },
+  );
+
+  it('never echoes a rejected value or key', () => {
+    const issues = issuesOf(() =>
+      parseMiniAppMessageFromFrame(
+        {
+          ...uiAction({ action: `${INJECTED} x`, arguments: { [`${INJECTED}.k`]: 1 } }),
+          [`${INJECTED}Key`]: 1,
+        },
+        INSTANCE,
+      ),
+    );
+    expect(issues.length).toBeGreaterThan(1);
+    for (const issue of issues) expect(`${issue.path} ${issue.message}`).not.toContain(INJECTED);
+  });
+});
+
+describe('properties', () => {
+  const parsers = [
+    (input: unknown) => parseMiniAppMessageFromFrame(input, INSTANCE),
+    (input: unknown) => parseMiniAppMessageToFrame(input, INSTANCE),
+  ];
+  const valid = [...VALID_TO_FRAME, ...VALID_FROM_FRAME].map(([, message]) => message);
+  const keys = [...new Set(valid.flatMap((message) => Object.keys(message))), '__proto__', 'call_id'];
+
+  it('arbitrary JSON or JS values never throw anything but LineUpProtocolError', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.anything({ withObjectString: true, withNullPrototype: true })),
+        (input) => {
+          for (const parse of parsers) {
+            try {
+              parse(input);
+            } catch (error) {
+              expect(error).toBeInstanceOf(LineUpProtocolError);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a valid message with one field replaced by arbitrary JSON parses to itself or fails cleanly', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...valid.filter((message) => jsonByteLength(message) < 4_096)),
+        fc.constantFrom(...keys),
+        fc.jsonValue({ maxDepth: 3 }),
+        (message, key, value) => {
+          const input = JSON.parse(JSON.stringify(message));
+          Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+          for (const parse of parsers) {
+            try {
+              const parsed = parse(input);
+              expect(parse(parsed)).toEqual(parsed);
+            } catch (error) {
+              expect(error).toBeInstanceOf(LineUpProtocolError);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

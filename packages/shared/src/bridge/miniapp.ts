@@ -1,0 +1,329 @@
+/**
+ * `lineup.miniapp.v1`: the postMessage channel between the runtime (through the host) and an installed MiniApp
+ * bundle built with `@lineup/miniapp-sdk` (seed 003 §3–§8; DESIGN.md "two iframe channels"). A Surface never
+ * gets this channel, and this parser rejects every Surface message (bridge/surface.ts).
+ *
+ * A frame is bound to one MiniApp instance: the runtime attaches the instance, app session, conversation and
+ * activation to what the frame sends, from its own records, so no message carries a conversation, call,
+ * operation or agent identity (seed 003 §2.3, §4.3: those never become targets a frame or an agent chooses).
+ *
+ * Down (runtime → frame):
+ * - `tool_invocation` — an agent tool call the runtime accepted and routed to the SDK handler of `method`,
+ *   with arguments it validated against the published input schema (seed 003 §4.2 step 5). `invocation_id`
+ *   pairs it with its `tool_return`; it is the runtime's, not the agent's `call_id`.
+ * - `session_data`    — a snapshot of this app session's data and its revision (seed 003 §5): after
+ *   `app_ready`, and after every committed change (seed 003 §8.8: facts first, then the frame reconciles).
+ * - `lifecycle`       — `foreground`, `background` or the generic `close` notice; a close never says why
+ *   (seed 003 §7 "只接收通用 lifecycle 关闭通知").
+ * - `request_result`  — the runtime's answer to a `session_data_write` or `ui_action`.
+ *
+ * Up (frame → runtime):
+ * - `app_ready`  — the SDK listens and its handlers are registered: the activation may become ready
+ *   (seed 003 §4.3 "MiniApp … 只能向 Runtime 报告自己的就绪或失败"). Sent again after a reload.
+ * - `app_failed` — the bundle cannot start; the runtime fails the activation.
+ * - `tool_return` — a handler's return for one `invocation_id`: `ok` with a JSON result (which the runtime
+ *   still validates against the tool's output schema) or `error` with a stable code. A frame never sends a
+ *   result to the agent (seed 003 §8.6).
+ * - `session_data_write` — one key of this app session's data (seed 003 §5, §8.5).
+ * - `ui_action`  — a local UI action: its own entry point with its own name and bounded arguments, never an
+ *   agent tool call (seed 003 §3, §8.2–§8.3).
+ *
+ * Foreground is confirmed by the host's workspace, never by the frame, which cannot prove it is visible
+ * (seed 003 §7 "Host 确认 Pomodoro 已成为当前前台 App"); so there is no upward foreground message.
+ */
+import { z } from 'zod';
+import { LineUpProtocolError } from '../dsl/errors.js';
+import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
+import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
+import { messageBudget, parseShape } from '../protocol/parse.js';
+import { assertInstance, BridgeInstanceIdSchema, BridgeMessageIdSchema, namespaceGate } from './channel.js';
+import { boundedDictionary, boundedJSONObject, boundedJSONValue } from './json-data.js';
+
+export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
+
+/** Bounds of the MiniApp channel. Seed 003 names none; each is a judgment stated here once. */
+export const MINIAPP_CHANNEL_LIMITS = Object.freeze({
+  /** UTF-16 code units of a method, UI action name or app scope. */
+  maxNameLength: 128,
+  /** UTF-8 bytes of a tool invocation's arguments. */
+  maxInvocationArgumentBytes: 65_536,
+  /** UTF-8 bytes of a handler's `ok` result. */
+  maxToolResultBytes: 65_536,
+  /** UTF-8 bytes of a whole session data snapshot: bounded like a DSL state object (seed 002 §9). */
+  maxSessionDataBytes: UI_LIMITS.maxStateBytes,
+  /** Keys of a session data snapshot. */
+  maxSessionDataKeys: 256,
+  /** UTF-16 code units of a session data key. */
+  maxSessionKeyLength: 128,
+  /** UTF-8 bytes of the value of one session data write. */
+  maxSessionValueBytes: 65_536,
+  /** Flat arguments of a UI action: as many as a DSL tool action may have (seed 002 §13). */
+  maxUIActionArguments: UI_PROTOCOL_LIMITS.maxActionArguments,
+  /** UTF-8 bytes of a UI action's arguments: as a DSL tool action's (seed 002 §13). */
+  maxUIActionArgumentBytes: UI_PROTOCOL_LIMITS.maxActionArgumentBytes,
+  /** UTF-16 code units of an error code. */
+  maxErrorCodeLength: 64,
+  /** UTF-16 code units of an error message for people. */
+  maxErrorMessageLength: 512,
+  /** Largest session data revision. */
+  maxRevision: Number.MAX_SAFE_INTEGER,
+  /** UTF-8 bytes the fixed fields of a message may add to its payload. */
+  maxEnvelopeBytes: 2_048,
+} as const);
+
+/** Phases of a `lifecycle` notice, a closed set. */
+export const MINIAPP_LIFECYCLE_PHASES = ['foreground', 'background', 'close'] as const;
+export type MiniAppLifecyclePhase = (typeof MINIAPP_LIFECYCLE_PHASES)[number];
+
+/**
+ * Codes the SDK itself returns; a handler may return its own stable codes too. `unknown_method`: no handler
+ * for the method; `handler_failed`: the handler threw something without a code.
+ */
+export const MINIAPP_SDK_ERROR_CODES = ['unknown_method', 'handler_failed'] as const;
+
+/** A dotted name: `start`, `pomodoro.start`, `com.lineup.pomodoro`. */
+export const MINIAPP_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*(?:\.[A-Za-z][A-Za-z0-9_-]*)*$/;
+/** Session data keys: a letter, then letters, digits and `._:-`. */
+export const MINIAPP_SESSION_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9._:-]*$/;
+/** Stable error codes: snake_case. */
+export const MINIAPP_ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
+
+const name = (id: string, description: string) =>
+  z
+    .string()
+    .min(1)
+    .max(MINIAPP_CHANNEL_LIMITS.maxNameLength)
+    .regex(MINIAPP_NAME_PATTERN)
+    .meta({ id, description });
+
+/** The method of a tool, as the SDK maps it to a handler (seed 003 §4.1 "method → handler"). */
+export const MiniAppMethodSchema = name('MiniAppMethod', 'A dotted name such as pomodoro.start.');
+/** The app scope of a tool (seed 003 §4.1 "app_scope"); the frame's own app, never another. */
+export const MiniAppScopeSchema = name(
+  'MiniAppScope',
+  'A dotted name such as pomodoro or com.lineup.pomodoro.',
+);
+/** The name of a local UI action: its identity as an entry point (seed 003 §3). */
+export const MiniAppUIActionNameSchema = name('MiniAppUIActionName', 'A dotted name such as focus.start.');
+
+export const MiniAppSessionKeySchema = z
+  .string()
+  .min(1)
+  .max(MINIAPP_CHANNEL_LIMITS.maxSessionKeyLength)
+  .regex(MINIAPP_SESSION_KEY_PATTERN)
+  .meta({ id: 'MiniAppSessionKey' });
+
+const revision = () => z.int().min(0).max(MINIAPP_CHANNEL_LIMITS.maxRevision);
+
+export const MiniAppErrorSchema = z
+  .strictObject({
+    code: z.string().min(1).max(MINIAPP_CHANNEL_LIMITS.maxErrorCodeLength).regex(MINIAPP_ERROR_CODE_PATTERN),
+    message: z.string().max(MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength).exactOptional(),
+  })
+  .meta({ id: 'MiniAppError', description: 'A stable snake_case code and an optional message for people.' });
+
+/** A session data dictionary: bounded keys, any JSON values, bounded in count and bytes. */
+export const MiniAppSessionDataSchema = boundedDictionary(MiniAppSessionKeySchema, z.json(), {
+  maxEntries: MINIAPP_CHANNEL_LIMITS.maxSessionDataKeys,
+  maxBytes: MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes,
+  what: 'Session data',
+}).meta({ id: 'MiniAppSessionData' });
+
+/** UI action arguments: flat scalars under identifier keys, bounded in count and bytes. */
+export const MiniAppUIActionArgumentsSchema = boundedDictionary(UIIdentifierSchema, ScalarSchema, {
+  maxEntries: MINIAPP_CHANNEL_LIMITS.maxUIActionArguments,
+  maxBytes: MINIAPP_CHANNEL_LIMITS.maxUIActionArgumentBytes,
+  what: 'UI action arguments',
+}).meta({ id: 'MiniAppUIActionArguments' });
+
+const namespace = z.literal(MINIAPP_NAMESPACE);
+const instance_id = BridgeInstanceIdSchema;
+
+// Down: runtime → frame
+
+export const MiniAppToolInvocationMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('tool_invocation'),
+    instance_id,
+    invocation_id: BridgeMessageIdSchema,
+    app_scope: MiniAppScopeSchema,
+    method: MiniAppMethodSchema,
+    arguments: boundedJSONObject(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes, 'Tool arguments'),
+  })
+  .meta({ id: 'MiniAppToolInvocationMessage' });
+
+export const MiniAppSessionDataMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('session_data'),
+    instance_id,
+    revision: revision(),
+    data: MiniAppSessionDataSchema,
+  })
+  .meta({ id: 'MiniAppSessionDataMessage' });
+
+export const MiniAppLifecycleMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('lifecycle'),
+    instance_id,
+    phase: z.enum(MINIAPP_LIFECYCLE_PHASES),
+  })
+  .meta({ id: 'MiniAppLifecycleMessage' });
+
+export const MiniAppRequestResultMessageSchema = z
+  .discriminatedUnion('status', [
+    z.strictObject({
+      namespace,
+      type: z.literal('request_result'),
+      instance_id,
+      request_id: BridgeMessageIdSchema,
+      status: z.literal('ok'),
+      /** The session data revision after an accepted write. */
+      revision: revision().exactOptional(),
+    }),
+    z.strictObject({
+      namespace,
+      type: z.literal('request_result'),
+      instance_id,
+      request_id: BridgeMessageIdSchema,
+      status: z.literal('error'),
+      error: MiniAppErrorSchema,
+    }),
+  ])
+  .meta({ id: 'MiniAppRequestResultMessage' });
+
+// Up: frame → runtime
+
+export const MiniAppReadyMessageSchema = z
+  .strictObject({ namespace, type: z.literal('app_ready'), instance_id })
+  .meta({ id: 'MiniAppReadyMessage' });
+
+export const MiniAppFailedMessageSchema = z
+  .strictObject({ namespace, type: z.literal('app_failed'), instance_id, error: MiniAppErrorSchema })
+  .meta({ id: 'MiniAppFailedMessage' });
+
+export const MiniAppToolReturnMessageSchema = z
+  .discriminatedUnion('status', [
+    z.strictObject({
+      namespace,
+      type: z.literal('tool_return'),
+      instance_id,
+      invocation_id: BridgeMessageIdSchema,
+      status: z.literal('ok'),
+      result: boundedJSONValue(MINIAPP_CHANNEL_LIMITS.maxToolResultBytes, 'A tool result'),
+    }),
+    z.strictObject({
+      namespace,
+      type: z.literal('tool_return'),
+      instance_id,
+      invocation_id: BridgeMessageIdSchema,
+      status: z.literal('error'),
+      error: MiniAppErrorSchema,
+    }),
+  ])
+  .meta({ id: 'MiniAppToolReturnMessage' });
+
+export const MiniAppSessionDataWriteMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('session_data_write'),
+    instance_id,
+    request_id: BridgeMessageIdSchema,
+    key: MiniAppSessionKeySchema,
+    value: boundedJSONValue(MINIAPP_CHANNEL_LIMITS.maxSessionValueBytes, 'A session data value'),
+    /** When present, the runtime applies the write only at this revision (an optimistic check). */
+    base_revision: revision().exactOptional(),
+  })
+  .meta({ id: 'MiniAppSessionDataWriteMessage' });
+
+export const MiniAppUIActionMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('ui_action'),
+    instance_id,
+    request_id: BridgeMessageIdSchema,
+    action: MiniAppUIActionNameSchema,
+    arguments: MiniAppUIActionArgumentsSchema,
+  })
+  .meta({ id: 'MiniAppUIActionMessage' });
+
+/** Every message the runtime may send to a MiniApp frame. */
+export const MiniAppMessageToFrameSchema = z
+  .discriminatedUnion('type', [
+    MiniAppToolInvocationMessageSchema,
+    MiniAppSessionDataMessageSchema,
+    MiniAppLifecycleMessageSchema,
+    MiniAppRequestResultMessageSchema,
+  ])
+  .meta({ id: 'MiniAppMessageToFrame' });
+
+/** Every message a MiniApp frame may send to the runtime. */
+export const MiniAppMessageFromFrameSchema = z
+  .discriminatedUnion('type', [
+    MiniAppReadyMessageSchema,
+    MiniAppFailedMessageSchema,
+    MiniAppToolReturnMessageSchema,
+    MiniAppSessionDataWriteMessageSchema,
+    MiniAppUIActionMessageSchema,
+  ])
+  .meta({ id: 'MiniAppMessageFromFrame' });
+
+export type MiniAppError = z.infer<typeof MiniAppErrorSchema>;
+export type MiniAppSessionData = z.infer<typeof MiniAppSessionDataSchema>;
+export type MiniAppUIActionArguments = z.infer<typeof MiniAppUIActionArgumentsSchema>;
+export type MiniAppToolInvocationMessage = z.infer<typeof MiniAppToolInvocationMessageSchema>;
+export type MiniAppSessionDataMessage = z.infer<typeof MiniAppSessionDataMessageSchema>;
+export type MiniAppLifecycleMessage = z.infer<typeof MiniAppLifecycleMessageSchema>;
+export type MiniAppRequestResultMessage = z.infer<typeof MiniAppRequestResultMessageSchema>;
+export type MiniAppReadyMessage = z.infer<typeof MiniAppReadyMessageSchema>;
+export type MiniAppFailedMessage = z.infer<typeof MiniAppFailedMessageSchema>;
+export type MiniAppToolReturnMessage = z.infer<typeof MiniAppToolReturnMessageSchema>;
+export type MiniAppSessionDataWriteMessage = z.infer<typeof MiniAppSessionDataWriteMessageSchema>;
+export type MiniAppUIActionMessage = z.infer<typeof MiniAppUIActionMessageSchema>;
+export type MiniAppMessageToFrame = z.infer<typeof MiniAppMessageToFrameSchema>;
+export type MiniAppMessageFromFrame = z.infer<typeof MiniAppMessageFromFrameSchema>;
+
+const FROM_FRAME = namespaceGate(MINIAPP_NAMESPACE, MiniAppMessageFromFrameSchema);
+const TO_FRAME = namespaceGate(MINIAPP_NAMESPACE, MiniAppMessageToFrameSchema);
+const FROM_FRAME_BUDGET = messageBudget(
+  Math.max(
+    MINIAPP_CHANNEL_LIMITS.maxToolResultBytes,
+    MINIAPP_CHANNEL_LIMITS.maxSessionValueBytes,
+    MINIAPP_CHANNEL_LIMITS.maxUIActionArgumentBytes,
+  ) + MINIAPP_CHANNEL_LIMITS.maxEnvelopeBytes,
+);
+const TO_FRAME_BUDGET = messageBudget(
+  Math.max(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes, MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes) +
+    MINIAPP_CHANNEL_LIMITS.maxEnvelopeBytes,
+);
+
+/**
+ * Validates a message a MiniApp frame posted, for the instance the runtime mounted in that frame. The caller
+ * has already checked that `event.source` is that frame's window. Returns a deep-frozen copy; throws
+ * `LineUpProtocolError` for anything else, a Surface message included.
+ */
+export function parseMiniAppMessageFromFrame(
+  input: unknown,
+  expectedInstanceId: string,
+): MiniAppMessageFromFrame {
+  return assertInstance(
+    parseShape(FROM_FRAME, input, { budget: FROM_FRAME_BUDGET }, LineUpProtocolError),
+    expectedInstanceId,
+  );
+}
+
+/**
+ * Validates a message the runtime posted to a MiniApp frame (used by the SDK inside the frame). With
+ * `expectedInstanceId`, a message for another instance is rejected too.
+ */
+export function parseMiniAppMessageToFrame(
+  input: unknown,
+  expectedInstanceId?: string,
+): MiniAppMessageToFrame {
+  return assertInstance(
+    parseShape(TO_FRAME, input, { budget: TO_FRAME_BUDGET }, LineUpProtocolError),
+    expectedInstanceId,
+  );
+}

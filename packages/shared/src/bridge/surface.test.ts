@@ -1,0 +1,454 @@
+/**
+ * `lineup.surface.v1` (seed 000 §2.4, §4.1–§4.3): one row per rule, asserting the issue's code and path; exact
+ * limits accepted and one past rejected; arbitrary input never makes a parser throw anything but
+ * `LineUpProtocolError`.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { jsonByteLength } from '../json/safe-json.js';
+import { messageBudget, parseShape } from '../protocol/parse.js';
+import {
+  parseSurfaceMessageFromFrame,
+  parseSurfaceMessageToFrame,
+  SURFACE_CHANNEL_LIMITS,
+  SURFACE_NAMESPACE,
+  SurfaceMessageFromFrameSchema,
+} from './surface.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.
+type J = any;
+
+/** The code for "present, but of the wrong type" (missing properties are `missing_property`). */
+const WRONG_TYPE: UIIssueCode = 'invalid_type';
+
+const INSTANCE = 'weather.dashboard.01';
+const INJECTED = 'zzInjected';
+
+const ready = (): J => ({ namespace: SURFACE_NAMESPACE, type: 'ready', instance_id: INSTANCE });
+const event = (overrides: J = {}): J => ({
+  namespace: SURFACE_NAMESPACE,
+  type: 'event',
+  instance_id: INSTANCE,
+  event: 'refresh',
+  data: { unit: 'c' },
+  ...overrides,
+});
+const resize = (height: unknown): J => ({
+  namespace: SURFACE_NAMESPACE,
+  type: 'resize',
+  instance_id: INSTANCE,
+  height,
+});
+const state = (value: unknown = { city: '北京', temperature: 22 }): J => ({
+  namespace: SURFACE_NAMESPACE,
+  type: 'state',
+  instance_id: INSTANCE,
+  state: value,
+});
+
+/** `{ "p": "xxx…" }` of exactly `bytes` UTF-8 bytes as JSON. */
+const objectOfBytes = (bytes: number): J => ({ p: 'x'.repeat(bytes - 8) });
+
+/** JSON round trip: an own `__proto__` key stays an own key. */
+const json = (text: string): J => JSON.parse(text);
+
+function issuesOf(run: () => unknown): { code: UIIssueCode; path: string; message: string }[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    return [...(error as LineUpProtocolError).issues];
+  }
+  throw new Error('expected a LineUpProtocolError');
+}
+
+interface Row {
+  readonly rule: string;
+  readonly input: () => unknown;
+  readonly code: UIIssueCode;
+  readonly path: string;
+}
+
+const FROM_FRAME_REJECTIONS: Row[] = [
+  // Channel and type
+  { rule: 'not an object', input: () => 'ready', code: WRONG_TYPE, path: '$' },
+  {
+    rule: 'another namespace',
+    input: () => ({ ...ready(), namespace: 'lineup.miniapp.v1' }),
+    code: 'invalid_value',
+    path: 'namespace',
+  },
+  {
+    rule: 'namespace missing',
+    input: () => ({ type: 'ready', instance_id: INSTANCE }),
+    code: 'missing_property',
+    path: 'namespace',
+  },
+  {
+    rule: 'namespace of another case',
+    input: () => ({ ...ready(), namespace: 'LINEUP.SURFACE.V1' }),
+    code: 'invalid_value',
+    path: 'namespace',
+  },
+  { rule: 'unknown type', input: () => ({ ...ready(), type: 'call' }), code: 'invalid_value', path: 'type' },
+  { rule: 'state is downward only', input: () => state(), code: 'invalid_value', path: 'type' },
+  {
+    rule: 'app.call does not exist upward',
+    input: () => ({ ...event(), type: 'app.call' }),
+    code: 'invalid_value',
+    path: 'type',
+  },
+  {
+    rule: 'unknown property',
+    input: () => ({ ...ready(), [INJECTED]: 1 }),
+    code: 'unknown_property',
+    path: '$',
+  },
+  {
+    rule: 'top-level __proto__ key',
+    input: () =>
+      json(`{"namespace":"${SURFACE_NAMESPACE}","type":"ready","instance_id":"${INSTANCE}","__proto__":{}}`),
+    code: 'invalid_identifier',
+    path: '$',
+  },
+  // Instance id (seed 000 §4.1: [A-Za-z0-9._:-]{1,128}) and the instance check (§2.4)
+  {
+    rule: 'another instance',
+    input: () => ({ ...ready(), instance_id: 'other.01' }),
+    code: 'invalid_value',
+    path: 'instance_id',
+  },
+  {
+    rule: 'instance id missing',
+    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'ready' }),
+    code: 'missing_property',
+    path: 'instance_id',
+  },
+  {
+    rule: 'instance id empty',
+    input: () => ({ ...ready(), instance_id: '' }),
+    code: 'string_too_short',
+    path: 'instance_id',
+  },
+  {
+    rule: 'instance id of 129',
+    input: () => ({ ...ready(), instance_id: 'a'.repeat(129) }),
+    code: 'string_too_long',
+    path: 'instance_id',
+  },
+  {
+    rule: 'instance id with a space',
+    input: () => ({ ...ready(), instance_id: 'a b' }),
+    code: 'invalid_value',
+    path: 'instance_id',
+  },
+  {
+    rule: 'instance id not a string',
+    input: () => ({ ...ready(), instance_id: 1 }),
+    code: WRONG_TYPE,
+    path: 'instance_id',
+  },
+  // Event names (seed 000 §4.2)
+  { rule: 'event name empty', input: () => event({ event: '' }), code: 'invalid_value', path: 'event' },
+  {
+    rule: 'event name starting with a digit',
+    input: () => event({ event: '1refresh' }),
+    code: 'invalid_value',
+    path: 'event',
+  },
+  {
+    rule: 'event name with a slash',
+    input: () => event({ event: 'a/b' }),
+    code: 'invalid_value',
+    path: 'event',
+  },
+  {
+    rule: 'event name of 65',
+    input: () => event({ event: `a${'b'.repeat(64)}` }),
+    code: 'string_too_long',
+    path: 'event',
+  },
+  {
+    rule: 'event name close is the host’s',
+    input: () => event({ event: 'close' }),
+    code: 'invalid_value',
+    path: 'event',
+  },
+  {
+    rule: 'event name missing',
+    input: () => {
+      const message = event();
+      delete message.event;
+      return message;
+    },
+    code: 'missing_property',
+    path: 'event',
+  },
+  // Event data: a JSON object under 16 KiB (seed 000 §4.2)
+  { rule: 'data an array', input: () => event({ data: [1] }), code: WRONG_TYPE, path: 'data' },
+  { rule: 'data null', input: () => event({ data: null }), code: WRONG_TYPE, path: 'data' },
+  { rule: 'data a string', input: () => event({ data: '{}' }), code: WRONG_TYPE, path: 'data' },
+  {
+    rule: 'data missing',
+    input: () => {
+      const message = event();
+      delete message.data;
+      return message;
+    },
+    code: 'missing_property',
+    path: 'data',
+  },
+  {
+    rule: 'data of 16 KiB',
+    input: () => event({ data: objectOfBytes(16 * 1_024) }),
+    code: 'too_large',
+    path: 'data',
+  },
+  {
+    rule: 'data with a __proto__ key',
+    input: () => event({ data: json('{"__proto__":{"polluted":true}}') }),
+    code: 'invalid_identifier',
+    path: 'data',
+  },
+  {
+    rule: 'nested __proto__ key',
+    input: () => event({ data: json('{"a":[{"__proto__":1}]}') }),
+    code: 'invalid_identifier',
+    path: 'data.a[0]',
+  },
+  {
+    rule: 'data with NaN',
+    input: () => event({ data: { n: Number.NaN } }),
+    code: 'invalid_json',
+    path: 'data.n',
+  },
+  {
+    rule: 'data with undefined',
+    input: () => event({ data: { n: undefined } }),
+    code: 'invalid_json',
+    path: 'data.n',
+  },
+  {
+    rule: 'data with a getter',
+    input: () => event({ data: Object.defineProperty({}, 'g', { get: () => 1, enumerable: true }) }),
+    code: 'invalid_json',
+    path: 'data.g',
+  },
+  {
+    rule: 'data a class instance',
+    input: () => event({ data: new (class Data {})() }),
+    code: 'invalid_json',
+    path: 'data',
+  },
+  {
+    rule: 'whole message over budget',
+    input: () =>
+      event({
+        data: objectOfBytes(
+          SURFACE_CHANNEL_LIMITS.maxEventDataBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
+        ),
+      }),
+    code: 'too_large',
+    path: '$',
+  },
+  // Resize: a bounded positive height
+  { rule: 'height zero', input: () => resize(0), code: 'number_out_of_range', path: 'height' },
+  { rule: 'height negative', input: () => resize(-10), code: 'number_out_of_range', path: 'height' },
+  {
+    rule: 'height past the bound',
+    input: () => resize(SURFACE_CHANNEL_LIMITS.maxFrameHeight + 0.5),
+    code: 'number_out_of_range',
+    path: 'height',
+  },
+  { rule: 'height a string', input: () => resize('100px'), code: WRONG_TYPE, path: 'height' },
+  {
+    rule: 'height Infinity',
+    input: () => resize(Number.POSITIVE_INFINITY),
+    code: 'invalid_json',
+    path: 'height',
+  },
+  {
+    rule: 'height missing',
+    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'resize', instance_id: INSTANCE }),
+    code: 'missing_property',
+    path: 'height',
+  },
+  {
+    rule: 'resize with extra width',
+    input: () => ({ ...resize(10), width: 10 }),
+    code: 'unknown_property',
+    path: '$',
+  },
+];
+
+const TO_FRAME_REJECTIONS: Row[] = [
+  {
+    rule: 'another namespace',
+    input: () => ({ ...state(), namespace: 'lineup.miniapp.v1' }),
+    code: 'invalid_value',
+    path: 'namespace',
+  },
+  { rule: 'event is upward only', input: () => event(), code: 'invalid_value', path: 'type' },
+  { rule: 'ready is upward only', input: () => ready(), code: 'invalid_value', path: 'type' },
+  {
+    rule: 'code is never sent down',
+    input: () => ({ ...state(), js: 'alert(1)' }),
+    code: 'unknown_property',
+    path: '$',
+  },
+  {
+    rule: 'html is never a type',
+    input: () => ({ ...state(), type: 'html' }),
+    code: 'invalid_value',
+    path: 'type',
+  },
+  { rule: 'state an array', input: () => state([]), code: WRONG_TYPE, path: 'state' },
+  { rule: 'state null', input: () => state(null), code: WRONG_TYPE, path: 'state' },
+  {
+    rule: 'state missing',
+    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'state', instance_id: INSTANCE }),
+    code: 'missing_property',
+    path: 'state',
+  },
+  {
+    rule: 'state one byte too large',
+    input: () => state(objectOfBytes(SURFACE_CHANNEL_LIMITS.maxStateBytes + 1)),
+    code: 'too_large',
+    path: 'state',
+  },
+  {
+    rule: 'state with a __proto__ key',
+    input: () => state(json('{"__proto__":{}}')),
+    code: 'invalid_identifier',
+    path: 'state',
+  },
+  {
+    rule: 'another instance',
+    input: () => ({ ...state(), instance_id: 'other' }),
+    code: 'invalid_value',
+    path: 'instance_id',
+  },
+];
+
+describe('parseSurfaceMessageFromFrame', () => {
+  it.each([
+    ['ready', ready()],
+    ['event of seed 000 §4.2', event()],
+    ['event with empty data', event({ data: {} })],
+    ['event name of 64 with every allowed character', event({ event: `a.B_c:d-9${'x'.repeat(55)}` })],
+    ['event name closed (close is reserved only as itself)', event({ event: 'closed' })],
+    [
+      'event data of exactly 16,383 bytes',
+      event({ data: objectOfBytes(SURFACE_CHANNEL_LIMITS.maxEventDataBytes) }),
+    ],
+    ['nested data', event({ data: { a: [1, { b: null }], c: 'ü' } })],
+    ['resize, integer', resize(480)],
+    ['resize, fractional', resize(480.5)],
+    ['resize at the bound', resize(SURFACE_CHANNEL_LIMITS.maxFrameHeight)],
+    ['instance id of 128', { ...ready(), instance_id: 'a'.repeat(128) }],
+  ])('accepts %s', (_rule, input) => {
+    const instance = (input as J).instance_id as string;
+    const message = parseSurfaceMessageFromFrame(input, instance);
+    expect(message).toEqual(input);
+    expect(message).not.toBe(input);
+    expect(Object.isFrozen(message)).toBe(true);
+    expect(Object.isFrozen(input)).toBe(false);
+    if (message.type === 'event') expect(Object.isFrozen(message.data)).toBe(true);
+  });
+
+  it('pins the data bound at 16,383 bytes (less than 16 KiB)', () => {
+    expect(jsonByteLength(objectOfBytes(SURFACE_CHANNEL_LIMITS.maxEventDataBytes))).toBe(16_383);
+    expect(() =>
+      parseSurfaceMessageFromFrame(event({ data: objectOfBytes(16_383) }), INSTANCE),
+    ).not.toThrow();
+    expect(
+      issuesOf(() => parseSurfaceMessageFromFrame(event({ data: objectOfBytes(16_384) }), INSTANCE)),
+    ).toEqual([expect.objectContaining({ code: 'too_large', path: 'data' })]);
+  });
+
+  it.each(FROM_FRAME_REJECTIONS.map((row) => [row.rule, row] as const))('rejects %s', (_rule, row) => {
+    const issues = issuesOf(() => parseSurfaceMessageFromFrame(row.input(), INSTANCE));
+    expect(issues).toContainEqual(expect.objectContaining({ code: row.code, path: row.path }));
+    for (const issue of issues) expect(issue.message).not.toContain(INJECTED);
+  });
+
+  it('never echoes a rejected value or key', () => {
+    const issues = issuesOf(() =>
+      parseSurfaceMessageFromFrame(
+        { ...event({ event: `${INJECTED}/x` }), [`${INJECTED}Key`]: INJECTED },
+        INSTANCE,
+      ),
+    );
+    for (const issue of issues) expect(`${issue.path} ${issue.message}`).not.toContain(INJECTED);
+  });
+});
+
+describe('parseSurfaceMessageToFrame', () => {
+  it('accepts a state, and one of exactly the state budget', () => {
+    expect(parseSurfaceMessageToFrame(state(), INSTANCE)).toEqual(state());
+    expect(parseSurfaceMessageToFrame(state({}))).toEqual(state({}));
+    const largest = state(objectOfBytes(SURFACE_CHANNEL_LIMITS.maxStateBytes));
+    expect(parseSurfaceMessageToFrame(largest).type).toBe('state');
+  });
+
+  it.each(TO_FRAME_REJECTIONS.map((row) => [row.rule, row] as const))('rejects %s', (_rule, row) => {
+    const issues = issuesOf(() => parseSurfaceMessageToFrame(row.input(), INSTANCE));
+    expect(issues).toContainEqual(expect.objectContaining({ code: row.code, path: row.path }));
+  });
+});
+
+describe('properties', () => {
+  const parsers = [
+    (input: unknown) => parseSurfaceMessageFromFrame(input, INSTANCE),
+    (input: unknown) => parseSurfaceMessageToFrame(input, INSTANCE),
+    (input: unknown) => parseSurfaceMessageToFrame(input),
+  ];
+
+  it('arbitrary JSON or JS values never throw anything but LineUpProtocolError', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.anything({ withObjectString: true, withNullPrototype: true })),
+        (input) => {
+          for (const parse of parsers) {
+            try {
+              parse(input);
+            } catch (error) {
+              expect(error).toBeInstanceOf(LineUpProtocolError);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a valid message with one field replaced by arbitrary JSON is accepted as valid or rejected cleanly', () => {
+    const base = [ready(), event(), resize(10), state()];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...base),
+        fc.constantFrom('namespace', 'type', 'instance_id', 'event', 'data', 'height', 'state', '__proto__'),
+        fc.jsonValue({ maxDepth: 3 }),
+        (message, key, value) => {
+          const input = JSON.parse(JSON.stringify(message));
+          Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+          for (const parse of parsers) {
+            try {
+              const parsed = parse(input);
+              // Whatever passes is a valid message, and parsing it again gives the same.
+              expect(SurfaceMessageFromFrameSchema.safeParse(parsed).success || parsed.type === 'state').toBe(
+                true,
+              );
+              expect(parse(parsed)).toEqual(parsed);
+            } catch (error) {
+              expect(error).toBeInstanceOf(LineUpProtocolError);
+            }
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
