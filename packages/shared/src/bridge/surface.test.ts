@@ -5,10 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
 import { jsonByteLength } from '../json/safe-json.js';
-import { messageBudget, parseShape } from '../protocol/parse.js';
 import {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
