@@ -155,13 +155,13 @@ export function parseShape<T>(
     issues.add(path, 'invalid_identifier', 'The key __proto__ is not allowed in protocol data.');
   }
   if (!issues.empty) throw new ErrorClass(issues.issues);
-  // reportInput: zod only says whether a value was absent (missing_property) or of the wrong type when it
-  // reports the input; messages never use it.
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = schema.safeParse(input);
   if (!result.success) {
-    throw new ErrorClass(
-      result.error.issues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)),
-    );
+    // Parse again reporting the input: only then does zod tell an absent value (missing_property) from one of
+    // the wrong type. Success never pays for it (any parse option slows zod down); messages never use it.
+    const detailed = schema.safeParse(input, { reportInput: true });
+    const zodIssues = detailed.success ? result.error.issues : detailed.error.issues;
+    throw new ErrorClass(zodIssues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)));
   }
   return deepFreeze(result.data);
 }
