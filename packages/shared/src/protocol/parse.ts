@@ -18,7 +18,7 @@ import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 
 /** A JSON budget for a protocol message: its byte limit, with generous depth and value counts. */
-export function messageBudget(maxBytes: number, maxDepth = UI_LIMITS.maxJsonDepth): SafeJSONBudget {
+export function messageBudget(maxBytes: number, maxDepth: number = UI_LIMITS.maxJsonDepth): SafeJSONBudget {
   return { maxBytes, maxDepth, maxValues: UI_LIMITS.maxJsonValues };
 }
 

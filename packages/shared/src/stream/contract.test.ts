@@ -1,0 +1,30 @@
+/**
+ * The generation contract checked directly (seed 002 §12). Most rows go through `acceptCheckpoint` and
+ * `advanceUIStream` in stream.test.ts; the document id cannot change there (uiId binds it first), so it is
+ * checked here.
+ */
+import { describe, expect, it } from 'vitest';
+import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
+import { parseDocument } from '../dsl/document.js';
+import { IssueCollector } from '../dsl/errors.js';
+import { checkGenerationContract } from './contract.js';
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('checkGenerationContract', () => {
+  it('reports a changed document id', () => {
+    const base = parseDocument(clone(initialFixture));
+    const next = parseDocument({ ...clone(initialFixture), id: 'renamed' });
+    const issues = new IssueCollector('snapshot');
+    checkGenerationContract(base, next, { nodeTypes: true }, issues);
+    expect(issues.issues).toEqual([expect.objectContaining({ path: 'snapshot.id', code: 'invalid_value' })]);
+  });
+
+  it('reports nothing for the same or an equal document', () => {
+    const base = parseDocument(clone(initialFixture));
+    const issues = new IssueCollector();
+    checkGenerationContract(base, base, { nodeTypes: true }, issues);
+    checkGenerationContract(base, parseDocument(clone(initialFixture)), { nodeTypes: true }, issues);
+    expect(issues.empty).toBe(true);
+  });
+});
