@@ -5,6 +5,44 @@
  * derived values and actions with the helpers below. Never hand an unvalidated object to the helpers.
  */
 
+// DSL 1.1 action protocol (seed 002 §11)
+export {
+  assertSameRequestContent,
+  computeParameterHash,
+  parseUIActionQuery,
+  parseUIActionReceipt,
+  parseUIActionReceiptList,
+  parseUIActionReserveRequest,
+  parseUIActionResult,
+  parseUICapabilityCatalog,
+  parseUICapabilityDescriptor,
+  parseUIDocumentRef,
+  UI_ACTION_ACTIVE_STATUSES,
+  UI_ACTION_PROTOCOL_LIMITS,
+  UI_ACTION_RECEIPT_STATUSES,
+  UI_CAPABILITY_RISKS,
+  type UIActionQuery,
+  UIActionQuerySchema,
+  type UIActionReceipt,
+  type UIActionReceiptList,
+  UIActionReceiptListSchema,
+  UIActionReceiptSchema,
+  type UIActionReceiptStatus,
+  type UIActionReserveRequest,
+  UIActionReserveRequestSchema,
+  type UIActionResult,
+  UIActionResultSchema,
+  UIActionValueSchema,
+  type UICapabilityCatalog,
+  UICapabilityCatalogSchema,
+  type UICapabilityDescriptor,
+  UICapabilityDescriptorSchema,
+  type UICapabilityRisk,
+  type UIDocumentRef,
+  UIDocumentRefSchema,
+  UIRemoteIdSchema,
+  UISourceCallIdSchema,
+} from './actions/protocol.js';
 export {
   applyActionResult,
   dispatchLocalAction,
@@ -13,7 +51,6 @@ export {
   type ResolvedUIAction,
   resolveUIAction,
 } from './dsl/actions.js';
-
 // Vocabulary
 export {
   type ExpressionOperator,
@@ -48,9 +85,9 @@ export {
 } from './dsl/catalog.js';
 // Documents
 export { type ParseDocumentOptions, parseDocument } from './dsl/document.js';
-
 // Errors
 export {
+  LineUpProtocolError,
   UI_ISSUE_CODES,
   UIActionError,
   UIExpressionError,
@@ -58,6 +95,7 @@ export {
   type UIIssueCode,
   UISchemaError,
   UIStateError,
+  UIStreamError,
 } from './dsl/errors.js';
 export { evaluateExpression } from './dsl/expression.js';
 export { documentJsonSchema, UI_DOCUMENT_SCHEMA_ID } from './dsl/json-schema.js';
@@ -75,13 +113,11 @@ export {
   UILocalActionSchema,
   ValueSchema,
 } from './dsl/schema.js';
-
 // State, values, expressions and actions
 export { assertValidState, initialState, restoreState, updateState } from './dsl/state.js';
 export type * from './dsl/types.js';
 export { evaluateDerived, resolveDocumentValue, resolveValue } from './dsl/values.js';
 export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
-
 // JSON safety and content binding
 export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';
 // Limits (seed 002 §9, §13)
@@ -91,3 +127,49 @@ export {
   UI_PROTOCOL_LIMITS,
   UI_SCHEMA_LIMITS,
 } from './limits/ui-limits.js';
+
+// Component streaming (seed 002 §12)
+export {
+  UI_STREAM_FRAME_TYPES,
+  UI_STREAM_LIMITS,
+  UI_STREAM_MUTATION_TYPES,
+  UI_STREAM_PROTOCOL,
+  UI_STREAM_TERMINAL_TYPES,
+  UI_STREAM_VERSION,
+  type UIStreamCheckpoint,
+  UIStreamCheckpointSchema,
+  type UIStreamEnvelope,
+  UIStreamEnvelopeSchema,
+  type UIStreamFrameType,
+  UIStreamGenerationSchema,
+  UIStreamMessageSchema,
+  UIStreamRevisionSchema,
+  UIStreamSeqSchema,
+  UIStreamSourceCallIdSchema,
+  type UIStreamTerminalType,
+} from './stream/checkpoint.js';
+
+// Stream mutations
+export {
+  UIStreamAddMutationSchema,
+  type UIStreamEvent,
+  UIStreamEventSchema,
+  type UIStreamMutation,
+  UIStreamMutationSchema,
+  UIStreamRemoveMutationSchema,
+  type UIStreamTerminalIntent,
+  UIStreamTerminalIntentSchema,
+  UIStreamUpdateMutationSchema,
+} from './stream/mutation.js';
+
+// Stream state
+export {
+  acceptCheckpoint,
+  advanceUIStream,
+  startUIStream,
+  UI_STREAM_RESERVE,
+  UI_STREAM_STATUSES,
+  type UIStreamDigest,
+  type UIStreamState,
+  type UIStreamStatus,
+} from './stream/stream.js';

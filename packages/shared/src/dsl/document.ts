@@ -128,6 +128,30 @@ export function documentIndex(document: UIDocument): { document: UIDocument; ind
   return { document: parsed, index: indexes.get(parsed)! };
 }
 
+/**
+ * Registers `shared` — a deep-frozen document deep-equal to `validated`, which `parseDocument` returned — under
+ * the same index, so helpers accept it without validating it again. Internal: component streams build such
+ * documents by structural sharing (unchanged branches keep their objects). The caller guarantees equality.
+ */
+export function adoptEquivalentDocument(shared: UIDocument, validated: UIDocument): void {
+  if (shared === validated) return;
+  const index = indexes.get(validated);
+  if (!index)
+    throw new TypeError('adoptEquivalentDocument: the reference document did not come from parseDocument.');
+  indexes.set(shared, { ...index, nodes: collectNodes(shared.root) });
+}
+
+function collectNodes(root: UINode): Map<string, UINode> {
+  const nodes = new Map<string, UINode>();
+  const stack: UINode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    nodes.set(node.id, node);
+    if ('children' in node) for (const child of node.children) stack.push(child);
+  }
+  return nodes;
+}
+
 function resolveMaxDocumentBytes(requested: number | undefined): number {
   if (requested === undefined) return UI_LIMITS.maxDocumentBytes;
   if (
@@ -1207,13 +1231,6 @@ class DocumentValidator {
       const options = this.selectOptions.get(name);
       fields.set(name, options ? { declaration, options: options.values } : { declaration });
     }
-    const nodes = new Map<string, UINode>();
-    const stack: UINode[] = [document.root];
-    while (stack.length) {
-      const node = stack.pop()!;
-      nodes.set(node.id, node);
-      if ('children' in node) for (const child of node.children) stack.push(child);
-    }
-    return { fields, derivedNames: Object.keys(document.derived), nodes };
+    return { fields, derivedNames: Object.keys(document.derived), nodes: collectNodes(document.root) };
   }
 }

@@ -1,0 +1,88 @@
+/**
+ * @lineup/shared/bridge — the two postMessage channels between a host page and its iframes (seed 000 §2, §4.2;
+ * DESIGN.md): `lineup.surface.v1` for agent Surfaces and `lineup.miniapp.v1` for installed MiniApp bundles. Each
+ * parser validates namespace, instance id, names, JSON shape and size; the caller checks `event.source`.
+ */
+
+// Shared by both channels
+export {
+  BRIDGE_INSTANCE_ID_PATTERN,
+  BRIDGE_LIMITS,
+  BridgeInstanceIdSchema,
+  BridgeMessageIdSchema,
+} from './channel.js';
+
+// JSON data carried by the channels
+export {
+  type JSONObject,
+  JSONObjectSchema,
+  type JSONValue,
+  JSONValueSchema,
+} from './json-data.js';
+// lineup.miniapp.v1
+export {
+  MINIAPP_CHANNEL_LIMITS,
+  MINIAPP_ERROR_CODE_PATTERN,
+  MINIAPP_LIFECYCLE_PHASES,
+  MINIAPP_NAME_PATTERN,
+  MINIAPP_NAMESPACE,
+  MINIAPP_SDK_ERROR_CODES,
+  MINIAPP_SESSION_KEY_PATTERN,
+  type MiniAppError,
+  MiniAppErrorSchema,
+  type MiniAppFailedMessage,
+  MiniAppFailedMessageSchema,
+  type MiniAppLifecycleMessage,
+  MiniAppLifecycleMessageSchema,
+  type MiniAppLifecyclePhase,
+  type MiniAppMessageFromFrame,
+  MiniAppMessageFromFrameSchema,
+  type MiniAppMessageToFrame,
+  MiniAppMessageToFrameSchema,
+  MiniAppMethodSchema,
+  type MiniAppReadyMessage,
+  MiniAppReadyMessageSchema,
+  type MiniAppRequestResultMessage,
+  MiniAppRequestResultMessageSchema,
+  MiniAppScopeSchema,
+  type MiniAppSessionData,
+  type MiniAppSessionDataMessage,
+  MiniAppSessionDataMessageSchema,
+  MiniAppSessionDataSchema,
+  type MiniAppSessionDataWriteMessage,
+  MiniAppSessionDataWriteMessageSchema,
+  MiniAppSessionKeySchema,
+  type MiniAppToolInvocationMessage,
+  MiniAppToolInvocationMessageSchema,
+  type MiniAppToolReturnMessage,
+  MiniAppToolReturnMessageSchema,
+  type MiniAppUIActionArguments,
+  MiniAppUIActionArgumentsSchema,
+  type MiniAppUIActionMessage,
+  MiniAppUIActionMessageSchema,
+  MiniAppUIActionNameSchema,
+  parseMiniAppMessageFromFrame,
+  parseMiniAppMessageToFrame,
+} from './miniapp.js';
+// lineup.surface.v1
+export {
+  parseSurfaceMessageFromFrame,
+  parseSurfaceMessageToFrame,
+  SURFACE_CHANNEL_LIMITS,
+  SURFACE_EVENT_NAME_PATTERN,
+  SURFACE_NAMESPACE,
+  SURFACE_RESERVED_EVENT_NAMES,
+  type SurfaceEventMessage,
+  SurfaceEventMessageSchema,
+  SurfaceEventNameSchema,
+  type SurfaceMessageFromFrame,
+  SurfaceMessageFromFrameSchema,
+  type SurfaceMessageToFrame,
+  SurfaceMessageToFrameSchema,
+  type SurfaceReadyMessage,
+  SurfaceReadyMessageSchema,
+  type SurfaceResizeMessage,
+  SurfaceResizeMessageSchema,
+  type SurfaceStateMessage,
+  SurfaceStateMessageSchema,
+} from './surface.js';

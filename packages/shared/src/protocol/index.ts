@@ -1,0 +1,185 @@
+/**
+ * @lineup/shared/protocol — the `lineup.v1` wire protocol between an agent and a client (seed 000, seed 003 §4):
+ * the envelope and every message type, `parseEnvelope` (unknown types come back as `unsupported`, never
+ * executed), Agent Tool descriptors and MiniApp manifests. docs/protocol.md is the catalogue with examples.
+ */
+
+// Envelope and message catalogue
+export {
+  isLineUpMessageType,
+  LINEUP_DIRECTIONS,
+  LINEUP_ENVELOPE_BUDGET,
+  LINEUP_MESSAGE_SCHEMAS,
+  LINEUP_MESSAGE_TYPE_PATTERN,
+  LINEUP_MESSAGE_TYPES,
+  LINEUP_PAYLOAD_SCHEMAS,
+  LINEUP_PROTOCOL_VERSION,
+  LINEUP_UNSUPPORTED_REASONS,
+  type LineUpDirection,
+  type LineUpEnvelope,
+  LineUpEnvelopeSchema,
+  type LineUpMessage,
+  type LineUpMessageDirection,
+  type LineUpMessageOf,
+  LineUpMessageSchema,
+  type LineUpMessageType,
+  LineUpMessageTypeNameSchema,
+  type LineUpParty,
+  LineUpPartySchema,
+  type LineUpPayloadOf,
+  type LineUpUnsupportedReason,
+  type ParsedEnvelope,
+  type ParsedMessage,
+  type ParseEnvelopeOptions,
+  parseEnvelope,
+  parseEnvelopeText,
+  type UnsupportedEnvelope,
+  type UnsupportedPayload,
+  UnsupportedPayloadSchema,
+} from './envelope.js';
+// app.call / app.result
+export {
+  APP_RESULT_STATUSES,
+  type AppCallPayload,
+  AppCallPayloadSchema,
+  type AppResultError,
+  AppResultErrorSchema,
+  type AppResultPayload,
+  AppResultPayloadSchema,
+  type AppResultStatus,
+} from './messages/capability.js';
+// Shared fields
+export {
+  APP_ID_PATTERN,
+  AppIdSchema,
+  CAPABILITY_NAME_PATTERN,
+  CapabilityNameSchema,
+  CONTRACT_VERSION_PATTERN,
+  ContractVersionSchema,
+  DisplayNameSchema,
+  HUMAN_TEXT_PATTERN,
+  INTEGRITY_PATTERN,
+  IntegritySchema,
+  LINEUP_ID_PATTERN,
+  LINEUP_RISK_LEVELS,
+  LINEUP_TOKEN_PATTERN,
+  LineUpIdSchema,
+  type LineUpRiskLevel,
+  LineUpTokenSchema,
+  LOCAL_NAME_PATTERN,
+  RiskLevelSchema,
+  SEMVER_PATTERN,
+  SemVerSchema,
+  TimestampSchema,
+} from './messages/common.js';
+// ui.document / ui.checkpoint
+export {
+  type UICheckpointPayload,
+  UICheckpointPayloadSchema,
+  type UIDocumentPayload,
+  UIDocumentPayloadSchema,
+} from './messages/document.js';
+// client.inventory / app.list
+export {
+  type AppCapability,
+  type AppCapabilityDescriptor,
+  AppCapabilityDescriptorSchema,
+  AppCapabilitySchema,
+  type AppListPayload,
+  AppListPayloadSchema,
+  type ClientInventoryPayload,
+  ClientInventoryPayloadSchema,
+  type InventoryApplication,
+  InventoryApplicationSchema,
+  type InventorySurface,
+  InventorySurfaceSchema,
+  type StandardComponent,
+  StandardComponentSchema,
+} from './messages/inventory.js';
+// JSON Schema objects carried in messages
+export {
+  JSON_SCHEMA_DIALECTS,
+  JSON_SCHEMA_KEYWORDS,
+  JSON_SCHEMA_TYPES,
+} from './messages/json-schema-shape.js';
+// Limits of the wire
+export { LINEUP_WIRE_LIMITS } from './messages/limits.js';
+// ui.open / ui.patch / ui.close / ui.event
+export {
+  type SurfaceBundle,
+  SurfaceBundleSchema,
+  SurfaceIdSchema,
+  SurfaceInstanceIdSchema,
+  type SurfaceReference,
+  SurfaceReferenceSchema,
+  UI_USER_CLOSE_EVENT,
+  type UIClosePayload,
+  UIClosePayloadSchema,
+  UICloseReasonSchema,
+  UIEventNameSchema,
+  type UIEventPayload,
+  UIEventPayloadSchema,
+  type UIOpenPayload,
+  UIOpenPayloadSchema,
+  type UIPatchPayload,
+  UIPatchPayloadSchema,
+} from './messages/surface.js';
+// tool.call / tool.progress / tool.result
+export {
+  TOOL_ERROR_CODES,
+  TOOL_PROGRESS_STATUSES,
+  TOOL_RESULT_OUTCOMES,
+  type ToolCallPayload,
+  ToolCallPayloadSchema,
+  type ToolError,
+  type ToolErrorCode,
+  ToolErrorSchema,
+  type ToolProgressPayload,
+  ToolProgressPayloadSchema,
+  type ToolProgressStatus,
+  type ToolResultOutcome,
+  type ToolResultPayload,
+  ToolResultPayloadSchema,
+} from './messages/tool.js';
+
+// Agent Tool descriptors
+export {
+  AGENT_TOOL_ACTIVATIONS,
+  AGENT_TOOL_CALL_MODELS,
+  AGENT_TOOL_EXECUTOR_KINDS,
+  AGENT_TOOL_IDEMPOTENCY_KEYS,
+  AGENT_TOOL_LIMITS,
+  AGENT_TOOL_NAME_PATTERN,
+  type AgentToolActivation,
+  type AgentToolCallModel,
+  type AgentToolDescriptor,
+  AgentToolDescriptorSchema,
+  type AgentToolExecutor,
+  AgentToolExecutorSchema,
+  type AgentToolInventoryEntry,
+  AgentToolInventoryEntrySchema,
+  AgentToolNameSchema,
+  APP_SCOPE_PATTERN,
+  AppScopeSchema,
+  agentToolName,
+  parseAgentToolDescriptor,
+  RUNTIME_TOOL_BUILTINS,
+  type RuntimeToolBuiltin,
+  TOOL_METHOD_PATTERN,
+  ToolMethodSchema,
+  toAgentToolInventoryEntry,
+} from './tools/descriptor.js';
+// Executable content detection
+export { isScriptURL } from './tools/executable-content.js';
+// MiniApp manifests
+export {
+  BUNDLE_HTML_PATH_PATTERN,
+  BundleHTMLPathSchema,
+  MINIAPP_MANIFEST_LIMITS,
+  MINIAPP_MANIFEST_VERSION,
+  type MiniAppManifest,
+  MiniAppManifestSchema,
+  type MiniAppSurface,
+  MiniAppSurfaceSchema,
+  parseMiniAppManifest,
+} from './tools/manifest.js';
