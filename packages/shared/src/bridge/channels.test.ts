@@ -27,7 +27,7 @@ const MINIAPP_MESSAGES = [
     instance_id: INSTANCE,
     invocation_id: 'i1',
     app_scope: 'pomodoro',
-    method: 'pomodoro.start',
+    method: 'start',
     arguments: {},
   },
   { namespace: MINIAPP_NAMESPACE, type: 'session_data', instance_id: INSTANCE, revision: 0, data: {} },

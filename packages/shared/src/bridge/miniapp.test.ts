@@ -33,7 +33,7 @@ const invocation = (overrides: J = {}): J => ({
   type: 'tool_invocation',
   invocation_id: 'inv-1',
   app_scope: 'pomodoro',
-  method: 'pomodoro.start',
+  method: 'start',
   arguments: { minutes: 20, label: '冥想' },
   ...overrides,
 });
@@ -190,7 +190,19 @@ const TO_FRAME_REJECTIONS: Row[] = [
   ),
   row('method ending in a dot', () => invocation({ method: 'pomodoro.' }), 'invalid_value', 'method'),
   row('method with a colon', () => invocation({ method: 'pomodoro:start' }), 'invalid_value', 'method'),
-  row('method of 129', () => invocation({ method: `a${'b'.repeat(128)}` }), 'string_too_long', 'method'),
+  row('method of 65', () => invocation({ method: `a${'b'.repeat(64)}` }), 'string_too_long', 'method'),
+  row(
+    'a dotted method (the descriptor publishes the bare method)',
+    () => invocation({ method: 'pomodoro.start' }),
+    'invalid_value',
+    'method',
+  ),
+  row(
+    'a reverse-DNS app scope (scopes are snake_case words)',
+    () => invocation({ app_scope: 'com.lineup.pomodoro' }),
+    'invalid_value',
+    'app_scope',
+  ),
   row('app scope with a slash', () => invocation({ app_scope: 'com/lineup' }), 'invalid_value', 'app_scope'),
   row('arguments an array', () => invocation({ arguments: [] }), WRONG_TYPE, 'arguments'),
   row(
@@ -389,11 +401,8 @@ const FROM_FRAME_REJECTIONS: Row[] = [
 const VALID_TO_FRAME: [string, J][] = [
   ['a tool invocation', invocation()],
   ['a tool invocation without arguments', invocation({ arguments: {} })],
-  [
-    'a single-segment method and a reverse-DNS scope',
-    invocation({ method: 'start', app_scope: 'com.lineup.pomodoro' }),
-  ],
-  ['a method of 128', invocation({ method: `a${'b'.repeat(127)}` })],
+  ['a bare method and a snake_case scope', invocation({ method: 'start', app_scope: 'pomodoro' })],
+  ['a method of 64', invocation({ method: `a${'b'.repeat(63)}` })],
   [
     'arguments of exactly the bound',
     invocation({ arguments: objectOfBytes(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes) }),

@@ -31,11 +31,13 @@
  * Foreground is confirmed by the host's workspace, never by the frame, which cannot prove it is visible
  * (seed 003 §7 "Host 确认 Pomodoro 已成为当前前台 App"); so there is no upward foreground message.
  */
+
 import { z } from 'zod';
 import { LineUpProtocolError } from '../dsl/errors.js';
 import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { messageBudget, parseShape } from '../protocol/parse.js';
+import { AppScopeSchema, ToolMethodSchema } from '../protocol/tools/descriptor.js';
 import { assertInstance, BridgeInstanceIdSchema, BridgeMessageIdSchema, namespaceGate } from './channel.js';
 import { boundedDictionary, boundedJSONObject, boundedJSONValue } from './json-data.js';
 
@@ -96,13 +98,13 @@ const name = (id: string, description: string) =>
     .regex(MINIAPP_NAME_PATTERN)
     .meta({ id, description });
 
-/** The method of a tool, as the SDK maps it to a handler (seed 003 §4.1 "method → handler"). */
-export const MiniAppMethodSchema = name('MiniAppMethod', 'A dotted name such as pomodoro.start.');
-/** The app scope of a tool (seed 003 §4.1 "app_scope"); the frame's own app, never another. */
-export const MiniAppScopeSchema = name(
-  'MiniAppScope',
-  'A dotted name such as pomodoro or com.lineup.pomodoro.',
-);
+/**
+ * The method of a tool and its app scope, exactly as the tool's descriptor publishes them (`start`, `pomodoro`;
+ * seed 003 §4.1): one definition, so the SDK dispatches precisely what the manifest declared.
+ */
+export const MiniAppMethodSchema = ToolMethodSchema;
+/** The app scope of a tool; the frame's own app, never another. */
+export const MiniAppScopeSchema = AppScopeSchema;
 /** The name of a local UI action: its identity as an entry point (seed 003 §3). */
 export const MiniAppUIActionNameSchema = name('MiniAppUIActionName', 'A dotted name such as focus.start.');
 
