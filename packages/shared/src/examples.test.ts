@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import actionsSource from '../examples/actions.ts?raw';
+import agentSource from '../examples/agent.ts?raw';
 import jsonSchemaSource from '../examples/json-schema.ts?raw';
+import streamingSource from '../examples/streaming.ts?raw';
 import validateSource from '../examples/validate-and-compute.ts?raw';
+import wireSource from '../examples/wire.ts?raw';
 import readme from '../README.md?raw';
 
 /** Runs an example module and returns what it logged. */
@@ -21,6 +24,9 @@ describe('README examples', () => {
     ['validate-and-compute', validateSource],
     ['actions', actionsSource],
     ['json-schema', jsonSchemaSource],
+    ['streaming', streamingSource],
+    ['wire', wireSource],
+    ['agent', agentSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -56,6 +62,25 @@ describe('README examples', () => {
       ['{"a":[true,null],"b":1}'],
       [true],
       [200],
+    ]);
+  });
+
+  it('streaming prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/streaming.js'));
+    expect(calls).toEqual([['completed', 5, 3], [true], [true], ['invalid_value']]);
+  });
+
+  it('wire prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/wire.js'));
+    expect(calls).toEqual([['lineup.v1.ui.patch'], ['unsupported'], ['event']]);
+  });
+
+  it('agent prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/agent.js'));
+    expect(calls).toEqual([
+      ['intelligent_ui', ['document']],
+      [true],
+      ['- document: invalid_type — Pass document as a JSON object, not as a JSON string.'],
     ]);
   });
 });

@@ -1,0 +1,39 @@
+import { parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
+import { parseEnvelope } from '@lineup/shared/protocol';
+
+// Agent → client: validate the envelope and its payload; unknown types are never executed.
+const parsed = parseEnvelope(
+  {
+    v: 1,
+    id: 'msg_ui_02',
+    type: 'lineup.v1.ui.patch',
+    conversation_id: 'conv_01',
+    sender: { kind: 'agent', id: 'agent_hermes_main' },
+    payload: { instance_id: 'weather.dashboard.01', state: { city: '上海', temperature: 28 } },
+  },
+  { direction: 'agent_to_client' },
+);
+if (parsed.kind === 'message') console.log(parsed.message.type); // 'lineup.v1.ui.patch'
+
+const unknown = parseEnvelope({
+  v: 1,
+  id: 'msg_x',
+  type: 'lineup.v1.ui.frobnicate',
+  conversation_id: 'conv_01',
+  sender: { kind: 'agent', id: 'agent_hermes_main' },
+  payload: {},
+});
+console.log(unknown.kind); // 'unsupported': answer with lineup.v1.unsupported, execute nothing
+
+// Surface iframe → host (after checking event.source is that frame's window).
+const event = parseSurfaceMessageFromFrame(
+  {
+    namespace: 'lineup.surface.v1',
+    type: 'event',
+    instance_id: 'weather.dashboard.01',
+    event: 'refresh',
+    data: { unit: 'c' },
+  },
+  'weather.dashboard.01',
+);
+console.log(event.type); // 'event'
