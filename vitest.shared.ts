@@ -24,6 +24,8 @@ export function lineupProject({ name, environment = 'node', test }: LineupProjec
       name,
       environment,
       include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+      // Property tests run hundreds of cases; on a busy 2-core machine the 5 s default is too tight for them.
+      testTimeout: 30_000,
       ...test,
     },
   });
