@@ -9,7 +9,9 @@
  * issues come back prefixed `snapshot` (seed 002 §8). The snapshot is never walked by zod as well: it is the
  * bulk of the frame and `parseDocument` already checks far more than structure.
  */
+
 import { z } from 'zod';
+import { UI_ACTION_PROTOCOL_LIMITS, UISourceCallIdSchema } from '../actions/protocol.js';
 import { parseDocument } from '../dsl/document.js';
 import { type UIIssue, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentSchema, UIIdentifierSchema } from '../dsl/schema.js';
@@ -40,33 +42,26 @@ export const UI_STREAM_TERMINAL_TYPES = ['complete', 'cancel', 'error'] as const
 export type UIStreamTerminalType = (typeof UI_STREAM_TERMINAL_TYPES)[number];
 
 /**
- * Limits of the stream envelope that `UI_PROTOCOL_LIMITS` does not name (seed 002 §12–§13). Candidates for
- * ui-limits.ts; kept here until the lead moves them.
+ * Limits of the stream envelope that `UI_PROTOCOL_LIMITS` does not name (seed 002 §12–§13). The ones the action
+ * protocol shares (generation, sourceCallId, message, the envelope reserve) are its numbers, named once there.
  */
 export const UI_STREAM_LIMITS = Object.freeze({
   /** seed 002 §12: generation is an integer 1–1,000,000,000. */
-  maxGeneration: 1_000_000_000,
+  maxGeneration: UI_ACTION_PROTOCOL_LIMITS.maxGeneration,
   /** seed 002 §13: the native sourceCallId is non-empty printable ASCII, at most 256 characters. */
-  maxSourceCallIdLength: 256,
+  maxSourceCallIdLength: UI_ACTION_PROTOCOL_LIMITS.maxSourceCallIdLength,
   /** seed 002 §13: "回执和流 message 最长 512". */
-  maxMessageLength: 512,
+  maxMessageLength: UI_ACTION_PROTOCOL_LIMITS.maxReceiptMessageLength,
   /** seed 002 §13: the protocol pre-check reserves 4 JSON levels for the fixed envelope. */
-  envelopeJsonDepth: 4,
+  envelopeJsonDepth: UI_ACTION_PROTOCOL_LIMITS.shellDepthReserve,
   /** seed 002 §13: … and 64 JSON values. */
-  envelopeJsonValues: 64,
+  envelopeJsonValues: UI_ACTION_PROTOCOL_LIMITS.shellValueReserve,
   /** The fixed envelope around a snapshot: the frame budget minus the document budget (4,096 bytes). */
   maxEnvelopeBytes: UI_PROTOCOL_LIMITS.maxStreamFrameBytes - UI_LIMITS.maxDocumentBytes,
 } as const);
 
-/** Non-empty printable ASCII (0x20–0x7E), like the seed's operation and request ids. */
-const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
-
-export const UIStreamSourceCallIdSchema = z
-  .string()
-  .min(1)
-  .max(UI_STREAM_LIMITS.maxSourceCallIdLength)
-  .regex(PRINTABLE_ASCII)
-  .meta({ id: 'StreamSourceCallId', description: 'The native call id of the open call: printable ASCII.' });
+/** The native call id of the open call: the action protocol's `UISourceCallIdSchema` (one definition). */
+export const UIStreamSourceCallIdSchema = UISourceCallIdSchema;
 
 export const UIStreamGenerationSchema = z.int().min(1).max(UI_STREAM_LIMITS.maxGeneration);
 export const UIStreamSeqSchema = z.int().min(1).max(UI_PROTOCOL_LIMITS.maxStreamFrames);

@@ -1,181 +1,103 @@
 /**
- * Content digests of stream frames (seed 002 §12: "同 seq 的 SHA-256 内容摘要不同则作为冲突拒绝"). The digest
- * of a frame is exactly `hashCanonicalJSON(frame)`: SHA-256 of its canonical JSON text. It also yields the
- * frame's byte size for the stream budget, since canonical text has the length `JSON.stringify` would give.
+ * Sizes and content digests of stream frames (seed 002 §12: "同 seq 的 SHA-256 内容摘要不同则作为冲突拒绝",
+ * "接收器保存有界摘要记录、帧数与累计字节数").
  *
- * Every frame repeats a full snapshot of up to 262,144 bytes, and consecutive snapshots share almost all of
- * it. So the canonical UTF-8 bytes of each frozen document part (document, node, props, state, derived,
- * actions) are remembered per object: with structural sharing (sharing.ts, mutation.ts) only the path from
- * the root to a changed node is written and encoded again, and the cost left per frame is SHA-256 itself.
+ * Every frame needs its byte size (the generation budget), but a digest only matters when a seq arrives a
+ * second time: it decides between "the same frame again" and "a conflict". So the two are split. The size
+ * is computed for every frame, cheaply: frames repeat a full snapshot of up to 262,144 bytes, consecutive
+ * snapshots share almost all of it (sharing.ts, mutation.ts), and the size of each frozen document part
+ * (document, node, props, state, derived, actions) is remembered per object, so only the path from the root
+ * to what changed is measured again. The digest, SHA-256 over the whole frame (~2.5 ms at 262 KB), is
+ * computed on demand and at most once per frame object.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
-import type { UIStreamCheckpoint } from './checkpoint.js';
+import { hashCanonicalJSON } from '../json/canonical.js';
+import { jsonByteLength, type SafeJSONBudget, utf8ByteLength } from '../json/safe-json.js';
+import { UI_LIMITS } from '../limits/ui-limits.js';
+import { UI_STREAM_LIMITS, type UIStreamCheckpoint } from './checkpoint.js';
 
-const { isArray } = Array;
 const { keys: objectKeys, isFrozen } = Object;
 const { stringify } = JSON;
 
 /**
- * The canonical JSON of a document part as UTF-8 chunks: its own text, encoded once, around the encodings of
- * its children. Hashing feeds the chunks to SHA-256 in order, so a frame is never joined into one string or
- * encoded again as a whole; an unchanged node costs one cache lookup and its bytes' hashing.
+ * What hashing may walk: only parsed frames are hashed, so depth and values are a document's plus the
+ * envelope's (seed 002 §13) and never exceeded. Bytes are not bounded here: the frame size is checked by the
+ * generation budget, and a conflicting duplicate is hashed without it.
  */
-interface Encoded {
-  readonly parts: readonly (Uint8Array | Encoded)[];
-  /** UTF-8 bytes of the whole part. */
-  readonly length: number;
+const FRAME_DIGEST_BUDGET: SafeJSONBudget = Object.freeze({
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  maxDepth: UI_LIMITS.maxJsonDepth + UI_STREAM_LIMITS.envelopeJsonDepth,
+  maxValues: UI_LIMITS.maxJsonValues + UI_STREAM_LIMITS.envelopeJsonValues,
+});
+
+/** UTF-8 sizes of frozen document parts; a frozen part's content cannot change, so neither can its size. */
+const sizes = new WeakMap<object, number>();
+
+/** Digests of frozen frames, each computed on first request. */
+const digests = new WeakMap<UIStreamCheckpoint, string>();
+
+function remembered<T extends object>(part: T, measure: (part: T) => number): number {
+  let size = sizes.get(part);
+  if (size === undefined) {
+    size = measure(part);
+    if (isFrozen(part)) sizes.set(part, size);
+  }
+  return size;
 }
 
-/** Encodings of frozen document parts; a frozen object's content cannot change, so neither can its bytes. */
-const encodings = new WeakMap<object, Encoded>();
-
-/** Collects text and nested encodings, merging adjacent text into one chunk. */
-class Writer {
-  private readonly parts: (Uint8Array | Encoded)[] = [];
-  private text: string[] = [];
-  private length = 0;
-
-  write(text: string): void {
-    this.text.push(text);
-  }
-
-  embed(encoded: Encoded): void {
-    this.flush();
-    this.parts.push(encoded);
-    this.length += encoded.length;
-  }
-
-  /** Appends the canonical JSON of a value already known to be safe JSON. */
-  value(value: unknown): void {
-    if (typeof value !== 'object' || value === null) {
-      this.text.push(stringify(value));
-      return;
-    }
-    if (isArray(value)) {
-      this.text.push('[');
-      for (let index = 0; index < value.length; index++) {
-        if (index > 0) this.text.push(',');
-        this.value(value[index]);
-      }
-      this.text.push(']');
-      return;
-    }
-    const record = value as Readonly<Record<string, unknown>>;
-    const names = objectKeys(record).sort();
-    this.text.push('{');
-    for (let index = 0; index < names.length; index++) {
-      const name = names[index]!;
-      this.text.push(index > 0 ? `,${stringify(name)}:` : `${stringify(name)}:`);
-      this.value(record[name]);
-    }
-    this.text.push('}');
-  }
-
-  finish(): Encoded {
-    this.flush();
-    return { parts: this.parts, length: this.length };
-  }
-
-  private flush(): void {
-    if (this.text.length === 0) return;
-    const bytes = utf8ToBytes(this.text.join(''));
-    this.text = [];
-    this.parts.push(bytes);
-    this.length += bytes.length;
-  }
+/** UTF-8 size of a JSON value already known to be safe JSON; objects are remembered whole. */
+function valueBytes(value: unknown): number {
+  if (typeof value === 'object' && value !== null) return remembered(value, jsonByteLength);
+  // JSON.stringify escapes lone surrogates, so its text is well-formed and utf8ByteLength is exact.
+  return utf8ByteLength(stringify(value));
 }
 
-function remembered(value: object, write: (writer: Writer) => void): Encoded {
-  const known = encodings.get(value);
-  if (known !== undefined) return known;
-  const writer = new Writer();
-  write(writer);
-  const encoded = writer.finish();
-  if (isFrozen(value)) encodings.set(value, encoded);
-  return encoded;
+/** `{"name":value,…}`: braces, a colon per member, a comma between members, and `member` for each value. */
+function objectBytes(record: object, member: (name: string, value: unknown) => number): number {
+  const names = objectKeys(record);
+  let bytes = names.length === 0 ? 2 : 2 * names.length + 1;
+  for (const name of names)
+    bytes +=
+      utf8ByteLength(stringify(name)) + member(name, (record as Readonly<Record<string, unknown>>)[name]);
+  return bytes;
 }
 
-/** Writes an object's members in canonical (sorted) order; `member` writes one value. */
-function writeMembers(writer: Writer, record: object, member: (name: string, value: unknown) => void): void {
-  const names = objectKeys(record).sort();
-  writer.write('{');
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index]!;
-    writer.write(index > 0 ? `,${stringify(name)}:` : `${stringify(name)}:`);
-    member(name, (record as Readonly<Record<string, unknown>>)[name]);
-  }
-  writer.write('}');
-}
-
-function encodePart(value: unknown): Encoded {
-  if (typeof value !== 'object' || value === null) {
-    const writer = new Writer();
-    writer.value(value);
-    return writer.finish();
-  }
-  return remembered(value, (writer) => writer.value(value));
-}
-
-function encodeNode(node: UINode): Encoded {
-  return remembered(node, (writer) =>
-    writeMembers(writer, node, (name, value) => {
-      if (name === 'children' && 'children' in node) {
-        writer.write('[');
-        for (let index = 0; index < node.children.length; index++) {
-          if (index > 0) writer.write(',');
-          writer.embed(encodeNode(node.children[index]!));
-        }
-        writer.write(']');
-      } else if (name === 'props') writer.embed(encodePart(value));
-      else writer.value(value);
+function nodeBytes(node: UINode): number {
+  return remembered(node, () =>
+    objectBytes(node, (name, value) => {
+      if (name !== 'children' || !('children' in node)) return valueBytes(value);
+      let bytes = node.children.length === 0 ? 2 : node.children.length + 1;
+      for (const child of node.children) bytes += nodeBytes(child);
+      return bytes;
     }),
   );
 }
 
-/** The canonical JSON of a validated document as UTF-8 chunks, reusing the chunks of every part seen before. */
-function encodeDocument(document: UIDocument): Encoded {
-  return remembered(document, (writer) =>
-    writeMembers(writer, document, (name, value) => {
-      if (name === 'root') writer.embed(encodeNode(document.root));
-      else if (name === 'state' || name === 'derived' || name === 'actions') writer.embed(encodePart(value));
-      else writer.value(value);
-    }),
+function documentBytes(document: UIDocument): number {
+  return remembered(document, () =>
+    objectBytes(document, (name, value) => (name === 'root' ? nodeBytes(document.root) : valueBytes(value))),
   );
 }
 
-function feed(hash: ReturnType<typeof sha256.create>, encoded: Encoded): void {
-  for (const part of encoded.parts) {
-    if (part instanceof Uint8Array) hash.update(part);
-    else feed(hash, part);
+/**
+ * UTF-8 size of a validated frame as JSON text (`JSON.stringify` and canonical JSON have the same length),
+ * measuring only the parts not seen in an earlier frame.
+ */
+export function frameBytes(checkpoint: UIStreamCheckpoint): number {
+  return objectBytes(checkpoint, (name, value) =>
+    name === 'snapshot' ? documentBytes(checkpoint.snapshot) : valueBytes(value),
+  );
+}
+
+/**
+ * The content digest of a validated frame: exactly `hashCanonicalJSON(frame)`, lowercase hex SHA-256 of its
+ * canonical JSON. Computed at most once per frozen frame.
+ */
+export function frameDigest(checkpoint: UIStreamCheckpoint): string {
+  let digest = digests.get(checkpoint);
+  if (digest === undefined) {
+    digest = hashCanonicalJSON(checkpoint, FRAME_DIGEST_BUDGET);
+    if (isFrozen(checkpoint)) digests.set(checkpoint, digest);
   }
-}
-
-/** The SHA-256 content digest and the UTF-8 size of one frame. */
-export interface FrameDigest {
-  /** Lowercase hex SHA-256 of the canonical JSON text: equal to `hashCanonicalJSON(frame)`. */
-  readonly digest: string;
-  /** UTF-8 bytes of the frame as JSON (the same for canonical text and for `JSON.stringify`). */
-  readonly bytes: number;
-}
-
-/** Digest and size of a frame whose envelope and snapshot are validated. */
-export function frameDigest(checkpoint: UIStreamCheckpoint): FrameDigest {
-  const writer = new Writer();
-  writeMembers(writer, checkpoint, (name, value) => {
-    if (name === 'snapshot') writer.embed(encodeDocument(checkpoint.snapshot));
-    else writer.value(value);
-  });
-  const encoded = writer.finish();
-  const hash = sha256.create();
-  feed(hash, encoded);
-  return { digest: bytesToHex(hash.digest()), bytes: encoded.length };
-}
-
-/** SHA-256 of a validated document's canonical JSON (tests compare it with `hashCanonicalJSON`). */
-export function documentDigest(document: UIDocument): string {
-  const hash = sha256.create();
-  feed(hash, encodeDocument(document));
-  return bytesToHex(hash.digest());
+  return digest;
 }

@@ -26,6 +26,12 @@ describe('jsonEqual', () => {
     [{ a: 1 }, { a: 1, b: undefined }, false],
     [{ a: 1, b: 2 }, { a: 1, c: 2 }, false],
     [{ a: { b: [true] } }, { a: { b: [false] } }, false],
+    [{ b: undefined, c: 1 }, { c: 1, d: 2 }, false],
+    // An own `__proto__` member (JSON.parse makes one) against an object that only inherits `__proto__`.
+    [JSON.parse('{"__proto__":{}}'), { a: {} }, false],
+    [JSON.parse('{"__proto__":{"a":[1]}}'), JSON.parse('{"__proto__":{"a":[1]}}'), true],
+    [JSON.parse('{"__proto__":{"a":[1]}}'), JSON.parse('{"__proto__":{"a":[2]}}'), false],
+    [JSON.parse('{"toString":1,"a":1}'), { a: 1, b: 1 }, false],
   ])('jsonEqual(%j, %j) is %s', (a, b, expected) => {
     expect(jsonEqual(a, b)).toBe(expected);
     expect(jsonEqual(b, a)).toBe(expected);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMaxDocument } from '../../bench/max-document.js';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
-import { parseDocument } from '../dsl/document.js';
+import { documentIndex, parseDocument } from '../dsl/document.js';
 import { UIStreamError } from '../dsl/errors.js';
 import type { UINode } from '../dsl/types.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
@@ -679,5 +679,23 @@ describe('inputs that are not stream states', () => {
     expectIssue(() => startUIStream(initial(), 'call', 0), 'generation', 'number_out_of_range');
     expectIssue(() => startUIStream(initial(), 'call', 1_000_000_001), 'generation', 'number_out_of_range');
     expect(startUIStream(initial(), '~'.repeat(256), 1_000_000_000).generation).toBe(1_000_000_000);
+  });
+});
+
+describe('committed documents are known to the DSL helpers', () => {
+  it('advanceUIStream and acceptCheckpoint register their structurally shared documents', () => {
+    const initialDocument = JSON.parse(JSON.stringify(initialFixture));
+    let producer = startUIStream(initialDocument, 'call_register', 1);
+    for (const mutation of JSON.parse(JSON.stringify(mutationsFixture))) {
+      producer = advanceUIStream(producer, mutation);
+      // A document the helpers did not know would be validated again and replaced by a copy.
+      expect(documentIndex(producer.document).document).toBe(producer.document);
+    }
+    let receiver = acceptCheckpoint(null, JSON.parse(JSON.stringify(producer.checkpoint)));
+    receiver = acceptCheckpoint(
+      receiver,
+      JSON.parse(JSON.stringify(advanceUIStream(producer, { type: 'complete' }).checkpoint)),
+    );
+    expect(documentIndex(receiver.document).document).toBe(receiver.document);
   });
 });

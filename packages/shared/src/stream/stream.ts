@@ -13,7 +13,8 @@
  *   revision,        // cursor 2: structural revision of `document`; the next mutation's baseRevision
  *   revisionSeq,     // cursor 3: seq of the first accepted frame that carried `revision`, i.e. the last
  *                    //   committed snapshot position (history and reconnect read the snapshot from there)
- *   digests,         // [{ seq, digest }] of every accepted frame, ascending; at most maxStreamFrames
+ *   digests,         // [{ seq, digest }] of every accepted frame, ascending; at most maxStreamFrames.
+ *                    //   `digest` is computed when first read (see UIStreamDigest)
  *   frames, bytes,   // accepted frame count and their cumulative UTF-8 size (maxStreamBytes)
  * }
  * ```
@@ -27,6 +28,8 @@
  * nothing here runs `reset` or `invoke`. States are only ever made by `startUIStream`, `advanceUIStream` and
  * `acceptCheckpoint`; a failed call throws `UIStreamError` and the state passed in is untouched (it is frozen).
  */
+
+import { adoptEquivalentDocument } from '../dsl/document.js';
 import {
   createIssue,
   IssueCollector,
@@ -51,19 +54,24 @@ import {
   type UIStreamFrameType,
 } from './checkpoint.js';
 import { checkGenerationContract } from './contract.js';
-import { frameDigest } from './digest.js';
+import { frameBytes, frameDigest } from './digest.js';
 import {
   applyMutation,
   UI_STREAM_EVENT_BUDGET,
   type UIStreamEvent,
   UIStreamEventSchema,
 } from './mutation.js';
-import { shareStructure } from './sharing.js';
+import { jsonEqual, shareStructure } from './sharing.js';
 
 export const UI_STREAM_STATUSES = ['streaming', 'completed', 'cancelled', 'failed'] as const;
 export type UIStreamStatus = (typeof UI_STREAM_STATUSES)[number];
 
-/** The content digest of one accepted frame. */
+/**
+ * The content digest of one accepted frame. The record keeps the frame (frozen, sharing every unchanged
+ * branch with its neighbours, so a generation's records hold no more than its byte budget of distinct
+ * content) and `digest` is an enumerable getter that hashes it on first read, at most once: only a seq
+ * arriving again needs a digest, and hashing every new frame would cost about a third of parsing it.
+ */
 export interface UIStreamDigest {
   readonly seq: number;
   /** `hashCanonicalJSON(frame)`: lowercase hex SHA-256 of the frame's canonical JSON. */
@@ -111,6 +119,23 @@ const STATUS_BY_TYPE: Readonly<Record<UIStreamFrameType, UIStreamStatus>> = {
 /** Only states made here are accepted back, so a state never needs re-validating (and cannot be forged). */
 const states = new WeakSet<UIStreamState>();
 
+/** The frame behind each digest record made here. */
+const recordedFrames = new WeakMap<UIStreamDigest, UIStreamCheckpoint>();
+
+function digestRecord(checkpoint: UIStreamCheckpoint): UIStreamDigest {
+  const record: UIStreamDigest = Object.freeze(
+    Object.defineProperties(
+      {},
+      {
+        seq: { value: checkpoint.seq, enumerable: true },
+        digest: { get: () => frameDigest(checkpoint), enumerable: true },
+      },
+    ) as UIStreamDigest,
+  );
+  recordedFrames.set(record, checkpoint);
+  return record;
+}
+
 function fail(path: IssuePath, code: UIIssueCode, message: string): never {
   throw new UIStreamError([createIssue(path, code, message)]);
 }
@@ -157,8 +182,7 @@ function checkBudget(
 function commit(
   previous: UIStreamState | null,
   checkpoint: UIStreamCheckpoint,
-  digest: string,
-  frameBytes: number,
+  bytes: number,
 ): UIStreamState {
   const revisionSeq =
     previous !== null && previous.revision === checkpoint.revision ? previous.revisionSeq : checkpoint.seq;
@@ -172,9 +196,9 @@ function commit(
     seq: checkpoint.seq,
     revision: checkpoint.revision,
     revisionSeq,
-    digests: Object.freeze([...(previous?.digests ?? []), Object.freeze({ seq: checkpoint.seq, digest })]),
+    digests: Object.freeze([...(previous?.digests ?? []), digestRecord(checkpoint)]),
     frames: (previous?.frames ?? 0) + 1,
-    bytes: (previous?.bytes ?? 0) + frameBytes,
+    bytes: (previous?.bytes ?? 0) + bytes,
   });
   states.add(state);
   return state;
@@ -204,9 +228,9 @@ export function startUIStream(document: unknown, sourceCallId: string, generatio
     UIStreamError,
   );
   const checkpoint = buildCheckpoint(envelope, snapshot);
-  const { digest, bytes } = frameDigest(checkpoint);
+  const bytes = frameBytes(checkpoint);
   checkBudget(null, checkpoint.seq, checkpoint.type, bytes, ['seq']);
-  return commit(null, checkpoint, digest, bytes);
+  return commit(null, checkpoint, bytes);
 }
 
 /**
@@ -239,11 +263,13 @@ export function advanceUIStream(current: UIStreamState, event: unknown): UIStrea
   let document = current.document;
   if (parsed.type === 'add' || parsed.type === 'update' || parsed.type === 'remove') {
     const candidate = applyMutation(current.document, parsed);
-    parseStreamDocument(candidate);
+    const validated = parseStreamDocument(candidate);
     const issues = new IssueCollector();
     checkGenerationContract(current.document, candidate, { nodeTypes: true }, issues);
     if (!issues.empty) throw new UIStreamError(issues.issues);
-    // The candidate, not parseDocument's copy, is committed: it shares every unchanged branch.
+    // The candidate, not parseDocument's copy, is committed: it shares every unchanged branch. Registering it
+    // with the validated copy's index lets the state and value helpers use it without validating it again.
+    adoptEquivalentDocument(candidate, validated);
     document = candidate;
   }
   const envelope: UIStreamEnvelope = {
@@ -259,18 +285,18 @@ export function advanceUIStream(current: UIStreamState, event: unknown): UIStrea
   };
   if ('message' in parsed && parsed.message !== undefined) envelope.message = parsed.message;
   const checkpoint = buildCheckpoint(envelope, document);
-  const { digest, bytes } = frameDigest(checkpoint);
+  const bytes = frameBytes(checkpoint);
   checkBudget(current, seq, checkpoint.type, bytes, []);
-  return commit(current, checkpoint, digest, bytes);
+  return commit(current, checkpoint, bytes);
 }
 
-function digestAt(digests: readonly UIStreamDigest[], seq: number): string | undefined {
+function recordAt(digests: readonly UIStreamDigest[], seq: number): UIStreamDigest | undefined {
   let low = 0;
   let high = digests.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
     const entry = digests[middle]!;
-    if (entry.seq === seq) return entry.digest;
+    if (entry.seq === seq) return entry;
     if (entry.seq < seq) low = middle + 1;
     else high = middle - 1;
   }
@@ -323,7 +349,7 @@ function checkSuccession(
  *   initial values (paged history, reconnect). A frame of a newer generation also starts afresh.
  * - A frame of another `sourceCallId` or `uiId` is rejected.
  * - An already accepted seq with the same content digest returns `current` itself; with another digest it
- *   is a conflict and rejected.
+ *   is a conflict and rejected. Only this case computes digests, and only for frames whose content differs.
  * - A frame of an older generation, or an older seq never seen (skipped by a gap), is ignored: `current` is
  *   returned and the view is not overwritten.
  * - A newer frame after complete/cancel/error is rejected: the generation has ended.
@@ -349,17 +375,18 @@ export function acceptCheckpoint(current: UIStreamState | null, input: unknown):
 
   if (base === null) {
     const checkpoint = buildCheckpoint(envelope, snapshot);
-    const { digest, bytes } = frameDigest(checkpoint);
+    const bytes = frameBytes(checkpoint);
     checkBudget(null, checkpoint.seq, checkpoint.type, bytes, ['seq']);
-    return commit(null, checkpoint, digest, bytes);
+    return commit(null, checkpoint, bytes);
   }
 
-  if (envelope.seq <= base.seq && digestAt(base.digests, envelope.seq) === undefined) return base;
-  const document = shareStructure(base.document, snapshot);
-  const checkpoint = buildCheckpoint(envelope, document);
-  const { digest, bytes } = frameDigest(checkpoint);
   if (envelope.seq <= base.seq) {
-    if (digestAt(base.digests, envelope.seq) === digest) return base;
+    const record = recordAt(base.digests, envelope.seq);
+    if (record === undefined) return base;
+    const frame = buildCheckpoint(envelope, snapshot);
+    // The digest decides, but equal content has equal canonical JSON and so an equal digest: only a frame
+    // that differs is hashed (a reconnect replaying many identical frames hashes none of them).
+    if (jsonEqual(frame, recordedFrames.get(record)) || frameDigest(frame) === record.digest) return base;
     fail(
       ['seq'],
       'duplicate_id',
@@ -372,11 +399,15 @@ export function acceptCheckpoint(current: UIStreamState | null, input: unknown):
       'invalid_value',
       'This generation has ended (complete, cancel or error); no later frame applies.',
     );
+  const document = shareStructure(base.document, snapshot);
+  adoptEquivalentDocument(document, snapshot);
+  const checkpoint = buildCheckpoint(envelope, document);
   const frameIssues = new IssueCollector();
   const snapshotIssues = new IssueCollector('snapshot');
   checkSuccession(base, envelope, document, frameIssues, snapshotIssues);
   if (!frameIssues.empty || !snapshotIssues.empty)
     throw new UIStreamError([...frameIssues.issues, ...snapshotIssues.issues]);
+  const bytes = frameBytes(checkpoint);
   checkBudget(base, checkpoint.seq, checkpoint.type, bytes, ['seq']);
-  return commit(base, checkpoint, digest, bytes);
+  return commit(base, checkpoint, bytes);
 }
