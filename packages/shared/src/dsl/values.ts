@@ -2,41 +2,146 @@
  * Computing what a validated document shows (seed 002 §3, §8): all derived fields at once, one component value
  * from already computed derived values, or one value computing only the derived fields it uses, so that one
  * failing derived field does not block the others.
+ *
+ * This runs after every state update, so what does not depend on the state is prepared once per document: the
+ * derived fields' positions and compiled expressions. One evaluation then keeps its values in an array indexed
+ * by position.
  */
 import { documentIndex } from './document.js';
 import { UIExpressionError } from './errors.js';
-import { type EvaluationContext, evaluateExpression, evaluateWith, StepBudget } from './expression.js';
+import { type EvaluationContext, evaluateExpression, StepBudget } from './expression.js';
+import {
+  compileExpression,
+  createStateLayout,
+  type DerivedTable,
+  Evaluation,
+  type Evaluator,
+  isImmutableNode,
+  type StateLayout,
+  snapshotState,
+} from './expression-compile.js';
 import type { Expr, Scalar, UIDerivedValues, UIDocument, UIState, Value } from './types.js';
 
-const hasOwn = Object.prototype.hasOwnProperty;
+/** Marks a derived field not computed yet (a value is always a scalar, so no field can hold this). */
+const PENDING: unique symbol = Symbol('pending');
+
+/** The derived fields of one document, by position in declaration order (`Object.keys(document.derived)`). */
+interface DerivedProgram {
+  readonly names: readonly string[];
+  readonly positions: ReadonlyMap<string, number>;
+  readonly expressions: readonly unknown[];
+  /** The compiled expression at each position; undefined where it is mutable and so compiled per evaluation. */
+  readonly evaluators: readonly (Evaluator | undefined)[];
+  /** The declared state fields in declaration order: the key order of every state `state.ts` returns. */
+  readonly stateLayout: StateLayout;
+  /** One `PENDING` per field: copied to start an evaluation. */
+  readonly pending: readonly (Scalar | typeof PENDING)[];
+}
+
+/** Programs of frozen documents (all those `parseDocument` returns); weak, so they go with their document. */
+const programs = new WeakMap<UIDocument, DerivedProgram>();
+
+function programOf(document: UIDocument): DerivedProgram {
+  const known = programs.get(document);
+  if (known !== undefined) return known;
+  const derived = document.derived;
+  const names = Object.keys(derived);
+  const expressions = names.map((name) => derived[name]);
+  const program: DerivedProgram = {
+    names,
+    positions: new Map(names.map((name, position) => [name, position])),
+    expressions,
+    evaluators: expressions.map((expr) => (isImmutableNode(expr) ? compileExpression(expr) : undefined)),
+    stateLayout: createStateLayout(Object.keys(document.state)),
+    pending: names.map(() => PENDING),
+  };
+  // A mutable document could gain or lose derived fields between two calls, so only a frozen one is kept.
+  if (Object.isFrozen(document) && Object.isFrozen(derived) && Object.isFrozen(document.state)) {
+    programs.set(document, program);
+  }
+  return program;
+}
+
+/**
+ * One state's derived values, each computed at most once, on first use. Each top-level call (`value`,
+ * `evaluate`) gets a fresh step budget, shared by the derived fields it pulls in (seed 002 §9).
+ */
+class DerivedValues implements EvaluationContext, DerivedTable {
+  readonly #program: DerivedProgram;
+  readonly #values: (Scalar | typeof PENDING)[];
+  /** What the compiled expressions read; its budget is renewed per top-level call. */
+  readonly #evaluation: Evaluation;
+
+  constructor(
+    program: DerivedProgram,
+    readonly state: UIState,
+  ) {
+    this.#program = program;
+    this.#values = program.pending.slice();
+    const snapshot = snapshotState(state, program.stateLayout);
+    this.#evaluation = new Evaluation(state, new StepBudget(), this, snapshot, this);
+  }
+
+  get positions(): ReadonlyMap<string, number> {
+    return this.#program.positions;
+  }
+
+  get budget(): StepBudget {
+    return this.#evaluation.budget;
+  }
+
+  /** Starts a top-level call: a fresh step budget (seed 002 §9: per evaluation, not per state). */
+  renewBudget(): void {
+    this.#evaluation.budget = new StepBudget();
+  }
+
+  resolveDerived(name: string): Scalar {
+    const position = this.#program.positions.get(name);
+    if (position === undefined) throw new UIExpressionError('This derived field is not declared.');
+    return this.at(position);
+  }
+
+  /** The value of the field at `position`, computed within the current budget if not known yet. */
+  at(position: number): Scalar {
+    const known = this.#values[position]!;
+    if (known !== PENDING) return known;
+    const program = this.#program;
+    const evaluator = program.evaluators[position] ?? compileExpression(program.expressions[position]);
+    const value = evaluator(this.#evaluation);
+    this.#values[position] = value;
+    return value;
+  }
+
+  /** The value of the field at `position` as a top-level call. */
+  value(position: number): Scalar {
+    const known = this.#values[position]!;
+    if (known !== PENDING) return known;
+    this.renewBudget();
+    return this.at(position);
+  }
+
+  /** Evaluates `expr` as a top-level call. */
+  evaluate(expr: Expr): Scalar {
+    this.renewBudget();
+    return compileExpression(expr)(this.#evaluation);
+  }
+}
 
 /**
  * A lazy evaluation context: each derived field is computed at most once, on first use, sharing one step
  * budget per top-level evaluation.
  */
-export function createDerivedResolver(document: UIDocument, state: UIState) {
-  const values = new Map<string, Scalar>();
-  const context: EvaluationContext & { budget: StepBudget } = {
-    state,
-    budget: new StepBudget(),
-    resolveDerived(name: string): Scalar {
-      if (values.has(name)) return values.get(name) as Scalar;
-      if (!hasOwn.call(document.derived, name))
-        throw new UIExpressionError('This derived field is not declared.');
-      const value = evaluateWith(document.derived[name] as Expr, context);
-      values.set(name, value);
-      return value;
-    },
-  };
+export function createDerivedResolver(
+  document: UIDocument,
+  state: UIState,
+): { evaluate(expr: Expr): Scalar; derived(name: string): Scalar } {
+  const values = new DerivedValues(programOf(document), state);
   return {
     /** Evaluates `expr` with a fresh step budget. */
-    evaluate(expr: Expr): Scalar {
-      context.budget = new StepBudget();
-      return evaluateWith(expr, context);
-    },
-    derived(name: string): Scalar {
-      context.budget = new StepBudget();
-      return context.resolveDerived(name);
+    evaluate: (expr) => values.evaluate(expr),
+    derived(name) {
+      values.renewBudget();
+      return values.resolveDerived(name);
     },
   };
 }
@@ -47,21 +152,22 @@ export function createDerivedResolver(document: UIDocument, state: UIState) {
  * field that fails; use `resolveDocumentValue` to isolate failures.
  */
 export function evaluateDerived(document: UIDocument, state: UIState): UIDerivedValues {
-  const { document: valid, index } = documentIndex(document);
-  const resolver = createDerivedResolver(valid, state);
+  const { document: valid } = documentIndex(document);
+  const program = programOf(valid);
+  const values = new DerivedValues(program, state);
+  const names = program.names;
   const result: Record<string, Scalar> = {};
-  for (const name of index.derivedNames) {
-    try {
-      result[name] = resolver.derived(name);
-    } catch (error) {
-      if (error instanceof UIExpressionError) {
-        throw new UIExpressionError(
-          error.message,
-          `derived.${name}${error.path === '$' ? '' : `.${error.path}`}`,
-        );
-      }
-      throw error;
+  let position = 0;
+  try {
+    for (; position < names.length; position++) result[names[position]!] = values.value(position);
+  } catch (error) {
+    if (error instanceof UIExpressionError) {
+      throw new UIExpressionError(
+        error.message,
+        `derived.${names[position]}${error.path === '$' ? '' : `.${error.path}`}`,
+      );
     }
+    throw error;
   }
   return Object.freeze(result);
 }
