@@ -100,25 +100,29 @@ function freezeIssues(issues: readonly UIIssue[]): readonly UIIssue[] {
   return Object.freeze(issues.slice(0, UI_SCHEMA_LIMITS.maxIssues));
 }
 
-/** A document (or a value inside one) failed validation. `issues` holds at most 20 located problems. */
-export class UISchemaError extends Error {
-  override readonly name = 'UISchemaError';
+/** The errors that carry located issues: at most 20, each bounded; the message summarizes the first. */
+abstract class IssuesError extends Error {
   readonly issues: readonly UIIssue[];
-  constructor(issues: readonly UIIssue[]) {
+  constructor(name: string, issues: readonly UIIssue[]) {
     const bounded = freezeIssues(issues);
-    super(summarize('UISchemaError', bounded));
+    super(summarize(name, bounded));
     this.issues = bounded;
   }
 }
 
-/** A state update, restore or check was rejected; the previous state is unchanged. */
-export class UIStateError extends Error {
-  override readonly name = 'UIStateError';
-  readonly issues: readonly UIIssue[];
+/** A document (or a value inside one) failed validation. `issues` holds at most 20 located problems. */
+export class UISchemaError extends IssuesError {
+  override readonly name = 'UISchemaError';
   constructor(issues: readonly UIIssue[]) {
-    const bounded = freezeIssues(issues);
-    super(summarize('UIStateError', bounded));
-    this.issues = bounded;
+    super('UISchemaError', issues);
+  }
+}
+
+/** A state update, restore or check was rejected; the previous state is unchanged. */
+export class UIStateError extends IssuesError {
+  override readonly name = 'UIStateError';
+  constructor(issues: readonly UIIssue[]) {
+    super('UIStateError', issues);
   }
 }
 
@@ -134,13 +138,10 @@ export class UIExpressionError extends Error {
 }
 
 /** An action definition, its computed arguments or prompt, or a result mapping was rejected. */
-export class UIActionError extends Error {
+export class UIActionError extends IssuesError {
   override readonly name = 'UIActionError';
-  readonly issues: readonly UIIssue[];
   constructor(issues: readonly UIIssue[]) {
-    const bounded = freezeIssues(issues);
-    super(summarize('UIActionError', bounded));
-    this.issues = bounded;
+    super('UIActionError', issues);
   }
 }
 
@@ -172,13 +173,10 @@ export class IssueCollector {
  * A component stream frame or mutation was rejected (seed 002 §12); the previous stream state is unchanged.
  * Issues of the candidate tree keep the document's paths; issues of a snapshot are prefixed `snapshot`.
  */
-export class UIStreamError extends Error {
+export class UIStreamError extends IssuesError {
   override readonly name = 'UIStreamError';
-  readonly issues: readonly UIIssue[];
   constructor(issues: readonly UIIssue[]) {
-    const bounded = freezeIssues(issues);
-    super(summarize('UIStreamError', bounded));
-    this.issues = bounded;
+    super('UIStreamError', issues);
   }
 }
 
@@ -186,12 +184,9 @@ export class UIStreamError extends Error {
  * A wire or bridge message (a `lineup.v1` envelope, a Surface or MiniApp channel message, an Agent Tool
  * descriptor or manifest, an action request, receipt or catalog) failed validation. Nothing was executed.
  */
-export class LineUpProtocolError extends Error {
+export class LineUpProtocolError extends IssuesError {
   override readonly name = 'LineUpProtocolError';
-  readonly issues: readonly UIIssue[];
   constructor(issues: readonly UIIssue[]) {
-    const bounded = freezeIssues(issues);
-    super(summarize('LineUpProtocolError', bounded));
-    this.issues = bounded;
+    super('LineUpProtocolError', issues);
   }
 }
