@@ -168,7 +168,8 @@ function resolveMaxDocumentBytes(requested: number | undefined): number {
 
 /** Copies safe JSON (already proven acyclic, plain and bounded). */
 function cloneJSON(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+  // JSON has no -0 (it serializes as 0): store 0, so a document and its JSON round trip are equal.
+  if (typeof value !== 'object' || value === null) return value === 0 ? 0 : value;
   if (Array.isArray(value)) {
     const copy = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) copy[i] = cloneJSON(value[i]);
