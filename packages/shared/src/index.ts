@@ -125,6 +125,7 @@ export {
   MIN_HOST_DOCUMENT_BYTES,
   UI_LIMITS,
   UI_PROTOCOL_LIMITS,
+  UI_PROTOCOL_SHELL_RESERVE,
   UI_SCHEMA_LIMITS,
 } from './limits/ui-limits.js';
 

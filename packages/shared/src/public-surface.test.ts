@@ -93,6 +93,7 @@ describe('@lineup/shared public surface', () => {
       'UI_MARKDOWN_ALLOWED_ELEMENTS',
       'UI_OPERATORS',
       'UI_PROTOCOL_LIMITS',
+      'UI_PROTOCOL_SHELL_RESERVE',
       'UI_RESULT_CURRENCIES',
       'UI_RESULT_STYLES',
       'UI_SCHEMA_LIMITS',

@@ -17,7 +17,12 @@ import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { StateValue } from '../dsl/types.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
-import { UI_LIMITS, UI_PROTOCOL_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import {
+  UI_LIMITS,
+  UI_PROTOCOL_LIMITS,
+  UI_PROTOCOL_SHELL_RESERVE,
+  UI_SCHEMA_LIMITS,
+} from '../limits/ui-limits.js';
 import { messageBudget, parseShape } from '../protocol/parse.js';
 
 /** The bounds of seed 002 §13 that are not among the 14 `UI_PROTOCOL_LIMITS`, and this module's own. */
@@ -41,9 +46,9 @@ export const UI_ACTION_PROTOCOL_LIMITS = Object.freeze({
   /** Receipts in one `list` answer. Seed 002 names no figure; every answer must be bounded. */
   maxReceiptListLength: 128,
   /** JSON depth the fixed shell of a protocol message may add to its content (seed 002 §13). */
-  shellDepthReserve: 4,
+  shellDepthReserve: UI_PROTOCOL_SHELL_RESERVE.depth,
   /** JSON values the fixed shell of a protocol message may add to its content (seed 002 §13). */
-  shellValueReserve: 64,
+  shellValueReserve: UI_PROTOCOL_SHELL_RESERVE.values,
 } as const);
 
 const LIMITS = UI_ACTION_PROTOCOL_LIMITS;

@@ -99,5 +99,11 @@ export const UI_SCHEMA_LIMITS = Object.freeze({
   maxToolIssues: 10,
 } as const);
 
+/**
+ * seed 002 §13: a protocol pre-check reserves only 4 JSON levels and 64 JSON values for a message's fixed shell
+ * on top of the budgets of the document or state it carries.
+ */
+export const UI_PROTOCOL_SHELL_RESERVE = Object.freeze({ depth: 4, values: 64 } as const);
+
 /** The lowest document size a host may configure as its generation limit (seed 002 §9). */
 export const MIN_HOST_DOCUMENT_BYTES = 1_024;

@@ -4,10 +4,7 @@
  * iframe channels share with the wire (event data, Surface state, tool arguments and results) are read from
  * the bridge modules, so a message that passes here can always be delivered there.
  */
-import { UI_LIMITS } from '../../limits/ui-limits.js';
-
-/** seed 002 §13: a protocol pre-check reserves 4 JSON levels and 64 JSON values for its fixed shell. */
-const SHELL_DEPTH = 4;
+import { UI_LIMITS, UI_PROTOCOL_SHELL_RESERVE } from '../../limits/ui-limits.js';
 
 export const LINEUP_WIRE_LIMITS = Object.freeze({
   /**
@@ -17,7 +14,7 @@ export const LINEUP_WIRE_LIMITS = Object.freeze({
    */
   maxEnvelopeBytes: 1_048_576,
   /** JSON nesting of an envelope: a document's 128 levels plus the shell (envelope, payload, checkpoint). */
-  maxEnvelopeDepth: UI_LIMITS.maxJsonDepth + SHELL_DEPTH,
+  maxEnvelopeDepth: UI_LIMITS.maxJsonDepth + UI_PROTOCOL_SHELL_RESERVE.depth,
   /** JSON values of an envelope: bounds the walk of an inventory or a state full of small values. */
   maxEnvelopeValues: 262_144,
   /** UTF-16 code units of a message, conversation, call, party or revision id (printable ASCII). */
