@@ -5,7 +5,6 @@
  * default state. Only then is a deep-frozen copy returned.
  */
 
-import { deepFreeze } from '../json/freeze.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
@@ -31,6 +30,7 @@ import {
   type UIComponentType,
   type UIDocumentMode,
 } from './catalog.js';
+import { frozenCopy, frozenCopySharing } from './copy.js';
 import { checkFieldValue, type FieldDomain, isBoundedNumber, stringMaxLength } from './domain.js';
 import {
   IssueCollector,
@@ -100,6 +100,21 @@ export function parseDocument(input: unknown, options: ParseDocumentOptions = {}
     // Already validated and frozen by this module; still honour a lower host budget.
     if (maxBytes === UI_LIMITS.maxDocumentBytes) return input as UIDocument;
   }
+  return validateAndCopy(input, maxBytes, null);
+}
+
+/**
+ * Internal (component streams): validates `input` exactly as `parseDocument` does, with the same issues, and
+ * returns a frozen copy that shares every part equal to `base`'s (copy.ts), or `base` itself when the content
+ * is the same. `base` must be a document this module validated.
+ */
+export function parseDocumentSharing(input: unknown, base: UIDocument): UIDocument {
+  if (!indexes.has(base))
+    throw new TypeError('parseDocumentSharing: the base document did not come from parseDocument.');
+  return validateAndCopy(input, UI_LIMITS.maxDocumentBytes, base);
+}
+
+function validateAndCopy(input: unknown, maxBytes: number, base: UIDocument | null): UIDocument {
   const issues = new IssueCollector();
   const budget: SafeJSONBudget = {
     maxBytes,
@@ -112,7 +127,13 @@ export function parseDocument(input: unknown, options: ParseDocumentOptions = {}
   if (!issues.empty) throw new UISchemaError(issues.issues);
   validator.evaluateDefaults();
   if (!issues.empty) throw new UISchemaError(issues.issues);
-  const document = deepFreeze(cloneJSON(input)) as UIDocument;
+  if (base !== null) {
+    const document = frozenCopySharing(input as JSONObject, base, indexes.get(base)!.nodes);
+    if (document === base) return base;
+    indexes.set(document, validator.index(document));
+    return document;
+  }
+  const document = frozenCopy(input) as UIDocument;
   indexes.set(document, validator.index(document));
   return document;
 }
@@ -126,19 +147,6 @@ export function documentIndex(document: UIDocument): { document: UIDocument; ind
   if (known) return { document, index: known };
   const parsed = parseDocument(document);
   return { document: parsed, index: indexes.get(parsed)! };
-}
-
-/**
- * Registers `shared` — a deep-frozen document deep-equal to `validated`, which `parseDocument` returned — under
- * the same index, so helpers accept it without validating it again. Internal: component streams build such
- * documents by structural sharing (unchanged branches keep their objects). The caller guarantees equality.
- */
-export function adoptEquivalentDocument(shared: UIDocument, validated: UIDocument): void {
-  if (shared === validated) return;
-  const index = indexes.get(validated);
-  if (!index)
-    throw new TypeError('adoptEquivalentDocument: the reference document did not come from parseDocument.');
-  indexes.set(shared, { ...index, nodes: collectNodes(shared.root) });
 }
 
 function collectNodes(root: UINode): Map<string, UINode> {
@@ -164,26 +172,6 @@ function resolveMaxDocumentBytes(requested: number | undefined): number {
     );
   }
   return requested;
-}
-
-/** Copies safe JSON (already proven acyclic, plain and bounded). */
-function cloneJSON(value: unknown): unknown {
-  // JSON has no -0 (it serializes as 0): store 0, so a document and its JSON round trip are equal.
-  if (typeof value !== 'object' || value === null) return value === 0 ? 0 : value;
-  if (Array.isArray(value)) {
-    const copy = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) copy[i] = cloneJSON(value[i]);
-    return copy;
-  }
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = cloneJSON((value as JSONObject)[key]);
-    // Validation admits no "__proto__" key; should one ever pass, it must stay data, never become the prototype.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
-  return copy;
 }
 
 interface DisplayValue {

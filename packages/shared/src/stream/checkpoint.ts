@@ -12,7 +12,7 @@
 
 import { z } from 'zod';
 import { UI_ACTION_PROTOCOL_LIMITS, UISourceCallIdSchema } from '../actions/protocol.js';
-import { parseDocument } from '../dsl/document.js';
+import { parseDocument, parseDocumentSharing } from '../dsl/document.js';
 import { type UIIssue, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentSchema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { UIDocument } from '../dsl/types.js';
@@ -175,10 +175,13 @@ export function prefixIssues(issues: readonly UIIssue[], prefix: string): UIIssu
   });
 }
 
-/** `parseDocument` with its failures as `UIStreamError`, paths prefixed when `prefix` is given. */
-export function parseStreamDocument(input: unknown, prefix?: string): UIDocument {
+/**
+ * `parseDocument` with its failures as `UIStreamError`, paths prefixed when `prefix` is given. With `base`
+ * (the generation's previous document), every part equal to `base`'s is `base`'s own object (dsl/copy.ts).
+ */
+export function parseStreamDocument(input: unknown, prefix?: string, base?: UIDocument | null): UIDocument {
   try {
-    return parseDocument(input);
+    return base == null ? parseDocument(input) : parseDocumentSharing(input, base);
   } catch (error) {
     if (error instanceof UISchemaError)
       throw new UIStreamError(prefix === undefined ? error.issues : prefixIssues(error.issues, prefix));
@@ -218,8 +221,12 @@ export interface ParsedFrame {
 /**
  * Validates one frame on its own: the envelope and its single-frame rules, then the snapshot with
  * `parseDocument` (issues prefixed `snapshot`), then `uiId` against the snapshot's id. Throws `UIStreamError`.
+ * `baseFor` names, once the envelope is valid, the document the snapshot may share unchanged parts with.
  */
-export function parseFrame(input: unknown): ParsedFrame {
+export function parseFrame(
+  input: unknown,
+  baseFor?: (envelope: UIStreamEnvelope) => UIDocument | null,
+): ParsedFrame {
   const { envelope, snapshot } = splitFrame(input);
   const parsed = parseShape(
     UIStreamEnvelopeSchema,
@@ -231,7 +238,7 @@ export function parseFrame(input: unknown): ParsedFrame {
     throw new UIStreamError([
       Object.freeze({ path: 'snapshot', code: 'missing_property', message: 'This property is required.' }),
     ]);
-  const document = parseStreamDocument(snapshot.value, 'snapshot');
+  const document = parseStreamDocument(snapshot.value, 'snapshot', baseFor?.(parsed));
   if (document.id !== parsed.uiId)
     throw new UIStreamError([
       Object.freeze({

@@ -8,7 +8,7 @@
  */
 import type { IssueCollector, IssuePath } from '../dsl/errors.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
-import { jsonEqual } from './sharing.js';
+import { jsonEqual } from '../json/equal.js';
 
 /** The option value set a field's Selects impose, with where the first such Select sits. */
 interface SelectDomain {

@@ -12,7 +12,7 @@ import formControls from '../../fixtures/form-controls.json' with { type: 'json'
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
-import { parseDocument } from '../dsl/document.js';
+import { parseDocument, parseDocumentSharing } from '../dsl/document.js';
 import { UIStreamError } from '../dsl/errors.js';
 import type { UIDocument } from '../dsl/types.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
@@ -20,7 +20,6 @@ import { jsonByteLength } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { buildCheckpoint, UI_STREAM_LIMITS, type UIStreamEnvelope } from './checkpoint.js';
 import { frameBytes, frameDigest } from './digest.js';
-import { shareStructure } from './sharing.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from './stream.js';
 
 // Counts hashing: the real function, watched.
@@ -109,7 +108,7 @@ describe('frameBytes and frameDigest', () => {
     const edited = clone(productComparison) as J;
     edited.title = 'Edited, longer';
     edited.root.children[0].props.text = 'Changed ✓';
-    const shared = shareStructure(first, parseDocument(edited));
+    const shared = parseDocumentSharing(edited, first);
     expect(frameBytes(frameOf(first))).toBe(jsonByteLength(frameOf(first)));
     expect(frameBytes(frameOf(shared))).toBe(jsonByteLength(frameOf(shared)));
     expect(frameBytes(frameOf(shared))).not.toBe(frameBytes(frameOf(first)));

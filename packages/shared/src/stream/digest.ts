@@ -5,7 +5,7 @@
  * Every frame needs its byte size (the generation budget), but a digest only matters when a seq arrives a
  * second time: it decides between "the same frame again" and "a conflict". So the two are split. The size
  * is computed for every frame, cheaply: frames repeat a full snapshot of up to 262,144 bytes, consecutive
- * snapshots share almost all of it (sharing.ts, mutation.ts), and the size of each frozen document part
+ * snapshots share almost all of it (dsl/copy.ts, mutation.ts), and the size of each frozen document part
  * (document, node, props, state, derived, actions) is remembered per object, so only the path from the root
  * to what changed is measured again. The digest, SHA-256 over the whole frame (~2.5 ms at 262 KB), is
  * computed on demand and at most once per frame object.

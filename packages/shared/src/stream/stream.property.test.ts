@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import { parseDocument } from '../dsl/document.js';
 import { UIStreamError } from '../dsl/errors.js';
+import type { UIDocument, UINode } from '../dsl/types.js';
+import { jsonEqual } from '../json/equal.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from './stream.js';
 
@@ -172,6 +174,39 @@ function expectStreamError(error: unknown): void {
   }
 }
 
+/** Every node of a document by id. */
+function nodesOf(document: UIDocument): Map<string, UINode> {
+  const nodes = new Map<string, UINode>();
+  const visit = (node: UINode): void => {
+    nodes.set(node.id, node);
+    if ('children' in node) node.children.forEach(visit);
+  };
+  visit(document.root);
+  return nodes;
+}
+
+/** Every object inside `value` is frozen. */
+function expectDeepFrozen(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  expect(Object.isFrozen(value)).toBe(true);
+  for (const item of Object.values(value)) expectDeepFrozen(item);
+}
+
+/** Structural sharing: every node of `next` equal to the node of `previous` with its id is that object. */
+function expectShared(previous: UIDocument, next: UIDocument): void {
+  const before = nodesOf(previous);
+  let kept = 0;
+  for (const [nodeId, node] of nodesOf(next)) {
+    const old = before.get(nodeId);
+    if (old !== undefined && jsonEqual(old, node)) {
+      expect(node).toBe(old);
+      kept++;
+    } else if (old !== undefined && jsonEqual(old.props, node.props)) expect(node.props).toBe(old.props);
+  }
+  if (jsonEqual(previous, next)) expect(next).toBe(previous);
+  expect(kept).toBeLessThanOrEqual(before.size);
+}
+
 let committed = 0;
 
 /** Runs the events; returns every committed state. */
@@ -230,7 +265,10 @@ describe('advanceUIStream over random mutation sequences', () => {
           let receiver: UIStreamState | null = null;
           let newest = 0;
           for (const state of order) {
+            const previous: UIStreamState | null = receiver;
             receiver = acceptCheckpoint(receiver, clone(state.checkpoint));
+            expectDeepFrozen(receiver.document);
+            if (previous !== null && receiver !== previous) expectShared(previous.document, receiver.document);
             newest = Math.max(newest, state.seq);
             expect(receiver.seq).toBe(newest);
             const source = states.find((candidate) => candidate.seq === newest)!;

@@ -29,7 +29,6 @@
  * `acceptCheckpoint`; a failed call throws `UIStreamError` and the state passed in is untouched (it is frozen).
  */
 
-import { adoptEquivalentDocument } from '../dsl/document.js';
 import {
   createIssue,
   IssueCollector,
@@ -38,6 +37,7 @@ import {
   UIStreamError,
 } from '../dsl/errors.js';
 import type { UIDocument } from '../dsl/types.js';
+import { jsonEqual } from '../json/equal.js';
 import { UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { parseShape } from '../protocol/parse.js';
 import {
@@ -61,7 +61,6 @@ import {
   type UIStreamEvent,
   UIStreamEventSchema,
 } from './mutation.js';
-import { jsonEqual, shareStructure } from './sharing.js';
 
 export const UI_STREAM_STATUSES = ['streaming', 'completed', 'cancelled', 'failed'] as const;
 export type UIStreamStatus = (typeof UI_STREAM_STATUSES)[number];
@@ -262,15 +261,14 @@ export function advanceUIStream(current: UIStreamState, event: unknown): UIStrea
 
   let document = current.document;
   if (parsed.type === 'add' || parsed.type === 'update' || parsed.type === 'remove') {
+    // The candidate already holds every unchanged branch of the current document; validating it against that
+    // document keeps them and copies (and freezes) only what the mutation changed.
     const candidate = applyMutation(current.document, parsed);
-    const validated = parseStreamDocument(candidate);
+    const validated = parseStreamDocument(candidate, undefined, current.document);
     const issues = new IssueCollector();
-    checkGenerationContract(current.document, candidate, { nodeTypes: true }, issues);
+    checkGenerationContract(current.document, validated, { nodeTypes: true }, issues);
     if (!issues.empty) throw new UIStreamError(issues.issues);
-    // The candidate, not parseDocument's copy, is committed: it shares every unchanged branch. Registering it
-    // with the validated copy's index lets the state and value helpers use it without validating it again.
-    adoptEquivalentDocument(candidate, validated);
-    document = candidate;
+    document = validated;
   }
   const envelope: UIStreamEnvelope = {
     protocol: UI_STREAM_PROTOCOL,
@@ -361,7 +359,17 @@ function checkSuccession(
  */
 export function acceptCheckpoint(current: UIStreamState | null, input: unknown): UIStreamState {
   if (current !== null) assertState(current);
-  const { envelope, snapshot } = parseFrame(input);
+  // A newer frame of the current generation is validated against its document, sharing what is unchanged.
+  const { envelope, snapshot } = parseFrame(input, (frame) =>
+    current !== null &&
+    current.status === 'streaming' &&
+    frame.sourceCallId === current.sourceCallId &&
+    frame.uiId === current.uiId &&
+    frame.generation === current.generation &&
+    frame.seq > current.seq
+      ? current.document
+      : null,
+  );
   if (current !== null) {
     const issues = new IssueCollector();
     if (envelope.sourceCallId !== current.sourceCallId)
@@ -399,8 +407,7 @@ export function acceptCheckpoint(current: UIStreamState | null, input: unknown):
       'invalid_value',
       'This generation has ended (complete, cancel or error); no later frame applies.',
     );
-  const document = shareStructure(base.document, snapshot);
-  adoptEquivalentDocument(document, snapshot);
+  const document = snapshot;
   const checkpoint = buildCheckpoint(envelope, document);
   const frameIssues = new IssueCollector();
   const snapshotIssues = new IssueCollector('snapshot');

@@ -1,11 +1,13 @@
 /**
- * Structural sharing of received snapshots (seed 002 §12: unchanged branches keep object identity).
+ * The copy parseDocument returns, and structural sharing of stream snapshots (seed 002 §12: unchanged
+ * branches keep object identity).
  */
 import { describe, expect, it } from 'vitest';
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
-import { parseDocument } from '../dsl/document.js';
-import { jsonEqual, shareStructure } from './sharing.js';
+import { jsonEqual } from '../json/equal.js';
+import { parseDocument, parseDocumentSharing } from './document.js';
+import { UISchemaError } from './errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
 type J = any;
@@ -38,10 +40,10 @@ describe('jsonEqual', () => {
   });
 });
 
-describe('shareStructure', () => {
+describe('parseDocumentSharing', () => {
   it('returns the base document itself when nothing changed', () => {
     const base = parseDocument(clone(formControls));
-    expect(shareStructure(base, parseDocument(clone(formControls)))).toBe(base);
+    expect(parseDocumentSharing(clone(formControls), base)).toBe(base);
   });
 
   it('keeps every unchanged node, props object and dictionary, and copies only the changed path', () => {
@@ -49,7 +51,7 @@ describe('shareStructure', () => {
     const edited = clone(productComparison) as J;
     edited.root.children[5].children[1].props.title = 'Renamed';
     const next = parseDocument(edited);
-    const shared = shareStructure(base, next) as J;
+    const shared = parseDocumentSharing(edited, base) as J;
     const old = base as J;
     expect(shared).toEqual(next);
     expect(shared).not.toBe(base);
@@ -79,17 +81,59 @@ describe('shareStructure', () => {
     const edited = clone(productComparison) as J;
     const moved = edited.root.children[5].children[1].children.pop();
     edited.root.children.push(moved);
-    const shared = shareStructure(base, parseDocument(edited)) as J;
+    const shared = parseDocumentSharing(edited, base) as J;
     const old = base as J;
     expect(shared.root.children.at(-1)).toBe(old.root.children[5].children[1].children.at(-1));
   });
 
-  it("uses the new snapshot's own objects for new nodes", () => {
+  it('copies and freezes new nodes, never keeping an object of the input', () => {
     const base = parseDocument(clone(productComparison));
     const edited = clone(productComparison) as J;
-    edited.root.children.push({ id: 'fresh', type: 'Text', props: { text: 'New' } });
-    const next = parseDocument(edited) as J;
-    const shared = shareStructure(base, next) as J;
-    expect(shared.root.children.at(-1)).toBe(next.root.children.at(-1));
+    const fresh = { id: 'fresh', type: 'Text', props: { text: 'New' } };
+    edited.root.children.push(fresh);
+    const shared = parseDocumentSharing(edited, base) as J;
+    const node = shared.root.children.at(-1);
+    expect(node).toEqual(fresh);
+    expect(node).not.toBe(fresh);
+    expect(node.props).not.toBe(fresh.props);
+    expect(Object.isFrozen(node) && Object.isFrozen(node.props)).toBe(true);
+    fresh.props.text = 'Changed later';
+    expect(node.props.text).toBe('New');
+    expect(parseDocument(shared)).toBe(shared);
+  });
+
+  it('does not keep a node whose id now names another component type', () => {
+    const base = parseDocument(clone(productComparison)) as J;
+    const edited = clone(productComparison) as J;
+    const text = edited.root.children.findIndex((child: J) => child.type === 'Markdown');
+    edited.root.children[text] = { ...edited.root.children[text], type: 'Text' };
+    const shared = parseDocumentSharing(edited, base) as J;
+    expect(shared.root.children[text].type).toBe('Text');
+    expect(shared.root.children[text]).not.toBe(base.root.children[text]);
+    expect(shared.root.children[text].props).toBe(base.root.children[text].props);
+  });
+
+  it('reports the same issues as parseDocument and shares nothing on failure', () => {
+    const base = parseDocument(clone(productComparison));
+    const edited = clone(productComparison) as J;
+    edited.root.children[0].props.bogus = true;
+    let expected: unknown;
+    try {
+      parseDocument(edited);
+    } catch (error) {
+      expected = error;
+    }
+    expect(expected).toBeInstanceOf(UISchemaError);
+    expect(() => parseDocumentSharing(edited, base)).toThrow(UISchemaError);
+    try {
+      parseDocumentSharing(edited, base);
+    } catch (error) {
+      expect((error as UISchemaError).issues).toEqual((expected as UISchemaError).issues);
+    }
+  });
+
+  it('refuses a base document parseDocument did not return', () => {
+    const unvalidated = Object.freeze(clone(productComparison)) as J;
+    expect(() => parseDocumentSharing(clone(productComparison), unvalidated)).toThrow(TypeError);
   });
 });
