@@ -70,8 +70,13 @@ export function buildDerivedDocument(derivedNodes = 12): { [key: string]: JSONVa
   };
 }
 
-/** The maximum-size benchmark document: 200 components, close to 262,144 bytes. */
-export function buildMaxDocument(): { [key: string]: JSONValue } {
+/**
+ * The maximum-size benchmark document: 200 components, close to 262,144 bytes. A smaller `maxBytes` (at
+ * least ~50 KB, what the components take without Table rows) gives fewer rows and a document just under it.
+ */
+export function buildMaxDocument(maxBytes: number = UI_LIMITS.maxDocumentBytes): {
+  [key: string]: JSONValue;
+} {
   const document = buildDerivedDocument(16);
   const cards: Node[] = [];
   let components = 1; // the root Column
@@ -152,7 +157,7 @@ export function buildMaxDocument(): { [key: string]: JSONValue } {
   }
   (document.root as Node).children = cards;
   // Fill the tables round-robin with rows until the next row would pass the byte budget.
-  const budget = UI_LIMITS.maxDocumentBytes - 64;
+  const budget = maxBytes - 64;
   let size = documentBytes(document);
   for (let r = 0; ; r++) {
     const table = tables[r % tables.length]!;
