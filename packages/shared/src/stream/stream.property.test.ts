@@ -268,7 +268,8 @@ describe('advanceUIStream over random mutation sequences', () => {
             const previous: UIStreamState | null = receiver;
             receiver = acceptCheckpoint(receiver, clone(state.checkpoint));
             expectDeepFrozen(receiver.document);
-            if (previous !== null && receiver !== previous) expectShared(previous.document, receiver.document);
+            if (previous !== null && receiver !== previous)
+              expectShared(previous.document, receiver.document);
             newest = Math.max(newest, state.seq);
             expect(receiver.seq).toBe(newest);
             const source = states.find((candidate) => candidate.seq === newest)!;
