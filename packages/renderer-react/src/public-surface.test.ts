@@ -6,10 +6,16 @@ import * as entry from './index.js';
 // API change is always deliberate and comes with a changeset (VERSIONING.md).
 describe('@lineup/renderer-react public surface', () => {
   it('exports exactly the pinned entry points', () => {
-    expect(Object.keys(packageJson.exports)).toEqual(['.', './package.json']);
+    expect(Object.keys(packageJson.exports)).toEqual(['.', './styles.css', './package.json']);
   });
 
   it('exports exactly the pinned names from "."', () => {
-    expect(Object.keys(entry).sort()).toEqual([]);
+    expect(Object.keys(entry).sort()).toEqual([
+      'IntelligentUIStreamView',
+      'IntelligentUIView',
+      'RENDERED_COMPONENT_TYPES',
+      'formatResult',
+      'scalarText',
+    ]);
   });
 });

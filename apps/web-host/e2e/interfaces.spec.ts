@@ -1,0 +1,108 @@
+import { expect, test } from './fixtures.ts';
+
+/**
+ * DSL interfaces in the real built host, in Chromium: the renderer's components, local state, the Markdown
+ * boundary, invalid input and a replayed component stream.
+ */
+test.describe('agent interfaces', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/');
+  });
+
+  test('the compound interest example recomputes locally as the user types', async ({ page }) => {
+    await page.getByRole('button', { name: 'Compound interest calculator' }).click();
+    const ui = page.getByRole('region', { name: '本地复利计算器' });
+    await expect(ui).toBeVisible();
+    const total = ui.locator('.lu-result-value');
+    const before = await total.textContent();
+    const principal = ui.getByLabel('本金（元）');
+    await principal.fill('20000');
+    await expect(total).not.toHaveText(before ?? '');
+    await expect(total).toContainText('32,577.89');
+    // Out of the field's domain: rejected next to the control, the total keeps its value.
+    await principal.fill('999999999');
+    await expect(ui.getByRole('alert')).toBeVisible();
+    await expect(total).toContainText('32,577.89');
+    // The slider writes the same shared state.
+    const rate = ui.getByLabel('年收益率（%）');
+    await rate.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(ui.locator('.lu-slider-value').first()).toHaveText('5.5');
+    await ui.getByRole('button', { name: '重置参数' }).click();
+    await expect(principal).toHaveValue('10000');
+    await page.screenshot({ path: 'test-results/compound-interest.png', fullPage: true });
+  });
+
+  test('agent text and Markdown never become markup', async ({ page }) => {
+    const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=1</script>';
+    const document = {
+      version: '1.0',
+      id: 'hostile',
+      mode: 'structured_ui',
+      title: 'Hostile content',
+      state: {},
+      derived: {},
+      root: {
+        id: 'root',
+        type: 'Column',
+        props: {},
+        children: [
+          { id: 't', type: 'Text', props: { text: hostile } },
+          {
+            id: 'm',
+            type: 'Markdown',
+            props: {
+              text: `${hostile}\n\n**Bold** [link](javascript:window.pwned=1) ![img](http://127.0.0.1:9/x.png)\n\n\`\`\`js\nwindow.pwned = 1\n\`\`\``,
+            },
+          },
+        ],
+      },
+    };
+    await page.getByLabel('Document JSON').fill(JSON.stringify(document));
+    await page.getByRole('button', { name: 'Show document' }).click();
+    const ui = page.getByRole('region', { name: 'Hostile content' });
+    await expect(ui.getByText(hostile)).toBeVisible();
+    await expect(ui.locator('strong')).toHaveText('Bold');
+    await expect(ui.locator('pre code')).toContainText('window.pwned = 1');
+    await expect(ui.locator('img, script, a, iframe')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { pwned?: unknown }).pwned)).toBeUndefined();
+  });
+
+  test('bad input is refused with a clear message', async ({ page }) => {
+    const textarea = page.getByLabel('Document JSON');
+    await textarea.fill('{ not json');
+    await page.getByRole('button', { name: 'Show document' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'This is not JSON text. Paste a document as a JSON object.',
+    );
+    await textarea.fill(JSON.stringify({ version: '3.0', id: 'x' }));
+    await page.getByRole('button', { name: 'Show document' }).click();
+    const refused = page.getByRole('alert', { name: 'Interface not shown' });
+    await expect(refused).toContainText('version');
+  });
+
+  test('a streamed interface builds up frame by frame and completes', async ({ page }) => {
+    await page.getByRole('button', { name: 'Streamed interface' }).click();
+    await expect(page.getByText('Computing the projection')).toBeVisible();
+    await expect(page.getByText('Generating…')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Projected balance' })).toBeVisible();
+    await expect(page.getByText('Computing the projection')).toHaveCount(0);
+    await expect(page.getByText('Generating…')).toHaveCount(0);
+    await expect(page.locator('.lu-result-value')).toContainText('16,288.95');
+  });
+
+  test('every example renders; invoke actions say why they are unavailable', async ({ page }) => {
+    for (const name of [
+      'Product comparison',
+      'Form controls',
+      'File reader (1.1 invoke)',
+      'Agent callback (1.1 invoke)',
+    ])
+      await page.getByRole('button', { name }).click();
+    await expect(page.locator('.lu-ui')).toHaveCount(4);
+    await expect(page.locator('.lu-node-error, .lu-value-error, .lu-invalid')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '读取' })).toBeDisabled();
+    await expect(page.getByText('This host does not run actions.').first()).toBeVisible();
+    await page.screenshot({ path: 'test-results/examples.png', fullPage: true });
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * Input components (seed 002 §4–§5): Input, NumberInput, Select, Slider, Checkbox. Each writes its bound field
+ * through `updateState`, so every control shares the field's one domain (type, range, step grid, Select
+ * options, size); a rejected value leaves the state as it was and shows why next to the control. Controls
+ * update the local state only: no agent round trip, no action.
+ */
+import { UI_LIMITS, type UINodeOf } from '@lineup/shared';
+import { type ChangeEvent, useEffect, useId, useState } from 'react';
+import { useRenderContext } from '../context.js';
+import { errorText } from '../errors.js';
+
+function FieldError({ id, message }: { readonly id: string; readonly message: string | null }) {
+  if (message === null) return null;
+  return (
+    <span id={id} className="lu-field-error" role="alert">
+      {message}
+    </span>
+  );
+}
+
+/**
+ * Writes the bound field; returns the message of the last rejected write (null once a write succeeds). The
+ * message belongs to the state value it was rejected against: when something else changes the field (a
+ * reset, another control, a result), it no longer applies and is hidden.
+ */
+function useFieldWriter(bind: string): [string | null, (value: unknown) => void] {
+  const context = useRenderContext();
+  const current = context.state[bind];
+  const [rejected, setRejected] = useState<{ message: string; against: unknown } | null>(null);
+  const write = (value: unknown) => {
+    const error = context.setField(bind, value);
+    setRejected(error === null ? null : { message: errorText(error), against: current });
+  };
+  return [rejected !== null && Object.is(rejected.against, current) ? rejected.message : null, write];
+}
+
+export function InputView({ node }: { readonly node: UINodeOf<'Input'> }) {
+  const { document, state } = useRenderContext();
+  const id = useId();
+  const { bind, label, placeholder } = node.props;
+  const [message, write] = useFieldWriter(bind);
+  const declaration = document.state[bind];
+  const maxLength =
+    declaration?.type === 'string' ? (declaration.maxLength ?? UI_LIMITS.maxStringLength) : undefined;
+  return (
+    <div className="lu-field">
+      <label className="lu-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="lu-input"
+        type="text"
+        value={String(state[bind] ?? '')}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        aria-invalid={message !== null}
+        aria-describedby={message === null ? undefined : `${id}-error`}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => write(event.target.value)}
+      />
+      <FieldError id={`${id}-error`} message={message} />
+    </div>
+  );
+}
+
+/** Parses what the user typed; `null` for text that is not a finite number. */
+export function parseNumberDraft(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
+
+export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput'> }) {
+  const { document, state } = useRenderContext();
+  const id = useId();
+  const { bind, label } = node.props;
+  const value = state[bind] as number;
+  const [message, write] = useFieldWriter(bind);
+  // The draft is what the user is typing (the browser reports "" for an incomplete number such as "-"); it
+  // survives re-renders and stream frames of the same generation (seed 004 §5 "保留 NumberInput 草稿") and
+  // follows the state when something else changes it.
+  const [draft, setDraft] = useState(() => String(value));
+  const [draftMessage, setDraftMessage] = useState<string | null>(null);
+  useEffect(() => {
+    setDraft((current) => (parseNumberDraft(current) === value ? current : String(value)));
+    setDraftMessage(null);
+  }, [value]);
+  const declaration = document.state[bind];
+  const domain = declaration?.type === 'number' ? declaration : undefined;
+  const shown = draftMessage ?? message;
+  return (
+    <div className="lu-field">
+      <label className="lu-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="lu-input lu-number"
+        type="number"
+        // The field's own domain (seed 002 §4: controls repeat it, never narrow it); no step means any value.
+        min={domain?.min}
+        max={domain?.max}
+        step={domain?.step ?? 'any'}
+        value={draft}
+        aria-invalid={shown !== null}
+        aria-describedby={shown === null ? undefined : `${id}-error`}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => {
+          const text = event.target.value;
+          setDraft(text);
+          const parsed = parseNumberDraft(text);
+          if (parsed === null) {
+            setDraftMessage('Enter a number.');
+            return;
+          }
+          setDraftMessage(null);
+          write(parsed);
+        }}
+      />
+      <FieldError id={`${id}-error`} message={shown} />
+    </div>
+  );
+}
+
+export function SelectView({ node }: { readonly node: UINodeOf<'Select'> }) {
+  const { state } = useRenderContext();
+  const id = useId();
+  const { bind, label, options } = node.props;
+  const [message, write] = useFieldWriter(bind);
+  return (
+    <div className="lu-field">
+      <label className="lu-label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="lu-select"
+        value={String(state[bind] ?? '')}
+        aria-invalid={message !== null}
+        onChange={(event: ChangeEvent<HTMLSelectElement>) => write(event.target.value)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={`${id}-error`} message={message} />
+    </div>
+  );
+}
+
+export function SliderView({ node }: { readonly node: UINodeOf<'Slider'> }) {
+  const { document, state } = useRenderContext();
+  const id = useId();
+  const { bind, label } = node.props;
+  const [message, write] = useFieldWriter(bind);
+  const declaration = document.state[bind];
+  // parseDocument proved the bound field declares finite min < max (seed 002 §4).
+  const domain = declaration?.type === 'number' ? declaration : undefined;
+  const value = state[bind] as number;
+  return (
+    <div className="lu-field">
+      <label className="lu-label" htmlFor={id}>
+        {label}
+      </label>
+      <div className="lu-slider-row">
+        <input
+          id={id}
+          className="lu-slider"
+          type="range"
+          min={domain?.min}
+          max={domain?.max}
+          step={domain?.step ?? 'any'}
+          value={value}
+          onChange={(event: ChangeEvent<HTMLInputElement>) => write(Number(event.target.value))}
+        />
+        <output className="lu-slider-value" htmlFor={id}>
+          {String(value)}
+        </output>
+      </div>
+      <FieldError id={`${id}-error`} message={message} />
+    </div>
+  );
+}
+
+export function CheckboxView({ node }: { readonly node: UINodeOf<'Checkbox'> }) {
+  const { state } = useRenderContext();
+  const id = useId();
+  const { bind, label } = node.props;
+  const [message, write] = useFieldWriter(bind);
+  return (
+    <div className="lu-field lu-checkbox-field">
+      <input
+        id={id}
+        className="lu-checkbox"
+        type="checkbox"
+        checked={state[bind] === true}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => write(event.target.checked)}
+      />
+      <label className="lu-label" htmlFor={id}>
+        {label}
+      </label>
+      <FieldError id={`${id}-error`} message={message} />
+    </div>
+  );
+}

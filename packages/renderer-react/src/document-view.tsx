@@ -1,0 +1,247 @@
+/**
+ * `IntelligentUIView`: renders one Intelligent UI document (seed 002, flow 1 of the design). The document is
+ * validated again here with `parseDocument` — whatever the host already checked — and an invalid one renders
+ * its issues instead (an unknown version included). The rendered instance owns the local state (seed 004 §6):
+ * inputs write it through `updateState`, `set` / `reset` run locally, derived values are recomputed, and
+ * nothing goes to the agent. `invoke` actions leave through `onInvoke` (invoke.ts).
+ */
+import {
+  dispatchLocalAction,
+  initialState,
+  parseDocument,
+  resolveUIAction,
+  restoreState,
+  type UIDocument,
+  type UIDocumentRef,
+  type UIIssue,
+  type UILocalAction,
+  UISchemaError,
+  type UIState,
+  updateState,
+} from '@lineup/shared';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { deriveAll, RenderContext, type RenderContextValue } from './context.js';
+import { errorText } from './errors.js';
+import {
+  ACTIVE_RECEIPT_STATUSES,
+  checkReceipt,
+  type InvokeController,
+  type InvokeProgress,
+  type InvokeUnavailableReason,
+  newRequestId,
+  settleReceipt,
+  type UIInvokeHandler,
+  type UIInvokeRequest,
+} from './invoke.js';
+import { NodeView } from './node-view.js';
+
+export interface IntelligentUIViewProps {
+  /** The document as decoded JSON (or a document `parseDocument` returned). Validated on every change. */
+  readonly document: unknown;
+  /** The host's document budget, 1,024–262,144 bytes (seed 002 §9); defaults to the shared maximum. */
+  readonly maxDocumentBytes?: number;
+  /** Locale of formatted numbers (Result); the page's locale when omitted. */
+  readonly locale?: string;
+  /** Runs 1.1 `invoke` actions on the host. Without it, invoke buttons are disabled and say why. */
+  readonly onInvoke?: UIInvokeHandler;
+  /** Passed through to `onInvoke` requests: which persisted document the host should re-derive from. */
+  readonly documentRef?: UIDocumentRef;
+  /**
+   * A state saved earlier (e.g. by `onStateChange`); `restoreState` keeps only declared, valid fields. Read
+   * when the view mounts. Without it the view starts from the declared `initial` values (seed 002 §10).
+   */
+  readonly savedState?: unknown;
+  /** Called with each new local state (after an input, a local action or an applied result). */
+  readonly onStateChange?: (state: UIState) => void;
+}
+
+/** Internal props of the stream view: invoke availability follows the stream's status. */
+interface DocumentRendererProps extends IntelligentUIViewProps {
+  readonly invokeUnavailable?: Exclude<InvokeUnavailableReason, 'no_handler' | null>;
+}
+
+type Validated =
+  | { readonly ok: true; readonly document: UIDocument }
+  | { readonly ok: false; readonly issues: readonly UIIssue[] };
+
+function validate(input: unknown, maxDocumentBytes: number | undefined): Validated {
+  try {
+    const options = maxDocumentBytes === undefined ? {} : { maxDocumentBytes };
+    return { ok: true, document: parseDocument(input, options) };
+  } catch (error) {
+    if (error instanceof UISchemaError) return { ok: false, issues: error.issues };
+    throw error;
+  }
+}
+
+/** Shown instead of a document that fails validation: what is wrong and where, never the content. */
+export function InvalidDocument({ issues }: { readonly issues: readonly UIIssue[] }) {
+  return (
+    <section className="lu-ui lu-invalid" role="alert" aria-label="Interface not shown">
+      <p className="lu-invalid-title">This interface could not be shown because its document is not valid.</p>
+      <ul className="lu-invalid-issues">
+        {issues.map((issue) => (
+          <li key={`${issue.path}|${issue.code}|${issue.message}`}>
+            <code>{issue.path}</code> {issue.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Renders a DSL 1.0/1.1 document with the 21 trusted components. Give it a React `key` per UI instance: the
+ * key decides when local state starts afresh.
+ */
+export function IntelligentUIView(props: IntelligentUIViewProps) {
+  return <DocumentRenderer {...props} />;
+}
+
+/** The state a view keeps when its document changes: values carry over within one document id. */
+function carryState(previous: UIDocument, next: UIDocument, state: UIState): UIState {
+  if (previous.id !== next.id) return initialState(next);
+  // A stream frame of the same generation keeps the state definitions (seed 002 §12), so every value stays.
+  return previous.state === next.state ? state : restoreState(next, state);
+}
+
+export function DocumentRenderer(props: DocumentRendererProps) {
+  const validated = useMemo(
+    () => validate(props.document, props.maxDocumentBytes),
+    [props.document, props.maxDocumentBytes],
+  );
+  if (!validated.ok) return <InvalidDocument issues={validated.issues} />;
+  return <ValidDocument {...props} document={validated.document} />;
+}
+
+function ValidDocument(props: DocumentRendererProps & { readonly document: UIDocument }) {
+  const { document, locale, onInvoke, documentRef, onStateChange, invokeUnavailable } = props;
+  const [state, setState] = useState<UIState>(() =>
+    props.savedState === undefined ? initialState(document) : restoreState(document, props.savedState),
+  );
+  const [stateDocument, setStateDocument] = useState(document);
+  let current = state;
+  if (stateDocument !== document) {
+    // React's "adjust state while rendering" pattern: the new document's state before any child renders.
+    current = carryState(stateDocument, document, state);
+    setStateDocument(document);
+    setState(current);
+  }
+
+  // Handlers read and advance the latest state, so two events before a re-render both apply.
+  const stateRef = useRef(current);
+  stateRef.current = current;
+  const latestDocument = useRef(document);
+  latestDocument.current = document;
+  const onStateChangeRef = useRef(onStateChange);
+  onStateChangeRef.current = onStateChange;
+
+  const commit = useCallback((next: UIState) => {
+    stateRef.current = next;
+    setState(next);
+    onStateChangeRef.current?.(next);
+  }, []);
+
+  const setField = useCallback(
+    (key: string, value: unknown): Error | null => {
+      try {
+        commit(updateState(latestDocument.current, stateRef.current, key, value));
+        return null;
+      } catch (error) {
+        if (error instanceof Error) return error;
+        throw error;
+      }
+    },
+    [commit],
+  );
+
+  const runLocalAction = useCallback(
+    (action: UILocalAction): Error | null => {
+      try {
+        commit(dispatchLocalAction(latestDocument.current, stateRef.current, action));
+        return null;
+      } catch (error) {
+        if (error instanceof Error) return error;
+        throw error;
+      }
+    },
+    [commit],
+  );
+
+  const invoke = useMemo<InvokeController>(
+    () => ({
+      unavailable: onInvoke === undefined ? 'no_handler' : (invokeUnavailable ?? null),
+      start(actionId: string, onUpdate: (progress: InvokeProgress) => void): void {
+        if (onInvoke === undefined) return;
+        const snapshot = stateRef.current;
+        let action: UIInvokeRequest['action'];
+        try {
+          action = resolveUIAction(latestDocument.current, snapshot, actionId);
+        } catch (error) {
+          onUpdate({ phase: 'error', message: errorText(error as Error) });
+          return;
+        }
+        const request: UIInvokeRequest = {
+          actionId,
+          requestId: newRequestId(),
+          values: snapshot,
+          action,
+          documentRef,
+          report: (value: unknown) => {
+            try {
+              const receipt = checkReceipt(value, request);
+              if (ACTIVE_RECEIPT_STATUSES.has(receipt.status))
+                onUpdate({ phase: 'receipt', receipt, final: false });
+            } catch {
+              // An intermediate report that is not a receipt for this request is ignored; the final one decides.
+            }
+          },
+        };
+        let pending: Promise<unknown>;
+        try {
+          pending = Promise.resolve(onInvoke(request));
+        } catch (error) {
+          pending = Promise.reject(error);
+        }
+        pending.then(
+          (value) => {
+            let receipt: ReturnType<typeof checkReceipt>;
+            try {
+              receipt = checkReceipt(value, request);
+            } catch {
+              onUpdate({ phase: 'error', message: 'The host answered with an invalid receipt.' });
+              return;
+            }
+            try {
+              const settled = settleReceipt(latestDocument.current, snapshot, stateRef.current, receipt);
+              if (settled.state !== stateRef.current) commit(settled.state);
+              onUpdate(settled.progress);
+            } catch (error) {
+              onUpdate({
+                phase: 'error',
+                message: `The result could not be applied: ${errorText(error as Error)}`,
+              });
+            }
+          },
+          () => onUpdate({ phase: 'error', message: 'The action could not be submitted.' }),
+        );
+      },
+    }),
+    [onInvoke, invokeUnavailable, documentRef, commit],
+  );
+
+  const derived = useMemo(() => deriveAll(document, current), [document, current]);
+  const context = useMemo<RenderContextValue>(
+    () => ({ document, state: current, derived, locale, setField, runLocalAction, invoke }),
+    [document, current, derived, locale, setField, runLocalAction, invoke],
+  );
+
+  return (
+    <section className="lu-ui" aria-label={document.title} data-mode={document.mode}>
+      <h2 className="lu-title">{document.title}</h2>
+      <RenderContext.Provider value={context}>
+        <NodeView node={document.root} />
+      </RenderContext.Provider>
+    </section>
+  );
+}
