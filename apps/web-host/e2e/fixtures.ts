@@ -2,10 +2,11 @@ import { test as base, expect } from '@playwright/test';
 
 /**
  * Every e2e test fails on an unexpected `console.error` or uncaught page error: a page that renders but logs
- * an error is broken. A test that expects one lists it in `allowedConsoleErrors`.
+ * an error is broken. A test that expects some passes a pattern for them as `allowedConsoleErrors` (one RegExp:
+ * Playwright reads an array option as a value-and-options pair).
  */
-export const test = base.extend<{ allowedConsoleErrors: RegExp[]; failOnConsoleError: undefined }>({
-  allowedConsoleErrors: [[], { option: true }],
+export const test = base.extend<{ allowedConsoleErrors: RegExp | null; failOnConsoleError: undefined }>({
+  allowedConsoleErrors: [null, { option: true }],
   failOnConsoleError: [
     async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
@@ -13,7 +14,7 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; failOnConsoleE
         if (message.type() !== 'error') return;
         const { url } = message.location();
         const text = url ? `${message.text()} (${url})` : message.text();
-        if (!allowedConsoleErrors.some((pattern) => pattern.test(text))) errors.push(text);
+        if (!allowedConsoleErrors?.test(text)) errors.push(text);
       });
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       await use(undefined);

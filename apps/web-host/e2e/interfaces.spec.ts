@@ -58,8 +58,8 @@ test.describe('agent interfaces', () => {
         ],
       },
     };
-    await page.getByLabel('Document JSON').fill(JSON.stringify(document));
-    await page.getByRole('button', { name: 'Show document' }).click();
+    await page.getByLabel('Document or lineup.v1 message (JSON)').fill(JSON.stringify(document));
+    await page.getByRole('button', { name: 'Deliver' }).click();
     const ui = page.getByRole('region', { name: 'Hostile content' });
     await expect(ui.getByText(hostile)).toBeVisible();
     await expect(ui.locator('strong')).toHaveText('Bold');
@@ -69,14 +69,14 @@ test.describe('agent interfaces', () => {
   });
 
   test('bad input is refused with a clear message', async ({ page }) => {
-    const textarea = page.getByLabel('Document JSON');
+    const textarea = page.getByLabel('Document or lineup.v1 message (JSON)');
     await textarea.fill('{ not json');
-    await page.getByRole('button', { name: 'Show document' }).click();
+    await page.getByRole('button', { name: 'Deliver' }).click();
     await expect(page.getByRole('alert')).toHaveText(
-      'This is not JSON text. Paste a document as a JSON object.',
+      'This is not JSON text. Paste a document or a lineup.v1 message as a JSON object.',
     );
     await textarea.fill(JSON.stringify({ version: '3.0', id: 'x' }));
-    await page.getByRole('button', { name: 'Show document' }).click();
+    await page.getByRole('button', { name: 'Deliver' }).click();
     const refused = page.getByRole('alert', { name: 'Interface not shown' });
     await expect(refused).toContainText('version');
   });

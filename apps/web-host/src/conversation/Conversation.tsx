@@ -1,18 +1,47 @@
 /**
- * The conversation panel: each entry is one interface, rendered by @lineup/renderer-react. Until an agent
- * transport is connected, interfaces come from the example menu or from a document pasted as JSON; both go
- * through the same validation as an agent's.
+ * The conversation panel: DSL interfaces (@lineup/renderer-react), inline Surfaces (@lineup/surface-host) and
+ * what the client sends back to the agent. Until an agent transport is connected, input comes from the example
+ * menu or is pasted: a DSL document, or a lineup.v1 message handled exactly as one from the agent would be.
  */
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
-import { UIStreamError, type UIStreamState } from '@lineup/shared';
+import { LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
+import { type SurfaceEvent, SurfaceInstances, type SurfaceRejection } from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
+import { SurfaceEntry } from './SurfaceEntry.tsx';
 import { exampleStreamFrames, receiveFrame } from './stream-replay.ts';
+import { weatherOpenEnvelope } from './surface-example.ts';
 
 type NewEntry =
   | { readonly kind: 'document'; readonly label: string; readonly document: unknown }
-  | { readonly kind: 'stream'; readonly label: string };
+  | { readonly kind: 'stream'; readonly label: string }
+  | { readonly kind: 'surface'; readonly label: string; readonly payload: UIOpenPayload }
+  /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
+  | {
+      readonly kind: 'note';
+      readonly label: string;
+      readonly tone: 'to-agent' | 'refused';
+      readonly text: string;
+    };
 type Entry = NewEntry & { readonly key: number };
+
+function eventNote(event: SurfaceEvent): NewEntry {
+  return {
+    kind: 'note',
+    label: 'Sent to the agent',
+    tone: 'to-agent',
+    text: `lineup.v1.ui.event ${event.instance_id} ${event.event} ${JSON.stringify(event.data)}`,
+  };
+}
+
+function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntry {
+  const text =
+    rejection.reason === 'navigated'
+      ? `Surface ${instanceId} navigated away from its document and was removed.`
+      : `Dropped a message from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
+  return { kind: 'note', label: 'Refused', tone: 'refused', text };
+}
 
 /** Milliseconds between replayed stream frames: slow enough to watch the UI build up. */
 const FRAME_INTERVAL = 400;
@@ -53,7 +82,7 @@ function StreamEntry({ id }: { readonly id: number }) {
   return <IntelligentUIStreamView stream={stream} />;
 }
 
-function PasteForm({ onDocument }: { readonly onDocument: (document: unknown) => void }) {
+function PasteForm({ onValue }: { readonly onValue: (value: unknown) => void }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
@@ -69,15 +98,15 @@ function PasteForm({ onDocument }: { readonly onDocument: (document: unknown) =>
         try {
           value = JSON.parse(text);
         } catch {
-          setError('This is not JSON text. Paste a document as a JSON object.');
+          setError('This is not JSON text. Paste a document or a lineup.v1 message as a JSON object.');
           return;
         }
         setError(null);
-        onDocument(value);
+        onValue(value);
         setText('');
       }}
     >
-      <label htmlFor="paste-document">Document JSON</label>
+      <label htmlFor="paste-document">Document or lineup.v1 message (JSON)</label>
       <textarea
         id="paste-document"
         value={text}
@@ -88,7 +117,7 @@ function PasteForm({ onDocument }: { readonly onDocument: (document: unknown) =>
       />
       <div className="host__paste-actions">
         <button type="submit" disabled={text.trim() === ''}>
-          Show document
+          Deliver
         </button>
         {error !== null && (
           <span className="host__paste-error" role="alert">
@@ -100,6 +129,11 @@ function PasteForm({ onDocument }: { readonly onDocument: (document: unknown) =>
   );
 }
 
+/** A pasted or example value is a lineup.v1 envelope when it has the envelope's `v` and `type`. */
+function isEnvelope(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'v' in value && 'type' in value;
+}
+
 export function Conversation() {
   const [entries, setEntries] = useState<readonly Entry[]>([]);
   const next = useRef(1);
@@ -107,22 +141,141 @@ export function Conversation() {
     const key = next.current++;
     setEntries((current) => [...current, { ...entry, key }]);
   };
+  const addRef = useRef(add);
+  addRef.current = add;
+  const [instances] = useState(
+    () =>
+      new SurfaceInstances({
+        onEvent: (event) => addRef.current(eventNote(event)),
+        onRejected: (instanceId, rejection) => {
+          addRef.current(rejectionNote(instanceId, rejection));
+          if (rejection.reason === 'navigated') removeSurface(instanceId);
+        },
+      }),
+  );
+  useEffect(() => () => instances.closeAll(), [instances]);
+
+  const removeSurface = (instanceId: string) =>
+    setEntries((current) =>
+      current.filter((entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId)),
+    );
+
+  /** An agent → client message, handled as the client would handle it from the agent transport. */
+  const deliverEnvelope = (value: unknown) => {
+    let parsed: ReturnType<typeof parseEnvelope>;
+    try {
+      parsed = parseEnvelope(value, { direction: 'agent_to_client' });
+    } catch (error) {
+      if (!(error instanceof LineUpProtocolError)) throw error;
+      const issue = error.issues[0];
+      add({
+        kind: 'note',
+        label: 'Refused',
+        tone: 'refused',
+        text: `Invalid message at ${issue?.path}: ${issue?.message}`,
+      });
+      return;
+    }
+    if (parsed.kind === 'unsupported') {
+      add({
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `lineup.v1.unsupported ${parsed.reason}`,
+      });
+      return;
+    }
+    const { message } = parsed;
+    switch (message.type) {
+      case 'lineup.v1.ui.open': {
+        const payload = message.payload;
+        if (payload.app === undefined) {
+          add({
+            kind: 'note',
+            label: 'Sent to the agent',
+            tone: 'to-agent',
+            text: 'lineup.v1.unsupported: no MiniApp is installed to provide this Surface.',
+          });
+          return;
+        }
+        const label = payload.app.name;
+        setEntries((current) => {
+          // seed 000 §4.1: the same instance id replaces the open instance, in place.
+          if (
+            current.some(
+              (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
+            )
+          )
+            return current.map((entry) =>
+              entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
+                ? { ...entry, payload, label }
+                : entry,
+            );
+          return [...current, { kind: 'surface', label, payload, key: next.current++ }];
+        });
+        return;
+      }
+      case 'lineup.v1.ui.patch':
+        if (instances.patch(message.payload) === 'unknown_instance')
+          add({
+            kind: 'note',
+            label: 'Refused',
+            tone: 'refused',
+            text: `No open Surface ${message.payload.instance_id} to patch.`,
+          });
+        return;
+      case 'lineup.v1.ui.close':
+        instances.close(message.payload);
+        removeSurface(message.payload.instance_id);
+        return;
+      case 'lineup.v1.ui.document':
+        add({ kind: 'document', label: 'Agent document', document: message.payload.document });
+        return;
+      default:
+        add({
+          kind: 'note',
+          label: 'Sent to the agent',
+          tone: 'to-agent',
+          text: `lineup.v1.unsupported: this host does not handle ${message.type} yet.`,
+        });
+    }
+  };
+
+  const deliver = (value: unknown) =>
+    isEnvelope(value)
+      ? deliverEnvelope(value)
+      : add({ kind: 'document', label: 'Pasted document', document: value });
+
   return (
     <section className="host__conversation" aria-labelledby="conversation-title">
       <h2 id="conversation-title">Conversation</h2>
       {entries.length === 0 && (
         <p className="host__empty">
-          No agent is connected yet. Show an example interface, or paste a document, to see how agent
-          interfaces render here.
+          No agent is connected yet. Show an example, or paste a document or a lineup.v1 message, to see how
+          agent interfaces render here.
         </p>
       )}
       <ol className="host__entries">
         {entries.map((entry) => (
-          <li key={entry.key} className="host__entry" aria-label={entry.label}>
+          <li key={entry.key} className={`host__entry host__entry--${entry.kind}`} aria-label={entry.label}>
             {entry.kind === 'document' ? (
               <IntelligentUIView document={entry.document} />
-            ) : (
+            ) : entry.kind === 'stream' ? (
               <StreamEntry id={entry.key} />
+            ) : entry.kind === 'surface' ? (
+              <SurfaceEntry
+                payload={entry.payload}
+                instances={instances}
+                onUserClose={() => {
+                  instances.userClose(entry.payload.instance_id);
+                  removeSurface(entry.payload.instance_id);
+                }}
+              />
+            ) : (
+              <p className={`host__note host__note--${entry.tone}`}>
+                <span className="host__note-label">{entry.tone === 'to-agent' ? '→ agent' : 'refused'}</span>{' '}
+                <code>{entry.text}</code>
+              </p>
             )}
           </li>
         ))}
@@ -142,8 +295,11 @@ export function Conversation() {
           <button type="button" onClick={() => add({ kind: 'stream', label: 'Streamed interface' })}>
             Streamed interface
           </button>
+          <button type="button" onClick={() => deliverEnvelope(weatherOpenEnvelope(next.current))}>
+            Inline Surface
+          </button>
         </fieldset>
-        <PasteForm onDocument={(document) => add({ kind: 'document', label: 'Pasted document', document })} />
+        <PasteForm onValue={deliver} />
       </div>
     </section>
   );

@@ -1,0 +1,40 @@
+/**
+ * One inline Surface in the conversation, mounted by @lineup/surface-host in a sandboxed frame. The close
+ * button is the user's close: it removes the Surface and tells the agent (`ui.event` `close`).
+ */
+
+import type { UIOpenPayload } from '@lineup/shared/protocol';
+import type { SurfaceInstances } from '@lineup/surface-host';
+import { useEffect, useRef } from 'react';
+
+export function SurfaceEntry({
+  payload,
+  instances,
+  onUserClose,
+}: {
+  readonly payload: UIOpenPayload;
+  readonly instances: SurfaceInstances;
+  readonly onUserClose: () => void;
+}) {
+  const slot = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const handle = instances.open(slot.current!, payload);
+    return () => {
+      // Unmounted (replaced or removed): the frame goes, no event is sent.
+      if (instances.get(payload.instance_id) === handle)
+        instances.close({ instance_id: payload.instance_id, reason: 'removed' });
+    };
+  }, [instances, payload]);
+  const name = payload.app?.name ?? payload.instance_id;
+  return (
+    <div className="host__surface">
+      <div className="host__surface-bar">
+        <span>{name}</span>
+        <button type="button" aria-label={`Close ${name}`} onClick={onUserClose}>
+          ×
+        </button>
+      </div>
+      <div ref={slot} />
+    </div>
+  );
+}

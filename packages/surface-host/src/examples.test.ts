@@ -1,0 +1,81 @@
+/** The README's examples: shown verbatim, and run here (jsdom) to prove they do what their comments say. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import instancesSource from '../examples/instances.ts?raw';
+import mountSource from '../examples/mount-surface.ts?raw';
+import readme from '../README.md?raw';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.restoreAllMocks();
+});
+
+/** A message as the frame would post it, from the frame's window. */
+function fromFrame(frame: HTMLIFrameElement, data: object) {
+  window.dispatchEvent(new MessageEvent('message', { data, source: frame.contentWindow, origin: 'null' }));
+}
+
+describe('README examples', () => {
+  it.each([
+    ['mount-surface', mountSource],
+    ['instances', instancesSource],
+  ])('the README shows examples/%s.ts verbatim', (_name, source) => {
+    expect(readme).toContain(source.trimEnd());
+  });
+
+  it('mount-surface mounts a sandboxed frame, forwards events and reports rejections', async () => {
+    const { showWeather } = await import('../examples/mount-surface.js');
+    const sent = vi.fn();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const surface = showWeather(document.body, sent);
+    expect(surface.frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const post = vi.spyOn(surface.frame.contentWindow!, 'postMessage').mockImplementation(() => {});
+    const base = { namespace: 'lineup.surface.v1', instance_id: 'weather.dashboard.01' };
+    fromFrame(surface.frame, { ...base, type: 'ready' });
+    expect(post).toHaveBeenCalledWith({ ...base, type: 'state', state: { city: 'Shanghai' } }, '*');
+    fromFrame(surface.frame, { ...base, type: 'event', event: 'refresh', data: { unit: 'c' } });
+    expect(sent).toHaveBeenCalledWith({
+      instance_id: 'weather.dashboard.01',
+      event: 'refresh',
+      data: { unit: 'c' },
+    });
+    fromFrame(surface.frame, { ...base, type: 'event', event: 'close', data: {} });
+    expect(log).toHaveBeenCalledWith('invalid_message');
+    surface.close();
+  });
+
+  it('instances routes open, patch and close, and answers unknown types as unsupported', async () => {
+    const { createSurfaceClient } = await import('../examples/instances.js');
+    const client = createSurfaceClient(document.body, vi.fn());
+    const envelope = (type: string, payload: object) => ({
+      v: 1,
+      id: 'msg_1',
+      type,
+      conversation_id: 'conv_1',
+      sender: { kind: 'agent', id: 'agent_1' },
+      payload,
+    });
+    const app = {
+      id: 'com.example.hello',
+      name: 'Hello',
+      version: '1.0.0',
+      html: '<p>hi</p>',
+      css: '',
+      js: '',
+    };
+    expect(client.receive(envelope('lineup.v1.ui.open', { instance_id: 'h.1', app, state: {} }))).toBe(
+      'opened',
+    );
+    expect(document.querySelectorAll('iframe')).toHaveLength(1);
+    expect(client.receive(envelope('lineup.v1.ui.patch', { instance_id: 'h.1', state: { n: 1 } }))).toBe(
+      'applied',
+    );
+    expect(client.receive(envelope('lineup.v1.ui.patch', { instance_id: 'h.2', state: {} }))).toBe(
+      'unknown_instance',
+    );
+    expect(client.receive(envelope('lineup.v1.ui.close', { instance_id: 'h.1', reason: 'completed' }))).toBe(
+      'applied',
+    );
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    expect(client.receive(envelope('lineup.v1.ui.teleport', {}))).toBe('unsupported');
+  });
+});

@@ -1,0 +1,68 @@
+/** ui.open / patch / close semantics of seed 000 §4 over mounted frames (jsdom). */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SurfaceInstances } from './instances.js';
+
+const APP = {
+  id: 'com.lineup.weather.dashboard',
+  name: '天气面板',
+  version: '1.0.0',
+  html: '<main></main>',
+  css: '',
+  js: '',
+};
+const open = (instance_id: string) => ({ instance_id, app: APP, state: {} });
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('SurfaceInstances', () => {
+  it('replaces an instance opened again with the same id', () => {
+    const instances = new SurfaceInstances({ onEvent: vi.fn() });
+    const first = instances.open(document.body, open('w.1'));
+    const second = instances.open(document.body, open('w.1'));
+    expect(first.closed).toBe(true);
+    expect(instances.get('w.1')).toBe(second);
+    expect(document.querySelectorAll('iframe')).toHaveLength(1);
+    instances.open(document.body, open('w.2'));
+    expect(document.querySelectorAll('iframe')).toHaveLength(2);
+    instances.closeAll();
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+  });
+
+  it('patches and closes known instances only; an agent close sends no event', () => {
+    const onEvent = vi.fn();
+    const instances = new SurfaceInstances({ onEvent });
+    expect(instances.patch({ instance_id: 'nope', state: {} })).toBe('unknown_instance');
+    expect(instances.close({ instance_id: 'nope', reason: 'completed' })).toBe('unknown_instance');
+    const handle = instances.open(document.body, open('w.1'));
+    const patch = vi.spyOn(handle, 'patch');
+    expect(instances.patch({ instance_id: 'w.1', state: { city: '上海' } })).toBe('applied');
+    expect(patch).toHaveBeenCalledWith({ city: '上海' });
+    expect(instances.close({ instance_id: 'w.1', reason: 'completed' })).toBe('applied');
+    expect(handle.closed).toBe(true);
+    expect(instances.get('w.1')).toBeUndefined();
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('reports a user close to the agent as ui.event close', () => {
+    const onEvent = vi.fn();
+    const instances = new SurfaceInstances({ onEvent });
+    instances.open(document.body, open('w.1'));
+    expect(instances.userClose('w.1')).toBe('applied');
+    expect(onEvent).toHaveBeenCalledWith({ instance_id: 'w.1', event: 'close', data: {} });
+    expect(instances.userClose('w.1')).toBe('unknown_instance');
+  });
+
+  it('refuses a reference to an installed app Surface until the host has an app registry', () => {
+    const instances = new SurfaceInstances({ onEvent: vi.fn() });
+    expect(() =>
+      instances.open(document.body, {
+        instance_id: 'c.1',
+        surface: { app_id: 'com.lineup.svg-canvas', surface_id: 'canvas' },
+        state: {},
+      }),
+    ).toThrow(/unsupported/);
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+});
