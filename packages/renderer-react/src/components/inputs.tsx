@@ -5,17 +5,50 @@
  * update the local state only: no agent round trip, no action.
  */
 import { UI_LIMITS, type UINodeOf } from '@lineup/shared';
-import { type ChangeEvent, useEffect, useId, useState } from 'react';
+import { type ChangeEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { useRenderContext } from '../context.js';
 import { errorText } from '../errors.js';
 
-function FieldError({ id, message }: { readonly id: string; readonly message: string | null }) {
-  if (message === null) return null;
-  return (
-    <span id={id} className="lu-field-error" role="alert">
-      {message}
-    </span>
+/** A control with its label and, when a value was refused, the reason (linked by aria-describedby). */
+function Field({
+  id,
+  label,
+  message,
+  checkbox = false,
+  children,
+}: {
+  readonly id: string;
+  readonly label: string;
+  readonly message: string | null;
+  /** A checkbox has its label after the box. */
+  readonly checkbox?: boolean;
+  readonly children: ReactNode;
+}) {
+  const labelElement = (
+    <label className="lu-label" htmlFor={id}>
+      {label}
+    </label>
   );
+  return (
+    <div className={checkbox ? 'lu-field lu-checkbox-field' : 'lu-field'}>
+      {!checkbox && labelElement}
+      {children}
+      {checkbox && labelElement}
+      {message !== null && (
+        <span id={`${id}-error`} className="lu-field-error" role="alert">
+          {message}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The ARIA attributes of a control whose value may be refused. */
+function invalidity(id: string, message: string | null) {
+  return {
+    'aria-invalid': message !== null,
+    'aria-describedby': message === null ? undefined : `${id}-error`,
+  };
 }
 
 /**
@@ -43,10 +76,7 @@ export function InputView({ node }: { readonly node: UINodeOf<'Input'> }) {
   const maxLength =
     declaration?.type === 'string' ? (declaration.maxLength ?? UI_LIMITS.maxStringLength) : undefined;
   return (
-    <div className="lu-field">
-      <label className="lu-label" htmlFor={id}>
-        {label}
-      </label>
+    <Field id={id} label={label} message={message}>
       <input
         id={id}
         className="lu-input"
@@ -54,12 +84,10 @@ export function InputView({ node }: { readonly node: UINodeOf<'Input'> }) {
         value={String(state[bind] ?? '')}
         placeholder={placeholder}
         maxLength={maxLength}
-        aria-invalid={message !== null}
-        aria-describedby={message === null ? undefined : `${id}-error`}
+        {...invalidity(id, message)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => write(event.target.value)}
       />
-      <FieldError id={`${id}-error`} message={message} />
-    </div>
+    </Field>
   );
 }
 
@@ -90,10 +118,7 @@ export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput
   const domain = declaration?.type === 'number' ? declaration : undefined;
   const shown = draftMessage ?? message;
   return (
-    <div className="lu-field">
-      <label className="lu-label" htmlFor={id}>
-        {label}
-      </label>
+    <Field id={id} label={label} message={shown}>
       <input
         id={id}
         className="lu-input lu-number"
@@ -103,8 +128,7 @@ export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput
         max={domain?.max}
         step={domain?.step ?? 'any'}
         value={draft}
-        aria-invalid={shown !== null}
-        aria-describedby={shown === null ? undefined : `${id}-error`}
+        {...invalidity(id, shown)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => {
           const text = event.target.value;
           setDraft(text);
@@ -117,8 +141,7 @@ export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput
           write(parsed);
         }}
       />
-      <FieldError id={`${id}-error`} message={shown} />
-    </div>
+    </Field>
   );
 }
 
@@ -128,15 +151,12 @@ export function SelectView({ node }: { readonly node: UINodeOf<'Select'> }) {
   const { bind, label, options } = node.props;
   const [message, write] = useFieldWriter(bind);
   return (
-    <div className="lu-field">
-      <label className="lu-label" htmlFor={id}>
-        {label}
-      </label>
+    <Field id={id} label={label} message={message}>
       <select
         id={id}
         className="lu-select"
         value={String(state[bind] ?? '')}
-        aria-invalid={message !== null}
+        {...invalidity(id, message)}
         onChange={(event: ChangeEvent<HTMLSelectElement>) => write(event.target.value)}
       >
         {options.map((option) => (
@@ -145,8 +165,7 @@ export function SelectView({ node }: { readonly node: UINodeOf<'Select'> }) {
           </option>
         ))}
       </select>
-      <FieldError id={`${id}-error`} message={message} />
-    </div>
+    </Field>
   );
 }
 
@@ -160,10 +179,7 @@ export function SliderView({ node }: { readonly node: UINodeOf<'Slider'> }) {
   const domain = declaration?.type === 'number' ? declaration : undefined;
   const value = state[bind] as number;
   return (
-    <div className="lu-field">
-      <label className="lu-label" htmlFor={id}>
-        {label}
-      </label>
+    <Field id={id} label={label} message={message}>
       <div className="lu-slider-row">
         <input
           id={id}
@@ -173,14 +189,14 @@ export function SliderView({ node }: { readonly node: UINodeOf<'Slider'> }) {
           max={domain?.max}
           step={domain?.step ?? 'any'}
           value={value}
+          {...invalidity(id, message)}
           onChange={(event: ChangeEvent<HTMLInputElement>) => write(Number(event.target.value))}
         />
         <output className="lu-slider-value" htmlFor={id}>
           {String(value)}
         </output>
       </div>
-      <FieldError id={`${id}-error`} message={message} />
-    </div>
+    </Field>
   );
 }
 
@@ -190,18 +206,15 @@ export function CheckboxView({ node }: { readonly node: UINodeOf<'Checkbox'> }) 
   const { bind, label } = node.props;
   const [message, write] = useFieldWriter(bind);
   return (
-    <div className="lu-field lu-checkbox-field">
+    <Field id={id} label={label} message={message} checkbox>
       <input
         id={id}
         className="lu-checkbox"
         type="checkbox"
         checked={state[bind] === true}
+        {...invalidity(id, message)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => write(event.target.checked)}
       />
-      <label className="lu-label" htmlFor={id}>
-        {label}
-      </label>
-      <FieldError id={`${id}-error`} message={message} />
-    </div>
+    </Field>
   );
 }
