@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import * as entry from './index.js';
+import * as viteEntry from './vite.js';
 
 // The public surface is pinned: adding, removing or renaming an export or an entry point fails here, so an
 // API change is always deliberate and comes with a changeset (VERSIONING.md).
 describe('@lineup/miniapp-sdk public surface', () => {
   it('exports exactly the pinned entry points', () => {
-    expect(Object.keys(packageJson.exports)).toEqual(['.', './package.json']);
+    expect(Object.keys(packageJson.exports)).toEqual(['.', './vite', './package.json']);
   });
 
   it('exports exactly the pinned names from "."', () => {
-    expect(Object.keys(entry).sort()).toEqual([]);
+    expect(Object.keys(entry).sort()).toEqual([
+      'MINIAPP_MANIFEST_FILE',
+      'agentTool',
+      'defineAgentTools',
+      'generateManifest',
+      'manifestText',
+    ]);
+  });
+
+  it('exports exactly the pinned names from "./vite"', () => {
+    expect(Object.keys(viteEntry).sort()).toEqual([
+      'MINIAPP_MANIFEST_FILE',
+      'generateManifest',
+      'lineupMiniApp',
+      'manifestText',
+    ]);
   });
 });

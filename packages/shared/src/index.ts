@@ -120,6 +120,11 @@ export { evaluateDerived, resolveDocumentValue, resolveValue } from './dsl/value
 export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
 // JSON safety and content binding
 export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';
+export {
+  type JSONSchemaFromZodOptions,
+  type JSONSchemaObject,
+  jsonSchemaFromZod,
+} from './json/zod-json-schema.js';
 // Limits (seed 002 §9, §13)
 export {
   MIN_HOST_DOCUMENT_BYTES,

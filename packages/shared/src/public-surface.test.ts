@@ -121,6 +121,7 @@ describe('@lineup/shared public surface', () => {
       'hashCanonicalJSON',
       'initialState',
       'isUIIdentifier',
+      'jsonSchemaFromZod',
       'parseDocument',
       'parseUIActionQuery',
       'parseUIActionReceipt',

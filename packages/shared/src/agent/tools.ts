@@ -14,6 +14,7 @@ import { UIDocumentSchema } from '../dsl/schema.js';
 import type { UIDocument } from '../dsl/types.js';
 import { deepFreeze } from '../json/freeze.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
+import { jsonSchemaFromZod } from '../json/zod-json-schema.js';
 import { MIN_HOST_DOCUMENT_BYTES, UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type IssuesErrorClass, parseShape } from '../protocol/parse.js';
 import {
@@ -262,15 +263,8 @@ export interface IntelligentUITool<Name extends IntelligentUIToolName = Intellig
 }
 
 function toolParameters(schema: z.ZodType): JSONSchemaObject {
-  // The document export's options (json-schema.ts): recursive Expr and nodes stay `$ref`s into `$defs`.
-  return deepFreeze(
-    z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      cycles: 'ref',
-      reused: 'inline',
-      unrepresentable: 'throw',
-    }) as JSONSchemaObject,
-  );
+  // Recursive Expr and nodes stay `$ref`s into `$defs`, as in the document schema.
+  return deepFreeze(jsonSchemaFromZod(schema));
 }
 
 function defineTool<Name extends IntelligentUIToolName>(

@@ -3,21 +3,14 @@
  * zod schemas of schema.ts, for editors, tools and build exports. The build writes it to
  * `schema/ui.schema.json`. It checks structure only; `parseDocument` remains the trust boundary.
  */
-import { z } from 'zod';
+import { type JSONSchemaObject, jsonSchemaFromZod } from '../json/zod-json-schema.js';
 import { UIDocumentSchema } from './schema.js';
 
 export const UI_DOCUMENT_SCHEMA_ID = 'urn:dsh:intelligent-ui:document:1.1';
 
-type JSONSchemaObject = { [key: string]: unknown };
-
 function buildDocumentJsonSchema(): JSONSchemaObject {
-  const generated = z.toJSONSchema(UIDocumentSchema, {
-    target: 'draft-2020-12',
-    // Recursive schemas (Expr, nodes) stay as $ref into $defs.
-    cycles: 'ref',
-    reused: 'inline',
-    unrepresentable: 'throw',
-  }) as JSONSchemaObject;
+  // Recursive schemas (Expr, nodes) stay as $ref into $defs.
+  const generated = jsonSchemaFromZod(UIDocumentSchema);
   const { $schema, ...rest } = generated;
   return {
     $schema,

@@ -1,0 +1,174 @@
+import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
+import { parseAgentToolDescriptor } from '@lineup/shared/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { type AgentToolDefinition, defineAgentTools } from './define.js';
+
+const base = {
+  contractVersion: '1.0',
+  description: 'Adds a note to this session.',
+  input: z.strictObject({ text: z.string().min(1).max(200), pinned: z.boolean().default(false) }),
+  output: z.strictObject({ count: z.int().min(0) }),
+  callModel: 'command',
+  timeoutMs: 5_000,
+  activation: 'app_ready',
+  risk: 'display_only',
+} as const;
+
+function issuesOf(run: () => unknown): UIIssue[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    return [...(error as LineUpProtocolError).issues];
+  }
+  throw new Error('expected a LineUpProtocolError');
+}
+
+const context = { signal: new AbortController().signal };
+
+describe('defineAgentTools', () => {
+  it('produces validated descriptors with JSON Schemas generated from zod, and no handler in them', () => {
+    const tools = defineAgentTools({
+      appScope: 'notes',
+      tools: {
+        add: { ...base, permissions: ['clipboard.write'], handler: () => ({ count: 1 }) },
+        stop: {
+          ...base,
+          callModel: 'operation',
+          activation: 'activation_not_required',
+          runtime: 'operation_interrupt',
+        },
+      },
+    });
+    expect(tools.appScope).toBe('notes');
+    expect(tools.descriptors.map((descriptor) => descriptor.method)).toEqual(['add', 'stop']);
+    const [add, stop] = tools.descriptors;
+    expect(add).toMatchObject({
+      app_scope: 'notes',
+      method: 'add',
+      contract_version: '1.0',
+      idempotency: 'call_id',
+      permissions: ['clipboard.write'],
+      executor: { kind: 'miniapp_sdk' },
+    });
+    expect(add!.input_schema).toMatchObject({
+      type: 'object',
+      required: ['text'],
+      additionalProperties: false,
+    });
+    expect(stop!.executor).toEqual({ kind: 'runtime', builtin: 'operation_interrupt' });
+    // What the build writes is exactly what the runtime's parser accepts, and holds no code.
+    for (const descriptor of tools.descriptors)
+      expect(parseAgentToolDescriptor(JSON.parse(JSON.stringify(descriptor)))).toEqual(descriptor);
+    expect(JSON.stringify(tools.descriptors)).not.toMatch(/handler|=>|function/);
+    expect(Object.isFrozen(tools) && Object.isFrozen(tools.descriptors)).toBe(true);
+  });
+
+  it.each([
+    ['an app scope that is not snake_case', { appScope: 'Notes', tools: {} }, 'appScope'],
+    [
+      'a tool with both a handler and a runtime built-in',
+      { appScope: 'notes', tools: { add: { ...base, handler: () => ({}), runtime: 'deadline_operation' } } },
+      'tools.add',
+    ],
+    ['a tool with neither', { appScope: 'notes', tools: { add: { ...base } } }, 'tools.add'],
+    [
+      'a schema JSON Schema cannot express',
+      {
+        appScope: 'notes',
+        tools: { add: { ...base, input: z.strictObject({ at: z.date() }), handler: () => ({}) } },
+      },
+      'tools.add',
+    ],
+    [
+      'an empty description',
+      { appScope: 'notes', tools: { add: { ...base, description: '', handler: () => ({}) } } },
+      'tools.add.description',
+    ],
+    [
+      'a timeout under a second',
+      { appScope: 'notes', tools: { add: { ...base, timeoutMs: 10, handler: () => ({}) } } },
+      'tools.add.timeout_ms',
+    ],
+    [
+      'a method that is not a method name',
+      { appScope: 'notes', tools: { 'add-note': { ...base, handler: () => ({}) } } },
+      'tools.add-note.method',
+    ],
+    [
+      'an unknown risk',
+      { appScope: 'notes', tools: { add: { ...base, risk: 'low', handler: () => ({}) } } },
+      'tools.add.risk',
+    ],
+  ])('refuses %s, at its path', (_, definition, path) => {
+    const issues = issuesOf(() => defineAgentTools(definition as never));
+    expect(issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it('reports every broken tool at once', () => {
+    const issues = issuesOf(() =>
+      defineAgentTools({
+        appScope: 'notes',
+        tools: {
+          one: { ...base, description: '', handler: () => ({ count: 0 }) },
+          two: { ...base, timeoutMs: 1, handler: () => ({ count: 0 }) },
+        } as Record<string, AgentToolDefinition>,
+      }),
+    );
+    expect([...new Set(issues.map((issue) => issue.path))]).toEqual([
+      'tools.one.description',
+      'tools.two.timeout_ms',
+    ]);
+  });
+});
+
+describe('AgentTools.handle', () => {
+  const handler = vi.fn((input: { text: string; pinned: boolean }) => ({ count: input.text.length }));
+  const tools = defineAgentTools({
+    appScope: 'notes',
+    tools: {
+      add: { ...base, handler },
+      broken: { ...base, handler: () => ({ count: -1 }) },
+      throws: {
+        ...base,
+        handler: () => {
+          throw new Error('disk full');
+        },
+      },
+      stop: { ...base, runtime: 'operation_interrupt' },
+    },
+  });
+
+  it('validates the arguments, runs the handler with its context and validates the result', async () => {
+    await expect(tools.handle('add', { text: 'hello' }, context)).resolves.toEqual({
+      status: 'ok',
+      result: { count: 5 },
+    });
+    expect(handler).toHaveBeenCalledWith(
+      { text: 'hello', pinned: false },
+      expect.objectContaining({ appScope: 'notes', method: 'add', signal: context.signal }),
+    );
+  });
+
+  it.each([
+    ['an unknown method', 'nope', {}, 'unknown_method'],
+    ['a runtime tool (no code of the app runs for it)', 'stop', {}, 'unknown_method'],
+    ['an inherited name', 'toString', {}, 'unknown_method'],
+    ['arguments the schema refuses', 'add', { text: '' }, 'invalid_arguments'],
+    ['extra arguments', 'add', { text: 'a', extra: 1 }, 'invalid_arguments'],
+    ['a handler that throws', 'throws', { text: 'a' }, 'handler_failed'],
+    ['a result the output schema refuses', 'broken', { text: 'a' }, 'invalid_result'],
+  ])('answers %s with a stable error code, never throwing', async (_, method, input, code) => {
+    const outcome = await tools.handle(method, input, context);
+    expect(outcome).toMatchObject({ status: 'error', code });
+  });
+
+  it("passes a handler's message on, bounded", async () => {
+    await expect(tools.handle('throws', { text: 'a' }, context)).resolves.toEqual({
+      status: 'error',
+      code: 'handler_failed',
+      message: 'disk full',
+    });
+  });
+});
