@@ -10,6 +10,7 @@
  * runtime would refuse fails the author's build, not the user's call.
  */
 import { jsonSchemaFromZod, LineUpProtocolError, type UIIssue } from '@lineup/shared';
+import type { MiniAppSdkErrorCode } from '@lineup/shared/bridge';
 import {
   type AgentToolActivation,
   type AgentToolCallModel,
@@ -93,10 +94,11 @@ export type AgentToolOutcome =
   | { readonly status: 'error'; readonly code: AgentToolErrorCode; readonly message: string };
 
 /**
- * Why an SDK invocation failed: no such SDK method, arguments the input schema refuses, a handler that threw,
- * or a result the output schema refuses (the runtime validates the result again).
+ * Why an SDK invocation failed (`MINIAPP_SDK_ERROR_CODES` of the channel): no such SDK method, arguments the
+ * input schema refuses, a handler that threw, or a result the output schema refuses (the runtime validates
+ * the result again).
  */
-export type AgentToolErrorCode = 'unknown_method' | 'invalid_arguments' | 'handler_failed' | 'invalid_result';
+export type AgentToolErrorCode = MiniAppSdkErrorCode;
 
 export interface AgentTools {
   readonly appScope: string;

@@ -1,5 +1,6 @@
 /** The README's examples: shown verbatim, and run here to prove they do what their comments say. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import clientSource from '../examples/client.ts?raw';
 import toolsSource from '../examples/tools.ts?raw';
 import viteSource from '../examples/vite.config.ts?raw';
 import readme from '../README.md?raw';
@@ -9,6 +10,7 @@ describe('README examples', () => {
   it.each([
     ['tools', toolsSource],
     ['vite.config', viteSource],
+    ['client', clientSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -34,5 +36,42 @@ describe('README examples', () => {
     expect(config.plugins?.map((plugin) => (plugin as { name: string }).name)).toEqual([
       'lineup-miniapp-manifest',
     ]);
+  });
+
+  describe('client', () => {
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('announces app_ready, renders committed session data and closes on the close notice', async () => {
+      const posted: unknown[] = [];
+      const listeners: ((event: { source: unknown; data: unknown }) => void)[] = [];
+      const parent = { postMessage: (message: unknown) => posted.push(message) };
+      vi.stubGlobal('window', {
+        parent,
+        location: { hash: '#lineup-instance=notes.7' },
+        addEventListener: (_: string, listener: (event: { source: unknown; data: unknown }) => void) =>
+          listeners.push(listener),
+        removeEventListener: (_: string, listener: (event: { source: unknown; data: unknown }) => void) =>
+          listeners.splice(listeners.indexOf(listener), 1),
+        setTimeout: globalThis.setTimeout,
+        clearTimeout: globalThis.clearTimeout,
+      });
+      const deliver = (data: object) => {
+        for (const listener of [...listeners])
+          listener({
+            source: parent,
+            data: { namespace: 'lineup.miniapp.v1', instance_id: 'notes.7', ...data },
+          });
+      };
+      const { startPage } = await import('../examples/client.js');
+      const render = vi.fn();
+      startPage(render);
+      expect(posted).toEqual([{ namespace: 'lineup.miniapp.v1', instance_id: 'notes.7', type: 'app_ready' }]);
+      deliver({ type: 'session_data', revision: 1, data: { notes: ['Buy milk'] } });
+      expect(render).toHaveBeenCalledWith({ notes: ['Buy milk'] });
+      deliver({ type: 'lifecycle', phase: 'close' });
+      expect(listeners).toHaveLength(0);
+    });
   });
 });

@@ -12,10 +12,14 @@ describe('@lineup/miniapp-sdk public surface', () => {
 
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
+      'MINIAPP_INSTANCE_PARAMETER',
       'MINIAPP_MANIFEST_FILE',
+      'MiniAppRequestError',
       'agentTool',
+      'createMiniAppClient',
       'defineAgentTools',
       'generateManifest',
+      'instanceIdFromHash',
       'manifestText',
     ]);
   });

@@ -45,6 +45,7 @@ export {
   type MiniAppRequestResultMessage,
   MiniAppRequestResultMessageSchema,
   MiniAppScopeSchema,
+  type MiniAppSdkErrorCode,
   type MiniAppSessionData,
   type MiniAppSessionDataMessage,
   MiniAppSessionDataMessageSchema,

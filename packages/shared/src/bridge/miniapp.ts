@@ -78,10 +78,19 @@ export const MINIAPP_LIFECYCLE_PHASES = ['foreground', 'background', 'close'] as
 export type MiniAppLifecyclePhase = (typeof MINIAPP_LIFECYCLE_PHASES)[number];
 
 /**
- * Codes the SDK itself returns; a handler may return its own stable codes too. `unknown_method`: no handler
- * for the method; `handler_failed`: the handler threw something without a code.
+ * Codes the SDK itself returns in a `tool_return` error; a handler may return its own stable codes too.
+ * `unknown_method`: no handler for the method; `invalid_arguments`: the arguments fail the tool's input schema
+ * (the runtime checked them against the published JSON Schema; the SDK checks them against its source);
+ * `handler_failed`: the handler threw; `invalid_result`: the handler's result fails the output schema or the
+ * channel's size limit.
  */
-export const MINIAPP_SDK_ERROR_CODES = ['unknown_method', 'handler_failed'] as const;
+export const MINIAPP_SDK_ERROR_CODES = [
+  'unknown_method',
+  'invalid_arguments',
+  'handler_failed',
+  'invalid_result',
+] as const;
+export type MiniAppSdkErrorCode = (typeof MINIAPP_SDK_ERROR_CODES)[number];
 
 /** A dotted name: `start`, `pomodoro.start`, `com.lineup.pomodoro`. */
 export const MINIAPP_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*(?:\.[A-Za-z][A-Za-z0-9_-]*)*$/;
