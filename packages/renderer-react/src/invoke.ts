@@ -10,6 +10,7 @@ import {
   LineUpProtocolError,
   parseUIActionReceipt,
   type ResolvedUIAction,
+  UI_ACTION_ACTIVE_STATUSES,
   type UIActionReceipt,
   type UIDocument,
   type UIDocumentRef,
@@ -58,12 +59,8 @@ export type InvokeProgress =
   | { readonly phase: 'conflict'; readonly receipt: UIActionReceipt }
   | { readonly phase: 'error'; readonly message: string };
 
-/** Receipt statuses shown while the action is still in progress (seed 004 §4). */
-export const ACTIVE_RECEIPT_STATUSES: ReadonlySet<string> = new Set([
-  'queued',
-  'awaiting_confirmation',
-  'running',
-]);
+/** Receipt statuses of an action still in progress (seed 004 §4), from the action protocol. */
+export const ACTIVE_RECEIPT_STATUSES: ReadonlySet<string> = new Set(UI_ACTION_ACTIVE_STATUSES);
 
 /** Checks a receipt from the host against the request it answers. */
 export function checkReceipt(
