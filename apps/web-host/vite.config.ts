@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { SOURCE_CONDITIONS } from '../../vitest.shared.ts';
+import { bundledMiniApps } from './bundled-miniapps.ts';
 import { PREVIEW_PORT } from './preview-port.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bundledMiniApps()],
   // The host is built from the workspace packages' sources, so a change in a package shows up without
   // publishing it first.
   resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },

@@ -1,4 +1,5 @@
 import { Conversation } from './conversation/Conversation.tsx';
+import { MiniAppsPanel } from './MiniAppsPanel.tsx';
 
 /**
  * The Web Reference Host shell: the conversation (DSL interfaces through @lineup/renderer-react; Surfaces and
@@ -13,10 +14,7 @@ export function App() {
       </header>
       <main className="host__main">
         <Conversation />
-        <aside className="host__apps" aria-labelledby="apps-title">
-          <h2 id="apps-title">MiniApps</h2>
-          <p className="host__empty">No MiniApp is installed.</p>
-        </aside>
+        <MiniAppsPanel />
       </main>
     </div>
   );

@@ -1,1 +1,24 @@
-export {};
+/**
+ * @lineup/runtime — the browser runtime (DESIGN.md): persisted in IndexedDB through `idb`. This release holds
+ * the database with its versioned upgrade path and the app registry that publishes the revisioned
+ * `client.inventory`; the tool-call pipeline, activations, operations, session data, the action ledger and the
+ * outbox delivery follow.
+ */
+export {
+  AppRegistry,
+  buildInventory,
+  type Clock,
+  HOST_STANDARD_COMPONENTS,
+  type InstallOutcome,
+} from './apps/registry.js';
+export {
+  type AppRecord,
+  type AuditRecord,
+  type AuditType,
+  type InventoryRecord,
+  type OutboxRecord,
+  openRuntimeDatabase,
+  RUNTIME_DATABASE_NAME,
+  RUNTIME_DATABASE_VERSION,
+  type RuntimeDatabase,
+} from './storage/database.js';

@@ -10,6 +10,13 @@ describe('@lineup/runtime public surface', () => {
   });
 
   it('exports exactly the pinned names from "."', () => {
-    expect(Object.keys(entry).sort()).toEqual([]);
+    expect(Object.keys(entry).sort()).toEqual([
+      'AppRegistry',
+      'HOST_STANDARD_COMPONENTS',
+      'RUNTIME_DATABASE_NAME',
+      'RUNTIME_DATABASE_VERSION',
+      'buildInventory',
+      'openRuntimeDatabase',
+    ]);
   });
 });

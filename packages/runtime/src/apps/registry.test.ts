@@ -1,0 +1,139 @@
+/** The app registry against fake-indexeddb; the web host's Playwright tests prove it in Chromium's IndexedDB. */
+import 'fake-indexeddb/auto';
+import { LineUpProtocolError } from '@lineup/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
+import { AppRegistry } from './registry.js';
+
+const tool = (method: string) => ({
+  app_scope: 'pomodoro',
+  method,
+  contract_version: '1.0',
+  description: `The ${method} tool.`,
+  input_schema: { type: 'object', properties: {}, additionalProperties: false },
+  output_schema: { type: 'object' },
+  call_model: 'command',
+  idempotency: 'call_id',
+  timeout_ms: 10_000,
+  activation: 'activation_not_required',
+  risk: 'display_only',
+  permissions: [],
+  executor: { kind: 'runtime', builtin: 'operation_interrupt' },
+});
+
+const manifest = (overrides: object = {}) => ({
+  manifest_version: 1,
+  id: 'com.lineup.pomodoro',
+  name: 'Pomodoro',
+  version: '1.0.0',
+  app_scope: 'pomodoro',
+  entry: 'index.html',
+  surfaces: [],
+  permissions: [],
+  tools: [tool('start'), tool('interrupt')],
+  ...overrides,
+});
+
+let db: RuntimeDatabase;
+let registry: AppRegistry;
+let time = 1_000;
+let name = 0;
+const clock = { now: () => time++ };
+
+beforeEach(async () => {
+  db = await openRuntimeDatabase(`registry-test-${name++}`);
+  registry = new AppRegistry(db, { clock });
+});
+
+const counts = async () => ({
+  apps: await db.count('apps'),
+  audit: await db.count('audit'),
+  outbox: await db.count('outbox'),
+  revision: (await registry.inventory()).revision,
+});
+
+describe('AppRegistry', () => {
+  it('starts with an empty inventory of revision 0 that lists the DSL renderer', async () => {
+    expect(await registry.inventory()).toEqual({
+      revision: 'inventory-0',
+      standard_components: [{ id: 'intelligent_ui', version: '1.1' }],
+      applications: [],
+      capabilities: [],
+    });
+  });
+
+  it('installs an app: its record, a new inventory with its tools, an audit entry and an outbox row', async () => {
+    expect(await registry.install(manifest(), { bundleUrl: '/apps/pomodoro/' })).toBe('installed');
+    const [record] = await registry.list();
+    expect(record).toMatchObject({ id: 'com.lineup.pomodoro', enabled: true, bundleUrl: '/apps/pomodoro/' });
+    const inventory = await registry.inventory();
+    expect(inventory.revision).toBe('inventory-1');
+    expect(inventory.applications).toEqual([{ id: 'com.lineup.pomodoro', version: '1.0.0', surfaces: [] }]);
+    expect(inventory.tools?.map((entry) => entry.name)).toEqual(['pomodoro.start', 'pomodoro.interrupt']);
+    expect(inventory.tools?.[0]).not.toHaveProperty('executor');
+    const [outbox] = await db.getAll('outbox');
+    expect(outbox).toMatchObject({
+      type: 'lineup.v1.client.inventory',
+      delivered: false,
+      payload: inventory,
+    });
+    expect(await db.getAll('audit')).toEqual([
+      expect.objectContaining({ type: 'app_installed', appId: 'com.lineup.pomodoro', version: '1.0.0' }),
+    ]);
+  });
+
+  it('writes nothing for the same manifest again; a new version is an update with a new revision', async () => {
+    await registry.install(manifest(), { bundleUrl: '/apps/pomodoro/' });
+    expect(await registry.install(manifest(), { bundleUrl: '/apps/pomodoro/' })).toBe('unchanged');
+    expect(await counts()).toEqual({ apps: 1, audit: 1, outbox: 1, revision: 'inventory-1' });
+    expect(await registry.install(manifest({ version: '1.1.0' }), { bundleUrl: '/apps/pomodoro/' })).toBe(
+      'updated',
+    );
+    expect(await counts()).toEqual({ apps: 1, audit: 2, outbox: 2, revision: 'inventory-2' });
+    expect((await registry.inventory()).applications[0]?.version).toBe('1.1.0');
+  });
+
+  it('refuses an invalid manifest and a clashing app scope, writing nothing', async () => {
+    await registry.install(manifest(), { bundleUrl: '/apps/pomodoro/' });
+    const before = await counts();
+    await expect(
+      registry.install({ ...manifest(), handler: 'alert(1)' }, { bundleUrl: '/x/' }),
+    ).rejects.toBeInstanceOf(LineUpProtocolError);
+    await expect(
+      registry.install(manifest({ id: 'com.example.other' }), { bundleUrl: '/apps/other/' }),
+    ).rejects.toThrow(/app scope/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('publishes a new inventory when an app is disabled or enabled, and only then', async () => {
+    await registry.install(manifest(), { bundleUrl: '/apps/pomodoro/' });
+    expect(await registry.setEnabled('com.lineup.pomodoro', false)).toBe(true);
+    let inventory = await registry.inventory();
+    expect(inventory.revision).toBe('inventory-2');
+    expect(inventory.applications).toEqual([]);
+    expect(inventory).not.toHaveProperty('tools');
+    expect(await registry.setEnabled('com.lineup.pomodoro', false)).toBe(false);
+    expect(await registry.setEnabled('com.lineup.pomodoro', true)).toBe(true);
+    inventory = await registry.inventory();
+    expect(inventory.revision).toBe('inventory-3');
+    expect(inventory.tools).toHaveLength(2);
+    await expect(registry.setEnabled('com.example.none', true)).rejects.toBeInstanceOf(LineUpProtocolError);
+    expect((await db.getAll('audit')).map((entry) => entry.type)).toEqual([
+      'app_installed',
+      'app_disabled',
+      'app_enabled',
+    ]);
+  });
+
+  it('keeps everything across a reopen of the database', async () => {
+    const dbName = `registry-reopen-${name++}`;
+    const first = await openRuntimeDatabase(dbName);
+    await new AppRegistry(first, { clock }).install(manifest(), { bundleUrl: '/apps/pomodoro/' });
+    first.close();
+    const second = await openRuntimeDatabase(dbName);
+    const reopened = new AppRegistry(second, { clock });
+    expect((await reopened.list()).map((app) => app.id)).toEqual(['com.lineup.pomodoro']);
+    expect((await reopened.inventory()).revision).toBe('inventory-1');
+    second.close();
+  });
+});
