@@ -83,3 +83,66 @@ test('the bundled app is served next to its manifest', async ({ request }) => {
   const entry = await request.get('/apps/pomodoro/index.html');
   expect(await entry.text()).toContain('<title>Pomodoro</title>');
 });
+
+test('an Agent Tool call is received by the runtime: accepted, replayed, refused', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  const deliver = async (payload: object) => {
+    await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
+      JSON.stringify({
+        v: 1,
+        id: `msg_${Math.random().toString(36).slice(2)}`,
+        type: 'lineup.v1.tool.call',
+        conversation_id: 'conv_e2e',
+        sender: { kind: 'agent', id: 'agent_e2e' },
+        payload,
+      }),
+    );
+    await page.getByRole('button', { name: 'Deliver' }).click();
+  };
+  const call = {
+    call_id: 'call_e2e_1',
+    inventory_revision: 'inventory-1',
+    tool: 'pomodoro.start',
+    arguments: { minutes: 20 },
+  };
+  const notes = page.locator('.host__note');
+  const accepted =
+    '→ agent lineup.v1.tool.progress {"call_id":"call_e2e_1","app_scope":"pomodoro","status":"accepted"}';
+
+  await deliver(call);
+  await expect(notes.last()).toHaveText(accepted);
+  await deliver(call);
+  await expect(notes).toHaveCount(2);
+  await expect(notes.last()).toHaveText(accepted);
+  await deliver({ ...call, call_id: 'call_e2e_2', arguments: { minutes: 500 } });
+  await expect(notes.last()).toContainText('"code":"invalid_arguments"');
+  await deliver({ ...call, call_id: 'call_e2e_3', inventory_revision: 'inventory-0' });
+  await expect(notes.last()).toContainText('"code":"stale_inventory"');
+
+  const calls = await page.evaluate(
+    () =>
+      new Promise<{ callId: string; status: string }[]>((resolve, reject) => {
+        const request = indexedDB.open('lineup-runtime');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const all = db.transaction('tool_calls').objectStore('tool_calls').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(
+              all.result.map((record: { callId: string; status: string }) => ({
+                callId: record.callId,
+                status: record.status,
+              })),
+            );
+          };
+        };
+      }),
+  );
+  expect(calls).toEqual([
+    { callId: 'call_e2e_1', status: 'accepted' },
+    { callId: 'call_e2e_2', status: 'rejected' },
+    { callId: 'call_e2e_3', status: 'rejected' },
+  ]);
+});

@@ -1,9 +1,11 @@
 import { Conversation } from './conversation/Conversation.tsx';
 import { MiniAppsPanel } from './MiniAppsPanel.tsx';
+import { RuntimeProvider } from './runtime.tsx';
 
 /**
- * The Web Reference Host shell: the conversation (DSL interfaces through @lineup/renderer-react; Surfaces and
- * Agent Tool progress come with their packages) and the side panel with the runtime's installed MiniApps.
+ * The Web Reference Host shell: the conversation (DSL interfaces through @lineup/renderer-react, inline
+ * Surfaces through @lineup/surface-host, Agent Tool calls received by the runtime) and the side panel with the
+ * runtime's installed MiniApps.
  */
 export function App() {
   return (
@@ -12,10 +14,12 @@ export function App() {
         <h1>LineUp</h1>
         <p className="host__tagline">Web Reference Host</p>
       </header>
-      <main className="host__main">
-        <Conversation />
-        <MiniAppsPanel />
-      </main>
+      <RuntimeProvider>
+        <main className="host__main">
+          <Conversation />
+          <MiniAppsPanel />
+        </main>
+      </RuntimeProvider>
     </div>
   );
 }

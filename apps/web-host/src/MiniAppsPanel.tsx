@@ -1,60 +1,12 @@
 /**
- * The MiniApps panel: the runtime's installed apps and the inventory it publishes to agents. On start-up the
- * host installs its bundled MiniApps (served under /apps/<name>/) through the runtime, which validates each
- * manifest and persists the registry in IndexedDB; an app already installed at the same version is left as
- * it is, so a reload publishes no new inventory.
+ * The MiniApps panel: the runtime's installed apps and the inventory it publishes to agents (runtime.tsx
+ * installs the bundled apps at start-up; an app already installed at the same version is left as it is, so a
+ * reload publishes no new inventory).
  */
-import { type AppRecord, AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
-import type { ClientInventoryPayload } from '@lineup/shared/protocol';
-import { useEffect, useState } from 'react';
-
-/** The bundled apps' manifest URLs, relative to the host page. */
-const BUNDLED_APPS = [{ bundleUrl: './apps/pomodoro/' }];
-
-type PanelState =
-  | { readonly status: 'loading' }
-  | {
-      readonly status: 'ready';
-      readonly apps: readonly AppRecord[];
-      readonly inventory: ClientInventoryPayload;
-    }
-  | { readonly status: 'error'; readonly message: string };
-
-async function installBundledApps(registry: AppRegistry): Promise<void> {
-  for (const app of BUNDLED_APPS) {
-    const response = await fetch(new URL('lineup.manifest.json', new URL(app.bundleUrl, document.baseURI)));
-    if (!response.ok)
-      throw new Error(`The bundled app at ${app.bundleUrl} has no manifest (HTTP ${response.status}).`);
-    await registry.install(await response.json(), { bundleUrl: app.bundleUrl });
-  }
-}
+import { useRuntime } from './runtime.tsx';
 
 export function MiniAppsPanel() {
-  const [state, setState] = useState<PanelState>({ status: 'loading' });
-  useEffect(() => {
-    let active = true;
-    let close = () => {};
-    (async () => {
-      const db = await openRuntimeDatabase();
-      close = () => db.close();
-      if (!active) return close();
-      const registry = new AppRegistry(db);
-      await installBundledApps(registry);
-      const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
-      if (active) setState({ status: 'ready', apps, inventory });
-    })().catch((error: unknown) => {
-      if (active)
-        setState({
-          status: 'error',
-          message: error instanceof Error ? error.message : 'The runtime could not start.',
-        });
-    });
-    return () => {
-      active = false;
-      close();
-    };
-  }, []);
-
+  const state = useRuntime();
   return (
     <aside className="host__apps" aria-labelledby="apps-title">
       <h2 id="apps-title">MiniApps</h2>

@@ -1,8 +1,8 @@
 /**
  * @lineup/runtime — the browser runtime (DESIGN.md): persisted in IndexedDB through `idb`. This release holds
- * the database with its versioned upgrade path and the app registry that publishes the revisioned
- * `client.inventory`; the tool-call pipeline, activations, operations, session data, the action ledger and the
- * outbox delivery follow.
+ * the database with its versioned upgrade path, the app registry that publishes the revisioned
+ * `client.inventory`, and the intake of Agent Tool calls (dedupe, checks, persisted receipt); execution,
+ * activations, operations, session data, the action ledger and the outbox delivery follow.
  */
 export {
   AppRegistry,
@@ -21,4 +21,6 @@ export {
   RUNTIME_DATABASE_NAME,
   RUNTIME_DATABASE_VERSION,
   type RuntimeDatabase,
+  type ToolCallRecord,
 } from './storage/database.js';
+export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';

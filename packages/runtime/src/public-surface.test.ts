@@ -15,6 +15,7 @@ describe('@lineup/runtime public surface', () => {
       'HOST_STANDARD_COMPONENTS',
       'RUNTIME_DATABASE_NAME',
       'RUNTIME_DATABASE_VERSION',
+      'ToolCallIntake',
       'buildInventory',
       'openRuntimeDatabase',
     ]);

@@ -8,6 +8,7 @@ import { LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/
 import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
 import { type SurfaceEvent, SurfaceInstances, type SurfaceRejection } from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
+import { useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
 import { exampleStreamFrames, receiveFrame } from './stream-replay.ts';
@@ -135,6 +136,7 @@ function isEnvelope(value: unknown): boolean {
 }
 
 export function Conversation() {
+  const runtime = useRuntime();
   const [entries, setEntries] = useState<readonly Entry[]>([]);
   const next = useRef(1);
   const add = (entry: NewEntry) => {
@@ -228,6 +230,30 @@ export function Conversation() {
         instances.close(message.payload);
         removeSurface(message.payload.instance_id);
         return;
+      case 'lineup.v1.tool.call': {
+        if (runtime.status !== 'ready') {
+          add({ kind: 'note', label: 'Refused', tone: 'refused', text: 'The runtime is not ready yet.' });
+          return;
+        }
+        const { payload } = message;
+        runtime.intake.receive(message.conversation_id, payload).then(
+          ({ answer }) =>
+            add({
+              kind: 'note',
+              label: 'Sent to the agent',
+              tone: 'to-agent',
+              text: `${answer.type} ${JSON.stringify(answer.payload)}`,
+            }),
+          (error: unknown) =>
+            add({
+              kind: 'note',
+              label: 'Refused',
+              tone: 'refused',
+              text: `The runtime could not take the call: ${error instanceof Error ? error.message : 'unknown error'}`,
+            }),
+        );
+        return;
+      }
       case 'lineup.v1.ui.document':
         add({ kind: 'document', label: 'Agent document', document: message.payload.document });
         return;

@@ -2,37 +2,11 @@
 import 'fake-indexeddb/auto';
 import { LineUpProtocolError } from '@lineup/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { pomodoroManifest } from '../../test/manifests.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
 import { AppRegistry } from './registry.js';
 
-const tool = (method: string) => ({
-  app_scope: 'pomodoro',
-  method,
-  contract_version: '1.0',
-  description: `The ${method} tool.`,
-  input_schema: { type: 'object', properties: {}, additionalProperties: false },
-  output_schema: { type: 'object' },
-  call_model: 'command',
-  idempotency: 'call_id',
-  timeout_ms: 10_000,
-  activation: 'activation_not_required',
-  risk: 'display_only',
-  permissions: [],
-  executor: { kind: 'runtime', builtin: 'operation_interrupt' },
-});
-
-const manifest = (overrides: object = {}) => ({
-  manifest_version: 1,
-  id: 'com.lineup.pomodoro',
-  name: 'Pomodoro',
-  version: '1.0.0',
-  app_scope: 'pomodoro',
-  entry: 'index.html',
-  surfaces: [],
-  permissions: [],
-  tools: [tool('start'), tool('interrupt')],
-  ...overrides,
-});
+const manifest = pomodoroManifest;
 
 let db: RuntimeDatabase;
 let registry: AppRegistry;

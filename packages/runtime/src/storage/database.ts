@@ -3,16 +3,22 @@
  * `idb`, with a versioned upgrade path. Each version's step only adds what that version introduced, so a
  * profile created by any earlier version upgrades in place and keeps its facts.
  *
- * Version 1 holds the app registry, the inventory revision, the audit log and the outbox. Later versions add
- * the stores of tool calls, activations, instances, session data, operations, capability calls, the action
- * ledger and stream records as their features land.
+ * Version 1 holds the app registry, the inventory revision, the audit log and the outbox; version 2 adds the
+ * Agent Tool calls. Later versions add the stores of activations, instances, session data, operations,
+ * capability calls, the action ledger and stream records as their features land.
  */
 
-import type { ClientInventoryPayload, MiniAppManifest } from '@lineup/shared/protocol';
+import type {
+  ClientInventoryPayload,
+  MiniAppManifest,
+  ToolCallPayload,
+  ToolProgressPayload,
+  ToolResultPayload,
+} from '@lineup/shared/protocol';
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 1;
+export const RUNTIME_DATABASE_VERSION = 2;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -36,24 +42,57 @@ export interface InventoryRecord {
   readonly inventory: ClientInventoryPayload;
 }
 
-export type AuditType = 'app_installed' | 'app_updated' | 'app_enabled' | 'app_disabled';
+export type AuditType =
+  | 'app_installed'
+  | 'app_updated'
+  | 'app_enabled'
+  | 'app_disabled'
+  | 'tool_call_accepted'
+  | 'tool_call_rejected';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
   readonly id?: number;
   readonly at: number;
   readonly type: AuditType;
+  /** The app concerned (for a tool call, the app scope's app when known). */
   readonly appId: string;
   readonly version: string;
+  /** For tool calls: the conversation and call id (the agent's identity comes with the transport). */
+  readonly conversationId?: string;
+  readonly callId?: string;
 }
 
 /** A message waiting to be delivered to the agent side; written in the same transaction as its facts. */
-export interface OutboxRecord {
+export type OutboxRecord = {
   readonly id?: number;
   readonly at: number;
-  readonly type: 'lineup.v1.client.inventory';
-  readonly payload: ClientInventoryPayload;
   readonly delivered: boolean;
+  /** The conversation a tool answer goes to; inventories go to every conversation. */
+  readonly conversationId?: string;
+} & (
+  | { readonly type: 'lineup.v1.client.inventory'; readonly payload: ClientInventoryPayload }
+  | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }
+  | { readonly type: 'lineup.v1.tool.result'; readonly payload: ToolResultPayload }
+);
+
+/**
+ * One Agent Tool call (seed 003 §4.2): keyed by conversation and `call_id`, with a digest of its content (so a
+ * reused `call_id` with other content is told apart), and the latest answer the runtime persisted for it —
+ * a protocol receipt, or the one final result.
+ */
+export interface ToolCallRecord {
+  readonly key: string;
+  readonly conversationId: string;
+  readonly callId: string;
+  readonly call: ToolCallPayload;
+  /** `hashCanonicalJSON` of the call's tool, inventory revision and arguments. */
+  readonly contentHash: string;
+  readonly status: 'accepted' | 'rejected';
+  readonly latest:
+    | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }
+    | { readonly type: 'lineup.v1.tool.result'; readonly payload: ToolResultPayload };
+  readonly receivedAt: number;
 }
 
 export interface RuntimeDatabaseSchema extends DBSchema {
@@ -61,6 +100,7 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   inventory: { key: 'current'; value: InventoryRecord };
   audit: { key: number; value: AuditRecord; indexes: { by_app: string } };
   outbox: { key: number; value: OutboxRecord };
+  tool_calls: { key: string; value: ToolCallRecord };
 }
 
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
@@ -68,6 +108,9 @@ export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
 /** The stores a registry change writes together. */
 export const REGISTRY_STORES = ['apps', 'inventory', 'audit', 'outbox'] as const;
 export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof REGISTRY_STORES, 'readwrite'>;
+
+/** The stores receiving a tool call writes together. */
+export const TOOL_CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 
 /** Opens (creating or upgrading) the runtime database. */
 export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promise<RuntimeDatabase> {
@@ -80,6 +123,9 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
           .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
           .createIndex('by_app', 'appId');
         database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+      }
+      if (oldVersion < 2) {
+        database.createObjectStore('tool_calls', { keyPath: 'key' });
       }
     },
   });

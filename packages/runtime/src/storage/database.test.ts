@@ -1,0 +1,34 @@
+/** The versioned upgrade path: a version-1 profile opens at the current version and keeps its facts. */
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { openRuntimeDatabase, RUNTIME_DATABASE_VERSION } from './database.js';
+
+describe('openRuntimeDatabase', () => {
+  it('creates every store of the current version', async () => {
+    const db = await openRuntimeDatabase('db-fresh');
+    expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual(['apps', 'audit', 'inventory', 'outbox', 'tool_calls']);
+    db.close();
+  });
+
+  it('upgrades a version-1 database in place, keeping its records', async () => {
+    const v1 = await openDB('db-upgrade', 1, {
+      upgrade(database) {
+        database.createObjectStore('apps', { keyPath: 'id' });
+        database.createObjectStore('inventory', { keyPath: 'key' });
+        database
+          .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+          .createIndex('by_app', 'appId');
+        database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+      },
+    });
+    await v1.put('apps', { id: 'com.example.kept', enabled: true });
+    v1.close();
+    const db = await openRuntimeDatabase('db-upgrade');
+    expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
+    expect(db.objectStoreNames.contains('tool_calls')).toBe(true);
+    expect(await db.get('apps', 'com.example.kept')).toMatchObject({ enabled: true });
+    db.close();
+  });
+});

@@ -1,0 +1,131 @@
+/** Receiving Agent Tool calls (seed 003 §4.2 steps 1–3) against fake-indexeddb. */
+import 'fake-indexeddb/auto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pomodoroManifest, pomodoroTool } from '../../test/manifests.js';
+import { AppRegistry } from '../apps/registry.js';
+import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
+import { ToolCallIntake } from './intake.js';
+
+const MANIFEST = pomodoroManifest({
+  tools: [
+    pomodoroTool('start', {
+      input_schema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { minutes: { type: 'integer', minimum: 1, maximum: 180 } },
+        required: ['minutes'],
+        additionalProperties: false,
+      },
+      call_model: 'operation',
+      activation: 'foreground_required',
+      executor: { kind: 'runtime', builtin: 'deadline_operation' },
+    }),
+  ],
+});
+
+let db: RuntimeDatabase;
+let registry: AppRegistry;
+let intake: ToolCallIntake;
+let n = 0;
+
+beforeEach(async () => {
+  db = await openRuntimeDatabase(`intake-test-${n++}`);
+  registry = new AppRegistry(db, { clock: { now: () => 1_000 } });
+  await registry.install(MANIFEST, { bundleUrl: '/apps/pomodoro/' });
+  intake = new ToolCallIntake(db, registry, { clock: { now: () => 2_000 } });
+});
+
+const call = (overrides: object = {}) => ({
+  call_id: 'call_1',
+  inventory_revision: 'inventory-1',
+  tool: 'pomodoro.start',
+  arguments: { minutes: 20 },
+  ...overrides,
+});
+
+const stored = async () => ({
+  calls: await db.count('tool_calls'),
+  outbox: await db.count('outbox'),
+  audit: await db.count('audit'),
+});
+
+describe('ToolCallIntake', () => {
+  it('accepts a valid call: persists it, audits it and queues the accepted receipt in one go', async () => {
+    const before = await stored();
+    const { answer, disposition } = await intake.receive('conv_1', call());
+    expect(disposition).toBe('accepted');
+    expect(answer).toEqual({
+      type: 'lineup.v1.tool.progress',
+      payload: { call_id: 'call_1', app_scope: 'pomodoro', status: 'accepted' },
+    });
+    expect(await stored()).toEqual({
+      calls: before.calls + 1,
+      outbox: before.outbox + 1,
+      audit: before.audit + 1,
+    });
+    const outbox = await db.getAll('outbox');
+    expect(outbox.at(-1)).toMatchObject({ conversationId: 'conv_1', delivered: false, ...answer });
+    expect((await db.getAll('audit')).at(-1)).toMatchObject({
+      type: 'tool_call_accepted',
+      callId: 'call_1',
+      conversationId: 'conv_1',
+    });
+  });
+
+  it.each([
+    ['a stale inventory revision', { inventory_revision: 'inventory-0' }, 'stale_inventory'],
+    ['a tool not in the inventory', { tool: 'pomodoro.pause' }, 'unsupported'],
+    ['arguments outside the input schema', { arguments: { minutes: 0 } }, 'invalid_arguments'],
+    ['extra arguments', { arguments: { minutes: 5, instance_id: 'x' } }, 'invalid_arguments'],
+    ['missing arguments', { arguments: {} }, 'invalid_arguments'],
+  ])('refuses %s with a persisted final error', async (_, overrides, code) => {
+    const { answer, disposition } = await intake.receive('conv_1', call(overrides));
+    expect(disposition).toBe('rejected');
+    expect(answer).toMatchObject({
+      type: 'lineup.v1.tool.result',
+      payload: { call_id: 'call_1', outcome: 'error', error: { code } },
+    });
+    expect((await db.getAll('outbox')).at(-1)).toMatchObject(answer);
+    // The replay of a refused call gets the same answer, without a new outbox row.
+    const outbox = await db.count('outbox');
+    expect(await intake.receive('conv_1', call(overrides))).toEqual({ answer, disposition: 'replayed' });
+    expect(await db.count('outbox')).toBe(outbox);
+  });
+
+  it('answers a replayed call_id with the persisted answer and executes nothing new', async () => {
+    const first = await intake.receive('conv_1', call());
+    const before = await stored();
+    expect(await intake.receive('conv_1', call())).toEqual({ answer: first.answer, disposition: 'replayed' });
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses the same call_id with other content, leaving the first call as it was', async () => {
+    const first = await intake.receive('conv_1', call());
+    const before = await stored();
+    const conflict = await intake.receive('conv_1', call({ arguments: { minutes: 25 } }));
+    expect(conflict).toMatchObject({
+      disposition: 'conflict',
+      answer: { payload: { outcome: 'error', error: { code: 'call_id_conflict' } } },
+    });
+    expect(await stored()).toEqual(before);
+    expect(await intake.receive('conv_1', call())).toEqual({ answer: first.answer, disposition: 'replayed' });
+  });
+
+  it('keeps call ids apart per conversation', async () => {
+    await intake.receive('conv_1', call());
+    expect((await intake.receive('conv_2', call())).disposition).toBe('accepted');
+  });
+
+  it('refuses a tool whose app was disabled since (the revision moved on)', async () => {
+    await registry.setEnabled('com.lineup.pomodoro', false);
+    expect((await intake.receive('conv_1', call())).answer.payload).toMatchObject({
+      error: { code: 'stale_inventory' },
+    });
+    expect(
+      (await intake.receive('conv_1', call({ call_id: 'call_2', inventory_revision: 'inventory-2' }))).answer
+        .payload,
+    ).toMatchObject({
+      error: { code: 'unsupported' },
+    });
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Receiving an Agent Tool call (seed 003 §4.2 steps 1–3): the first thing the runtime does with a
+ * `lineup.v1.tool.call` the transport parsed (`parseEnvelope`, agent → client).
+ *
+ * 1. A `call_id` seen before in this conversation answers with what was persisted for it — the latest protocol
+ *    receipt or the final result — executing nothing and adding no outbox row; the same `call_id` with other
+ *    content is refused with `call_id_conflict`, and nothing about the first call changes.
+ * 2. Otherwise the call is checked against the current inventory: its revision (`stale_inventory`), the tool's
+ *    visibility (`unsupported`, not told apart from an invisible tool) and its arguments against the published
+ *    input schema (`invalid_arguments`).
+ * 3. The call record, its audit entry and the answer's outbox row are written in one transaction: `accepted`
+ *    progress for a valid call, or the final error result for a refused one (so a replay gets the same answer).
+ *
+ * Executing an accepted call — activation, the SDK handler or the runtime built-in, the final result — is the
+ * next step of the pipeline and not part of this module.
+ */
+import { hashCanonicalJSON } from '@lineup/shared';
+import type { AgentToolInventoryEntry, ToolCallPayload, ToolErrorCode } from '@lineup/shared/protocol';
+import type { AppRegistry, Clock } from '../apps/registry.js';
+import { type RuntimeDatabase, TOOL_CALL_STORES, type ToolCallRecord } from '../storage/database.js';
+import { matchesSchema } from './schema-validator.js';
+
+/** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
+export type ToolCallAnswer = ToolCallRecord['latest'];
+
+/** What the answer says about the call: new and accepted, new and refused, or a replay of a known call. */
+export type ToolCallDisposition = 'accepted' | 'rejected' | 'replayed' | 'conflict';
+
+const ERROR_MESSAGES: Readonly<Partial<Record<ToolErrorCode, string>>> = {
+  stale_inventory: 'The inventory has changed since this revision; use the latest client.inventory.',
+  unsupported: 'No such tool is available to this conversation.',
+  invalid_arguments: "The arguments do not match the tool's input schema.",
+  call_id_conflict: 'This call_id was already used for a different call.',
+};
+
+function errorResult(callId: string, code: ToolErrorCode): ToolCallAnswer {
+  const message = ERROR_MESSAGES[code];
+  return {
+    type: 'lineup.v1.tool.result',
+    payload: {
+      call_id: callId,
+      outcome: 'error',
+      error: message === undefined ? { code } : { code, message },
+    },
+  };
+}
+
+/** The key of a call: conversation and call id (a call id is unique within its conversation). */
+function callKey(conversationId: string, callId: string): string {
+  return `${conversationId}\n${callId}`;
+}
+
+export class ToolCallIntake {
+  readonly #db: RuntimeDatabase;
+  readonly #registry: AppRegistry;
+  readonly #clock: Clock;
+
+  constructor(db: RuntimeDatabase, registry: AppRegistry, options: { readonly clock?: Clock } = {}) {
+    this.#db = db;
+    this.#registry = registry;
+    this.#clock = options.clock ?? Date;
+  }
+
+  /**
+   * Receives one parsed `tool.call` payload of `conversationId`; returns the answer to send and what it means.
+   * The inventory and the schemas are read before the transaction, which awaits nothing else.
+   */
+  async receive(
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
+    const inventory = await this.#registry.inventory();
+    const contentHash = hashCanonicalJSON({
+      tool: call.tool,
+      inventory_revision: call.inventory_revision,
+      arguments: call.arguments,
+    });
+    const entry = inventory.tools?.find((tool) => tool.name === call.tool);
+    const verdict = this.#check(call, inventory.revision, entry);
+
+    const transaction = this.#db.transaction(TOOL_CALL_STORES, 'readwrite');
+    const calls = transaction.objectStore('tool_calls');
+    const key = callKey(conversationId, call.call_id);
+    const known = await calls.get(key);
+    if (known !== undefined) {
+      await transaction.done;
+      if (known.contentHash !== contentHash)
+        return { answer: errorResult(call.call_id, 'call_id_conflict'), disposition: 'conflict' };
+      return { answer: known.latest, disposition: 'replayed' };
+    }
+    const now = this.#clock.now();
+    const answer: ToolCallAnswer =
+      verdict === null
+        ? {
+            type: 'lineup.v1.tool.progress',
+            payload: { call_id: call.call_id, app_scope: entry!.app_scope, status: 'accepted' },
+          }
+        : errorResult(call.call_id, verdict);
+    const record: ToolCallRecord = {
+      key,
+      conversationId,
+      callId: call.call_id,
+      call,
+      contentHash,
+      status: verdict === null ? 'accepted' : 'rejected',
+      latest: answer,
+      receivedAt: now,
+    };
+    await calls.add(record);
+    await transaction.objectStore('audit').add({
+      at: now,
+      type: verdict === null ? 'tool_call_accepted' : 'tool_call_rejected',
+      appId: entry?.app_scope ?? '',
+      version: entry?.contract_version ?? '',
+      conversationId,
+      callId: call.call_id,
+    });
+    await transaction.objectStore('outbox').add({ at: now, delivered: false, conversationId, ...answer });
+    await transaction.done;
+    return { answer, disposition: verdict === null ? 'accepted' : 'rejected' };
+  }
+
+  /** The checks of seed 003 §4.2 steps 1–2; `null` when the call may proceed. */
+  #check(
+    call: ToolCallPayload,
+    revision: string,
+    entry: AgentToolInventoryEntry | undefined,
+  ): ToolErrorCode | null {
+    if (call.inventory_revision !== revision) return 'stale_inventory';
+    if (entry === undefined) return 'unsupported';
+    if (!matchesSchema(entry.input_schema, call.arguments)) return 'invalid_arguments';
+    return null;
+  }
+}
