@@ -4,7 +4,7 @@
  * menu or is pasted: a DSL document, or a lineup.v1 message handled exactly as one from the agent would be.
  */
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
-import { LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
 import { type SurfaceEvent, SurfaceInstances, type SurfaceRejection } from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
@@ -17,6 +17,8 @@ import { weatherOpenEnvelope } from './surface-example.ts';
 type NewEntry =
   | { readonly kind: 'document'; readonly label: string; readonly document: unknown }
   | { readonly kind: 'stream'; readonly label: string }
+  /** A component stream the agent sends as `ui.checkpoint` messages; `stream` is the receiver state. */
+  | { readonly kind: 'checkpoints'; readonly label: string; readonly stream: UIStreamState }
   | { readonly kind: 'surface'; readonly label: string; readonly payload: UIOpenPayload }
   /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
   | {
@@ -139,6 +141,8 @@ export function Conversation() {
   const runtime = useRuntime();
   const [entries, setEntries] = useState<readonly Entry[]>([]);
   const next = useRef(1);
+  /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
+  const receivers = useRef(new Map<string, { readonly key: number; readonly stream: UIStreamState }>());
   const add = (entry: NewEntry) => {
     const key = next.current++;
     setEntries((current) => [...current, { ...entry, key }]);
@@ -254,6 +258,35 @@ export function Conversation() {
         );
         return;
       }
+      case 'lineup.v1.ui.checkpoint': {
+        const frame = message.payload.checkpoint as { sourceCallId?: unknown; uiId?: unknown };
+        const streamKey = `${String(frame.sourceCallId)}\n${String(frame.uiId)}`;
+        const known = receivers.current.get(streamKey);
+        let stream: UIStreamState;
+        try {
+          // One receiver per (sourceCallId, uiId): duplicates, stale frames and gaps follow acceptCheckpoint.
+          stream = acceptCheckpoint(known?.stream ?? null, message.payload.checkpoint);
+        } catch (error) {
+          if (!(error instanceof UIStreamError)) throw error;
+          const issue = error.issues[0];
+          add({
+            kind: 'note',
+            label: 'Refused',
+            tone: 'refused',
+            text: `Refused a stream frame at ${issue?.path}: ${issue?.message}`,
+          });
+          return;
+        }
+        if (known?.stream === stream) return;
+        const key = known?.key ?? next.current++;
+        receivers.current.set(streamKey, { key, stream });
+        setEntries((current) =>
+          known === undefined
+            ? [...current, { kind: 'checkpoints', label: 'Streamed interface', stream, key }]
+            : current.map((entry) => (entry.key === key ? { ...entry, stream } : entry)),
+        );
+        return;
+      }
       case 'lineup.v1.ui.document':
         add({ kind: 'document', label: 'Agent document', document: message.payload.document });
         return;
@@ -288,6 +321,8 @@ export function Conversation() {
               <IntelligentUIView document={entry.document} />
             ) : entry.kind === 'stream' ? (
               <StreamEntry id={entry.key} />
+            ) : entry.kind === 'checkpoints' ? (
+              <IntelligentUIStreamView stream={entry.stream} />
             ) : entry.kind === 'surface' ? (
               <SurfaceEntry
                 payload={entry.payload}
