@@ -110,39 +110,55 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   const accepted =
     '→ agent lineup.v1.tool.progress {"call_id":"call_e2e_1","app_scope":"pomodoro","status":"accepted"}';
 
-  await deliver(call);
-  await expect(notes.last()).toHaveText(accepted);
+  // The first delivery also sends what was pending in the outbox since start-up: the inventory.
   await deliver(call);
   await expect(notes).toHaveCount(2);
+  await expect(notes.first()).toContainText('→ agent lineup.v1.client.inventory {"revision":"inventory-1"');
+  await expect(notes.last()).toHaveText(accepted);
+  // A replay gets the persisted answer again, and adds no outbox row.
+  await deliver(call);
+  await expect(notes).toHaveCount(3);
   await expect(notes.last()).toHaveText(accepted);
   await deliver({ ...call, call_id: 'call_e2e_2', arguments: { minutes: 500 } });
   await expect(notes.last()).toContainText('"code":"invalid_arguments"');
   await deliver({ ...call, call_id: 'call_e2e_3', inventory_revision: 'inventory-0' });
   await expect(notes.last()).toContainText('"code":"stale_inventory"');
 
-  const calls = await page.evaluate(
+  const stored = await page.evaluate(
     () =>
-      new Promise<{ callId: string; status: string }[]>((resolve, reject) => {
+      new Promise<{ calls: { callId: string; status: string }[]; outbox: string[] }>((resolve, reject) => {
         const request = indexedDB.open('lineup-runtime');
         request.onerror = () => reject(request.error);
         request.onsuccess = () => {
           const db = request.result;
-          const all = db.transaction('tool_calls').objectStore('tool_calls').getAll();
-          all.onsuccess = () => {
+          const transaction = db.transaction(['tool_calls', 'outbox']);
+          const all = transaction.objectStore('tool_calls').getAll();
+          const rows = transaction.objectStore('outbox').getAll();
+          transaction.oncomplete = () => {
             db.close();
-            resolve(
-              all.result.map((record: { callId: string; status: string }) => ({
+            resolve({
+              calls: all.result.map((record: { callId: string; status: string }) => ({
                 callId: record.callId,
                 status: record.status,
               })),
-            );
+              outbox: rows.result.map(
+                (row: { type: string; delivered: boolean }) => `${row.type} ${row.delivered}`,
+              ),
+            });
           };
         };
       }),
   );
-  expect(calls).toEqual([
+  expect(stored.calls).toEqual([
     { callId: 'call_e2e_1', status: 'accepted' },
     { callId: 'call_e2e_2', status: 'rejected' },
     { callId: 'call_e2e_3', status: 'rejected' },
+  ]);
+  // Every row written went out, in order, and is marked delivered.
+  expect(stored.outbox).toEqual([
+    'lineup.v1.client.inventory true',
+    'lineup.v1.tool.progress true',
+    'lineup.v1.tool.result true',
+    'lineup.v1.tool.result true',
   ]);
 });

@@ -3,7 +3,13 @@
  * MiniApps (served under /apps/<name>/) through the app registry — which validates each manifest and
  * persists it — and receives Agent Tool calls. The MiniApps panel and the conversation read it from context.
  */
-import { type AppRecord, AppRegistry, openRuntimeDatabase, ToolCallIntake } from '@lineup/runtime';
+import {
+  type AppRecord,
+  AppRegistry,
+  OutboxDelivery,
+  openRuntimeDatabase,
+  ToolCallIntake,
+} from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 
@@ -16,6 +22,7 @@ export type RuntimeState =
       readonly status: 'ready';
       readonly registry: AppRegistry;
       readonly intake: ToolCallIntake;
+      readonly outbox: OutboxDelivery;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
     }
@@ -49,7 +56,14 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       await installBundledApps(registry);
       const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
       if (active)
-        setState({ status: 'ready', registry, intake: new ToolCallIntake(db, registry), apps, inventory });
+        setState({
+          status: 'ready',
+          registry,
+          intake: new ToolCallIntake(db, registry),
+          outbox: new OutboxDelivery(db),
+          apps,
+          inventory,
+        });
     })().catch((error: unknown) => {
       if (active)
         setState({

@@ -11,6 +11,7 @@ export {
   HOST_STANDARD_COMPONENTS,
   type InstallOutcome,
 } from './apps/registry.js';
+export { type DeliveryReport, OutboxDelivery, type OutboxMessage } from './outbox/delivery.js';
 export {
   type AppRecord,
   type AuditRecord,

@@ -13,6 +13,7 @@ describe('@lineup/runtime public surface', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'AppRegistry',
       'HOST_STANDARD_COMPONENTS',
+      'OutboxDelivery',
       'RUNTIME_DATABASE_NAME',
       'RUNTIME_DATABASE_VERSION',
       'ToolCallIntake',

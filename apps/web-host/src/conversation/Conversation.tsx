@@ -240,22 +240,31 @@ export function Conversation() {
           return;
         }
         const { payload } = message;
-        runtime.intake.receive(message.conversation_id, payload).then(
-          ({ answer }) =>
-            add({
-              kind: 'note',
-              label: 'Sent to the agent',
-              tone: 'to-agent',
-              text: `${answer.type} ${JSON.stringify(answer.payload)}`,
-            }),
-          (error: unknown) =>
+        const { intake, outbox } = runtime;
+        const toAgent = (type: string, body: unknown) =>
+          add({
+            kind: 'note',
+            label: 'Sent to the agent',
+            tone: 'to-agent',
+            text: `${type} ${JSON.stringify(body)}`,
+          });
+        intake
+          .receive(message.conversation_id, payload)
+          .then(async ({ answer, disposition }) => {
+            // A replay is answered from the persisted record, with no new outbox row (seed 003 §4.2); a new
+            // call's answer was written to the outbox with its facts and goes out with every pending row.
+            if (disposition === 'replayed' || disposition === 'conflict')
+              toAgent(answer.type, answer.payload);
+            else await outbox.deliver((pending) => toAgent(pending.type, pending.payload));
+          })
+          .catch((error: unknown) =>
             add({
               kind: 'note',
               label: 'Refused',
               tone: 'refused',
               text: `The runtime could not take the call: ${error instanceof Error ? error.message : 'unknown error'}`,
             }),
-        );
+          );
         return;
       }
       case 'lineup.v1.ui.checkpoint': {
