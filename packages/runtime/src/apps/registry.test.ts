@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { LineUpProtocolError } from '@lineup/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { pomodoroManifest } from '../../test/manifests.js';
+import { pomodoroManifest, pomodoroTool } from '../../test/manifests.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
 import { AppRegistry } from './registry.js';
 
@@ -109,5 +109,27 @@ describe('AppRegistry', () => {
     expect((await reopened.list()).map((app) => app.id)).toEqual(['com.lineup.pomodoro']);
     expect((await reopened.inventory()).revision).toBe('inventory-1');
     second.close();
+  });
+
+  it('writes nothing when the new inventory would break a limit of the wire (all or nothing)', async () => {
+    // 64 tools per app, and an inventory holds at most 256: the fifth such app cannot be published.
+    const bigApp = (index: number) =>
+      manifest({
+        id: `com.example.app${index}`,
+        app_scope: `app${index}`,
+        tools: Array.from({ length: 64 }, (_, tool) => ({
+          ...pomodoroTool(`tool${tool}`),
+          app_scope: `app${index}`,
+        })),
+      });
+    for (let index = 0; index < 4; index++)
+      await registry.install(bigApp(index), { bundleUrl: `/apps/app${index}/` });
+    const before = await counts();
+    expect((await registry.inventory()).tools).toHaveLength(256);
+    await expect(registry.install(bigApp(4), { bundleUrl: '/apps/app4/' })).rejects.toBeInstanceOf(
+      LineUpProtocolError,
+    );
+    expect(await counts()).toEqual(before);
+    expect(await db.get('apps', 'com.example.app4')).toBeUndefined();
   });
 });

@@ -115,16 +115,17 @@ export class AppRegistry {
       installedAt: existing?.installedAt ?? now,
       updatedAt: now,
     };
-    await apps.put(record);
     const others = all.filter((app) => app.id !== manifest.id);
-    await this.#publish(
-      transaction,
-      [...others, record],
-      existing === undefined ? 'app_installed' : 'app_updated',
-      manifest,
-      now,
-    );
-    await transaction.done;
+    await this.#commit(transaction, async () => {
+      await apps.put(record);
+      await this.#publish(
+        transaction,
+        [...others, record],
+        existing === undefined ? 'app_installed' : 'app_updated',
+        manifest,
+        now,
+      );
+    });
     return existing === undefined ? 'installed' : 'updated';
   }
 
@@ -147,10 +148,17 @@ export class AppRegistry {
     }
     const now = this.#clock.now();
     const record: AppRecord = { ...existing, enabled, updatedAt: now };
-    await apps.put(record);
     const next = all.map((app) => (app.id === appId ? record : app));
-    await this.#publish(transaction, next, enabled ? 'app_enabled' : 'app_disabled', existing.manifest, now);
-    await transaction.done;
+    await this.#commit(transaction, async () => {
+      await apps.put(record);
+      await this.#publish(
+        transaction,
+        next,
+        enabled ? 'app_enabled' : 'app_disabled',
+        existing.manifest,
+        now,
+      );
+    });
     return true;
   }
 
@@ -163,6 +171,21 @@ export class AppRegistry {
   async inventory(): Promise<ClientInventoryPayload> {
     const current = await this.#db.get('inventory', 'current');
     return current?.inventory ?? buildInventory(0, []);
+  }
+
+  /**
+   * Runs the writes of one change and waits for the commit. If anything throws on the way (an inventory the
+   * wire schema refuses, say), the transaction is aborted, so the writes already issued are undone too.
+   */
+  async #commit(transaction: RegistryTransaction, writes: () => Promise<void>): Promise<void> {
+    try {
+      await writes();
+    } catch (error) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw error;
+    }
+    await transaction.done;
   }
 
   /** The new inventory, its audit entry and its outbox row, inside the caller's transaction. */
