@@ -162,3 +162,29 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
     'lineup.v1.tool.result true',
   ]);
 });
+
+test('an app.call is answered with app.result unsupported: the host declares no capability yet', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
+    JSON.stringify({
+      v: 1,
+      id: 'msg_call_1',
+      type: 'lineup.v1.app.call',
+      conversation_id: 'conv_e2e',
+      sender: { kind: 'agent', id: 'agent_e2e' },
+      payload: {
+        call_id: 'call_open_docs_01',
+        capability: 'app.open_url',
+        reason: 'Open the deployment docs for you to check',
+        expires_at: '2099-08-02T12:10:00Z',
+        arguments: { url: 'https://example.com/docs' },
+      },
+    }),
+  );
+  await page.getByRole('button', { name: 'Deliver' }).click();
+  await expect(page.locator('.host__note').last()).toHaveText(
+    '→ agent lineup.v1.app.result {"call_id":"call_open_docs_01","status":"unsupported"}',
+  );
+});

@@ -296,6 +296,16 @@ export function Conversation() {
         );
         return;
       }
+      case 'lineup.v1.app.call':
+        // seed 000 §5.3: every app.call gets an app.result with its call_id. This host has no capability
+        // registry yet, so it declares none in its inventory, and a call of any capability is unsupported.
+        add({
+          kind: 'note',
+          label: 'Sent to the agent',
+          tone: 'to-agent',
+          text: `lineup.v1.app.result ${JSON.stringify({ call_id: message.payload.call_id, status: 'unsupported' })}`,
+        });
+        return;
       case 'lineup.v1.ui.document':
         add({ kind: 'document', label: 'Agent document', document: message.payload.document });
         return;
