@@ -113,7 +113,11 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   // The first delivery also sends what was pending in the outbox since start-up: the inventory.
   await deliver(call);
   await expect(notes).toHaveCount(2);
-  await expect(notes.first()).toContainText('→ agent lineup.v1.client.inventory {"revision":"inventory-1"');
+  await expect(notes.first().locator('code')).toHaveText(
+    'lineup.v1.client.inventory inventory-1, 2 Agent Tools',
+  );
+  await notes.first().getByText('Whole message').click();
+  await expect(notes.first().locator('pre')).toContainText('"name": "pomodoro.start"');
   await expect(notes.last()).toHaveText(accepted);
   // A replay gets the persisted answer again, and adds no outbox row.
   await deliver(call);
@@ -123,6 +127,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   await expect(notes.last()).toContainText('"code":"invalid_arguments"');
   await deliver({ ...call, call_id: 'call_e2e_3', inventory_revision: 'inventory-0' });
   await expect(notes.last()).toContainText('"code":"stale_inventory"');
+  await page.screenshot({ path: 'test-results/tool-calls.png', fullPage: true });
 
   const stored = await page.evaluate(
     () =>

@@ -26,6 +26,8 @@ type NewEntry =
       readonly label: string;
       readonly tone: 'to-agent' | 'refused';
       readonly text: string;
+      /** The whole message, when `text` only summarizes it (an inventory is long). */
+      readonly detail?: string;
     };
 type Entry = NewEntry & { readonly key: number };
 
@@ -241,13 +243,21 @@ export function Conversation() {
         }
         const { payload } = message;
         const { intake, outbox } = runtime;
-        const toAgent = (type: string, body: unknown) =>
+        const toAgent = (type: string, body: unknown) => {
+          const inventory =
+            type === 'lineup.v1.client.inventory' ? (body as { revision: string; tools?: unknown[] }) : null;
           add({
             kind: 'note',
             label: 'Sent to the agent',
             tone: 'to-agent',
-            text: `${type} ${JSON.stringify(body)}`,
+            ...(inventory === null
+              ? { text: `${type} ${JSON.stringify(body)}` }
+              : {
+                  text: `${type} ${inventory.revision}, ${inventory.tools?.length ?? 0} Agent Tools`,
+                  detail: JSON.stringify(body, null, 2),
+                }),
           });
+        };
         intake
           .receive(message.conversation_id, payload)
           .then(async ({ answer, disposition }) => {
@@ -352,10 +362,16 @@ export function Conversation() {
                 }}
               />
             ) : (
-              <p className={`host__note host__note--${entry.tone}`}>
+              <div className={`host__note host__note--${entry.tone}`}>
                 <span className="host__note-label">{entry.tone === 'to-agent' ? '→ agent' : 'refused'}</span>{' '}
                 <code>{entry.text}</code>
-              </p>
+                {entry.detail !== undefined && (
+                  <details className="host__note-detail">
+                    <summary>Whole message</summary>
+                    <pre>{entry.detail}</pre>
+                  </details>
+                )}
+              </div>
             )}
           </li>
         ))}
