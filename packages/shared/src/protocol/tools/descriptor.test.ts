@@ -361,7 +361,11 @@ describe('Agent Tool descriptors (seed 003 §4.1)', () => {
         fc.oneof(
           fc.string(),
           fc.constant('javascript:alert(1)'),
-          fc.json().map((text) => JSON.parse(text)),
+          // An own "__proto__" key is refused earlier, by the safe-JSON check (tested on its own).
+          fc
+            .json()
+            .filter((text) => !text.includes('"__proto__"'))
+            .map((text) => JSON.parse(text)),
         ),
         (key, holder, value) => {
           const descriptor = start();
