@@ -8,14 +8,14 @@
  * checks everything either way (seed 004 §2).
  */
 import { z } from 'zod';
-import { parseDocument } from '../dsl/document.js';
+import { parseDocument, resolveMaxDocumentBytes } from '../dsl/document.js';
 import { createIssue, LineUpProtocolError, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentSchema } from '../dsl/schema.js';
 import type { UIDocument } from '../dsl/types.js';
 import { deepFreeze } from '../json/freeze.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { jsonSchemaFromZod } from '../json/zod-json-schema.js';
-import { MIN_HOST_DOCUMENT_BYTES, UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type IssuesErrorClass, parseShape } from '../protocol/parse.js';
 import {
   prefixIssues,
@@ -114,21 +114,6 @@ export type IntelligentUIToolArgumentsError = LineUpProtocolError | UISchemaErro
 // its snapshot; the inner document or mutation keeps its own budget. The stream envelope budget is exactly that.
 const ENVELOPE_BUDGET: SafeJSONBudget = UI_STREAM_ENVELOPE_BUDGET;
 
-function resolveMaxDocumentBytes(options: IntelligentUIToolParseOptions): number {
-  const requested = options.maxDocumentBytes;
-  if (requested === undefined) return UI_LIMITS.maxDocumentBytes;
-  if (
-    !Number.isInteger(requested) ||
-    requested < MIN_HOST_DOCUMENT_BYTES ||
-    requested > UI_LIMITS.maxDocumentBytes
-  ) {
-    throw new RangeError(
-      `parseArguments: maxDocumentBytes must be an integer from ${MIN_HOST_DOCUMENT_BYTES} to ${UI_LIMITS.maxDocumentBytes}.`,
-    );
-  }
-  return requested;
-}
-
 /** Arguments that are no object at all are rejected first: the envelope budget is not meant for them. */
 function requireArgumentsObject(input: unknown, ErrorClass: IssuesErrorClass): asserts input is object {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -198,7 +183,7 @@ function parseDocumentArguments(
   EnvelopeError: IssuesErrorClass,
   DocumentError: IssuesErrorClass,
 ): IntelligentUIDocumentArguments {
-  const maxDocumentBytes = resolveMaxDocumentBytes(options);
+  const maxDocumentBytes = resolveMaxDocumentBytes(options.maxDocumentBytes, 'parseArguments');
   const { envelope, value } = splitParameter(input, 'document', EnvelopeError);
   parseShape(EmptyEnvelopeSchema, envelope, { budget: ENVELOPE_BUDGET }, EnvelopeError);
   const candidate = requireParameter(value, 'document', EnvelopeError);

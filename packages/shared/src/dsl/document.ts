@@ -160,7 +160,11 @@ function collectNodes(root: UINode): Map<string, UINode> {
   return nodes;
 }
 
-function resolveMaxDocumentBytes(requested: number | undefined): number {
+/**
+ * A host's document budget (seed 002 §9: 1,024–262,144 bytes; default the shared maximum). `caller` names the
+ * API in the RangeError a wrong value gets. Internal: parseDocument and the agent tools' parseArguments.
+ */
+export function resolveMaxDocumentBytes(requested: number | undefined, caller = 'parseDocument'): number {
   if (requested === undefined) return UI_LIMITS.maxDocumentBytes;
   if (
     !Number.isInteger(requested) ||
@@ -168,7 +172,7 @@ function resolveMaxDocumentBytes(requested: number | undefined): number {
     requested > UI_LIMITS.maxDocumentBytes
   ) {
     throw new RangeError(
-      `parseDocument: maxDocumentBytes must be an integer from ${MIN_HOST_DOCUMENT_BYTES} to ${UI_LIMITS.maxDocumentBytes}.`,
+      `${caller}: maxDocumentBytes must be an integer from ${MIN_HOST_DOCUMENT_BYTES} to ${UI_LIMITS.maxDocumentBytes}.`,
     );
   }
   return requested;
