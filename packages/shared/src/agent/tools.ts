@@ -15,7 +15,7 @@ import type { UIDocument } from '../dsl/types.js';
 import { deepFreeze } from '../json/freeze.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { jsonSchemaFromZod } from '../json/zod-json-schema.js';
-import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type IssuesErrorClass, parseShape } from '../protocol/parse.js';
 import {
   prefixIssues,
