@@ -46,6 +46,14 @@ const state = (value: unknown = { city: '北京', temperature: 22 }): J => ({
   state: value,
 });
 
+const violation = (kind: unknown): J => ({
+  namespace: SURFACE_NAMESPACE,
+  type: 'violation',
+  instance_id: INSTANCE,
+  kind,
+});
+const focus = (): J => ({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: INSTANCE });
+
 /** `{ "p": "xxx…" }` of exactly `bytes` UTF-8 bytes as JSON. */
 const objectOfBytes = (bytes: number): J => ({ p: 'x'.repeat(bytes - 8) });
 
@@ -279,6 +287,26 @@ const FROM_FRAME_REJECTIONS: Row[] = [
     code: 'unknown_property',
     path: '$',
   },
+  // Violations: a closed set of kinds, nothing else
+  {
+    rule: 'violation of an unknown kind',
+    input: () => violation('network'),
+    code: 'invalid_value',
+    path: 'kind',
+  },
+  {
+    rule: 'violation without a kind',
+    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'violation', instance_id: INSTANCE }),
+    code: 'invalid_value',
+    path: 'kind',
+  },
+  {
+    rule: 'violation with a detail',
+    input: () => ({ ...violation('navigation'), url: 'https://example.com' }),
+    code: 'unknown_property',
+    path: '$',
+  },
+  { rule: 'focus is downward only', input: () => focus(), code: 'invalid_value', path: 'type' },
 ];
 
 const TO_FRAME_REJECTIONS: Row[] = [
@@ -290,6 +318,13 @@ const TO_FRAME_REJECTIONS: Row[] = [
   },
   { rule: 'event is upward only', input: () => event(), code: 'invalid_value', path: 'type' },
   { rule: 'ready is upward only', input: () => ready(), code: 'invalid_value', path: 'type' },
+  { rule: 'violation is upward only', input: () => violation('focus'), code: 'invalid_value', path: 'type' },
+  {
+    rule: 'focus with a target element',
+    input: () => ({ ...focus(), selector: '#password' }),
+    code: 'unknown_property',
+    path: '$',
+  },
   {
     rule: 'code is never sent down',
     input: () => ({ ...state(), js: 'alert(1)' }),
@@ -346,6 +381,8 @@ describe('parseSurfaceMessageFromFrame', () => {
     ['resize, fractional', resize(480.5)],
     ['resize at the bound', resize(SURFACE_CHANNEL_LIMITS.maxFrameHeight)],
     ['instance id of 128', { ...ready(), instance_id: 'a'.repeat(128) }],
+    ['a navigation violation', violation('navigation')],
+    ['a focus violation', violation('focus')],
   ])('accepts %s', (_rule, input) => {
     const instance = (input as J).instance_id as string;
     const message = parseSurfaceMessageFromFrame(input, instance);
@@ -385,6 +422,7 @@ describe('parseSurfaceMessageFromFrame', () => {
 
 describe('parseSurfaceMessageToFrame', () => {
   it('accepts a state, and one of exactly the state budget', () => {
+    expect(parseSurfaceMessageToFrame(focus(), INSTANCE)).toEqual(focus());
     expect(parseSurfaceMessageToFrame(state(), INSTANCE)).toEqual(state());
     expect(parseSurfaceMessageToFrame(state({}))).toEqual(state({}));
     const largest = state(objectOfBytes(SURFACE_CHANNEL_LIMITS.maxStateBytes));

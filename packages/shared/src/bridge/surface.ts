@@ -2,17 +2,26 @@
  * `lineup.surface.v1`: the postMessage channel between a host and an agent inline Surface (seed 000 §2, §4.1–
  * §4.3; DESIGN.md "two iframe channels").
  *
+ * The channel is bound to one document: the frame's `ready` is the only message a host accepts through
+ * `window.postMessage`, and it transfers a `MessagePort`; every later message in either direction travels on
+ * that port, so the state never reaches a document the host did not create. A host accepts one `ready` per
+ * mount.
+ *
  * Up (frame → host), and nothing else:
- * - `ready`  — the injected `LineUpSurface` bridge is listening. The host answers with a `state` message:
- *   seed 000 §4.1 says the bundle receives its state "在 ready 后", and a frame cannot receive before it
- *   listens. A reloaded frame sends `ready` again and gets the current state again.
+ * - `ready`  — the injected `LineUpSurface` bridge is listening (with the port). The host answers with a
+ *   `state` message: seed 000 §4.1 says the bundle receives its state "在 ready 后".
  * - `event`  — `LineUpSurface.event(name, data)`: a user intent, which the host turns into `ui.event`
- *   (seed 000 §4.2, §2.5). It never calls a capability: a Surface has no `app.call` bridge.
+ *   (seed 000 §4.2, §2.5). It never calls a capability: a Surface has no `app.call` bridge. At most
+ *   `eventBurst` at once and `eventsPerSecond` sustained.
  * - `resize` — `LineUpSurface.resize(height)`: the content height in CSS pixels; the host may clamp it lower.
+ * - `violation` — the frame's containment caught the Surface leaving its bounds: `navigation` (it started to
+ *   leave or reload its document; the host removes it at once) or `focus` (it took keyboard focus without a
+ *   user gesture in the frame; the host takes focus back unless the user moved it there with Tab).
  *
  * Down (host → frame), and nothing else:
  * - `state`  — the whole `state` of `ui.open` after `ready`, and of every `ui.patch` (seed 000 §4.1, §4.3).
  *   Code is never sent down: `ui.patch` updates state only.
+ * - `focus`  — the user moved keyboard focus into the frame from the host (Tab), so the frame may keep it.
  *
  * The Surface channel never carries a MiniApp message and the MiniApp channel never carries a Surface
  * message: each parser accepts only its own namespace (bridge/miniapp.ts).
@@ -41,7 +50,17 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
   maxFrameHeight: 32_768,
   /** UTF-8 bytes the fixed fields of a message may add to its data or state. */
   maxEnvelopeBytes: 1_024,
+  /** Events a Surface may send at once before the rate applies (a token bucket of this size). */
+  eventBurst: 20,
+  /** Events per second a Surface may send sustained; more are refused by the bridge and dropped by the host. */
+  eventsPerSecond: 10,
+  /** `resize` messages per second (and at once) a host applies; a bridge sends at most one per animation frame. */
+  resizesPerSecond: 60,
 } as const);
+
+/** What a frame's containment reports (`violation` messages). */
+export const SURFACE_VIOLATION_KINDS = Object.freeze(['navigation', 'focus'] as const);
+export type SurfaceViolationKind = (typeof SURFACE_VIOLATION_KINDS)[number];
 
 /** seed 000 §4.2: event names are `[A-Za-z][A-Za-z0-9._:-]{0,63}`. */
 export const SURFACE_EVENT_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9._:-]{0,63}$/;
@@ -96,24 +115,40 @@ export const SurfaceStateMessageSchema = z
   })
   .meta({ id: 'SurfaceStateMessage' });
 
+export const SurfaceViolationMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('violation'),
+    instance_id: BridgeInstanceIdSchema,
+    kind: z.enum(SURFACE_VIOLATION_KINDS),
+  })
+  .meta({ id: 'SurfaceViolationMessage' });
+
+export const SurfaceFocusMessageSchema = z
+  .strictObject({ namespace, type: z.literal('focus'), instance_id: BridgeInstanceIdSchema })
+  .meta({ id: 'SurfaceFocusMessage' });
+
 /** Every message a Surface frame may send to its host. */
 export const SurfaceMessageFromFrameSchema = z
   .discriminatedUnion('type', [
     SurfaceReadyMessageSchema,
     SurfaceEventMessageSchema,
     SurfaceResizeMessageSchema,
+    SurfaceViolationMessageSchema,
   ])
   .meta({ id: 'SurfaceMessageFromFrame' });
 
 /** Every message a host may send to a Surface frame. */
 export const SurfaceMessageToFrameSchema = z
-  .discriminatedUnion('type', [SurfaceStateMessageSchema])
+  .discriminatedUnion('type', [SurfaceStateMessageSchema, SurfaceFocusMessageSchema])
   .meta({ id: 'SurfaceMessageToFrame' });
 
 export type SurfaceReadyMessage = z.infer<typeof SurfaceReadyMessageSchema>;
 export type SurfaceEventMessage = z.infer<typeof SurfaceEventMessageSchema>;
 export type SurfaceResizeMessage = z.infer<typeof SurfaceResizeMessageSchema>;
 export type SurfaceStateMessage = z.infer<typeof SurfaceStateMessageSchema>;
+export type SurfaceViolationMessage = z.infer<typeof SurfaceViolationMessageSchema>;
+export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
