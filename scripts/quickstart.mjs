@@ -48,14 +48,17 @@ function installDependencies() {
   runOrExit('npx', ['-y', `pnpm@${pnpmVersion}`, 'install', ...frozen], 'pnpm install');
 }
 
+/** Debian's Noto CJK fonts, so that Chinese text in screenshots and pages is not drawn as boxes. */
+const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+
 function ensureChromium() {
-  if (existsSync(chromiumPath)) return;
-  log(`Chromium is missing at ${chromiumPath}; installing Debian's chromium package…`);
+  if (existsSync(chromiumPath) && (existsSync(CJK_FONT) || process.env.CHROMIUM_PATH)) return;
+  log(`Chromium or its CJK fonts are missing; installing Debian's chromium and fonts-noto-cjk packages…`);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const [command, ...prefix] = isRoot ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
   for (const args of [
     ['update', '-qq'],
-    ['install', '-y', '-qq', 'chromium'],
+    ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk'],
   ]) {
     const result = spawnSync(command, [...prefix, ...args], {
       stdio: 'inherit',
@@ -91,11 +94,11 @@ function unitCounts() {
   };
 }
 
-/** Counts from each app's Playwright JSON report. */
-function e2eCounts(apps) {
+/** Counts from each workspace's Playwright JSON report. */
+function e2eCounts(workspaces) {
   const total = { passed: 0, failed: 0, skipped: 0 };
-  for (const app of apps) {
-    const report = readJson(join(root, 'apps', app, 'playwright-report', 'results.json'));
+  for (const workspace of workspaces) {
+    const report = readJson(join(root, workspace, 'playwright-report', 'results.json'));
     if (!report) return undefined;
     total.passed += report.stats.expected;
     total.failed += report.stats.unexpected + report.stats.flaky;
@@ -122,9 +125,10 @@ function test() {
   installDependencies();
   ensureChromium();
   rmSync(reportsDir, { recursive: true, force: true });
-  const e2eApps = ['web-host'];
-  for (const app of e2eApps)
-    rmSync(join(root, 'apps', app, 'playwright-report'), { recursive: true, force: true });
+  // The Web Reference Host's end-to-end tests, and the hostile-Surface suite of @lineup/surface-host.
+  const e2eWorkspaces = ['apps/web-host', 'packages/surface-host'];
+  for (const workspace of e2eWorkspaces)
+    rmSync(join(root, workspace, 'playwright-report'), { recursive: true, force: true });
 
   log('Build, typecheck and lint (publint and attw for published packages)…');
   runOrExit('turbo', ['run', 'build', 'typecheck', 'lint'], 'build/typecheck/lint');
@@ -144,7 +148,7 @@ function test() {
   });
 
   const unit = unitCounts();
-  const e2e = e2eCounts(e2eApps);
+  const e2e = e2eCounts(e2eWorkspaces);
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   console.log('');
   console.log(`[lineup] unit: ${unit ? `${unit.passed} passed, ${unit.failed} failed` : 'no report'}`);

@@ -32,12 +32,17 @@ function openSurface(instance_id: string, js: string, html = '<main id="out">wai
   });
 }
 
+/** The frame the Surface runs in: inside the host's wrapper frame, which has the same title. */
 async function surfaceFrame(page: Page, name: string): Promise<Frame> {
   const element = await page.getByTitle(name).elementHandle();
-  const frame = await element?.contentFrame();
+  const frame = (await element?.contentFrame())?.childFrames()[0];
   if (!frame) throw new Error(`No frame titled ${name}`);
   return frame;
 }
+
+/** A locator inside the Surface titled `name`. */
+const surface = (page: Page, name: string) =>
+  page.frameLocator(`iframe[title="${name}"]`).frameLocator('iframe');
 
 const notes = (page: Page) => page.locator('.host__note');
 
@@ -52,7 +57,7 @@ test.describe('inline Surfaces', () => {
     await expect(iframe).toHaveAttribute('sandbox', 'allow-scripts');
     await expect(iframe).toHaveAttribute('srcdoc', /Content-Security-Policy/);
     expect(await iframe.getAttribute('src')).toBeNull();
-    const frame = page.frameLocator('iframe[title="Weather dashboard"]');
+    const frame = surface(page, 'Weather dashboard');
     await expect(frame.locator('#city')).toHaveText('Beijing');
     await expect(frame.locator('#temperature')).toHaveText('22');
     // The Surface asked for its content height (LineUpSurface.resize); the host sized the frame to it.
@@ -89,10 +94,10 @@ test.describe('inline Surfaces', () => {
 
   test('opening the same instance id replaces it; the agent can close it', async ({ page }) => {
     await deliver(page, openSurface('probe.replace', "document.getElementById('out').textContent = 'v1'"));
-    await expect(page.frameLocator('iframe[title="Probe probe.replace"]').locator('#out')).toHaveText('v1');
+    await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v1');
     await deliver(page, openSurface('probe.replace', "document.getElementById('out').textContent = 'v2'"));
     await expect(page.locator('iframe')).toHaveCount(1);
-    await expect(page.frameLocator('iframe[title="Probe probe.replace"]').locator('#out')).toHaveText('v2');
+    await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v2');
     await deliver(
       page,
       envelope('lineup.v1.ui.close', { instance_id: 'probe.replace', reason: 'completed' }),
@@ -146,20 +151,24 @@ test.describe('inline Surfaces', () => {
       });
     });
 
-    test('cannot forge events for another instance, forge a user close, or send oversize data', async ({
+    test('cannot forge events for another instance, forge a user close, or reach the host by window', async ({
       page,
     }) => {
       const forge = `
         var ns = 'lineup.surface.v1';
-        parent.postMessage({ namespace: ns, type: 'event', instance_id: 'weather.dashboard.01', event: 'refresh', data: {} }, '*');
-        parent.postMessage({ namespace: ns, type: 'event', instance_id: 'probe.forge', event: 'close', data: {} }, '*');
-        parent.postMessage({ namespace: ns, type: 'event', instance_id: 'probe.forge', event: 'big', data: { s: 'x'.repeat(20000) } }, '*');
+        top.postMessage({ namespace: ns, type: 'event', instance_id: 'weather.dashboard.01', event: 'refresh', data: {} }, '*');
+        top.postMessage({ namespace: ns, type: 'event', instance_id: 'probe.forge', event: 'close', data: {} }, '*');
+        top.postMessage({ namespace: ns, type: 'ready', instance_id: 'probe.forge' }, '*');
         parent.postMessage({ namespace: 'lineup.miniapp.v1', type: 'ready', instance_id: 'probe.forge' }, '*');
         try { LineUpSurface.event('close', {}); } catch (e) { LineUpSurface.event('bridge', { refused: e.name }); }`;
       await deliver(page, openSurface('probe.forge', forge));
-      await expect(notes(page)).toHaveCount(5);
+      // The window messages are never read: one report at once, the rest within the second.
+      await expect(notes(page)).toHaveCount(3);
       const texts = await notes(page).allTextContents();
-      expect(texts.filter((text) => text.startsWith('refused'))).toHaveLength(4);
+      expect(texts.filter((text) => text.startsWith('refused'))).toEqual([
+        'refused Ignored 1 window message from Surface probe.forge.',
+        'refused Ignored 2 window messages from Surface probe.forge.',
+      ]);
       expect(texts.filter((text) => text.startsWith('→ agent'))).toEqual([
         '→ agent lineup.v1.ui.event probe.forge bridge {"refused":"TypeError"}',
       ]);
@@ -174,7 +183,7 @@ test.describe('inline Surfaces', () => {
         ),
       );
       await expect(notes(page).last()).toHaveText(
-        'refused Surface probe.navigate navigated away from its document and was removed.',
+        'refused Surface probe.navigate tried to leave its document and was removed.',
       );
       await expect(page.locator('iframe')).toHaveCount(0);
     });

@@ -1,58 +1,57 @@
 /** The in-frame bridge, run against a fake window: what a Surface may send, and what it hears. */
 import { SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { installSurfaceBridge, type LineUpSurfaceAPI, type SurfaceBridgeGlobal } from './bridge.js';
-import { surfaceBridgeConfig } from './srcdoc.js';
+import {
+  installSurfaceBridge,
+  type LineUpSurfaceAPI,
+  type SurfaceBridge,
+  type SurfaceBridgeGlobal,
+} from './bridge.js';
+import { surfaceContainmentConfig } from './documents.js';
 
 interface FakeWindow extends SurfaceBridgeGlobal {
   LineUpSurface: LineUpSurfaceAPI;
-  posted: unknown[];
-  deliver(source: unknown, data: unknown): void;
   flush(): void;
+  nextFrame(): void;
+  advance(ms: number): void;
 }
 
 function fakeWindow(): FakeWindow {
-  const posted: unknown[] = [];
-  const listeners: ((event: { source: unknown; data: unknown }) => void)[] = [];
   const timers: (() => void)[] = [];
-  const parent = { postMessage: (message: unknown) => posted.push(message) };
+  const frames: (() => void)[] = [];
+  let clock = 0;
   const global = {
-    parent,
-    posted,
     TextEncoder,
-    addEventListener: (_type: 'message', listener: (event: { source: unknown; data: unknown }) => void) =>
-      listeners.push(listener),
+    performance: { now: () => clock },
     setTimeout: (callback: () => void) => timers.push(callback),
-    deliver(source: unknown, data: unknown) {
-      for (const listener of listeners) listener({ source, data });
-    },
+    requestAnimationFrame: (callback: () => void) => frames.push(callback),
     flush() {
       for (const timer of timers.splice(0)) timer();
+    },
+    nextFrame() {
+      for (const frame of frames.splice(0)) frame();
+    },
+    advance(ms: number) {
+      clock += ms;
     },
   };
   return global as unknown as FakeWindow;
 }
 
 let win: FakeWindow;
-const CONFIG = surfaceBridgeConfig('weather.dashboard.01');
-const state = (value: object, overrides: object = {}) => ({
-  namespace: 'lineup.surface.v1',
-  type: 'state',
-  instance_id: 'weather.dashboard.01',
-  state: value,
-  ...overrides,
-});
+let posted: Record<string, unknown>[];
+let bridge: SurfaceBridge;
+const CONFIG = surfaceContainmentConfig('weather.dashboard.01', { html: '', css: '', js: '' });
 
 beforeEach(() => {
   win = fakeWindow();
-  installSurfaceBridge(win, CONFIG);
+  posted = [];
+  bridge = installSurfaceBridge(win, CONFIG, (message) => posted.push(message));
 });
 
 describe('LineUpSurface bridge', () => {
-  it('announces ready and exposes a frozen, non-replaceable API', () => {
-    expect(win.posted).toEqual([
-      { namespace: 'lineup.surface.v1', type: 'ready', instance_id: 'weather.dashboard.01' },
-    ]);
+  it('exposes a frozen, non-replaceable API and sends nothing by itself', () => {
+    expect(posted).toEqual([]);
     expect(Object.isFrozen(win.LineUpSurface)).toBe(true);
     expect(() => {
       (win as { LineUpSurface: unknown }).LineUpSurface = {};
@@ -61,7 +60,7 @@ describe('LineUpSurface bridge', () => {
 
   it('sends a valid event', () => {
     win.LineUpSurface.event('refresh', { unit: 'c', nested: [1, { ok: true }, null] });
-    expect(win.posted.at(-1)).toEqual({
+    expect(posted.at(-1)).toEqual({
       namespace: 'lineup.surface.v1',
       type: 'event',
       instance_id: 'weather.dashboard.01',
@@ -69,7 +68,7 @@ describe('LineUpSurface bridge', () => {
       data: { unit: 'c', nested: [1, { ok: true }, null] },
     });
     win.LineUpSurface.event('ping');
-    expect(win.posted.at(-1)).toMatchObject({ event: 'ping', data: {} });
+    expect(posted.at(-1)).toMatchObject({ event: 'ping', data: {} });
   });
 
   const cyclic: Record<string, unknown> = {};
@@ -92,39 +91,33 @@ describe('LineUpSurface bridge', () => {
     ['data nested too deep', 'x', deep, /nest at most/],
     ['16 KiB of data', 'x', { text: 'x'.repeat(SURFACE_CHANNEL_LIMITS.maxEventDataBytes) }, /bytes as JSON/],
   ])('refuses %s at the call and sends nothing', (_, name, data, message) => {
-    const before = win.posted.length;
+    const before = posted.length;
     expect(() => win.LineUpSurface.event(name as string, data as Record<string, unknown>)).toThrow(message);
-    expect(win.posted).toHaveLength(before);
+    expect(posted).toHaveLength(before);
   });
 
   it('accepts data of exactly the largest size', () => {
     const text = 'x'.repeat(SURFACE_CHANNEL_LIMITS.maxEventDataBytes - '{"text":""}'.length);
     win.LineUpSurface.event('big', { text });
-    expect(win.posted.at(-1)).toMatchObject({ event: 'big' });
+    expect(posted.at(-1)).toMatchObject({ event: 'big' });
   });
 
-  it('delivers state from the host only, for this instance only', () => {
+  it('hands each state from the host to every listener', () => {
     const listener = vi.fn();
     win.LineUpSurface.onState(listener);
-    win.deliver({}, state({ city: 'forged' }));
-    win.deliver(win.parent, state({ city: 'other' }, { instance_id: 'other.instance' }));
-    win.deliver(win.parent, state({ city: 'ns' }, { namespace: 'lineup.miniapp.v1' }));
-    win.deliver(win.parent, state([1, 2]));
-    win.deliver(win.parent, { ...state({}), type: 'event' });
-    expect(listener).not.toHaveBeenCalled();
-    win.deliver(win.parent, state({ city: '北京' }));
+    bridge.deliverState({ city: '北京' });
     expect(listener).toHaveBeenCalledWith({ city: '北京' });
   });
 
   it('gives a late listener the current state, and stops after unsubscribe', () => {
-    win.deliver(win.parent, state({ n: 1 }));
+    bridge.deliverState({ n: 1 });
     const late = vi.fn();
     const unsubscribe = win.LineUpSurface.onState(late);
     expect(late).not.toHaveBeenCalled();
     win.flush();
     expect(late).toHaveBeenCalledWith({ n: 1 });
     unsubscribe();
-    win.deliver(win.parent, state({ n: 2 }));
+    bridge.deliverState({ n: 2 });
     expect(late).toHaveBeenCalledTimes(1);
   });
 
@@ -135,14 +128,17 @@ describe('LineUpSurface bridge', () => {
     const working = vi.fn();
     win.LineUpSurface.onState(failing);
     win.LineUpSurface.onState(working);
-    win.deliver(win.parent, state({ n: 1 }));
+    bridge.deliverState({ n: 1 });
     expect(working).toHaveBeenCalledWith({ n: 1 });
     expect(() => win.flush()).toThrow('surface bug');
   });
 
-  it('sends resize within bounds and refuses anything else', () => {
+  it('sends at most one resize per animation frame, the latest height, and refuses bad heights', () => {
     win.LineUpSurface.resize(320);
-    expect(win.posted.at(-1)).toMatchObject({ type: 'resize', height: 320 });
+    win.LineUpSurface.resize(330);
+    expect(posted).toEqual([]);
+    win.nextFrame();
+    expect(posted).toEqual([expect.objectContaining({ type: 'resize', height: 330 })]);
     for (const height of [
       0,
       -1,
@@ -154,11 +150,14 @@ describe('LineUpSurface bridge', () => {
     expect(() => win.LineUpSurface.onState('nope' as never)).toThrow(TypeError);
   });
 
-  it('cannot be redirected by replacing postMessage after install', () => {
-    const stolen: unknown[] = [];
-    win.parent.postMessage = (message: unknown) => stolen.push(message);
-    win.LineUpSurface.event('refresh', {});
-    expect(stolen).toEqual([]);
-    expect(win.posted.at(-1)).toMatchObject({ event: 'refresh' });
+  it('refuses events beyond the burst, and allows more as the rate refills', () => {
+    for (let index = 0; index < SURFACE_CHANNEL_LIMITS.eventBurst; index++) win.LineUpSurface.event('tick');
+    expect(posted).toHaveLength(SURFACE_CHANNEL_LIMITS.eventBurst);
+    expect(() => win.LineUpSurface.event('tick')).toThrow(/too many events/);
+    expect(posted).toHaveLength(SURFACE_CHANNEL_LIMITS.eventBurst);
+    win.advance(1_000 / SURFACE_CHANNEL_LIMITS.eventsPerSecond);
+    win.LineUpSurface.event('tick');
+    expect(() => win.LineUpSurface.event('tick')).toThrow(RangeError);
+    expect(posted).toHaveLength(SURFACE_CHANNEL_LIMITS.eventBurst + 1);
   });
 });

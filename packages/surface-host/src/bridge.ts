@@ -1,6 +1,7 @@
 /**
  * The `LineUpSurface` bridge (seed 000 §4.2): the one global a Surface gets. It runs inside the sandboxed
- * frame, before any agent content, and offers exactly three calls:
+ * frame, installed by the frame's containment (containment.ts) before any agent content exists, and offers
+ * exactly three calls:
  *
  * ```js
  * LineUpSurface.event('refresh', { unit: 'c' }) // a user intent → the host's ui.event
@@ -9,9 +10,10 @@
  * ```
  *
  * `installSurfaceBridge` is written as one self-contained function — no imports, no outer variables — because
- * the host injects its source text into the frame (srcdoc.ts): what the tests run here is what the frame runs.
- * It checks what a Surface author passes and throws a TypeError/RangeError at the call, so mistakes show up
- * in the author's console; the host validates every message again, since a Surface can also post directly.
+ * the host injects its source text into the frame (documents.ts): what the tests run here is what the frame
+ * runs. It checks what a Surface author passes and throws a TypeError/RangeError at the call, so mistakes show
+ * up in the author's console; the host validates every message again. Messages leave through `send`, the
+ * channel's private port, which Surface code never holds.
  */
 
 /** What the bridge needs to know, passed as JSON into the frame. */
@@ -26,6 +28,9 @@ export interface SurfaceBridgeConfig {
   /** Deepest nesting of event `data`. */
   readonly maxEventDataDepth: number;
   readonly maxFrameHeight: number;
+  /** Events at once, then `eventsPerSecond` sustained (a token bucket). */
+  readonly eventBurst: number;
+  readonly eventsPerSecond: number;
 }
 
 /** The object a Surface sees as `window.LineUpSurface`. */
@@ -37,21 +42,34 @@ export interface LineUpSurfaceAPI {
 
 /** The part of `window` the bridge uses. */
 export interface SurfaceBridgeGlobal {
-  readonly parent: { postMessage(message: unknown, targetOrigin: string): void };
-  addEventListener(type: 'message', listener: (event: { source: unknown; data: unknown }) => void): void;
   setTimeout(callback: () => void, delay?: number): unknown;
+  requestAnimationFrame(callback: () => void): unknown;
+  performance: { now(): number };
   TextEncoder: new () => { encode(text: string): { length: number } };
 }
 
-export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: SurfaceBridgeConfig): void {
-  const parent = global.parent;
-  // Captured now, before agent code runs, so a Surface cannot reroute the bridge's own messages.
-  const post = parent.postMessage.bind(parent);
+/** What the containment keeps of the bridge: the door for state coming down the port. */
+export interface SurfaceBridge {
+  deliverState(state: Record<string, unknown>): void;
+}
+
+export function installSurfaceBridge(
+  global: SurfaceBridgeGlobal,
+  config: SurfaceBridgeConfig,
+  send: (message: Record<string, unknown>) => void,
+): SurfaceBridge {
   const encoder = new global.TextEncoder();
   const namePattern = new RegExp(config.eventNamePattern);
-  const send = (message: Record<string, unknown>) => post(message, '*');
+  const now = global.performance.now.bind(global.performance);
+  const setTimer = global.setTimeout.bind(global);
+  const nextFrame = global.requestAnimationFrame.bind(global);
   const listeners: ((state: Record<string, unknown>) => void)[] = [];
   let latest: Record<string, unknown> | undefined;
+  // A token bucket: `eventBurst` events at once, refilled at `eventsPerSecond` (seed 000 §2.5: events are user
+  // intents, not a data stream).
+  let tokens = config.eventBurst;
+  let refilledAt = now();
+  let pendingHeight: number | undefined;
 
   const isPlainObject = (value: unknown): value is Record<string, unknown> => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -59,7 +77,7 @@ export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: Surfac
     return prototype === Object.prototype || prototype === null;
   };
 
-  /** Only JSON: no undefined, function, symbol, NaN or Infinity, class instance, cycle or excess depth. */
+  /** Why `value` is not JSON within the depth limit, or null. */
   const checkJSON = (value: unknown, depth: number, seen: unknown[]): string | null => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
     if (typeof value === 'number') return Number.isFinite(value) ? null : 'numbers must be finite';
@@ -75,6 +93,15 @@ export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: Surfac
     }
     seen.pop();
     return null;
+  };
+
+  const takeToken = (): boolean => {
+    const at = now();
+    tokens = Math.min(config.eventBurst, tokens + ((at - refilledAt) / 1000) * config.eventsPerSecond);
+    refilledAt = at;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
   };
 
   const api = {
@@ -93,6 +120,10 @@ export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: Surfac
         throw new RangeError(
           `LineUpSurface.event: data is ${bytes} bytes as JSON; at most ${config.maxEventDataBytes} are allowed.`,
         );
+      if (!takeToken())
+        throw new RangeError(
+          `LineUpSurface.event: too many events; at most ${config.eventBurst} at once and ${config.eventsPerSecond} per second.`,
+        );
       send({ namespace: config.namespace, type: 'event', instance_id: config.instanceId, event: name, data });
     },
     onState(listener: (state: Record<string, unknown>) => void): () => void {
@@ -101,7 +132,7 @@ export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: Surfac
       // A listener added after the state arrived gets it at once, on the next task, like later updates.
       const current = latest;
       if (current !== undefined)
-        global.setTimeout(() => {
+        setTimer(() => {
           if (listeners.indexOf(listener) !== -1) listener(current);
         }, 0);
       return () => {
@@ -119,32 +150,33 @@ export function installSurfaceBridge(global: SurfaceBridgeGlobal, config: Surfac
         throw new RangeError(
           `LineUpSurface.resize: height must be a number from 1 to ${config.maxFrameHeight}.`,
         );
-      send({ namespace: config.namespace, type: 'resize', instance_id: config.instanceId, height });
+      // One resize per animation frame, the latest height: a layout loop cannot flood the host.
+      const scheduled = pendingHeight !== undefined;
+      pendingHeight = height;
+      if (scheduled) return;
+      nextFrame(() => {
+        const value = pendingHeight;
+        pendingHeight = undefined;
+        send({ namespace: config.namespace, type: 'resize', instance_id: config.instanceId, height: value });
+      });
     },
   };
   Object.freeze(api);
   Object.defineProperty(global, 'LineUpSurface', { value: api, enumerable: true });
 
-  global.addEventListener('message', (event) => {
-    // Only the host page speaks to the bridge, and only with this instance's state.
-    if (event.source !== parent) return;
-    const message = event.data as Record<string, unknown> | null;
-    if (!isPlainObject(message)) return;
-    if (message.namespace !== config.namespace || message.type !== 'state') return;
-    if (message.instance_id !== config.instanceId || !isPlainObject(message.state)) return;
-    const state = message.state;
-    latest = state;
-    for (const listener of listeners.slice()) {
-      try {
-        listener(state);
-      } catch (error) {
-        // One failing listener must not stop the others; the error still reaches the Surface's console.
-        global.setTimeout(() => {
-          throw error;
-        }, 0);
+  return {
+    deliverState(state: Record<string, unknown>): void {
+      latest = state;
+      for (const listener of listeners.slice()) {
+        try {
+          listener(state);
+        } catch (error) {
+          // One failing listener must not stop the others; the error still reaches the Surface's console.
+          setTimer(() => {
+            throw error;
+          }, 0);
+        }
       }
-    }
-  });
-
-  send({ namespace: config.namespace, type: 'ready', instance_id: config.instanceId });
+    },
+  };
 }

@@ -9,9 +9,24 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A message as the frame would post it, from the frame's window. */
-function fromFrame(frame: HTMLIFrameElement, data: object) {
-  window.dispatchEvent(new MessageEvent('message', { data, source: frame.contentWindow, origin: 'null' }));
+/** The content frame the wrapper holds in a browser (jsdom renders no srcdoc), and its handshake. */
+function connect(frame: HTMLIFrameElement) {
+  const wrapper = frame.contentDocument as Document;
+  const inner = wrapper.body.appendChild(wrapper.createElement('iframe'));
+  const port = {
+    onmessage: null as ((event: { data: unknown }) => void) | null,
+    postMessage: vi.fn(),
+    close: vi.fn(),
+  };
+  const ready = new Event('message');
+  Object.assign(ready, {
+    data: { namespace: 'lineup.surface.v1', type: 'ready', instance_id: frame.dataset.instanceId },
+    source: inner.contentWindow,
+    origin: 'null',
+    ports: [port],
+  });
+  window.dispatchEvent(ready);
+  return { port, fromFrame: (data: object) => port.onmessage?.({ data }) };
 }
 
 describe('README examples', () => {
@@ -28,17 +43,16 @@ describe('README examples', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const surface = showWeather(document.body, sent);
     expect(surface.frame.getAttribute('sandbox')).toBe('allow-scripts');
-    const post = vi.spyOn(surface.frame.contentWindow!, 'postMessage').mockImplementation(() => {});
+    const { port, fromFrame } = connect(surface.frame);
     const base = { namespace: 'lineup.surface.v1', instance_id: 'weather.dashboard.01' };
-    fromFrame(surface.frame, { ...base, type: 'ready' });
-    expect(post).toHaveBeenCalledWith({ ...base, type: 'state', state: { city: 'Shanghai' } }, '*');
-    fromFrame(surface.frame, { ...base, type: 'event', event: 'refresh', data: { unit: 'c' } });
+    expect(port.postMessage).toHaveBeenCalledWith({ ...base, type: 'state', state: { city: 'Shanghai' } });
+    fromFrame({ ...base, type: 'event', event: 'refresh', data: { unit: 'c' } });
     expect(sent).toHaveBeenCalledWith({
       instance_id: 'weather.dashboard.01',
       event: 'refresh',
       data: { unit: 'c' },
     });
-    fromFrame(surface.frame, { ...base, type: 'event', event: 'close', data: {} });
+    fromFrame({ ...base, type: 'event', event: 'close', data: {} });
     expect(log).toHaveBeenCalledWith('invalid_message');
     surface.close();
   });

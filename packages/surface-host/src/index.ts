@@ -1,17 +1,20 @@
 /**
- * @lineup/surface-host — mounts untrusted Surfaces in sandboxed `srcdoc` iframes and speaks the host's end of
- * `lineup.surface.v1` (seed 000 §2, §4). Framework-free DOM code.
+ * @lineup/surface-host — mounts untrusted Surfaces in sandboxed, contained `srcdoc` iframes and speaks the
+ * host's end of `lineup.surface.v1` (seed 000 §2, §4). Framework-free DOM code.
  */
 export type { LineUpSurfaceAPI } from './bridge.js';
+export { buildSurfaceDocuments, type SurfaceBundleText, type SurfaceDocuments } from './documents.js';
 export { SurfaceInstances, type SurfaceInstancesOptions, type SurfaceUpdateOutcome } from './instances.js';
 export {
   FORBIDDEN_SANDBOX_TOKENS,
   SURFACE_CSP,
+  SURFACE_FORBIDDEN_ELEMENTS,
   SURFACE_PERMISSIONS_POLICY,
   SURFACE_SANDBOX,
+  surfaceContentSecurityPolicy,
 } from './sandbox.js';
-export { buildSurfaceSrcdoc, type SurfaceBundleText } from './srcdoc.js';
 export {
+  checkSurfaceBundle,
   type MountSurfaceOptions,
   mountSurface,
   type SurfaceEvent,

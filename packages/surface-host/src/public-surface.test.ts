@@ -13,11 +13,14 @@ describe('@lineup/surface-host public surface', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'FORBIDDEN_SANDBOX_TOKENS',
       'SURFACE_CSP',
+      'SURFACE_FORBIDDEN_ELEMENTS',
       'SURFACE_PERMISSIONS_POLICY',
       'SURFACE_SANDBOX',
       'SurfaceInstances',
-      'buildSurfaceSrcdoc',
+      'buildSurfaceDocuments',
+      'checkSurfaceBundle',
       'mountSurface',
+      'surfaceContentSecurityPolicy',
     ]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The isolation of every Surface frame (seed 000 §2), named once. A Surface is untrusted content: it runs in
  * an `iframe sandbox="allow-scripts"` — scripts, but an opaque origin (no `allow-same-origin`), so it cannot
- * read the host's cookies, storage or DOM, and no top navigation, popups or forms — under a CSP that lets
- * nothing reach the network.
+ * read the host's cookies, storage or DOM, and no top navigation, popups or forms — inside a host-made wrapper
+ * document whose CSP lets no frame load, under a CSP that lets nothing reach the network and only the host's
+ * two scripts run.
  */
 
 /** The only sandbox token a Surface frame gets. */
@@ -23,11 +24,94 @@ export const FORBIDDEN_SANDBOX_TOKENS: readonly string[] = Object.freeze([
 ]);
 
 /**
- * The Surface's Content Security Policy: exactly the minimum of seed 000 §2.3 — no network, no remote script,
- * images only from `data:` and `blob:`, inline styles and scripts (the bundle itself) allowed.
+ * The minimum Content Security Policy of seed 000 §2.3 — no network, no remote script, images only from
+ * `data:` and `blob:`, inline styles and scripts. Every Surface document gets `surfaceContentSecurityPolicy`,
+ * which keeps each of these directives and narrows them.
  */
 export const SURFACE_CSP =
   "default-src 'none'; connect-src 'none'; img-src data: blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+/** The name of the containment's private Trusted Types policy (the other allowed name is `default`). */
+export const SURFACE_TRUSTED_TYPES_POLICY = 'lineup-surface';
+
+/**
+ * The policy of a Surface's wrapper and content documents: `SURFACE_CSP`, with
+ * - `script-src` narrowed to the hashes of exactly the scripts the host injects (`'unsafe-inline'` stays for the
+ *   letter of the seed; a browser ignores it when hashes are present), so no inline handler, `javascript:` URL,
+ *   `eval` or agent `<script>` runs;
+ * - `frame-src`/`child-src 'none'`: no frame loads, and a navigation of the Surface's own frame is blocked by
+ *   its parent, the wrapper, before any request is sent;
+ * - no workers, objects, manifests, `<base>` or form targets;
+ * - Trusted Types: every HTML parsing sink goes through the containment's default policy.
+ */
+export function surfaceContentSecurityPolicy(scriptHashes: readonly string[]): string {
+  for (const hash of scriptHashes)
+    if (!/^sha256-[A-Za-z0-9+/]{43}=$/.test(hash))
+      throw new TypeError('surfaceContentSecurityPolicy: each hash must be sha256-<base64 of 32 bytes>.');
+  const scripts = scriptHashes.map((hash) => `'${hash}'`).join(' ');
+  return [
+    "default-src 'none'",
+    "connect-src 'none'",
+    'img-src data: blob:',
+    "style-src 'unsafe-inline'",
+    `script-src 'unsafe-inline' ${scripts}`,
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "manifest-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "require-trusted-types-for 'script'",
+    `trusted-types default ${SURFACE_TRUSTED_TYPES_POLICY}`,
+  ].join('; ');
+}
+
+/**
+ * HTML elements a Surface can never create: each would start a navigation or a preconnect that Chromium opens
+ * (with a DNS lookup) before CSP blocks it — frames, embedded objects, and `<link>` (`rel=preconnect` is not
+ * subject to CSP at all).
+ */
+export const SURFACE_FORBIDDEN_ELEMENTS: readonly string[] = Object.freeze([
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'fencedframe',
+  'portal',
+  'link',
+]);
+
+/**
+ * Markup that would create one of `SURFACE_FORBIDDEN_ELEMENTS`: `<` and the tag name (with an optional XML
+ * prefix), then what ends an HTML or XML tag name. HTML and XML tag names cannot be written another way
+ * (no character references, case folding only), so a string this does not match creates none of them.
+ */
+export const SURFACE_FORBIDDEN_MARKUP = new RegExp(
+  `<([A-Za-z_][^\\s<>/:]*:)?(${SURFACE_FORBIDDEN_ELEMENTS.join('|')})[\\t\\n\\f\\r />]`,
+  'i',
+);
+
+/**
+ * Globals removed from a Surface's realm before its code runs, besides every `RTC*`/`webkitRTC*` interface:
+ * XSLT (it builds elements without `createElement`), the interfaces of the forbidden elements (a customized
+ * built-in element could construct one), and workers.
+ */
+export const SURFACE_REMOVED_GLOBALS: readonly string[] = Object.freeze([
+  'XSLTProcessor',
+  'HTMLIFrameElement',
+  'HTMLFrameElement',
+  'HTMLFrameSetElement',
+  'HTMLObjectElement',
+  'HTMLEmbedElement',
+  'HTMLFencedFrameElement',
+  'FencedFrameConfig',
+  'HTMLPortalElement',
+  'HTMLLinkElement',
+  'Worker',
+  'SharedWorker',
+]);
 
 /**
  * The frame's permissions policy (`allow` attribute): every powerful feature off, whatever the defaults of

@@ -1,44 +1,78 @@
-/** The host end of the channel in jsdom: the frame's attributes, which messages count, patch and close. */
+/**
+ * The host end of the channel in jsdom: the frames it builds, the one `ready` it accepts, what travels on the
+ * port, rates, reports, focus, patch and close. The real sandbox, CSP, containment and ports are proven in
+ * Chromium (e2e/containment.spec.ts); here the content frame is a nested jsdom frame and the port a fake.
+ */
 import { LineUpProtocolError } from '@lineup/shared';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FORBIDDEN_SANDBOX_TOKENS, SURFACE_CSP, SURFACE_PERMISSIONS_POLICY } from './sandbox.js';
 import { mountSurface, type SurfaceHandle } from './surface-frame.js';
 
 const BUNDLE = { name: '天气面板', html: '<main></main>', css: '', js: '' };
+const INSTANCE = 'weather.dashboard.01';
 let handle: SurfaceHandle | undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+});
 
 afterEach(() => {
   handle?.close();
+  handle = undefined;
   document.body.innerHTML = '';
+  vi.useRealTimers();
+});
+
+interface FakePort {
+  onmessage: ((event: { data: unknown }) => void) | null;
+  postMessage: ReturnType<typeof vi.fn>;
+  close: ReturnType<typeof vi.fn>;
+}
+
+const message = (type: string, extra: object = {}) => ({
+  namespace: 'lineup.surface.v1',
+  type,
+  instance_id: INSTANCE,
+  ...extra,
 });
 
 function mount(overrides: Partial<Parameters<typeof mountSurface>[1]> = {}) {
   const onEvent = vi.fn();
   const onRejected = vi.fn();
   handle = mountSurface(document.body, {
-    instanceId: 'weather.dashboard.01',
+    instanceId: INSTANCE,
     bundle: BUNDLE,
     state: { city: '北京' },
     onEvent,
     onRejected,
     ...overrides,
   });
-  const frameWindow = handle.frame.contentWindow!;
-  const posted = vi.spyOn(frameWindow, 'postMessage').mockImplementation(() => {});
-  const fromFrame = (data: unknown, source: unknown = frameWindow, origin = 'null') =>
-    window.dispatchEvent(new MessageEvent('message', { data, source: source as Window, origin }));
-  return { onEvent, onRejected, posted, fromFrame, frame: handle.frame };
+  const frame = handle.frame;
+  // What the wrapper document does in a browser: one nested frame, where the Surface runs.
+  const wrapper = frame.contentDocument as Document;
+  const inner = wrapper.createElement('iframe');
+  wrapper.body.appendChild(inner);
+  const content = inner.contentWindow as Window;
+  /** Dispatches a window message as the browser would, from `source`. */
+  const windowMessage = (
+    data: unknown,
+    source: unknown = content,
+    origin = 'null',
+    ports: unknown[] = [],
+  ) => {
+    const event = new Event('message');
+    Object.assign(event, { data, source, origin, ports });
+    window.dispatchEvent(event);
+  };
+  const port: FakePort = { onmessage: null, postMessage: vi.fn(), close: vi.fn() };
+  const connect = () => windowMessage(message('ready'), content, 'null', [port]);
+  const fromPort = (data: unknown) => port.onmessage?.({ data });
+  return { onEvent, onRejected, frame, content, wrapper, windowMessage, port, connect, fromPort };
 }
 
-const message = (type: string, extra: object = {}) => ({
-  namespace: 'lineup.surface.v1',
-  type,
-  instance_id: 'weather.dashboard.01',
-  ...extra,
-});
-
-describe('mountSurface', () => {
-  it('mounts a sandboxed srcdoc frame with scripts only and every powerful feature off', () => {
+describe('mountSurface: the frames', () => {
+  it('mounts a sandboxed frame with scripts only, every powerful feature off, holding the wrapper', () => {
     const { frame } = mount();
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
     const tokens = frame.getAttribute('sandbox')!.split(/\s+/);
@@ -47,60 +81,31 @@ describe('mountSurface', () => {
     expect(frame.getAttribute('csp')).toBe(SURFACE_CSP);
     expect(frame.getAttribute('title')).toBe('天气面板');
     expect(frame.getAttribute('src')).toBeNull();
-    expect(frame.srcdoc).toContain('<main></main>');
+    // The wrapper has no script, and holds the content frame: sandboxed again, with the same title.
+    const wrapper = new DOMParser().parseFromString(frame.srcdoc, 'text/html');
+    expect(wrapper.querySelectorAll('script')).toHaveLength(0);
+    const inner = wrapper.querySelector('iframe');
+    expect(inner?.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(inner?.getAttribute('title')).toBe('天气面板');
+    expect(inner?.getAttribute('srcdoc')).toContain('"html":"\\u003cmain>\\u003c/main>"');
   });
 
-  it('answers ready with the state and turns events into ui.event payloads', () => {
-    const { onEvent, posted, fromFrame } = mount();
-    fromFrame(message('ready'));
-    expect(posted).toHaveBeenCalledWith(message('state', { state: { city: '北京' } }), '*');
-    fromFrame(message('event', { event: 'refresh', data: { unit: 'c' } }));
-    expect(onEvent).toHaveBeenCalledWith({
-      instance_id: 'weather.dashboard.01',
-      event: 'refresh',
-      data: { unit: 'c' },
-    });
-  });
-
-  it('ignores messages from other windows or origins, and reports invalid ones from the frame', () => {
-    const { onEvent, onRejected, fromFrame } = mount();
-    fromFrame(message('event', { event: 'refresh', data: {} }), window);
-    fromFrame(message('event', { event: 'refresh', data: {} }), undefined, 'https://example.com');
-    expect(onEvent).not.toHaveBeenCalled();
-    expect(onRejected).not.toHaveBeenCalled();
-    for (const bad of [
-      message('event', { event: 'close', data: {} }),
-      message('event', { event: 'refresh', data: [] }),
-      message('event', { event: 'refresh', data: { big: 'x'.repeat(16 * 1024) } }),
-      message('event', { event: 'refresh', data: {}, instance_id: 'other' }),
-      { ...message('event', { event: 'refresh', data: {} }), namespace: 'lineup.miniapp.v1' },
-      message('call', { capability: 'clipboard.write' }),
-      'not an object',
-    ])
-      fromFrame(bad);
-    expect(onEvent).not.toHaveBeenCalled();
-    expect(onRejected).toHaveBeenCalledTimes(7);
-    expect(onRejected.mock.calls.every(([rejection]) => rejection.reason === 'invalid_message')).toBe(true);
-  });
-
-  it('sizes the frame on resize, up to the host maximum', () => {
-    const { frame, fromFrame } = mount({ maxHeight: 500 });
-    fromFrame(message('resize', { height: 321.2 }));
-    expect(frame.style.height).toBe('322px');
-    fromFrame(message('resize', { height: 5000 }));
-    expect(frame.style.height).toBe('500px');
-  });
-
-  it('validates a patch, sends it once ready, and changes nothing on bad state', () => {
-    const { posted, fromFrame } = mount();
-    handle!.patch({ city: '上海' });
-    expect(posted).not.toHaveBeenCalled();
-    fromFrame(message('ready'));
-    expect(posted).toHaveBeenLastCalledWith(message('state', { state: { city: '上海' } }), '*');
-    expect(() => handle!.patch([1])).toThrow(LineUpProtocolError);
-    expect(() => handle!.patch({ f: () => 1 })).toThrow(LineUpProtocolError);
-    handle!.patch({ city: '广州' });
-    expect(posted).toHaveBeenLastCalledWith(message('state', { state: { city: '广州' } }), '*');
+  it.each([
+    ['an iframe', '<iframe src="https://example.com"></iframe>'],
+    ['a link', '<LINK rel=preconnect href="https://example.com">'],
+    ['an object', '<object data="x"></object>'],
+    ['an embed with a newline', '<embed\nsrc="x">'],
+    ['a prefixed XML frame', '<h:iframe xmlns:h="http://www.w3.org/1999/xhtml"/>'],
+  ])('refuses a bundle whose HTML holds %s, mounting nothing', (_name, html) => {
+    expect(() =>
+      mountSurface(document.body, {
+        instanceId: 'a',
+        bundle: { ...BUNDLE, html },
+        state: {},
+        onEvent: vi.fn(),
+      }),
+    ).toThrow(LineUpProtocolError);
+    expect(document.querySelector('iframe')).toBeNull();
   });
 
   it('refuses an initial state that is not a JSON object, mounting nothing', () => {
@@ -109,22 +114,149 @@ describe('mountSurface', () => {
     ).toThrow(LineUpProtocolError);
     expect(document.querySelector('iframe')).toBeNull();
   });
+});
 
-  it('closes once: removes the frame and stops listening', () => {
-    const { onEvent, frame } = mount();
-    const frameWindow = frame.contentWindow;
+describe('mountSurface: the channel', () => {
+  it('takes the port of the first ready, answers with the state on it, and turns events into ui.event', () => {
+    const { onEvent, port, connect, fromPort } = mount();
+    expect(handle!.ready).toBe(false);
+    connect();
+    expect(handle!.ready).toBe(true);
+    expect(port.postMessage).toHaveBeenCalledWith(message('state', { state: { city: '北京' } }));
+    fromPort(message('event', { event: 'refresh', data: { unit: 'c' } }));
+    expect(onEvent).toHaveBeenCalledWith({ instance_id: INSTANCE, event: 'refresh', data: { unit: 'c' } });
+  });
+
+  it('accepts ready only from the content frame, with the opaque origin and exactly one port', () => {
+    const { port, windowMessage, content, frame, onRejected } = mount();
+    windowMessage(message('ready'), frame.contentWindow, 'null', [port]); // the wrapper has no script
+    windowMessage(message('ready'), content, 'https://example.com', [port]);
+    windowMessage(message('ready'), content, 'null', []);
+    windowMessage(message('ready'), content, 'null', [port, port]);
+    windowMessage(message('ready'), window, 'null', [port]); // not this Surface at all: not even reported
+    expect(handle!.ready).toBe(false);
+    expect(port.postMessage).not.toHaveBeenCalled();
+    expect(onRejected).toHaveBeenCalledWith(expect.objectContaining({ reason: 'invalid_message', count: 1 }));
+  });
+
+  it('never reads a window message after the handshake, and reports them once per second', () => {
+    const { connect, windowMessage, onRejected, port } = mount();
+    connect();
+    for (let index = 0; index < 1_000; index++) windowMessage(message('ready'));
+    expect(port.postMessage).toHaveBeenCalledTimes(1);
+    expect(onRejected.mock.calls).toEqual([[{ reason: 'foreign_message', count: 1 }]]);
+    vi.advanceTimersByTime(1_000);
+    expect(onRejected).toHaveBeenLastCalledWith({ reason: 'foreign_message', count: 999 });
+    vi.advanceTimersByTime(5_000);
+    expect(onRejected).toHaveBeenCalledTimes(2);
+  });
+
+  it('reports invalid port messages, and forwards nothing from them', () => {
+    const { onEvent, onRejected, connect, fromPort } = mount();
+    connect();
+    for (const bad of [
+      message('event', { event: 'close', data: {} }),
+      message('event', { event: 'refresh', data: [] }),
+      message('event', { event: 'refresh', data: { big: 'x'.repeat(16 * 1024) } }),
+      message('event', { event: 'refresh', data: {}, instance_id: 'other' }),
+      { ...message('event', { event: 'refresh', data: {} }), namespace: 'lineup.miniapp.v1' },
+      message('call', { capability: 'clipboard.write' }),
+      message('ready'),
+      'not an object',
+    ])
+      fromPort(bad);
+    expect(onEvent).not.toHaveBeenCalled();
+    expect(onRejected).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1_000);
+    expect(onRejected).toHaveBeenLastCalledWith(
+      expect.objectContaining({ reason: 'invalid_message', count: 7 }),
+    );
+  });
+
+  it('drops events beyond the rate and reports them with a count', () => {
+    const { onEvent, onRejected, connect, fromPort } = mount();
+    connect();
+    for (let index = 0; index < 5_000; index++) fromPort(message('event', { event: 'tick', data: {} }));
+    expect(onEvent).toHaveBeenCalledTimes(SURFACE_CHANNEL_LIMITS.eventBurst);
+    vi.advanceTimersByTime(1_000);
+    expect(onRejected.mock.calls).toEqual([
+      [{ reason: 'rate_limited', count: 1 }],
+      [{ reason: 'rate_limited', count: 5_000 - SURFACE_CHANNEL_LIMITS.eventBurst - 1 }],
+    ]);
+    fromPort(message('event', { event: 'tick', data: {} }));
+    expect(onEvent).toHaveBeenCalledTimes(SURFACE_CHANNEL_LIMITS.eventBurst + 1);
+  });
+
+  it('sizes the frame on resize, up to the host maximum', () => {
+    const { frame, connect, fromPort } = mount({ maxHeight: 500 });
+    connect();
+    fromPort(message('resize', { height: 321.2 }));
+    expect(frame.style.height).toBe('322px');
+    fromPort(message('resize', { height: 5000 }));
+    expect(frame.style.height).toBe('500px');
+  });
+
+  it('removes the Surface at once on a navigation violation', () => {
+    const { connect, fromPort, onRejected, port, onEvent } = mount();
+    connect();
+    fromPort(message('violation', { kind: 'navigation' }));
+    expect(handle!.closed).toBe(true);
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(port.close).toHaveBeenCalled();
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'navigated' });
+    fromPort(message('event', { event: 'late', data: {} }));
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('validates a patch, sends it on the port once ready, and changes nothing on bad state', () => {
+    const { port, connect } = mount();
+    handle!.patch({ city: '上海' });
+    expect(port.postMessage).not.toHaveBeenCalled();
+    connect();
+    expect(port.postMessage).toHaveBeenLastCalledWith(message('state', { state: { city: '上海' } }));
+    expect(() => handle!.patch([1])).toThrow(LineUpProtocolError);
+    expect(() => handle!.patch({ f: () => 1 })).toThrow(LineUpProtocolError);
+    handle!.patch({ city: '广州' });
+    expect(port.postMessage).toHaveBeenLastCalledWith(message('state', { state: { city: '广州' } }));
+    expect(port.postMessage).toHaveBeenCalledTimes(2);
+  });
+
+  it('closes once: removes the frame, closes the port and stops listening', () => {
+    const { onEvent, connect, fromPort, port } = mount();
+    connect();
     handle!.close();
     handle!.close();
     expect(handle!.closed).toBe(true);
+    expect(port.close).toHaveBeenCalledTimes(1);
     expect(document.querySelector('iframe')).toBeNull();
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        data: message('event', { event: 'x', data: {} }),
-        source: frameWindow,
-        origin: 'null',
-      }),
-    );
+    fromPort(message('event', { event: 'x', data: {} }));
     expect(onEvent).not.toHaveBeenCalled();
     expect(() => handle!.patch({})).toThrow(/closed/);
+  });
+});
+
+describe('mountSurface: keyboard focus', () => {
+  it('gives focus back to the host element it was taken from, and reports it', () => {
+    const input = document.createElement('input');
+    document.body.appendChild(input);
+    input.focus();
+    const { connect, fromPort, onRejected, frame } = mount();
+    connect();
+    frame.focus(); // what the browser does when the Surface takes focus
+    expect(document.activeElement).toBe(frame);
+    fromPort(message('violation', { kind: 'focus' }));
+    expect(document.activeElement).toBe(input);
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'focus_taken' });
+  });
+
+  it('grants focus to the Surface when the user tabbed into it', () => {
+    const { connect, fromPort, onRejected, frame, port } = mount();
+    connect();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+    frame.focus();
+    fromPort(message('violation', { kind: 'focus' }));
+    // A synthetic Tab is not the user's: jsdom's events are untrusted, so focus goes back.
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'focus_taken' });
+    expect(port.postMessage).not.toHaveBeenCalledWith(message('focus'));
   });
 });

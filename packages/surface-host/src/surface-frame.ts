@@ -1,9 +1,12 @@
 /**
- * Mounting one Surface instance (seed 000 §2, §4; flow 2 of the design): a sandboxed `srcdoc` iframe and the
- * host's end of `lineup.surface.v1`. The host end accepts a message only when it comes from this frame's
- * window, with an opaque origin, in the Surface namespace, for this instance, with a valid name and JSON data
- * within size (`parseSurfaceMessageFromFrame`); everything else is dropped and reported. It sends the frame
- * nothing but state: after `ready`, and on every patch.
+ * Mounting one Surface instance (seed 000 §2, §4; flow 2 of the design): the host's frame with the wrapper
+ * document, the content frame inside it (documents.ts), and the host's end of `lineup.surface.v1`.
+ *
+ * The channel is bound to the one document the host created: the host accepts a single `ready` from the
+ * content frame's window — it carries a `MessagePort` — and from then on talks only over that port. State is
+ * never posted to a window. Every message is validated (`parseSurfaceMessageFromFrame`) and rate limited;
+ * everything refused is reported, at most once per second per kind. A `navigation` violation removes the
+ * Surface at once; a `focus` violation gives keyboard focus back to the host.
  */
 import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import {
@@ -13,16 +16,29 @@ import {
   SURFACE_NAMESPACE,
 } from '@lineup/shared/bridge';
 import type { UIEventPayload } from '@lineup/shared/protocol';
-import { SURFACE_CSP, SURFACE_PERMISSIONS_POLICY, SURFACE_SANDBOX } from './sandbox.js';
-import { buildSurfaceSrcdoc, type SurfaceBundleText } from './srcdoc.js';
+import { buildSurfaceDocuments, type SurfaceBundleText } from './documents.js';
+import { ReportTally, TokenBucket } from './rate.js';
+import {
+  SURFACE_CSP,
+  SURFACE_FORBIDDEN_MARKUP,
+  SURFACE_PERMISSIONS_POLICY,
+  SURFACE_SANDBOX,
+} from './sandbox.js';
 
 /** A user intent from the Surface: exactly the payload of `lineup.v1.ui.event` (seed 000 §4.2). */
 export type SurfaceEvent = UIEventPayload;
 
-/** Why a message from the frame, or the frame itself, was refused. */
+/** What the host refused or undid, and why. Repeated refusals are reported once per second with a count. */
 export type SurfaceRejection =
-  | { readonly reason: 'invalid_message'; readonly issues: readonly UIIssue[] }
-  /** The frame left its srcdoc document (a navigation); it was removed. */
+  /** A message on the Surface's channel failed validation (`issues` of the first of `count`). */
+  | { readonly reason: 'invalid_message'; readonly issues: readonly UIIssue[]; readonly count: number }
+  /** Window messages from the Surface's frames, which the host never reads (only the first `ready` counts). */
+  | { readonly reason: 'foreign_message'; readonly count: number }
+  /** Events or resizes beyond the channel's rate, dropped. */
+  | { readonly reason: 'rate_limited'; readonly count: number }
+  /** The Surface took keyboard focus without a user gesture in it; focus went back to the host. */
+  | { readonly reason: 'focus_taken' }
+  /** The Surface tried to leave or reload its document; it was removed before the navigation left. */
   | { readonly reason: 'navigated' };
 
 export interface MountSurfaceOptions {
@@ -34,7 +50,7 @@ export interface MountSurfaceOptions {
   readonly state: Readonly<Record<string, unknown>>;
   /** Each valid user event, as the `ui.event` payload to send to the agent. */
   readonly onEvent: (event: SurfaceEvent) => void;
-  /** Each dropped message and a navigation away; for diagnostics and audit. */
+  /** What was refused or undone; for diagnostics and audit. */
   readonly onRejected?: (rejection: SurfaceRejection) => void;
   /** Height in CSS pixels before the Surface asks for another (default 240). */
   readonly initialHeight?: number;
@@ -44,7 +60,10 @@ export interface MountSurfaceOptions {
 
 export interface SurfaceHandle {
   readonly instanceId: string;
+  /** The host's frame (it holds the wrapper document; the Surface runs in the frame inside it). */
   readonly frame: HTMLIFrameElement;
+  /** Whether the Surface said `ready` and holds the channel. */
+  readonly ready: boolean;
   /**
    * Delivers a new state (seed 000 §4.3 `ui.patch`): validated first (a JSON object within the size limit;
    * throws `LineUpProtocolError` and changes nothing otherwise), sent now if the frame is ready, else after
@@ -60,102 +79,261 @@ const DEFAULT_HEIGHT = 240;
 const DEFAULT_MAX_HEIGHT = 1_200;
 /** What browsers report as the origin of a sandboxed frame without allow-same-origin. */
 const OPAQUE_ORIGIN = 'null';
+/** How many frames up a message's source may be from the host's frame and still be this Surface's. */
+const MAX_FRAME_DEPTH = 8;
+/** The class of every host frame of a Surface: focus is never given back to one of them. */
+const FRAME_CLASS = 'lineup-surface';
+
+/**
+ * Throws `LineUpProtocolError` (at `app.html`) when a bundle's HTML holds markup a Surface can never have:
+ * frames, embedded objects or `<link>` (`SURFACE_FORBIDDEN_ELEMENTS`). `mountSurface` calls it; a host can call
+ * it first to answer the agent before it renders anything.
+ */
+export function checkSurfaceBundle(bundle: Pick<SurfaceBundleText, 'html'>): void {
+  if (SURFACE_FORBIDDEN_MARKUP.test(bundle.html))
+    throw new LineUpProtocolError([
+      {
+        path: 'app.html',
+        code: 'invalid_value',
+        message:
+          'A Surface cannot contain frames, embedded objects or <link> elements (<iframe>, <frame>, <object>, <embed>, <link>, …).',
+      },
+    ]);
+}
 
 /** Mounts a Surface in `container` and returns its handle. */
 export function mountSurface(container: HTMLElement, options: MountSurfaceOptions): SurfaceHandle {
   const { instanceId, bundle, onEvent, onRejected } = options;
   const maxHeight = Math.min(options.maxHeight ?? DEFAULT_MAX_HEIGHT, SURFACE_CHANNEL_LIMITS.maxFrameHeight);
-  // The initial state goes through the same check as every patch, before anything is mounted.
+  // The initial state goes through the same check as every patch, and the markup through the containment's,
+  // before anything is mounted.
   let state = stateMessage(instanceId, options.state).state;
+  checkSurfaceBundle(bundle);
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
+  const documents = buildSurfaceDocuments(instanceId, bundle, bundle.name);
   const frame = container.ownerDocument.createElement('iframe');
   frame.setAttribute('sandbox', SURFACE_SANDBOX);
   frame.setAttribute('allow', SURFACE_PERMISSIONS_POLICY);
-  // CSP Embedded Enforcement (Chromium): whatever the frame navigates to must accept this policy too, so a
-  // Surface that navigates its own frame does not get a document without it.
+  // CSP Embedded Enforcement (Chromium): whatever document the frame holds must accept at least the seed's
+  // policy. The wrapper's own policy is stricter.
   frame.setAttribute('csp', SURFACE_CSP);
   frame.setAttribute('referrerpolicy', 'no-referrer');
   frame.setAttribute('title', bundle.name);
   frame.setAttribute('data-instance-id', instanceId);
-  frame.className = 'lineup-surface';
+  frame.className = FRAME_CLASS;
   frame.style.width = '100%';
   frame.style.border = '0';
   frame.style.display = 'block';
   frame.style.height = `${Math.min(options.initialHeight ?? DEFAULT_HEIGHT, maxHeight)}px`;
-  frame.srcdoc = buildSurfaceSrcdoc(instanceId, bundle);
+  frame.srcdoc = documents.wrapper;
 
-  let ready = false;
+  const now = () => view.performance.now();
+  const events = new TokenBucket(
+    SURFACE_CHANNEL_LIMITS.eventBurst,
+    SURFACE_CHANNEL_LIMITS.eventsPerSecond,
+    now,
+  );
+  const resizes = new TokenBucket(
+    SURFACE_CHANNEL_LIMITS.resizesPerSecond,
+    SURFACE_CHANNEL_LIMITS.resizesPerSecond,
+    now,
+  );
+  const invalid = new ReportTally<readonly UIIssue[]>(
+    (count, issues) => onRejected?.({ reason: 'invalid_message', issues, count }),
+    view,
+  );
+  const foreign = new ReportTally<undefined>(
+    (count) => onRejected?.({ reason: 'foreign_message', count }),
+    view,
+  );
+  const limited = new ReportTally<undefined>(
+    (count) => onRejected?.({ reason: 'rate_limited', count }),
+    view,
+  );
+
+  let port: MessagePort | null = null;
   let closed = false;
-  let loads = 0;
+  let lastHostFocus: Element | null = null;
+  let tabPending = false;
+  let tabEntered = false;
 
-  const sendState = () => {
-    frame.contentWindow?.postMessage(
-      { namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state },
-      // An opaque-origin frame cannot be addressed by origin; the window reference is the address.
-      '*',
-    );
+  const contentWindow = (): Window | null => {
+    try {
+      return (frame.contentWindow?.[0] as Window | undefined) ?? null;
+    } catch {
+      return null;
+    }
   };
 
-  const onMessage = (event: MessageEvent) => {
-    if (closed || frame.contentWindow === null || event.source !== frame.contentWindow) return;
-    if (event.origin !== OPAQUE_ORIGIN) return;
+  /** Whether a message came from this Surface's frames: the wrapper, the content, or anything inside it. */
+  const fromThisSurface = (source: MessageEventSource | null): boolean => {
+    const outer = frame.contentWindow;
+    if (outer === null || source === null) return false;
+    let current: unknown = source;
+    for (let depth = 0; depth < MAX_FRAME_DEPTH; depth++) {
+      if (current === outer) return true;
+      let parent: unknown;
+      try {
+        parent = (current as Window).parent;
+      } catch {
+        return false;
+      }
+      if (parent === undefined || parent === null || parent === current) return false;
+      current = parent;
+    }
+    return false;
+  };
+
+  const sendState = () => {
+    port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state });
+  };
+
+  const refuse = (error: unknown) => {
+    if (!(error instanceof LineUpProtocolError)) throw error;
+    invalid.add(error.issues);
+  };
+
+  const onPortMessage = (event: MessageEvent) => {
+    if (closed) return;
+    // Cheap checks before any parsing: a flood costs the host a property read per message.
+    const data = event.data as { readonly type?: unknown } | null;
+    const type = typeof data === 'object' && data !== null ? data.type : undefined;
+    if ((type === 'event' && !events.take()) || (type === 'resize' && !resizes.take())) {
+      limited.add(undefined);
+      return;
+    }
     let message: ReturnType<typeof parseSurfaceMessageFromFrame>;
     try {
       message = parseSurfaceMessageFromFrame(event.data, instanceId);
     } catch (error) {
-      if (!(error instanceof LineUpProtocolError)) throw error;
-      onRejected?.({ reason: 'invalid_message', issues: error.issues });
+      refuse(error);
       return;
     }
     switch (message.type) {
-      case 'ready':
-        // A reloaded bridge says ready again and gets the current state again.
-        ready = true;
-        sendState();
-        return;
       case 'event':
         onEvent({ instance_id: instanceId, event: message.event, data: message.data });
         return;
       case 'resize':
         frame.style.height = `${Math.min(Math.ceil(message.height), maxHeight)}px`;
         return;
+      case 'violation':
+        if (message.kind === 'navigation') {
+          // The frame holds the navigation until this removal reaches the browser, which then drops it.
+          handle.close();
+          onRejected?.({ reason: 'navigated' });
+        } else onFocusTaken();
+        return;
+      case 'ready':
+        invalid.add([
+          {
+            path: 'type',
+            code: 'invalid_value',
+            message: 'ready is sent once, through the window, with the port.',
+          },
+        ]);
+        return;
     }
   };
 
-  // A srcdoc frame loads once. A second load means the Surface navigated its frame elsewhere (the sandbox
-  // blocks top navigation, not self navigation), so what is in it is no longer the Surface the host built.
-  const onLoad = () => {
-    loads++;
-    if (loads > 1) {
-      handle.close();
-      onRejected?.({ reason: 'navigated' });
+  const onWindowMessage = (event: MessageEvent) => {
+    if (closed || !fromThisSurface(event.source)) return;
+    if (port === null && event.source === contentWindow() && event.origin === OPAQUE_ORIGIN) {
+      let message: ReturnType<typeof parseSurfaceMessageFromFrame>;
+      try {
+        message = parseSurfaceMessageFromFrame(event.data, instanceId);
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      const [received] = event.ports;
+      if (message.type === 'ready' && event.ports.length === 1 && received !== undefined) {
+        port = received;
+        port.onmessage = onPortMessage;
+        sendState();
+        return;
+      }
+      invalid.add([
+        { path: 'type', code: 'invalid_value', message: 'The first message must be ready, with one port.' },
+      ]);
+      return;
     }
+    // After the handshake nothing from the Surface's windows is read: its data is not even touched.
+    foreign.add(undefined);
+  };
+
+  /** Focus is the Surface's when the user tabbed into it; otherwise it goes back to where it was. */
+  const onFocusTaken = () => {
+    if (tabEntered) {
+      port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: instanceId });
+      return;
+    }
+    const document = frame.ownerDocument;
+    if (document.activeElement === frame) {
+      const previous = lastHostFocus as (Element & { focus?: (options?: FocusOptions) => void }) | null;
+      if (previous?.isConnected && typeof previous.focus === 'function')
+        previous.focus({ preventScroll: true });
+      else frame.blur();
+    }
+    onRejected?.({ reason: 'focus_taken' });
+  };
+  const onHostFocusIn = (event: FocusEvent) => {
+    const target = event.target;
+    if (target instanceof view.Element && !target.classList.contains(FRAME_CLASS)) lastHostFocus = target;
+  };
+  const onHostKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab' || !event.isTrusted) return;
+    // Focus moves during this key's default action, before any timer: a focus of the frame until then is
+    // the user's Tab, not something the Surface did.
+    tabPending = true;
+    view.setTimeout(() => {
+      tabPending = false;
+    }, 0);
+  };
+  const onFrameFocus = () => {
+    if (tabPending) tabEntered = true;
+  };
+  const onFrameBlur = () => {
+    tabEntered = false;
   };
 
   const handle: SurfaceHandle = {
     instanceId,
     frame,
+    get ready() {
+      return port !== null;
+    },
     get closed() {
       return closed;
     },
     patch(next: unknown) {
       if (closed) throw new TypeError(`Surface ${instanceId} is closed.`);
       state = stateMessage(instanceId, next).state;
-      if (ready) sendState();
+      sendState();
     },
     close() {
       if (closed) return;
       closed = true;
-      view.removeEventListener('message', onMessage);
-      frame.removeEventListener('load', onLoad);
+      view.removeEventListener('message', onWindowMessage);
+      view.removeEventListener('keydown', onHostKeyDown, true);
+      frame.ownerDocument.removeEventListener('focusin', onHostFocusIn, true);
+      invalid.dispose();
+      foreign.dispose();
+      limited.dispose();
+      port?.close();
+      port = null;
       frame.remove();
     },
   };
 
-  view.addEventListener('message', onMessage);
-  frame.addEventListener('load', onLoad);
+  view.addEventListener('message', onWindowMessage);
+  view.addEventListener('keydown', onHostKeyDown, true);
+  frame.ownerDocument.addEventListener('focusin', onHostFocusIn, true);
+  frame.addEventListener('focus', onFrameFocus);
+  frame.addEventListener('blur', onFrameBlur);
+  const active = frame.ownerDocument.activeElement;
+  if (active !== null && !active.classList.contains(FRAME_CLASS)) lastHostFocus = active;
   container.appendChild(frame);
   return handle;
 }
@@ -166,5 +344,6 @@ function stateMessage(instanceId: string, state: unknown) {
     { namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state },
     instanceId,
   );
+  if (message.type !== 'state') throw new TypeError('unreachable: a state message parsed as another type');
   return message;
 }

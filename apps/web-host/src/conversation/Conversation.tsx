@@ -6,7 +6,12 @@
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
 import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
-import { type SurfaceEvent, SurfaceInstances, type SurfaceRejection } from '@lineup/surface-host';
+import {
+  checkSurfaceBundle,
+  type SurfaceEvent,
+  SurfaceInstances,
+  type SurfaceRejection,
+} from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
 import { useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
@@ -41,10 +46,25 @@ function eventNote(event: SurfaceEvent): NewEntry {
 }
 
 function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntry {
-  const text =
-    rejection.reason === 'navigated'
-      ? `Surface ${instanceId} navigated away from its document and was removed.`
-      : `Dropped a message from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
+  const times = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  let text: string;
+  switch (rejection.reason) {
+    case 'navigated':
+      text = `Surface ${instanceId} tried to leave its document and was removed.`;
+      break;
+    case 'focus_taken':
+      text = `Surface ${instanceId} took keyboard focus without a click; focus was given back.`;
+      break;
+    case 'rate_limited':
+      text = `Dropped ${times(rejection.count, 'event')} from Surface ${instanceId} over its rate limit.`;
+      break;
+    case 'foreign_message':
+      text = `Ignored ${times(rejection.count, 'window message')} from Surface ${instanceId}.`;
+      break;
+    case 'invalid_message':
+      text = `Dropped ${times(rejection.count, 'invalid message')} from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
+      break;
+  }
   return { kind: 'note', label: 'Refused', tone: 'refused', text };
 }
 
@@ -203,6 +223,19 @@ export function Conversation() {
             label: 'Sent to the agent',
             tone: 'to-agent',
             text: 'lineup.v1.unsupported: no MiniApp is installed to provide this Surface.',
+          });
+          return;
+        }
+        try {
+          checkSurfaceBundle(payload.app);
+        } catch (error) {
+          if (!(error instanceof LineUpProtocolError)) throw error;
+          const issue = error.issues[0];
+          add({
+            kind: 'note',
+            label: 'Refused',
+            tone: 'refused',
+            text: `Invalid message at payload.${issue?.path}: ${issue?.message}`,
           });
           return;
         }

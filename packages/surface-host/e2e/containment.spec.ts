@@ -1,0 +1,88 @@
+import { ATTACKS, type Attack } from './attacks.ts';
+import { call, expect, test } from './fixtures.ts';
+import type { Recorder } from './recorder.ts';
+
+/**
+ * Every way out a hostile Surface was found to have, mounted through the built `@lineup/surface-host` in
+ * Chromium with a recording server counting HTTP requests, WebSocket upgrades, TCP connections (also those
+ * with no data: a preconnect) and UDP packets. Each attack must leave nothing on the network; the controls
+ * run the same attacks without the containment and must be seen by the recorder, so the suite can fail.
+ */
+
+const PROBE_HTML = '<main id="m">probe</main>';
+/** Stray connections of an attack arrive within milliseconds; this is the margin after it finished. */
+const SETTLE_MS = 400;
+
+function leaked(recorder: Recorder) {
+  const traffic = recorder.traffic();
+  return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets;
+}
+
+test.describe('a contained Surface lets nothing out', () => {
+  for (const attack of ATTACKS) {
+    test(`${attack.kind}: ${attack.name}`, async ({ harnessPage: page, recorder }) => {
+      await call(
+        page,
+        'mount',
+        'probe',
+        { html: attack.html ?? PROBE_HTML, css: '', js: recorder.fill(attack.js) },
+        { secret: 'host-given state' },
+      );
+      if (attack.tearsDown) {
+        await expect.poll(() => call(page, 'isMounted', 'probe')).toBe(false);
+        expect(await call(page, 'rejections', 'probe')).toContainEqual({ reason: 'navigated' });
+      } else {
+        await expect
+          .poll(() => call(page, 'events', 'probe'))
+          .toContainEqual(expect.objectContaining({ event: 'done' }));
+        expect(await call(page, 'isMounted', 'probe')).toBe(true);
+      }
+      await page.waitForTimeout(SETTLE_MS);
+      expect(recorder.traffic(), 'traffic that reached the recording server').toMatchObject({
+        connections: 0,
+        httpRequests: 0,
+        webSockets: 0,
+        udpPackets: 0,
+      });
+    });
+  }
+});
+
+test.describe('controls: the same attacks get out without the containment', () => {
+  const controls = ATTACKS.filter((attack) => attack.control);
+  const mountControl = (
+    page: Parameters<typeof call>[0],
+    recorder: Recorder,
+    attack: Attack,
+    level: 'plain' | 'seed',
+  ) =>
+    call(
+      page,
+      'mountControl',
+      'control',
+      { html: attack.html ?? PROBE_HTML, js: recorder.fill(attack.js) },
+      level,
+    );
+
+  for (const attack of controls) {
+    test(`uncontained frame: ${attack.name}`, async ({ harnessPage: page, recorder }) => {
+      await mountControl(page, recorder, attack, 'plain');
+      await expect.poll(() => leaked(recorder), { message: 'the recorder saw the leak' }).toBeGreaterThan(0);
+    });
+  }
+
+  // The seed's sandbox and CSP alone: what the containment adds is needed for each of these.
+  for (const name of [
+    'TURN over UDP',
+    'TURN over TCP',
+    'location.href',
+    'createElement iframe',
+    'link preconnect',
+  ]) {
+    test(`sandbox and seed CSP only: ${name}`, async ({ harnessPage: page, recorder }) => {
+      const attack = ATTACKS.find((candidate) => candidate.name === name) as Attack;
+      await mountControl(page, recorder, attack, 'seed');
+      await expect.poll(() => leaked(recorder), { message: 'the recorder saw the leak' }).toBeGreaterThan(0);
+    });
+  }
+});

@@ -1,0 +1,351 @@
+/**
+ * The containment prelude of a Surface frame: the first and only code the frame document itself runs. It
+ * closes what the sandbox and the CSP leave open (seed 000 §2; DESIGN.md "Security, in one place"), then opens
+ * the channel to the host and only after the host answered inserts the agent's HTML, CSS and script:
+ *
+ * - **A second connection path.** `RTCPeerConnection` ignores `connect-src` (TURN credentials leave over UDP or
+ *   TCP), and Chromium opens a TCP connection — after a DNS lookup of any host name — for every frame
+ *   navigation and `<link rel=preconnect>` before CSP gets to block it. So WebRTC is deleted from the realm;
+ *   frames, embedded objects and `<link>` cannot be created (`createElement` refuses them, and every HTML
+ *   parsing sink goes through a Trusted Types default policy that refuses their markup); and a navigation of
+ *   the Surface's own document is held in `beforeunload` — which runs before the browser hears of it — while
+ *   the host, told over the port, removes the frame: the browser then drops the navigation.
+ * - **A second realm.** The document's CSP lets only this script and the bundle's script run (by hash), and
+ *   no frame can be created, so no copy of the bundle ever runs without this prelude before it.
+ * - **A second document.** The channel is a `MessagePort` handed to the host with `ready`; state never goes to
+ *   the frame's window. `document.open`/`write`, which would wipe these listeners, are refused.
+ * - **Focus.** Keyboard focus is the Surface's only after a user gesture in the frame (a pointer down) or when
+ *   the host reports that the user tabbed in; until then key and input events are stopped before any Surface
+ *   code sees them, the focused element is blurred, and the host is told to take focus back.
+ * - **Links** cannot navigate a Surface: a click on `<a>`/`<area>` is cancelled (a `#fragment` link scrolls).
+ *
+ * Like the bridge, `installSurfaceContainment` is one self-contained function whose source text the host
+ * injects (documents.ts). Surface code runs after it in the same realm and may rewrite any prototype, so
+ * everything this code relies on later is captured first.
+ */
+import type { installSurfaceBridge, SurfaceBridge, SurfaceBridgeConfig } from './bridge.js';
+
+/** Everything the prelude needs, passed as JSON into the frame. */
+export interface SurfaceContainmentConfig extends SurfaceBridgeConfig {
+  /** The bundle (seed 000 §4.1 `app.html`, `app.css`, `app.js`). */
+  readonly html: string;
+  readonly css: string;
+  readonly js: string;
+  /** Source of the case-insensitive pattern of markup an HTML sink refuses (frames, objects, links). */
+  readonly forbiddenMarkup: string;
+  /** Lower-case names of HTML elements a Surface cannot create. */
+  readonly forbiddenElements: readonly string[];
+  /** Globals removed before Surface code runs (besides every `RTC*` and `webkitRTC*` interface). */
+  readonly removedGlobals: readonly string[];
+  /** The name of the prelude's private Trusted Types policy; `default` is the other allowed name. */
+  readonly trustedTypesPolicy: string;
+  /** How long a navigation is held (ms): the first time, each later time, and in all. */
+  readonly navigationHold: { readonly first: number; readonly next: number; readonly total: number };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the frame's window, used through captured intrinsics only.
+type FrameWindow = any;
+/** A built-in method taking its receiver as the first argument. */
+// biome-ignore lint/suspicious/noExplicitAny: built-ins of the frame's realm, typed loosely on purpose.
+type Uncurried = (self: unknown, ...args: any[]) => any;
+
+export function installSurfaceContainment(
+  global: FrameWindow,
+  config: SurfaceContainmentConfig,
+  installBridge: typeof installSurfaceBridge,
+): void {
+  // ── Intrinsics, captured before any Surface code can replace them ──────────────────────────────────────
+  const doc = global.document;
+  const hostWindow = global.parent.parent; // the frame sits in the host's containment wrapper
+  const functionCall: unknown = Function.prototype.call;
+  const uncurry = (Function.prototype.bind as (this: unknown, self: unknown) => unknown).call(
+    Function.prototype.bind,
+    functionCall,
+  ) as (method: unknown) => Uncurried;
+  const getter = (prototype: object, name: string) =>
+    uncurry((Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor).get);
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const ObjectPrototype = Object.prototype;
+  const isArray = Array.isArray;
+  const now = global.performance.now.bind(global.performance);
+  const min = Math.min;
+  const freeze = Object.freeze;
+  const addListener = uncurry(global.EventTarget.prototype.addEventListener);
+  const preventDefault = uncurry(global.Event.prototype.preventDefault);
+  const stopImmediatePropagation = uncurry(global.Event.prototype.stopImmediatePropagation);
+  const composedPath = uncurry(global.Event.prototype.composedPath);
+  const targetOf = getter(global.Event.prototype, 'target');
+  const dataOf = getter(global.MessageEvent.prototype, 'data');
+  const localNameOf = getter(global.Element.prototype, 'localName');
+  const getAttribute = uncurry(global.Element.prototype.getAttribute);
+  const getAttributeNS = uncurry(global.Element.prototype.getAttributeNS);
+  const isConnectedOf = getter(global.Node.prototype, 'isConnected');
+  const appendChild = uncurry(global.Node.prototype.appendChild);
+  const blurHTML = uncurry(global.HTMLElement.prototype.blur);
+  const focusHTML = uncurry(global.HTMLElement.prototype.focus);
+  const blurSVG = uncurry(global.SVGElement.prototype.blur);
+  const DocumentPrototype = global.Document.prototype;
+  const createElement = uncurry(DocumentPrototype.createElement);
+  const createElementNS = uncurry(DocumentPrototype.createElementNS);
+  const toLowerCase = uncurry(String.prototype.toLowerCase);
+  const lastIndexOf = uncurry(String.prototype.lastIndexOf);
+  const slice = uncurry(String.prototype.slice);
+  const regExpExec = RegExp.prototype.exec;
+  const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
+  const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
+  /** A pattern whose test cannot be redirected: `test` looks up `exec` on the instance, so pin it there. */
+  const pinned = (source: string, flags: string) => {
+    const pattern = new RegExp(source, flags);
+    defineProperty(pattern, 'exec', { value: regExpExec });
+    return uncurry(RegExp.prototype.test).bind(null, pattern) as (text: string) => boolean;
+  };
+  const matchesForbiddenMarkup = pinned(config.forbiddenMarkup, 'i');
+  const isConnectionInterface = pinned('^(webkit)?RTC', '');
+  const forbiddenElements: Record<string, true> = Object.create(null);
+  for (const name of config.forbiddenElements) forbiddenElements[name] = true;
+  const refuseElement = (name: string) => {
+    throw new TypeError(
+      `LineUp Surface: a Surface cannot create <${name}> elements (frames, embedded objects and links leave the Surface).`,
+    );
+  };
+  const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+    if (typeof value !== 'object' || value === null || isArray(value)) return false;
+    const prototype = getPrototypeOf(value);
+    return prototype === ObjectPrototype || prototype === null;
+  };
+
+  // ── 1. No connection CSP does not see: WebRTC, XSLT and the element interfaces that could make frames ──
+  for (const name of Object.getOwnPropertyNames(global)) {
+    if (isConnectionInterface(name) || config.removedGlobals.indexOf(name) !== -1) delete global[name];
+  }
+  for (const name of Object.getOwnPropertyNames(global)) {
+    // Fail closed: if anything could not be removed, no Surface code runs.
+    if (isConnectionInterface(name) || config.removedGlobals.indexOf(name) !== -1)
+      throw new Error(`LineUp Surface: could not remove ${name}; the Surface does not start.`);
+  }
+
+  // ── 2. No frame, object or link: refused at creation and in every HTML parsing sink ─────────────────────
+  defineProperty(DocumentPrototype, 'createElement', {
+    value: function createSurfaceElement(this: unknown, name: unknown, options?: unknown) {
+      const text = `${name}`;
+      if (forbiddenElements[toLowerCase(text)] === true) refuseElement(toLowerCase(text));
+      return createElement(this, text, options);
+    },
+  });
+  defineProperty(DocumentPrototype, 'createElementNS', {
+    value: function createSurfaceElementNS(
+      this: unknown,
+      namespace: unknown,
+      qualifiedName: unknown,
+      options?: unknown,
+    ) {
+      const text = `${qualifiedName}`;
+      const local = toLowerCase(slice(text, lastIndexOf(text, ':') + 1));
+      if (namespace === HTML_NAMESPACE && forbiddenElements[local] === true) refuseElement(local);
+      return createElementNS(this, namespace, text, options);
+    },
+  });
+  // document.open (also implied by document.write after load) would erase every listener of this prelude.
+  for (const method of ['open', 'write', 'writeln']) {
+    defineProperty(DocumentPrototype, method, {
+      value: () => {
+        throw new TypeError(`LineUp Surface: document.${method} is not available in a Surface.`);
+      },
+    });
+  }
+  const trustedTypes = global.trustedTypes;
+  if (typeof trustedTypes !== 'object' || trustedTypes === null)
+    throw new Error('LineUp Surface: this browser has no Trusted Types; the Surface does not start.');
+  const checkMarkup = (input: string) => {
+    if (matchesForbiddenMarkup(input))
+      throw new TypeError(
+        'LineUp Surface: HTML in a Surface may not contain frames, embedded objects or <link> elements.',
+      );
+    return input;
+  };
+  const privatePolicy = trustedTypes.createPolicy(config.trustedTypesPolicy, {
+    createHTML: checkMarkup,
+    createScript: (input: string) => (input === config.js ? input : null),
+  });
+  trustedTypes.createPolicy('default', {
+    createHTML: (input: string, _type: string, sink: string) => {
+      if (sink === 'HTMLIFrameElement srcdoc')
+        throw new TypeError('LineUp Surface: srcdoc is not available.');
+      return checkMarkup(input);
+    },
+    createScript: () => {
+      throw new TypeError('LineUp Surface: a Surface cannot create scripts from text.');
+    },
+    createScriptURL: () => {
+      throw new TypeError('LineUp Surface: a Surface cannot load scripts or workers.');
+    },
+  });
+  // The Sanitizer API's setHTML is not a Trusted Types sink; it gets the same markup check.
+  for (const owner of [global.Element, global.ShadowRoot]) {
+    const setHTML = owner?.prototype?.setHTML;
+    if (typeof setHTML !== 'function') continue;
+    const callSetHTML = uncurry(setHTML);
+    defineProperty(owner.prototype, 'setHTML', {
+      value: function setSurfaceHTML(this: unknown, input: unknown, options?: unknown) {
+        return callSetHTML(this, checkMarkup(`${input}`), options);
+      },
+    });
+  }
+
+  // ── 3. The channel: a port handed to the host once; nothing is ever read from the window ───────────────
+  const channel = new global.MessageChannel();
+  const port = channel.port1;
+  const post = port.postMessage.bind(port) as (message: Record<string, unknown>) => void;
+  // Built now and frozen: a report must not depend on anything Surface code could have changed by then.
+  const violation = (kind: string) =>
+    freeze({ namespace: config.namespace, type: 'violation', instance_id: config.instanceId, kind });
+  const reports = { navigation: violation('navigation'), focus: violation('focus') };
+  const report = (kind: 'navigation' | 'focus') => post(reports[kind]);
+
+  // ── 4. Navigation: held until the host has removed the frame ────────────────────────────────────────────
+  let held = 0;
+  addListener(
+    global,
+    'beforeunload',
+    () => {
+      report('navigation');
+      const budget = min(
+        held === 0 ? config.navigationHold.first : config.navigationHold.next,
+        config.navigationHold.total - held,
+      );
+      if (budget <= 0) return;
+      const start = now();
+      while (now() - start < budget) {
+        // Hold this navigation: the host removes the frame meanwhile, and the browser then drops it.
+      }
+      held += now() - start;
+    },
+    true,
+  );
+  const onLinkActivation = (event: Event) => {
+    const path = composedPath(event) as unknown[];
+    for (let index = 0; index < path.length; index++) {
+      const node = path[index];
+      if (node === global || node === doc) return;
+      let name: string;
+      try {
+        name = localNameOf(node);
+      } catch {
+        continue;
+      }
+      if (name !== 'a' && name !== 'area') continue;
+      preventDefault(event);
+      // A same-document link only scrolls (its URL would resolve against the host page, not this document).
+      const href = getAttribute(node, 'href') ?? getAttributeNS(node, XLINK_NAMESPACE, 'href');
+      try {
+        if (typeof href === 'string' && href.charAt(0) === '#' && href.length > 1)
+          doc.getElementById(decodeURIComponent(href.slice(1)))?.scrollIntoView();
+      } catch {
+        // A malformed fragment scrolls nowhere.
+      }
+      return;
+    }
+  };
+  addListener(global, 'click', onLinkActivation, true);
+  addListener(global, 'auxclick', onLinkActivation, true);
+
+  // ── 5. Focus: earned by a gesture in the frame, or granted by the host after Tab ───────────────────────
+  let earned = false;
+  let reportedFocus = false;
+  let denied: unknown = null;
+  const earn = (event: Event) => {
+    if (event.isTrusted) earned = true;
+  };
+  for (const type of ['pointerdown', 'mousedown', 'touchstart']) addListener(global, type, earn, true);
+  addListener(
+    global,
+    'blur',
+    (event: Event) => {
+      if (targetOf(event) !== global) return;
+      earned = false;
+      reportedFocus = false;
+    },
+    true,
+  );
+  addListener(
+    global,
+    'focus',
+    (event: Event) => {
+      if (earned || !event.isTrusted) return;
+      const target = targetOf(event);
+      if (target !== global) {
+        // The built-in blur checks the element's kind itself; no instanceof a Surface could redefine.
+        try {
+          blurHTML(target);
+          denied = target;
+        } catch {
+          try {
+            blurSVG(target);
+          } catch {
+            // Not an element: nothing to blur.
+          }
+        }
+      }
+      if (!reportedFocus) {
+        reportedFocus = true;
+        report('focus');
+      }
+    },
+    true,
+  );
+  const swallow = (event: Event) => {
+    if (earned) return;
+    stopImmediatePropagation(event);
+    preventDefault(event);
+  };
+  for (const type of [
+    'keydown',
+    'keypress',
+    'keyup',
+    'beforeinput',
+    'input',
+    'textInput',
+    'compositionstart',
+    'compositionupdate',
+    'compositionend',
+    'paste',
+    'cut',
+    'copy',
+  ])
+    addListener(global, type, swallow, true);
+
+  // ── 6. The bridge, then the agent's content once the host holds the port ───────────────────────────────
+  const bridge: SurfaceBridge = installBridge(global, config, post);
+  let started = false;
+  const start = () => {
+    started = true;
+    const style = createElement(doc, 'style');
+    style.textContent = config.css;
+    appendChild(doc.head, style);
+    // Through the private policy, which applies the same markup check as every other sink.
+    doc.body.innerHTML = privatePolicy.createHTML(config.html);
+    const script = createElement(doc, 'script');
+    script.text = privatePolicy.createScript(config.js);
+    appendChild(doc.body, script);
+  };
+  port.onmessage = (event: MessageEvent) => {
+    const data = dataOf(event);
+    if (!isPlainObject(data) || data.namespace !== config.namespace || data.instance_id !== config.instanceId)
+      return;
+    if (data.type === 'state' && isPlainObject(data.state)) {
+      if (!started) start();
+      bridge.deliverState(data.state);
+    } else if (data.type === 'focus') {
+      earned = true;
+      const element = denied;
+      denied = null;
+      if (element !== null && isConnectedOf(element)) focusHTML(element);
+    }
+  };
+  hostWindow.postMessage(
+    { namespace: config.namespace, type: 'ready', instance_id: config.instanceId },
+    '*',
+    [channel.port2],
+  );
+}

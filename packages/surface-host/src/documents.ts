@@ -1,0 +1,146 @@
+/**
+ * The two documents of a Surface (seed 000 §2.6: HTML only ever goes into a sandboxed `srcdoc`):
+ *
+ * - the **wrapper**, which the host mounts in its `iframe sandbox="allow-scripts"`: no script, one nested
+ *   `iframe sandbox="allow-scripts"` holding the content, and a CSP whose `frame-src 'none'` makes it the
+ *   parent that blocks any navigation of the content frame before a request is sent (a frame's navigation is
+ *   checked against its parent's policy; a `srcdoc` is not a fetch, so the content itself still loads);
+ * - the **content**, whose only parsed script is the containment prelude with the bridge (containment.ts,
+ *   bridge.ts). The prelude inserts the bundle's CSS, HTML and JS once the host holds the channel.
+ *
+ * Both documents carry the same policy (`surfaceContentSecurityPolicy`), which allows exactly two scripts by
+ * hash: the prelude and the bundle's JS. The bundle's HTML, CSS and JS travel inside the prelude as JSON string
+ * literals (every `<` written `\u003c`), so nothing in them can end an element or change how the document is
+ * parsed, and they need no escaping that could alter the author's code.
+ */
+import {
+  SURFACE_CHANNEL_LIMITS,
+  SURFACE_EVENT_NAME_PATTERN,
+  SURFACE_NAMESPACE,
+  SURFACE_RESERVED_EVENT_NAMES,
+} from '@lineup/shared/bridge';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { installSurfaceBridge } from './bridge.js';
+import { installSurfaceContainment, type SurfaceContainmentConfig } from './containment.js';
+import {
+  SURFACE_FORBIDDEN_ELEMENTS,
+  SURFACE_FORBIDDEN_MARKUP,
+  SURFACE_PERMISSIONS_POLICY,
+  SURFACE_REMOVED_GLOBALS,
+  SURFACE_SANDBOX,
+  SURFACE_TRUSTED_TYPES_POLICY,
+  surfaceContentSecurityPolicy,
+} from './sandbox.js';
+
+/** The three texts of a Surface bundle (seed 000 §4.1 `app.html`, `app.css`, `app.js`). */
+export interface SurfaceBundleText {
+  readonly html: string;
+  readonly css: string;
+  readonly js: string;
+}
+
+/** What `buildSurfaceDocuments` returns. */
+export interface SurfaceDocuments {
+  /** The `srcdoc` of the frame the host mounts. */
+  readonly wrapper: string;
+  /** The `srcdoc` of the frame inside it, where the Surface runs. */
+  readonly content: string;
+  /** The Content Security Policy of both documents. */
+  readonly policy: string;
+}
+
+/** Event data may nest this deep; JSON depth beyond it is not a user intent. */
+const MAX_EVENT_DATA_DEPTH = 32;
+
+/**
+ * How long a navigation of the Surface's document is held while the host removes the frame (ms): long enough
+ * for a host to react to the port message even when busy, short enough that other Surfaces sharing the
+ * sandbox process barely notice. The host normally removes the frame within a few milliseconds.
+ */
+const NAVIGATION_HOLD = Object.freeze({ first: 250, next: 50, total: 1_000 });
+
+/** The prelude's configuration for one instance. */
+export function surfaceContainmentConfig(
+  instanceId: string,
+  bundle: SurfaceBundleText,
+): SurfaceContainmentConfig {
+  return {
+    namespace: SURFACE_NAMESPACE,
+    instanceId,
+    eventNamePattern: SURFACE_EVENT_NAME_PATTERN.source,
+    reservedEventNames: SURFACE_RESERVED_EVENT_NAMES,
+    maxEventDataBytes: SURFACE_CHANNEL_LIMITS.maxEventDataBytes,
+    maxEventDataDepth: MAX_EVENT_DATA_DEPTH,
+    maxFrameHeight: SURFACE_CHANNEL_LIMITS.maxFrameHeight,
+    eventBurst: SURFACE_CHANNEL_LIMITS.eventBurst,
+    eventsPerSecond: SURFACE_CHANNEL_LIMITS.eventsPerSecond,
+    html: bundle.html,
+    css: bundle.css,
+    js: bundle.js,
+    forbiddenMarkup: SURFACE_FORBIDDEN_MARKUP.source,
+    forbiddenElements: SURFACE_FORBIDDEN_ELEMENTS,
+    removedGlobals: SURFACE_REMOVED_GLOBALS,
+    trustedTypesPolicy: SURFACE_TRUSTED_TYPES_POLICY,
+    navigationHold: NAVIGATION_HOLD,
+  };
+}
+
+/** JSON for a script: `<` escaped as `\u003c`, so no string value can close the element. */
+function scriptJSON(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** The CSP hash source of an inline script's text (`sha256-<base64>` of its UTF-8 bytes). */
+export function scriptHash(text: string): string {
+  const digest = sha256(utf8ToBytes(text));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return `sha256-${btoa(binary)}`;
+}
+
+/** Text for an attribute value in double quotes. */
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The prelude script: containment, then the bridge, for this instance and bundle. */
+export function surfacePrelude(instanceId: string, bundle: SurfaceBundleText): string {
+  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(instanceId, bundle))}, ${installSurfaceBridge.toString()});`;
+}
+
+/**
+ * Both documents of one Surface instance. `title` names the content frame for assistive technology (the
+ * host's frame carries the same title).
+ */
+export function buildSurfaceDocuments(
+  instanceId: string,
+  bundle: SurfaceBundleText,
+  title = instanceId,
+): SurfaceDocuments {
+  const prelude = surfacePrelude(instanceId, bundle);
+  const policy = surfaceContentSecurityPolicy([scriptHash(prelude), scriptHash(bundle.js)]);
+  const head = [
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    '<meta name="referrer" content="no-referrer">',
+  ].join('');
+  const content = [
+    '<!doctype html><html><head>',
+    head,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '</head><body>',
+    `<script>${prelude}</script>`,
+    '</body></html>',
+  ].join('');
+  const wrapper = [
+    '<!doctype html><html><head>',
+    head,
+    '<style>html,body{margin:0;padding:0;height:100%;overflow:hidden}iframe{display:block;width:100%;height:100%;border:0}</style>',
+    '</head><body>',
+    `<iframe sandbox="${SURFACE_SANDBOX}" allow="${SURFACE_PERMISSIONS_POLICY}" referrerpolicy="no-referrer"`,
+    ` title="${attribute(title)}" srcdoc="${attribute(content)}"></iframe>`,
+    '</body></html>',
+  ].join('');
+  return { wrapper, content, policy };
+}

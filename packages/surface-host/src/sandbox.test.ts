@@ -1,0 +1,64 @@
+/** The policy builder and the markup a Surface can never hold. */
+import { describe, expect, it } from 'vitest';
+import {
+  SURFACE_FORBIDDEN_ELEMENTS,
+  SURFACE_FORBIDDEN_MARKUP,
+  surfaceContentSecurityPolicy,
+} from './sandbox.js';
+
+const HASH = `sha256-${'A'.repeat(43)}=`;
+
+describe('surfaceContentSecurityPolicy', () => {
+  it('allows exactly the given script hashes', () => {
+    expect(surfaceContentSecurityPolicy([HASH])).toContain(`script-src 'unsafe-inline' '${HASH}';`);
+  });
+
+  it.each([["'unsafe-eval'"], ['sha256-short'], [`${HASH}; connect-src *`], ['https://example.com']])(
+    'refuses %s as a hash',
+    (hash) => {
+      expect(() => surfaceContentSecurityPolicy([hash])).toThrow(/sha256-<base64 of 32 bytes>/);
+    },
+  );
+});
+
+describe('SURFACE_FORBIDDEN_MARKUP', () => {
+  it.each([
+    ...SURFACE_FORBIDDEN_ELEMENTS.map((name) => [`<${name} `]),
+    ['<IFRAME\nsrc=x>'],
+    ['<iFrAmE\tsrc=x>'],
+    ['<iframe/src=x>'],
+    ['<iframe>'],
+    ['<link\frel=preconnect>'],
+    ['<h:iframe xmlns:h="http://www.w3.org/1999/xhtml"/>'],
+    ['<svg><foreignObject><iframe src=x></iframe></foreignObject></svg>'],
+    ['text <p>then</p><frameset><frame src=x>'],
+  ])('matches %j', (markup) => {
+    expect(SURFACE_FORBIDDEN_MARKUP.test(markup)).toBe(true);
+  });
+
+  it.each([
+    ['<p>an iframe, in words</p>'],
+    ['<a href="x">link</a>'],
+    ['<iframed>'],
+    ['<linked-list></linked-list>'],
+    ['<objection>'],
+    ['<div data-iframe="x">'],
+    ['&lt;iframe src=x&gt;'],
+    ['<embedded-chart>'],
+  ])('lets %j through', (markup) => {
+    expect(SURFACE_FORBIDDEN_MARKUP.test(markup)).toBe(false);
+  });
+
+  it('parses to no forbidden element whenever it does not match', () => {
+    const samples = [
+      '<p>x</p><a href="#y">y</a>',
+      '<svg><a href="#"><text>t</text></a></svg>',
+      '<iframed></iframed>',
+    ];
+    for (const html of samples) {
+      expect(SURFACE_FORBIDDEN_MARKUP.test(html)).toBe(false);
+      const parsed = new DOMParser().parseFromString(html, 'text/html');
+      expect(parsed.querySelectorAll(SURFACE_FORBIDDEN_ELEMENTS.join(','))).toHaveLength(0);
+    }
+  });
+});
