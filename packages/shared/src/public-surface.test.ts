@@ -287,6 +287,7 @@ describe('@lineup/shared public surface', () => {
       'SurfaceMessageToFrameSchema',
       'SurfaceReadyMessageSchema',
       'SurfaceResizeMessageSchema',
+      'SurfaceStartMessageSchema',
       'SurfaceStateMessageSchema',
       'SurfaceViolationMessageSchema',
       'parseMiniAppMessageFromFrame',

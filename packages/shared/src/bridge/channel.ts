@@ -72,11 +72,13 @@ export function namespaceGate<T extends z.ZodType>(namespace: string, schema: T)
  * Throws unless a parsed message names the expected instance: a frame speaks only for the one instance the
  * host mounted in it (seed 000 §2.4; seed 003 §2.3 "不能 … 跨会话操控任意 instance_id").
  */
-export function assertInstance<T extends { readonly instance_id: string }>(
-  message: T,
-  expectedInstanceId: string | undefined,
-): T {
-  if (expectedInstanceId !== undefined && message.instance_id !== expectedInstanceId) {
+export function assertInstance<T extends object>(message: T, expectedInstanceId: string | undefined): T {
+  // A message that names no instance (a Surface frame's `ready`) is bound by the caller's source check.
+  if (
+    expectedInstanceId !== undefined &&
+    'instance_id' in message &&
+    message.instance_id !== expectedInstanceId
+  ) {
     throw new LineUpProtocolError([
       createIssue(['instance_id'], 'invalid_value', 'This message belongs to another instance.'),
     ]);

@@ -14,10 +14,13 @@ import { parseSurfaceMessageFromFrame, parseSurfaceMessageToFrame, SURFACE_NAMES
 const INSTANCE = 'shared.instance.01';
 
 const SURFACE_MESSAGES = [
-  { namespace: SURFACE_NAMESPACE, type: 'ready', instance_id: INSTANCE },
+  { namespace: SURFACE_NAMESPACE, type: 'ready' },
   { namespace: SURFACE_NAMESPACE, type: 'event', instance_id: INSTANCE, event: 'refresh', data: {} },
   { namespace: SURFACE_NAMESPACE, type: 'resize', instance_id: INSTANCE, height: 100 },
+  { namespace: SURFACE_NAMESPACE, type: 'violation', instance_id: INSTANCE, kind: 'navigation' },
+  { namespace: SURFACE_NAMESPACE, type: 'start', instance_id: INSTANCE, html: '', css: '', js: '' },
   { namespace: SURFACE_NAMESPACE, type: 'state', instance_id: INSTANCE, state: {} },
+  { namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: INSTANCE },
 ];
 
 const MINIAPP_MESSAGES = [

@@ -87,6 +87,8 @@ export {
   SurfaceReadyMessageSchema,
   type SurfaceResizeMessage,
   SurfaceResizeMessageSchema,
+  type SurfaceStartMessage,
+  SurfaceStartMessageSchema,
   type SurfaceStateMessage,
   SurfaceStateMessageSchema,
   type SurfaceViolationKind,

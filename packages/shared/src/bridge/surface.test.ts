@@ -24,7 +24,16 @@ const WRONG_TYPE: UIIssueCode = 'invalid_type';
 const INSTANCE = 'weather.dashboard.01';
 const INJECTED = 'zzInjected';
 
-const ready = (): J => ({ namespace: SURFACE_NAMESPACE, type: 'ready', instance_id: INSTANCE });
+const ready = (): J => ({ namespace: SURFACE_NAMESPACE, type: 'ready' });
+const start = (overrides: J = {}): J => ({
+  namespace: SURFACE_NAMESPACE,
+  type: 'start',
+  instance_id: INSTANCE,
+  html: '<main></main>',
+  css: 'main { padding: 8px }',
+  js: 'LineUpSurface.event("refresh")',
+  ...overrides,
+});
 const event = (overrides: J = {}): J => ({
   namespace: SURFACE_NAMESPACE,
   type: 'event',
@@ -107,6 +116,12 @@ const FROM_FRAME_REJECTIONS: Row[] = [
     path: 'type',
   },
   {
+    rule: 'ready naming an instance (the host tells the frame which one it is)',
+    input: () => ({ ...ready(), instance_id: INSTANCE }),
+    code: 'unknown_property',
+    path: '$',
+  },
+  {
     rule: 'unknown property',
     input: () => ({ ...ready(), [INJECTED]: 1 }),
     code: 'unknown_property',
@@ -114,45 +129,44 @@ const FROM_FRAME_REJECTIONS: Row[] = [
   },
   {
     rule: 'top-level __proto__ key',
-    input: () =>
-      json(`{"namespace":"${SURFACE_NAMESPACE}","type":"ready","instance_id":"${INSTANCE}","__proto__":{}}`),
+    input: () => json(`{"namespace":"${SURFACE_NAMESPACE}","type":"ready","__proto__":{}}`),
     code: 'invalid_identifier',
     path: '$',
   },
   // Instance id (seed 000 §4.1: [A-Za-z0-9._:-]{1,128}) and the instance check (§2.4)
   {
     rule: 'another instance',
-    input: () => ({ ...ready(), instance_id: 'other.01' }),
+    input: () => ({ ...event(), instance_id: 'other.01' }),
     code: 'invalid_value',
     path: 'instance_id',
   },
   {
     rule: 'instance id missing',
-    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'ready' }),
+    input: () => ({ namespace: SURFACE_NAMESPACE, type: 'resize', height: 10 }),
     code: 'missing_property',
     path: 'instance_id',
   },
   {
     rule: 'instance id empty',
-    input: () => ({ ...ready(), instance_id: '' }),
+    input: () => ({ ...event(), instance_id: '' }),
     code: 'string_too_short',
     path: 'instance_id',
   },
   {
     rule: 'instance id of 129',
-    input: () => ({ ...ready(), instance_id: 'a'.repeat(129) }),
+    input: () => ({ ...event(), instance_id: 'a'.repeat(129) }),
     code: 'string_too_long',
     path: 'instance_id',
   },
   {
     rule: 'instance id with a space',
-    input: () => ({ ...ready(), instance_id: 'a b' }),
+    input: () => ({ ...event(), instance_id: 'a b' }),
     code: 'invalid_value',
     path: 'instance_id',
   },
   {
     rule: 'instance id not a string',
-    input: () => ({ ...ready(), instance_id: 1 }),
+    input: () => ({ ...event(), instance_id: 1 }),
     code: WRONG_TYPE,
     path: 'instance_id',
   },
@@ -307,6 +321,7 @@ const FROM_FRAME_REJECTIONS: Row[] = [
     path: '$',
   },
   { rule: 'focus is downward only', input: () => focus(), code: 'invalid_value', path: 'type' },
+  { rule: 'start is downward only', input: () => start(), code: 'invalid_value', path: 'type' },
 ];
 
 const TO_FRAME_REJECTIONS: Row[] = [
@@ -319,6 +334,31 @@ const TO_FRAME_REJECTIONS: Row[] = [
   { rule: 'event is upward only', input: () => event(), code: 'invalid_value', path: 'type' },
   { rule: 'ready is upward only', input: () => ready(), code: 'invalid_value', path: 'type' },
   { rule: 'violation is upward only', input: () => violation('focus'), code: 'invalid_value', path: 'type' },
+  {
+    rule: 'start without js',
+    input: () => {
+      const { js: _, ...rest } = start();
+      return rest;
+    },
+    code: 'missing_property',
+    path: 'js',
+  },
+  {
+    rule: 'start with a bundle over 160 KiB in total',
+    input: () =>
+      start({
+        html: 'h'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes / 2),
+        js: 'j'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes / 2 + 1),
+      }),
+    code: 'too_large',
+    path: '$',
+  },
+  {
+    rule: 'start naming the app (identity is the host business)',
+    input: () => start({ id: 'com.example.app' }),
+    code: 'unknown_property',
+    path: '$',
+  },
   {
     rule: 'focus with a target element',
     input: () => ({ ...focus(), selector: '#password' }),
@@ -380,11 +420,11 @@ describe('parseSurfaceMessageFromFrame', () => {
     ['resize, integer', resize(480)],
     ['resize, fractional', resize(480.5)],
     ['resize at the bound', resize(SURFACE_CHANNEL_LIMITS.maxFrameHeight)],
-    ['instance id of 128', { ...ready(), instance_id: 'a'.repeat(128) }],
+    ['instance id of 128', event({ instance_id: 'a'.repeat(128) })],
     ['a navigation violation', violation('navigation')],
     ['a focus violation', violation('focus')],
   ])('accepts %s', (_rule, input) => {
-    const instance = (input as J).instance_id as string;
+    const instance = ((input as J).instance_id as string | undefined) ?? INSTANCE;
     const message = parseSurfaceMessageFromFrame(input, instance);
     expect(message).toEqual(input);
     expect(message).not.toBe(input);
@@ -423,6 +463,9 @@ describe('parseSurfaceMessageFromFrame', () => {
 describe('parseSurfaceMessageToFrame', () => {
   it('accepts a state, and one of exactly the state budget', () => {
     expect(parseSurfaceMessageToFrame(focus(), INSTANCE)).toEqual(focus());
+    expect(parseSurfaceMessageToFrame(start(), INSTANCE)).toEqual(start());
+    const largestBundle = start({ html: '', css: '', js: 'j'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes) });
+    expect(parseSurfaceMessageToFrame(largestBundle, INSTANCE).type).toBe('start');
     expect(parseSurfaceMessageToFrame(state(), INSTANCE)).toEqual(state());
     expect(parseSurfaceMessageToFrame(state({}))).toEqual(state({}));
     const largest = state(objectOfBytes(SURFACE_CHANNEL_LIMITS.maxStateBytes));

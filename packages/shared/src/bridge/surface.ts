@@ -5,11 +5,12 @@
  * The channel is bound to one document: the frame's `ready` is the only message a host accepts through
  * `window.postMessage`, and it transfers a `MessagePort`; every later message in either direction travels on
  * that port, so the state never reaches a document the host did not create. A host accepts one `ready` per
- * mount.
+ * mount. The frame's document is the same for every Surface (so a host can load it before it knows which
+ * Surface it will hold): `ready` names no instance, and the host's `start` tells the frame which one it is.
  *
  * Up (frame → host), and nothing else:
- * - `ready`  — the injected `LineUpSurface` bridge is listening (with the port). The host answers with a
- *   `state` message: seed 000 §4.1 says the bundle receives its state "在 ready 后".
+ * - `ready`  — the containment and the `LineUpSurface` bridge are listening (with the port). The host answers
+ *   with `start`, then `state`: seed 000 §4.1 says the bundle receives its state "在 ready 后".
  * - `event`  — `LineUpSurface.event(name, data)`: a user intent, which the host turns into `ui.event`
  *   (seed 000 §4.2, §2.5). It never calls a capability: a Surface has no `app.call` bridge. At most
  *   `eventBurst` at once and `eventsPerSecond` sustained.
@@ -19,8 +20,10 @@
  *   user gesture in the frame; the host takes focus back unless the user moved it there with Tab).
  *
  * Down (host → frame), and nothing else:
+ * - `start`  — once, first: the instance id and the bundle's `html`, `css` and `js` (seed 000 §4.1). This is
+ *   the only message that carries code; a frame ignores any later one.
  * - `state`  — the whole `state` of `ui.open` after `ready`, and of every `ui.patch` (seed 000 §4.1, §4.3).
- *   Code is never sent down: `ui.patch` updates state only.
+ *   `ui.patch` updates state only, never code.
  * - `focus`  — the user moved keyboard focus into the frame from the host (Tab), so the frame may keep it.
  *
  * The Surface channel never carries a MiniApp message and the MiniApp channel never carries a Surface
@@ -28,6 +31,7 @@
  */
 import { z } from 'zod';
 import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { utf8ByteLength } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { messageBudget, parseShape } from '../protocol/parse.js';
 import { assertInstance, BridgeInstanceIdSchema, namespaceGate } from './channel.js';
@@ -56,6 +60,8 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
   eventsPerSecond: 10,
   /** `resize` messages per second (and at once) a host applies; a bridge sends at most one per animation frame. */
   resizesPerSecond: 60,
+  /** UTF-8 bytes of a bundle's `html` + `css` + `js`: seed 000 §4.1 "160 KiB". */
+  maxBundleBytes: 163_840,
 } as const);
 
 /** What a frame's containment reports (`violation` messages). */
@@ -84,7 +90,7 @@ export const SurfaceEventNameSchema = z
 const namespace = z.literal(SURFACE_NAMESPACE);
 
 export const SurfaceReadyMessageSchema = z
-  .strictObject({ namespace, type: z.literal('ready'), instance_id: BridgeInstanceIdSchema })
+  .strictObject({ namespace, type: z.literal('ready') })
   .meta({ id: 'SurfaceReadyMessage' });
 
 export const SurfaceEventMessageSchema = z
@@ -124,6 +130,28 @@ export const SurfaceViolationMessageSchema = z
   })
   .meta({ id: 'SurfaceViolationMessage' });
 
+const bundleText = () => z.string().max(SURFACE_CHANNEL_LIMITS.maxBundleBytes);
+
+export const SurfaceStartMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('start'),
+    instance_id: BridgeInstanceIdSchema,
+    html: bundleText(),
+    css: bundleText(),
+    js: bundleText(),
+  })
+  .superRefine((message, context) => {
+    const bytes = utf8ByteLength(message.html) + utf8ByteLength(message.css) + utf8ByteLength(message.js);
+    if (bytes > SURFACE_CHANNEL_LIMITS.maxBundleBytes)
+      context.addIssue({
+        code: 'custom',
+        message: `A bundle's html, css and js may be at most ${SURFACE_CHANNEL_LIMITS.maxBundleBytes} bytes together as UTF-8.`,
+        params: { code: 'too_large' satisfies UIIssueCode },
+      });
+  })
+  .meta({ id: 'SurfaceStartMessage' });
+
 export const SurfaceFocusMessageSchema = z
   .strictObject({ namespace, type: z.literal('focus'), instance_id: BridgeInstanceIdSchema })
   .meta({ id: 'SurfaceFocusMessage' });
@@ -140,7 +168,11 @@ export const SurfaceMessageFromFrameSchema = z
 
 /** Every message a host may send to a Surface frame. */
 export const SurfaceMessageToFrameSchema = z
-  .discriminatedUnion('type', [SurfaceStateMessageSchema, SurfaceFocusMessageSchema])
+  .discriminatedUnion('type', [
+    SurfaceStartMessageSchema,
+    SurfaceStateMessageSchema,
+    SurfaceFocusMessageSchema,
+  ])
   .meta({ id: 'SurfaceMessageToFrame' });
 
 export type SurfaceReadyMessage = z.infer<typeof SurfaceReadyMessageSchema>;
@@ -149,6 +181,7 @@ export type SurfaceResizeMessage = z.infer<typeof SurfaceResizeMessageSchema>;
 export type SurfaceStateMessage = z.infer<typeof SurfaceStateMessageSchema>;
 export type SurfaceViolationMessage = z.infer<typeof SurfaceViolationMessageSchema>;
 export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
+export type SurfaceStartMessage = z.infer<typeof SurfaceStartMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
@@ -158,18 +191,20 @@ const FROM_FRAME_BUDGET = messageBudget(
   SURFACE_CHANNEL_LIMITS.maxEventDataBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
 const TO_FRAME_BUDGET = messageBudget(
-  SURFACE_CHANNEL_LIMITS.maxStateBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
+  Math.max(SURFACE_CHANNEL_LIMITS.maxStateBytes, SURFACE_CHANNEL_LIMITS.maxBundleBytes) +
+    SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
 
 /**
- * Validates a message a Surface frame posted, for the instance the host mounted in that frame. The caller
- * has already checked that `event.source` is that frame's window. Returns a deep-frozen copy; throws
- * `LineUpProtocolError` for anything else — another channel's message, a wrong instance, a name outside the
- * pattern, data that is not a JSON object under 16 KiB, a height out of range.
+ * Validates a message a Surface frame posted, for the instance the host mounted in that frame (`ready` names
+ * none). The caller has already checked that it came from that frame (its window for `ready`, its port for
+ * the rest). Returns a deep-frozen copy; throws `LineUpProtocolError` for anything else — another channel's
+ * message, a wrong instance, a name outside the pattern, data that is not a JSON object under 16 KiB, a
+ * height out of range.
  */
 export function parseSurfaceMessageFromFrame(
   input: unknown,
-  expectedInstanceId: string,
+  expectedInstanceId?: string,
 ): SurfaceMessageFromFrame {
   return assertInstance(
     parseShape(FROM_FRAME, input, { budget: FROM_FRAME_BUDGET }, LineUpProtocolError),

@@ -4,6 +4,7 @@
  * iframe channels share with the wire (event data, Surface state, tool arguments and results) are read from
  * the bridge modules, so a message that passes here can always be delivered there.
  */
+import { SURFACE_CHANNEL_LIMITS } from '../../bridge/surface.js';
 import { UI_LIMITS, UI_PROTOCOL_SHELL_RESERVE } from '../../limits/ui-limits.js';
 
 export const LINEUP_WIRE_LIMITS = Object.freeze({
@@ -24,7 +25,7 @@ export const LINEUP_WIRE_LIMITS = Object.freeze({
   /** UTF-16 code units of a machine token: a party kind, a close or progress reason, an error code. */
   maxTokenLength: 64,
   /** UTF-8 bytes of an inline Surface bundle (`html` + `css` + `js`): seed 000 §4.1 "160 KiB". */
-  maxBundleBytes: 163_840,
+  maxBundleBytes: SURFACE_CHANNEL_LIMITS.maxBundleBytes,
   /** UTF-16 code units of an app or capability display name. */
   maxNameLength: 128,
   /** UTF-16 code units of an app id (reverse-DNS) or a capability name. */
