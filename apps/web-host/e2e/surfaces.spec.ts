@@ -96,13 +96,13 @@ test.describe('inline Surfaces', () => {
     await deliver(page, openSurface('probe.replace', "document.getElementById('out').textContent = 'v1'"));
     await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v1');
     await deliver(page, openSurface('probe.replace', "document.getElementById('out').textContent = 'v2'"));
-    await expect(page.locator('iframe')).toHaveCount(1);
+    await expect(page.locator('.host__surface iframe')).toHaveCount(1);
     await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v2');
     await deliver(
       page,
       envelope('lineup.v1.ui.close', { instance_id: 'probe.replace', reason: 'completed' }),
     );
-    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect(page.locator('.host__surface iframe')).toHaveCount(0);
     await expect(notes(page)).toHaveCount(0);
   });
 
@@ -185,7 +185,7 @@ test.describe('inline Surfaces', () => {
       await expect(notes(page).last()).toHaveText(
         'refused Surface probe.navigate tried to leave its document and was removed.',
       );
-      await expect(page.locator('iframe')).toHaveCount(0);
+      await expect(page.locator('.host__surface iframe')).toHaveCount(0);
     });
   });
 

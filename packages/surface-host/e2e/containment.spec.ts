@@ -18,35 +18,37 @@ function leaked(recorder: Recorder) {
   return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets;
 }
 
-test.describe('a contained Surface lets nothing out', () => {
-  for (const attack of ATTACKS) {
-    test(`${attack.kind}: ${attack.name}`, async ({ harnessPage: page, recorder }) => {
-      await call(
-        page,
-        'mount',
-        'probe',
-        { html: attack.html ?? PROBE_HTML, css: '', js: recorder.fill(attack.js) },
-        { secret: 'host-given state' },
-      );
-      if (attack.tearsDown) {
-        await expect.poll(() => call(page, 'isMounted', 'probe')).toBe(false);
-        expect(await call(page, 'rejections', 'probe')).toContainEqual({ reason: 'navigated' });
-      } else {
-        await expect
-          .poll(() => call(page, 'events', 'probe'))
-          .toContainEqual(expect.objectContaining({ event: 'done' }));
-        expect(await call(page, 'isMounted', 'probe')).toBe(true);
-      }
-      await page.waitForTimeout(SETTLE_MS);
-      expect(recorder.traffic(), 'traffic that reached the recording server').toMatchObject({
-        connections: 0,
-        httpRequests: 0,
-        webSockets: 0,
-        udpPackets: 0,
+for (const mode of ['warm', 'cold'] as const)
+  test.describe(`a contained Surface lets nothing out (${mode} frame)`, () => {
+    test.use({ harnessMode: mode });
+    for (const attack of ATTACKS) {
+      test(`${attack.kind}: ${attack.name}`, async ({ harnessPage: page, recorder }) => {
+        await call(
+          page,
+          'mount',
+          'probe',
+          { html: attack.html ?? PROBE_HTML, css: '', js: recorder.fill(attack.js) },
+          { secret: 'host-given state' },
+        );
+        if (attack.tearsDown) {
+          await expect.poll(() => call(page, 'isMounted', 'probe')).toBe(false);
+          expect(await call(page, 'rejections', 'probe')).toContainEqual({ reason: 'navigated' });
+        } else {
+          await expect
+            .poll(() => call(page, 'events', 'probe'))
+            .toContainEqual(expect.objectContaining({ event: 'done' }));
+          expect(await call(page, 'isMounted', 'probe')).toBe(true);
+        }
+        await page.waitForTimeout(SETTLE_MS);
+        expect(recorder.traffic(), 'traffic that reached the recording server').toMatchObject({
+          connections: 0,
+          httpRequests: 0,
+          webSockets: 0,
+          udpPackets: 0,
+        });
       });
-    });
-  }
-});
+    }
+  });
 
 test.describe('controls: the same attacks get out without the containment', () => {
   const controls = ATTACKS.filter((attack) => attack.control);

@@ -25,7 +25,16 @@ export function call<K extends keyof Harness>(
  * would hide leaks. Console errors from the Surfaces' frames are expected (every blocked attempt logs one);
  * the page itself must log none.
  */
-export const test = base.extend<{ recorder: Recorder; harnessPage: Page }, { profile: BrowserContext }>({
+export const test = base.extend<
+  {
+    recorder: Recorder;
+    harnessPage: Page;
+    /** `warm`: Surfaces take the spare frame the host keeps loaded; `cold`: each loads a frame of its own. */
+    harnessMode: 'warm' | 'cold';
+  },
+  { profile: BrowserContext }
+>({
+  harnessMode: ['warm', { option: true }],
   profile: [
     async ({ launchOptions }, use) => {
       const directory = mkdtempSync(join(tmpdir(), 'lineup-surface-profile-'));
@@ -42,7 +51,7 @@ export const test = base.extend<{ recorder: Recorder; harnessPage: Page }, { pro
     await use(recorder);
     await recorder.close();
   },
-  harnessPage: async ({ profile, baseURL }, use) => {
+  harnessPage: async ({ profile, baseURL, harnessMode }, use) => {
     const page = await profile.newPage();
     const errors: string[] = [];
     // Errors of the harness page's own scripts; the frames' (blocked attempts) are expected.
@@ -50,7 +59,7 @@ export const test = base.extend<{ recorder: Recorder; harnessPage: Page }, { pro
       if (message.type() === 'error' && message.location().url.startsWith(`${baseURL}/assets/`))
         errors.push(message.text());
     });
-    await page.goto(`${baseURL}/`);
+    await page.goto(harnessMode === 'cold' ? `${baseURL}/?cold` : `${baseURL}/`);
     await page.waitForFunction(() => 'harness' in window);
     await use(page);
     errors.push(...(await call(page, 'pageErrors')));

@@ -41,7 +41,10 @@ function fakeWindow(): FakeWindow {
 let win: FakeWindow;
 let posted: Record<string, unknown>[];
 let bridge: SurfaceBridge;
-const CONFIG = surfaceContainmentConfig('weather.dashboard.01', { html: '', css: '', js: '' });
+const CONFIG = {
+  ...surfaceContainmentConfig('AAAAAAAAAAAAAAAAAAAAAA=='),
+  instanceId: 'weather.dashboard.01',
+};
 
 beforeEach(() => {
   win = fakeWindow();

@@ -1,7 +1,7 @@
 /**
  * The containment prelude of a Surface frame: the first and only code the frame document itself runs. It
  * closes what the sandbox and the CSP leave open (seed 000 §2; DESIGN.md "Security, in one place"), then opens
- * the channel to the host and only after the host answered inserts the agent's HTML, CSS and script:
+ * the channel to the host and only when the host's `start` arrives inserts the agent's HTML, CSS and script:
  *
  * - **A second connection path.** `RTCPeerConnection` ignores `connect-src` (TURN credentials leave over UDP or
  *   TCP), and Chromium opens a TCP connection — after a DNS lookup of any host name — for every frame
@@ -10,13 +10,15 @@
  *   parsing sink goes through a Trusted Types default policy that refuses their markup); and a navigation of
  *   the Surface's own document is held in `beforeunload` — which runs before the browser hears of it — while
  *   the host, told over the port, removes the frame: the browser then drops the navigation.
- * - **A second realm.** The document's CSP lets only this script and the bundle's script run (by hash), and
- *   no frame can be created, so no copy of the bundle ever runs without this prelude before it.
+ * - **A second realm.** The document's CSP lets only scripts with the frame's nonce run — this one, and the
+ *   bundle script it creates from `start` (Trusted Types refuses script text from anywhere else) — and no frame
+ *   can be created, so no copy of the bundle ever runs without this prelude before it.
  * - **A second document.** The channel is a `MessagePort` handed to the host with `ready`; state never goes to
  *   the frame's window. `document.open`/`write`, which would wipe these listeners, are refused.
  * - **Focus.** Keyboard focus is the Surface's only after a user gesture in the frame (a pointer down) or when
- *   the host reports that the user tabbed in; until then key and input events are stopped before any Surface
- *   code sees them, the focused element is blurred, and the host is told to take focus back.
+ *   the host reports that the user tabbed in; until then `focus()` does nothing, and should focus arrive another
+ *   way, key and input events are stopped before any Surface code sees them, the focused element is blurred, and
+ *   the host is told to take focus back.
  * - **Links** cannot navigate a Surface: a click on `<a>`/`<area>` is cancelled (a `#fragment` link scrolls).
  *
  * Like the bridge, `installSurfaceContainment` is one self-contained function whose source text the host
@@ -25,12 +27,10 @@
  */
 import type { installSurfaceBridge, SurfaceBridge, SurfaceBridgeConfig } from './bridge.js';
 
-/** Everything the prelude needs, passed as JSON into the frame. */
-export interface SurfaceContainmentConfig extends SurfaceBridgeConfig {
-  /** The bundle (seed 000 §4.1 `app.html`, `app.css`, `app.js`). */
-  readonly html: string;
-  readonly css: string;
-  readonly js: string;
+/** Everything the prelude needs, passed as JSON into the frame; the instance comes with `start`. */
+export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'instanceId'> {
+  /** The frame's script nonce: the bundle script gets it too. */
+  readonly nonce: string;
   /** Source of the case-insensitive pattern of markup an HTML sink refuses (frames, objects, links). */
   readonly forbiddenMarkup: string;
   /** Lower-case names of HTML elements a Surface cannot create. */
@@ -164,9 +164,11 @@ export function installSurfaceContainment(
       );
     return input;
   };
+  /** The bundle's script, once `start` gave it: the only script text the private policy lets through. */
+  let bundleScript: string | null = null;
   const privatePolicy = trustedTypes.createPolicy(config.trustedTypesPolicy, {
     createHTML: checkMarkup,
-    createScript: (input: string) => (input === config.js ? input : null),
+    createScript: (input: string) => (input === bundleScript ? input : null),
   });
   trustedTypes.createPolicy('default', {
     createHTML: (input: string, _type: string, sink: string) => {
@@ -197,11 +199,15 @@ export function installSurfaceContainment(
   const channel = new global.MessageChannel();
   const port = channel.port1;
   const post = port.postMessage.bind(port) as (message: Record<string, unknown>) => void;
-  // Built now and frozen: a report must not depend on anything Surface code could have changed by then.
-  const violation = (kind: string) =>
-    freeze({ namespace: config.namespace, type: 'violation', instance_id: config.instanceId, kind });
-  const reports = { navigation: violation('navigation'), focus: violation('focus') };
-  const report = (kind: 'navigation' | 'focus') => post(reports[kind]);
+  // Built at start and frozen: a report must not depend on anything Surface code could have changed by then.
+  // Before start no Surface code has run; focus that arrives then (the user tabbed in early) is reported at
+  // start, so that the host can grant it.
+  let reports: Record<'navigation' | 'focus', Record<string, unknown>> | null = null;
+  let focusBeforeStart = false;
+  const report = (kind: 'navigation' | 'focus') => {
+    if (reports !== null) post(reports[kind]);
+    else if (kind === 'focus') focusBeforeStart = true;
+  };
 
   // ── 4. Navigation: held until the host has removed the frame ────────────────────────────────────────────
   let held = 0;
@@ -294,6 +300,24 @@ export function installSurfaceContainment(
     },
     true,
   );
+  // Moving focus by script needs earned focus; otherwise the call does nothing (the listeners above are the
+  // backstop for the ways in that are not a method call).
+  // (Window's operations live on the window object itself, the elements' on their prototypes.)
+  for (const target of [
+    global.HTMLElement?.prototype,
+    global.SVGElement?.prototype,
+    global.MathMLElement?.prototype,
+    global,
+  ]) {
+    const focus = target?.focus;
+    if (typeof focus !== 'function') continue;
+    const callFocus = uncurry(focus);
+    defineProperty(target, 'focus', {
+      value: function focusWhenEarned(this: unknown, options?: unknown) {
+        if (earned) callFocus(this, options);
+      },
+    });
+  }
   const swallow = (event: Event) => {
     if (earned) return;
     stopImmediatePropagation(event);
@@ -315,37 +339,65 @@ export function installSurfaceContainment(
   ])
     addListener(global, type, swallow, true);
 
-  // ── 6. The bridge, then the agent's content once the host holds the port ───────────────────────────────
-  const bridge: SurfaceBridge = installBridge(global, config, post);
-  let started = false;
-  const start = () => {
-    started = true;
+  // ── 6. On the host's start: the bridge, then the agent's CSS, HTML and script ─────────────────────────
+  let bridge: SurfaceBridge | null = null;
+  let instanceId: string | null = null;
+  const start = (message: Record<string, unknown>) => {
+    const id = message.instance_id;
+    const { html, css, js } = message;
+    if (
+      typeof id !== 'string' ||
+      typeof html !== 'string' ||
+      typeof css !== 'string' ||
+      typeof js !== 'string'
+    )
+      return;
+    instanceId = id;
+    const violation = (kind: string) =>
+      freeze({ namespace: config.namespace, type: 'violation', instance_id: id, kind });
+    reports = { navigation: violation('navigation'), focus: violation('focus') };
+    if (focusBeforeStart && !earned && doc.hasFocus()) post(reports.focus);
+    bridge = installBridge(global, { ...config, instanceId: id }, post);
+    // Chromium preconnects to a link's host when the user presses the pointer on it, before any event
+    // reaches this document; a link that cannot be hit cannot do that. The layer is declared first, so its
+    // !important outranks the bundle's own stylesheets (a script can still override it inline).
+    const guard = createElement(doc, 'style');
+    guard.textContent =
+      '@layer lineup-containment { a[href]:not([href^="#"]), a[*|href]:not([*|href^="#"]) { pointer-events: none !important; } }';
+    appendChild(doc.head, guard);
     const style = createElement(doc, 'style');
-    style.textContent = config.css;
+    style.textContent = css;
     appendChild(doc.head, style);
     // Through the private policy, which applies the same markup check as every other sink.
-    doc.body.innerHTML = privatePolicy.createHTML(config.html);
+    doc.body.innerHTML = privatePolicy.createHTML(html);
+    bundleScript = js;
     const script = createElement(doc, 'script');
-    script.text = privatePolicy.createScript(config.js);
+    script.nonce = config.nonce;
+    script.text = privatePolicy.createScript(js);
     appendChild(doc.body, script);
   };
   port.onmessage = (event: MessageEvent) => {
     const data = dataOf(event);
-    if (!isPlainObject(data) || data.namespace !== config.namespace || data.instance_id !== config.instanceId)
+    if (!isPlainObject(data) || data.namespace !== config.namespace) return;
+    if (instanceId === null) {
+      // Nothing but the first start counts until then.
+      if (data.type === 'start') start(data);
       return;
-    if (data.type === 'state' && isPlainObject(data.state)) {
-      if (!started) start();
-      bridge.deliverState(data.state);
-    } else if (data.type === 'focus') {
+    }
+    if (data.instance_id !== instanceId) return;
+    if (data.type === 'state' && isPlainObject(data.state)) bridge?.deliverState(data.state);
+    else if (data.type === 'focus') {
       earned = true;
       const element = denied;
       denied = null;
-      if (element !== null && isConnectedOf(element)) focusHTML(element);
+      if (element !== null && isConnectedOf(element)) {
+        try {
+          focusHTML(element);
+        } catch {
+          // Not an HTML element: focus stays on the document.
+        }
+      }
     }
   };
-  hostWindow.postMessage(
-    { namespace: config.namespace, type: 'ready', instance_id: config.instanceId },
-    '*',
-    [channel.port2],
-  );
+  hostWindow.postMessage({ namespace: config.namespace, type: 'ready' }, '*', [channel.port2]);
 }

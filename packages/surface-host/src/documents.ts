@@ -1,17 +1,16 @@
 /**
- * The two documents of a Surface (seed 000 §2.6: HTML only ever goes into a sandboxed `srcdoc`):
+ * The two documents of a Surface frame (seed 000 §2.6: HTML only ever goes into a sandboxed `srcdoc`):
  *
  * - the **wrapper**, which the host mounts in its `iframe sandbox="allow-scripts"`: no script, one nested
  *   `iframe sandbox="allow-scripts"` holding the content, and a CSP whose `frame-src 'none'` makes it the
  *   parent that blocks any navigation of the content frame before a request is sent (a frame's navigation is
  *   checked against its parent's policy; a `srcdoc` is not a fetch, so the content itself still loads);
  * - the **content**, whose only parsed script is the containment prelude with the bridge (containment.ts,
- *   bridge.ts). The prelude inserts the bundle's CSS, HTML and JS once the host holds the channel.
+ *   bridge.ts). The prelude receives the bundle in the host's `start` message and inserts its CSS, HTML and JS.
  *
- * Both documents carry the same policy (`surfaceContentSecurityPolicy`), which allows exactly two scripts by
- * hash: the prelude and the bundle's JS. The bundle's HTML, CSS and JS travel inside the prelude as JSON string
- * literals (every `<` written `\u003c`), so nothing in them can end an element or change how the document is
- * parsed, and they need no escaping that could alter the author's code.
+ * Neither document depends on the bundle, so a host can load a frame before it knows which Surface it will
+ * hold (surface-frame.ts keeps one ready). Both carry the same policy (`surfaceContentSecurityPolicy`), which
+ * runs scripts only with the frame's nonce: the prelude, and the bundle script the prelude creates.
  */
 import {
   SURFACE_CHANNEL_LIMITS,
@@ -19,8 +18,6 @@ import {
   SURFACE_NAMESPACE,
   SURFACE_RESERVED_EVENT_NAMES,
 } from '@lineup/shared/bridge';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { installSurfaceBridge } from './bridge.js';
 import { installSurfaceContainment, type SurfaceContainmentConfig } from './containment.js';
 import {
@@ -48,6 +45,8 @@ export interface SurfaceDocuments {
   readonly content: string;
   /** The Content Security Policy of both documents. */
   readonly policy: string;
+  /** The frame's script nonce (base64 of 16 random bytes). */
+  readonly nonce: string;
 }
 
 /** Event data may nest this deep; JSON depth beyond it is not a user intent. */
@@ -60,14 +59,10 @@ const MAX_EVENT_DATA_DEPTH = 32;
  */
 const NAVIGATION_HOLD = Object.freeze({ first: 250, next: 50, total: 1_000 });
 
-/** The prelude's configuration for one instance. */
-export function surfaceContainmentConfig(
-  instanceId: string,
-  bundle: SurfaceBundleText,
-): SurfaceContainmentConfig {
+/** The prelude's configuration: the same for every Surface, but for the nonce. */
+export function surfaceContainmentConfig(nonce: string): SurfaceContainmentConfig {
   return {
     namespace: SURFACE_NAMESPACE,
-    instanceId,
     eventNamePattern: SURFACE_EVENT_NAME_PATTERN.source,
     reservedEventNames: SURFACE_RESERVED_EVENT_NAMES,
     maxEventDataBytes: SURFACE_CHANNEL_LIMITS.maxEventDataBytes,
@@ -75,9 +70,7 @@ export function surfaceContainmentConfig(
     maxFrameHeight: SURFACE_CHANNEL_LIMITS.maxFrameHeight,
     eventBurst: SURFACE_CHANNEL_LIMITS.eventBurst,
     eventsPerSecond: SURFACE_CHANNEL_LIMITS.eventsPerSecond,
-    html: bundle.html,
-    css: bundle.css,
-    js: bundle.js,
+    nonce,
     forbiddenMarkup: SURFACE_FORBIDDEN_MARKUP.source,
     forbiddenElements: SURFACE_FORBIDDEN_ELEMENTS,
     removedGlobals: SURFACE_REMOVED_GLOBALS,
@@ -91,35 +84,28 @@ function scriptJSON(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** The CSP hash source of an inline script's text (`sha256-<base64>` of its UTF-8 bytes). */
-export function scriptHash(text: string): string {
-  const digest = sha256(utf8ToBytes(text));
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `sha256-${btoa(binary)}`;
-}
-
 /** Text for an attribute value in double quotes. */
 function attribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The prelude script: containment, then the bridge, for this instance and bundle. */
-export function surfacePrelude(instanceId: string, bundle: SurfaceBundleText): string {
-  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(instanceId, bundle))}, ${installSurfaceBridge.toString()});`;
+/** A fresh script nonce: 16 random bytes in base64. */
+function createNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
-/**
- * Both documents of one Surface instance. `title` names the content frame for assistive technology (the
- * host's frame carries the same title).
- */
-export function buildSurfaceDocuments(
-  instanceId: string,
-  bundle: SurfaceBundleText,
-  title = instanceId,
-): SurfaceDocuments {
-  const prelude = surfacePrelude(instanceId, bundle);
-  const policy = surfaceContentSecurityPolicy([scriptHash(prelude), scriptHash(bundle.js)]);
+/** The prelude script: containment, then the bridge. */
+export function surfacePrelude(nonce: string): string {
+  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(nonce))}, ${installSurfaceBridge.toString()});`;
+}
+
+/** Both documents of one Surface frame, with a fresh nonce. */
+export function buildSurfaceDocuments(): SurfaceDocuments {
+  const nonce = createNonce();
+  const policy = surfaceContentSecurityPolicy(nonce);
   const head = [
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
@@ -130,7 +116,7 @@ export function buildSurfaceDocuments(
     head,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '</head><body>',
-    `<script>${prelude}</script>`,
+    `<script nonce="${nonce}">${surfacePrelude(nonce)}</script>`,
     '</body></html>',
   ].join('');
   const wrapper = [
@@ -139,8 +125,8 @@ export function buildSurfaceDocuments(
     '<style>html,body{margin:0;padding:0;height:100%;overflow:hidden}iframe{display:block;width:100%;height:100%;border:0}</style>',
     '</head><body>',
     `<iframe sandbox="${SURFACE_SANDBOX}" allow="${SURFACE_PERMISSIONS_POLICY}" referrerpolicy="no-referrer"`,
-    ` title="${attribute(title)}" srcdoc="${attribute(content)}"></iframe>`,
+    ` title="Surface" srcdoc="${attribute(content)}"></iframe>`,
     '</body></html>',
   ].join('');
-  return { wrapper, content, policy };
+  return { wrapper, content, policy, nonce };
 }

@@ -20,7 +20,7 @@ function connect(frame: HTMLIFrameElement) {
   };
   const ready = new Event('message');
   Object.assign(ready, {
-    data: { namespace: 'lineup.surface.v1', type: 'ready', instance_id: frame.dataset.instanceId },
+    data: { namespace: 'lineup.surface.v1', type: 'ready' },
     source: inner.contentWindow,
     origin: 'null',
     ports: [port],

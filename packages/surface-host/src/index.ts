@@ -4,6 +4,7 @@
  */
 export type { LineUpSurfaceAPI } from './bridge.js';
 export { buildSurfaceDocuments, type SurfaceBundleText, type SurfaceDocuments } from './documents.js';
+export { prepareSurfaceFrame } from './frame-link.js';
 export { SurfaceInstances, type SurfaceInstancesOptions, type SurfaceUpdateOutcome } from './instances.js';
 export {
   FORBIDDEN_SANDBOX_TOKENS,

@@ -20,6 +20,7 @@ describe('@lineup/surface-host public surface', () => {
       'buildSurfaceDocuments',
       'checkSurfaceBundle',
       'mountSurface',
+      'prepareSurfaceFrame',
       'surfaceContentSecurityPolicy',
     ]);
   });

@@ -36,25 +36,23 @@ export const SURFACE_TRUSTED_TYPES_POLICY = 'lineup-surface';
 
 /**
  * The policy of a Surface's wrapper and content documents: `SURFACE_CSP`, with
- * - `script-src` narrowed to the hashes of exactly the scripts the host injects (`'unsafe-inline'` stays for the
- *   letter of the seed; a browser ignores it when hashes are present), so no inline handler, `javascript:` URL,
- *   `eval` or agent `<script>` runs;
+ * - `script-src` narrowed to the frame's nonce, which only the host's prelude and the bundle script it creates
+ *   carry (`'unsafe-inline'` stays for the letter of the seed; a browser ignores it when a nonce is present), so
+ *   no inline handler, `javascript:` URL, `eval` or agent `<script>` runs;
  * - `frame-src`/`child-src 'none'`: no frame loads, and a navigation of the Surface's own frame is blocked by
  *   its parent, the wrapper, before any request is sent;
  * - no workers, objects, manifests, `<base>` or form targets;
  * - Trusted Types: every HTML parsing sink goes through the containment's default policy.
  */
-export function surfaceContentSecurityPolicy(scriptHashes: readonly string[]): string {
-  for (const hash of scriptHashes)
-    if (!/^sha256-[A-Za-z0-9+/]{43}=$/.test(hash))
-      throw new TypeError('surfaceContentSecurityPolicy: each hash must be sha256-<base64 of 32 bytes>.');
-  const scripts = scriptHashes.map((hash) => `'${hash}'`).join(' ');
+export function surfaceContentSecurityPolicy(nonce: string): string {
+  if (!/^[A-Za-z0-9+/]{22}==$/.test(nonce))
+    throw new TypeError('surfaceContentSecurityPolicy: the nonce must be the base64 of 16 bytes.');
   return [
     "default-src 'none'",
     "connect-src 'none'",
     'img-src data: blob:',
     "style-src 'unsafe-inline'",
-    `script-src 'unsafe-inline' ${scripts}`,
+    `script-src 'unsafe-inline' 'nonce-${nonce}'`,
     "frame-src 'none'",
     "child-src 'none'",
     "worker-src 'none'",

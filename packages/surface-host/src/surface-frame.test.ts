@@ -36,6 +36,8 @@ const message = (type: string, extra: object = {}) => ({
   instance_id: INSTANCE,
   ...extra,
 });
+const READY = { namespace: 'lineup.surface.v1', type: 'ready' };
+const START = message('start', { html: BUNDLE.html, css: BUNDLE.css, js: BUNDLE.js });
 
 function mount(overrides: Partial<Parameters<typeof mountSurface>[1]> = {}) {
   const onEvent = vi.fn();
@@ -66,7 +68,7 @@ function mount(overrides: Partial<Parameters<typeof mountSurface>[1]> = {}) {
     window.dispatchEvent(event);
   };
   const port: FakePort = { onmessage: null, postMessage: vi.fn(), close: vi.fn() };
-  const connect = () => windowMessage(message('ready'), content, 'null', [port]);
+  const connect = () => windowMessage(READY, content, 'null', [port]);
   const fromPort = (data: unknown) => port.onmessage?.({ data });
   return { onEvent, onRejected, frame, content, wrapper, windowMessage, port, connect, fromPort };
 }
@@ -81,13 +83,12 @@ describe('mountSurface: the frames', () => {
     expect(frame.getAttribute('csp')).toBe(SURFACE_CSP);
     expect(frame.getAttribute('title')).toBe('天气面板');
     expect(frame.getAttribute('src')).toBeNull();
-    // The wrapper has no script, and holds the content frame: sandboxed again, with the same title.
+    // The wrapper has no script, and holds the content frame, sandboxed again; the bundle is not in either.
     const wrapper = new DOMParser().parseFromString(frame.srcdoc, 'text/html');
     expect(wrapper.querySelectorAll('script')).toHaveLength(0);
     const inner = wrapper.querySelector('iframe');
     expect(inner?.getAttribute('sandbox')).toBe('allow-scripts');
-    expect(inner?.getAttribute('title')).toBe('天气面板');
-    expect(inner?.getAttribute('srcdoc')).toContain('"html":"\\u003cmain>\\u003c/main>"');
+    expect(frame.srcdoc).not.toContain('main');
   });
 
   it.each([
@@ -117,33 +118,36 @@ describe('mountSurface: the frames', () => {
 });
 
 describe('mountSurface: the channel', () => {
-  it('takes the port of the first ready, answers with the state on it, and turns events into ui.event', () => {
+  it('takes the port of the first ready, sends start and the state on it, and turns events into ui.event', () => {
     const { onEvent, port, connect, fromPort } = mount();
     expect(handle!.ready).toBe(false);
     connect();
     expect(handle!.ready).toBe(true);
-    expect(port.postMessage).toHaveBeenCalledWith(message('state', { state: { city: '北京' } }));
+    expect(port.postMessage.mock.calls).toEqual([[START], [message('state', { state: { city: '北京' } })]]);
     fromPort(message('event', { event: 'refresh', data: { unit: 'c' } }));
     expect(onEvent).toHaveBeenCalledWith({ instance_id: INSTANCE, event: 'refresh', data: { unit: 'c' } });
   });
 
   it('accepts ready only from the content frame, with the opaque origin and exactly one port', () => {
     const { port, windowMessage, content, frame, onRejected } = mount();
-    windowMessage(message('ready'), frame.contentWindow, 'null', [port]); // the wrapper has no script
-    windowMessage(message('ready'), content, 'https://example.com', [port]);
-    windowMessage(message('ready'), content, 'null', []);
-    windowMessage(message('ready'), content, 'null', [port, port]);
-    windowMessage(message('ready'), window, 'null', [port]); // not this Surface at all: not even reported
+    windowMessage(READY, window, 'null', [port]); // not this Surface at all: not even reported
+    expect(onRejected).not.toHaveBeenCalled();
+    windowMessage(READY, content, 'null', []);
+    windowMessage(READY, content, 'null', [port, port]);
+    windowMessage(message('ready'), content, 'null', [port]); // ready names no instance
+    expect(onRejected).toHaveBeenCalledWith(expect.objectContaining({ reason: 'invalid_message', count: 1 }));
+    windowMessage(READY, frame.contentWindow, 'null', [port]); // the wrapper has no script
+    windowMessage(READY, content, 'https://example.com', [port]);
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'foreign_message', count: 1 });
     expect(handle!.ready).toBe(false);
     expect(port.postMessage).not.toHaveBeenCalled();
-    expect(onRejected).toHaveBeenCalledWith(expect.objectContaining({ reason: 'invalid_message', count: 1 }));
   });
 
   it('never reads a window message after the handshake, and reports them once per second', () => {
     const { connect, windowMessage, onRejected, port } = mount();
     connect();
-    for (let index = 0; index < 1_000; index++) windowMessage(message('ready'));
-    expect(port.postMessage).toHaveBeenCalledTimes(1);
+    for (let index = 0; index < 1_000; index++) windowMessage(READY);
+    expect(port.postMessage).toHaveBeenCalledTimes(2);
     expect(onRejected.mock.calls).toEqual([[{ reason: 'foreign_message', count: 1 }]]);
     vi.advanceTimersByTime(1_000);
     expect(onRejected).toHaveBeenLastCalledWith({ reason: 'foreign_message', count: 999 });
@@ -161,7 +165,7 @@ describe('mountSurface: the channel', () => {
       message('event', { event: 'refresh', data: {}, instance_id: 'other' }),
       { ...message('event', { event: 'refresh', data: {} }), namespace: 'lineup.miniapp.v1' },
       message('call', { capability: 'clipboard.write' }),
-      message('ready'),
+      READY,
       'not an object',
     ])
       fromPort(bad);
@@ -218,7 +222,7 @@ describe('mountSurface: the channel', () => {
     expect(() => handle!.patch({ f: () => 1 })).toThrow(LineUpProtocolError);
     handle!.patch({ city: '广州' });
     expect(port.postMessage).toHaveBeenLastCalledWith(message('state', { state: { city: '广州' } }));
-    expect(port.postMessage).toHaveBeenCalledTimes(2);
+    expect(port.postMessage).toHaveBeenCalledTimes(3);
   });
 
   it('closes once: removes the frame, closes the port and stops listening', () => {
@@ -245,16 +249,18 @@ describe('mountSurface: keyboard focus', () => {
     frame.focus(); // what the browser does when the Surface takes focus
     expect(document.activeElement).toBe(frame);
     fromPort(message('violation', { kind: 'focus' }));
+    vi.advanceTimersByTime(0);
     expect(document.activeElement).toBe(input);
     expect(onRejected).toHaveBeenCalledWith({ reason: 'focus_taken' });
   });
 
-  it('grants focus to the Surface when the user tabbed into it', () => {
+  it('does not take an untrusted Tab for the user tabbing in', () => {
     const { connect, fromPort, onRejected, frame, port } = mount();
     connect();
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
     frame.focus();
     fromPort(message('violation', { kind: 'focus' }));
+    vi.advanceTimersByTime(0);
     // A synthetic Tab is not the user's: jsdom's events are untrusted, so focus goes back.
     expect(onRejected).toHaveBeenCalledWith({ reason: 'focus_taken' });
     expect(port.postMessage).not.toHaveBeenCalledWith(message('focus'));

@@ -1,10 +1,10 @@
 /**
- * Mounting one Surface instance (seed 000 §2, §4; flow 2 of the design): the host's frame with the wrapper
- * document, the content frame inside it (documents.ts), and the host's end of `lineup.surface.v1`.
+ * Mounting one Surface instance (seed 000 §2, §4; flow 2 of the design): a contained frame (frame-link.ts,
+ * documents.ts) and the host's end of `lineup.surface.v1`.
  *
  * The channel is bound to the one document the host created: the host accepts a single `ready` from the
- * content frame's window — it carries a `MessagePort` — and from then on talks only over that port. State is
- * never posted to a window. Every message is validated (`parseSurfaceMessageFromFrame`) and rate limited;
+ * content frame's window — it carries a `MessagePort` — and from then on talks only over that port: `start`
+ * with the instance and its bundle, then the state. Nothing is ever posted to a window. Every message is validated (`parseSurfaceMessageFromFrame`) and rate limited;
  * everything refused is reported, at most once per second per kind. A `navigation` violation removes the
  * Surface at once; a `focus` violation gives keyboard focus back to the host.
  */
@@ -16,14 +16,10 @@ import {
   SURFACE_NAMESPACE,
 } from '@lineup/shared/bridge';
 import type { UIEventPayload } from '@lineup/shared/protocol';
-import { buildSurfaceDocuments, type SurfaceBundleText } from './documents.js';
+import type { SurfaceBundleText } from './documents.js';
+import { SURFACE_FRAME_CLASS, takeSurfaceFrame } from './frame-link.js';
 import { ReportTally, TokenBucket } from './rate.js';
-import {
-  SURFACE_CSP,
-  SURFACE_FORBIDDEN_MARKUP,
-  SURFACE_PERMISSIONS_POLICY,
-  SURFACE_SANDBOX,
-} from './sandbox.js';
+import { SURFACE_FORBIDDEN_MARKUP } from './sandbox.js';
 
 /** A user intent from the Surface: exactly the payload of `lineup.v1.ui.event` (seed 000 §4.2). */
 export type SurfaceEvent = UIEventPayload;
@@ -77,12 +73,8 @@ export interface SurfaceHandle {
 
 const DEFAULT_HEIGHT = 240;
 const DEFAULT_MAX_HEIGHT = 1_200;
-/** What browsers report as the origin of a sandboxed frame without allow-same-origin. */
-const OPAQUE_ORIGIN = 'null';
-/** How many frames up a message's source may be from the host's frame and still be this Surface's. */
-const MAX_FRAME_DEPTH = 8;
-/** The class of every host frame of a Surface: focus is never given back to one of them. */
-const FRAME_CLASS = 'lineup-surface';
+/** How soon after the user's Tab in the host a Surface's focus report counts as that Tab (ms). */
+const TAB_ENTRY_MS = 500;
 
 /**
  * Throws `LineUpProtocolError` (at `app.html`) when a bundle's HTML holds markup a Surface can never have:
@@ -112,22 +104,14 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
-  const documents = buildSurfaceDocuments(instanceId, bundle, bundle.name);
-  const frame = container.ownerDocument.createElement('iframe');
-  frame.setAttribute('sandbox', SURFACE_SANDBOX);
-  frame.setAttribute('allow', SURFACE_PERMISSIONS_POLICY);
-  // CSP Embedded Enforcement (Chromium): whatever document the frame holds must accept at least the seed's
-  // policy. The wrapper's own policy is stricter.
-  frame.setAttribute('csp', SURFACE_CSP);
-  frame.setAttribute('referrerpolicy', 'no-referrer');
+  const link = takeSurfaceFrame(container);
+  const frame = link.frame;
   frame.setAttribute('title', bundle.name);
   frame.setAttribute('data-instance-id', instanceId);
-  frame.className = FRAME_CLASS;
   frame.style.width = '100%';
   frame.style.border = '0';
   frame.style.display = 'block';
   frame.style.height = `${Math.min(options.initialHeight ?? DEFAULT_HEIGHT, maxHeight)}px`;
-  frame.srcdoc = documents.wrapper;
 
   const now = () => view.performance.now();
   const events = new TokenBucket(
@@ -156,35 +140,8 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   let port: MessagePort | null = null;
   let closed = false;
   let lastHostFocus: Element | null = null;
-  let tabPending = false;
   let tabEntered = false;
-
-  const contentWindow = (): Window | null => {
-    try {
-      return (frame.contentWindow?.[0] as Window | undefined) ?? null;
-    } catch {
-      return null;
-    }
-  };
-
-  /** Whether a message came from this Surface's frames: the wrapper, the content, or anything inside it. */
-  const fromThisSurface = (source: MessageEventSource | null): boolean => {
-    const outer = frame.contentWindow;
-    if (outer === null || source === null) return false;
-    let current: unknown = source;
-    for (let depth = 0; depth < MAX_FRAME_DEPTH; depth++) {
-      if (current === outer) return true;
-      let parent: unknown;
-      try {
-        parent = (current as Window).parent;
-      } catch {
-        return false;
-      }
-      if (parent === undefined || parent === null || parent === current) return false;
-      current = parent;
-    }
-    return false;
-  };
+  let lastTabAt = Number.NEGATIVE_INFINITY;
 
   const sendState = () => {
     port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state });
@@ -237,39 +194,25 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     }
   };
 
-  const onWindowMessage = (event: MessageEvent) => {
-    if (closed || !fromThisSurface(event.source)) return;
-    if (port === null && event.source === contentWindow() && event.origin === OPAQUE_ORIGIN) {
-      let message: ReturnType<typeof parseSurfaceMessageFromFrame>;
-      try {
-        message = parseSurfaceMessageFromFrame(event.data, instanceId);
-      } catch (error) {
-        refuse(error);
-        return;
-      }
-      const [received] = event.ports;
-      if (message.type === 'ready' && event.ports.length === 1 && received !== undefined) {
-        port = received;
-        port.onmessage = onPortMessage;
-        sendState();
-        return;
-      }
-      invalid.add([
-        { path: 'type', code: 'invalid_value', message: 'The first message must be ready, with one port.' },
-      ]);
-      return;
-    }
-    // After the handshake nothing from the Surface's windows is read: its data is not even touched.
-    foreign.add(undefined);
+  const grantFocus = () => {
+    port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: instanceId });
   };
-
-  /** Focus is the Surface's when the user tabbed into it; otherwise it goes back to where it was. */
+  /**
+   * Focus is the Surface's when the user tabbed into it; otherwise it goes back to where it was. Decided on
+   * the next task, after the check a Tab key queued (the report can arrive before it).
+   */
   const onFocusTaken = () => {
-    if (tabEntered) {
-      port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: instanceId });
+    view.setTimeout(() => {
+      if (!closed) decideFocus();
+    }, 0);
+  };
+  const decideFocus = () => {
+    const document = frame.ownerDocument;
+    if (tabEntered || (now() - lastTabAt <= TAB_ENTRY_MS && document.activeElement === frame)) {
+      tabEntered = true;
+      grantFocus();
       return;
     }
-    const document = frame.ownerDocument;
     if (document.activeElement === frame) {
       const previous = lastHostFocus as (Element & { focus?: (options?: FocusOptions) => void }) | null;
       if (previous?.isConnected && typeof previous.focus === 'function')
@@ -280,22 +223,15 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   };
   const onHostFocusIn = (event: FocusEvent) => {
     const target = event.target;
-    if (target instanceof view.Element && !target.classList.contains(FRAME_CLASS)) lastHostFocus = target;
+    if (target === frame) return;
+    tabEntered = false;
+    if (target instanceof view.Element && !target.classList.contains(SURFACE_FRAME_CLASS))
+      lastHostFocus = target;
   };
   const onHostKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Tab' || !event.isTrusted) return;
-    // Focus moves during this key's default action, before any timer: a focus of the frame until then is
-    // the user's Tab, not something the Surface did.
-    tabPending = true;
-    view.setTimeout(() => {
-      tabPending = false;
-    }, 0);
-  };
-  const onFrameFocus = () => {
-    if (tabPending) tabEntered = true;
-  };
-  const onFrameBlur = () => {
-    tabEntered = false;
+    // Focus moves into a frame asynchronously (its document is another process's), and no event in the host
+    // says so; a focus report shortly after the user's Tab, with the frame focused, is that Tab.
+    if (event.key === 'Tab' && event.isTrusted) lastTabAt = now();
   };
 
   const handle: SurfaceHandle = {
@@ -315,26 +251,38 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     close() {
       if (closed) return;
       closed = true;
-      view.removeEventListener('message', onWindowMessage);
       view.removeEventListener('keydown', onHostKeyDown, true);
       frame.ownerDocument.removeEventListener('focusin', onHostFocusIn, true);
       invalid.dispose();
       foreign.dispose();
       limited.dispose();
-      port?.close();
       port = null;
-      frame.remove();
+      link.dispose();
     },
   };
 
-  view.addEventListener('message', onWindowMessage);
+  link.attach({
+    onReady(received) {
+      if (closed || port !== null) return;
+      port = received;
+      port.onmessage = onPortMessage;
+      port.postMessage({
+        namespace: SURFACE_NAMESPACE,
+        type: 'start',
+        instance_id: instanceId,
+        html: bundle.html,
+        css: bundle.css,
+        js: bundle.js,
+      });
+      sendState();
+    },
+    onForeign: () => foreign.add(undefined),
+    onInvalid: (issues) => invalid.add(issues),
+  });
   view.addEventListener('keydown', onHostKeyDown, true);
   frame.ownerDocument.addEventListener('focusin', onHostFocusIn, true);
-  frame.addEventListener('focus', onFrameFocus);
-  frame.addEventListener('blur', onFrameBlur);
   const active = frame.ownerDocument.activeElement;
-  if (active !== null && !active.classList.contains(FRAME_CLASS)) lastHostFocus = active;
-  container.appendChild(frame);
+  if (active !== null && !active.classList.contains(SURFACE_FRAME_CLASS)) lastHostFocus = active;
   return handle;
 }
 

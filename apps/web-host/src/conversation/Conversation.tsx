@@ -8,6 +8,7 @@ import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamStat
 import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
 import {
   checkSurfaceBundle,
+  prepareSurfaceFrame,
   type SurfaceEvent,
   SurfaceInstances,
   type SurfaceRejection,
@@ -182,6 +183,8 @@ export function Conversation() {
       }),
   );
   useEffect(() => () => instances.closeAll(), [instances]);
+  // A Surface frame loads ahead, so the agent's first Surface opens without waiting for one.
+  useEffect(() => prepareSurfaceFrame(document), []);
 
   const removeSurface = (instanceId: string) =>
     setEntries((current) =>

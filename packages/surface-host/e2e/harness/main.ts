@@ -5,6 +5,7 @@
  */
 import {
   mountSurface,
+  prepareSurfaceFrame,
   SURFACE_CSP,
   SURFACE_SANDBOX,
   type SurfaceEvent,
@@ -114,4 +115,9 @@ const harness = {
 };
 
 Object.assign(window, { harness });
+// `?cold` mounts every Surface in a frame of its own, as in a browser without `Element.moveBefore`; otherwise a
+// spare frame is loaded ahead, as a host does.
+if (new URLSearchParams(location.search).has('cold'))
+  delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
+else prepareSurfaceFrame(document);
 export type Harness = typeof harness;

@@ -1,0 +1,210 @@
+import { call, expect, test } from './fixtures.ts';
+
+/**
+ * What a Surface may do, in Chromium through the built package: events up, state down, patch, resize, close;
+ * and what it may not: take keyboard focus, flood the host, or get the state through its window.
+ */
+
+const WEATHER = {
+  html: '<main><h1 id="city">…</h1><button id="refresh">Refresh</button><a href="#more">More</a><p id="more" style="margin-top:2000px">more</p></main>',
+  css: 'main { padding: 8px; font-family: sans-serif }',
+  js: `LineUpSurface.onState(function (state) { document.getElementById('city').textContent = state.city; LineUpSurface.event('state', state); });
+document.getElementById('refresh').onclick = function () { LineUpSurface.event('refresh', { unit: 'c' }); };
+LineUpSurface.resize(180);`,
+};
+
+const surface = (page: Parameters<typeof call>[0], id: string) =>
+  page.frameLocator(`iframe[title="Surface ${id}"]`).frameLocator('iframe');
+
+test.describe('a contained Surface works', () => {
+  test('state in, events out, patch, resize, fragment link, close', async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    await call(page, 'mount', 'w', WEATHER, { city: '北京' });
+    const frame = surface(page, 'w');
+    await expect(frame.locator('#city')).toHaveText('北京');
+    await expect.poll(() => call(page, 'frameHeight', 'w')).toBe(180);
+    await frame.getByRole('button', { name: 'Refresh' }).click();
+    await expect
+      .poll(() => call(page, 'events', 'w'))
+      .toContainEqual({ instance_id: 'w', event: 'refresh', data: { unit: 'c' } });
+    await call(page, 'patch', 'w', { city: '上海' });
+    await expect(frame.locator('#city')).toHaveText('上海');
+    // A fragment link scrolls within the Surface and leaves it in place.
+    await frame.getByRole('link', { name: 'More' }).click();
+    await expect(frame.locator('#more')).toBeInViewport();
+    expect(await call(page, 'isMounted', 'w')).toBe(true);
+    await page.screenshot({ path: 'test-results/surface-contained.png' });
+    await call(page, 'close', 'w');
+    expect(await call(page, 'isMounted', 'w')).toBe(false);
+    expect(await call(page, 'rejections', 'w')).toEqual([]);
+    expect(recorder.traffic().connections).toBe(0);
+  });
+
+  test('a real click on a link to another page does nothing and keeps the Surface', async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    await call(page, 'mount', 'links', {
+      html: recorder.fill('<a href="http://127.0.0.1:{{HTTP}}/clicked">Docs</a>'),
+      css: '',
+      js: '',
+    });
+    // The user points at the link and presses (left and middle): Playwright's own click would wait for the
+    // link to take pointer events, which the containment turns off.
+    const box = await surface(page, 'links').getByRole('link', { name: 'Docs' }).boundingBox();
+    if (box === null) throw new Error('the link is not visible');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.mouse.down({ button: 'middle' });
+    await page.mouse.up({ button: 'middle' });
+    await page.waitForTimeout(400);
+    expect(await call(page, 'isMounted', 'links')).toBe(true);
+    expect(recorder.traffic()).toMatchObject({ connections: 0, httpRequests: 0 });
+  });
+
+  test('never gets the state through its window, only through the port', async ({ harnessPage: page }) => {
+    await call(
+      page,
+      'mount',
+      'port',
+      {
+        html: '',
+        css: '',
+        js: `var windowMessages = 0;
+addEventListener('message', function () { windowMessages++; }, true);
+LineUpSurface.onState(function (state) { LineUpSurface.event('seen', { n: state.n, windowMessages: windowMessages }); });`,
+      },
+      { n: 1 },
+    );
+    await expect.poll(() => call(page, 'events', 'port')).toHaveLength(1);
+    await call(page, 'patch', 'port', { n: 2 });
+    await expect
+      .poll(() => call(page, 'events', 'port'))
+      .toEqual([
+        { instance_id: 'port', event: 'seen', data: { n: 1, windowMessages: 0 } },
+        { instance_id: 'port', event: 'seen', data: { n: 2, windowMessages: 0 } },
+      ]);
+  });
+});
+
+test.describe('keyboard focus', () => {
+  /** A Surface that keeps trying to take focus, and reports every key it sees and what its input holds. */
+  const THIEF = {
+    html: '<input id="field" aria-label="Surface field">',
+    css: '',
+    js: `var seen = '';
+var field = document.getElementById('field');
+['keydown', 'keypress', 'input'].forEach(function (type) { document.addEventListener(type, function (event) { seen += event.key || event.data || ''; }, true); });
+setInterval(function () { field.focus(); window.focus(); }, 15);
+setInterval(function () { try { LineUpSurface.event('keys', { seen: seen, value: field.value }); } catch (e) {} }, 150);`,
+  };
+  const lastKeys = async (page: Parameters<typeof call>[0], id: string) =>
+    (await call(page, 'events', id)).filter((event) => event.event === 'keys').at(-1)?.data;
+
+  test('a Surface cannot take focus from the host, nor see what the user types there', async ({
+    harnessPage: page,
+  }) => {
+    await call(page, 'mount', 'thief', THIEF);
+    await page.locator('#secret').click();
+    await page.keyboard.type('hunter2', { delay: 40 });
+    await expect.poll(() => lastKeys(page, 'thief')).toBeDefined();
+    await page.waitForTimeout(300);
+    expect(await lastKeys(page, 'thief')).toEqual({ seen: '', value: '' });
+    expect(await call(page, 'hostKeys')).toEqual([...'hunter2']);
+    expect(await page.locator('#secret').inputValue()).toBe('hunter2');
+  });
+
+  test('control: an uncontained frame takes focus and reads the keys', async ({ harnessPage: page }) => {
+    await call(page, 'mountControl', 'control', THIEF);
+    await page.locator('#secret').click();
+    await page.keyboard.type('hunter2', { delay: 40 });
+    await expect.poll(async () => (await lastKeys(page, 'control'))?.seen).toMatch(/h|u|n|t|e|r|2/);
+  });
+
+  test('the user clicking into the Surface gives it the keys', async ({ harnessPage: page }) => {
+    await call(page, 'mount', 'typed', {
+      ...THIEF,
+      js: THIEF.js.replace('setInterval(function () { field.focus(); window.focus(); }, 15);', ''),
+    });
+    await surface(page, 'typed').getByRole('textbox', { name: 'Surface field' }).click();
+    await page.keyboard.type('hello', { delay: 20 });
+    await expect.poll(() => lastKeys(page, 'typed')).toMatchObject({ value: 'hello' });
+    expect(await call(page, 'rejections', 'typed')).toEqual([]);
+  });
+
+  test('the user tabbing into the Surface gives it the keys', async ({ harnessPage: page }) => {
+    await call(page, 'mount', 'tabbed', {
+      ...THIEF,
+      js: THIEF.js.replace('setInterval(function () { field.focus(); window.focus(); }, 15);', ''),
+    });
+    // The Surface has started (it reports every 150 ms) before the user tabs into it.
+    await expect.poll(() => lastKeys(page, 'tabbed')).toBeDefined();
+    await page.locator('#host-button').focus();
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(100);
+    await page.keyboard.type('tab', { delay: 30 });
+    await expect.poll(() => lastKeys(page, 'tabbed')).toMatchObject({ value: 'tab' });
+  });
+});
+
+test.describe('floods cannot freeze the host', () => {
+  test('5,000 events: the burst gets through, the rest is refused and reported with a count', async ({
+    harnessPage: page,
+  }) => {
+    await call(page, 'mount', 'events', {
+      html: '',
+      css: '',
+      js: `var refused = 0; var started = performance.now();
+for (var i = 0; i < 5000; i++) { try { LineUpSurface.event('tick', { i: i }); } catch (e) { refused++; } }
+var seconds = (performance.now() - started) / 1000;
+setTimeout(function () { LineUpSurface.event('summary', { refused: refused, seconds: seconds }); }, 1200);`,
+    });
+    await expect
+      .poll(() => call(page, 'events', 'events'))
+      .toContainEqual(expect.objectContaining({ event: 'summary' }));
+    const events = await call(page, 'events', 'events');
+    const ticks = events.filter((event) => event.event === 'tick').length;
+    const summary = events.at(-1)?.data as { refused: number; seconds: number };
+    // The bridge let through the burst of 20 and what the rate of 10 per second refilled while the loop ran;
+    // the host, which keeps its own count, drops what it finds over the rate and reports it.
+    const accepted = 5_000 - summary.refused;
+    expect(accepted).toBeGreaterThanOrEqual(20);
+    expect(accepted).toBeLessThanOrEqual(20 + Math.ceil(summary.seconds * 10));
+    expect(ticks).toBeGreaterThanOrEqual(20);
+    expect(ticks).toBeLessThanOrEqual(accepted);
+    const dropped = (await call(page, 'rejections', 'events'))
+      .filter((rejection) => rejection.reason === 'rate_limited')
+      .reduce((sum, rejection) => sum + ('count' in rejection ? rejection.count : 0), 0);
+    expect(dropped).toBe(accepted - ticks);
+  });
+
+  test('10,000 window messages and ready floods are never read, and reported once per second', async ({
+    harnessPage: page,
+  }) => {
+    await call(page, 'mount', 'flood', {
+      html: '',
+      css: '',
+      js: `var ns = 'lineup.surface.v1';
+for (var i = 0; i < 5000; i++) { top.postMessage({ namespace: ns, type: 'ready', instance_id: 'flood' }, '*'); parent.parent.postMessage({ namespace: ns, type: 'event', instance_id: 'flood', event: 'x', data: { big: 'x'.repeat(1000) } }, '*'); }
+LineUpSurface.event('sent', {});`,
+    });
+    // The host stays responsive while the flood is delivered: a click on the host is handled.
+    await page.locator('#host-button').click();
+    await expect
+      .poll(() => call(page, 'events', 'flood'))
+      .toContainEqual(expect.objectContaining({ event: 'sent' }));
+    await expect
+      .poll(async () =>
+        (await call(page, 'rejections', 'flood'))
+          .filter((rejection) => rejection.reason === 'foreign_message')
+          .reduce((sum, rejection) => sum + ('count' in rejection ? rejection.count : 0), 0),
+      )
+      .toBe(10_000);
+    const reports = (await call(page, 'rejections', 'flood')).length;
+    expect(reports).toBeLessThanOrEqual(6);
+    expect(await call(page, 'events', 'flood')).toEqual([{ instance_id: 'flood', event: 'sent', data: {} }]);
+  });
+});
