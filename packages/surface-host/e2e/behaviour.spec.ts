@@ -1,4 +1,5 @@
 import { call, expect, test } from './fixtures.ts';
+import type { Recorder } from './recorder.ts';
 
 /**
  * What a Surface may do, in Chromium through the built package: events up, state down, patch, resize, close;
@@ -11,6 +12,11 @@ const WEATHER = {
   js: `LineUpSurface.onState(function (state) { document.getElementById('city').textContent = state.city; LineUpSurface.event('state', state); });
 document.getElementById('refresh').onclick = function () { LineUpSurface.event('refresh', { unit: 'c' }); };
 LineUpSurface.resize(180);`,
+};
+
+const leakedNothing = (recorder: Recorder) => {
+  const traffic = recorder.traffic();
+  return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets === 0;
 };
 
 const surface = (page: Parameters<typeof call>[0], id: string) =>
@@ -42,28 +48,45 @@ test.describe('a contained Surface works', () => {
     expect(recorder.traffic().connections).toBe(0);
   });
 
-  test('a real click on a link to another page does nothing and keeps the Surface', async ({
-    harnessPage: page,
-    recorder,
-  }) => {
-    await call(page, 'mount', 'links', {
-      html: recorder.fill('<a href="http://127.0.0.1:{{HTTP}}/clicked">Docs</a>'),
-      css: '',
-      js: '',
+  // Chromium opens a connection to a link's host when the user presses the pointer on it; links to other pages
+  // lose their target as soon as they appear, however they are made.
+  for (const [name, js] of [
+    ['in the markup', ''],
+    [
+      'added later by a script, forced visible',
+      `setTimeout(function () { var a = document.createElement('a'); a.textContent = 'Docs'; a.style.setProperty('pointer-events', 'auto', 'important'); document.body.appendChild(a); a.href = 'http://127.0.0.1:{{HTTP}}/late'; }, 50);`,
+    ],
+    [
+      'inside a shadow root',
+      `var host = document.createElement('div'); document.body.appendChild(host); host.attachShadow({ mode: 'open' }).innerHTML = '<a href="http://127.0.0.1:{{HTTP}}/shadow">Docs</a>';`,
+    ],
+  ] as const) {
+    test(`a user pressing a link ${name} reaches nothing and keeps the Surface`, async ({
+      harnessPage: page,
+      recorder,
+    }) => {
+      await call(page, 'mount', 'links', {
+        html:
+          name === 'in the markup'
+            ? recorder.fill('<a href="http://127.0.0.1:{{HTTP}}/clicked">Docs</a>')
+            : '',
+        css: '',
+        js: recorder.fill(js),
+      });
+      const link = surface(page, 'links').getByText('Docs');
+      await expect(link).toHaveAttribute('data-lineup-href', /127\.0\.0\.1/);
+      const box = await link.boundingBox();
+      if (box === null) throw new Error('the link is not visible');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.up();
+      await page.mouse.down({ button: 'middle' });
+      await page.mouse.up({ button: 'middle' });
+      await page.waitForTimeout(400);
+      expect(await call(page, 'isMounted', 'links')).toBe(true);
+      expect(leakedNothing(recorder)).toBe(true);
     });
-    // The user points at the link and presses (left and middle): Playwright's own click would wait for the
-    // link to take pointer events, which the containment turns off.
-    const box = await surface(page, 'links').getByRole('link', { name: 'Docs' }).boundingBox();
-    if (box === null) throw new Error('the link is not visible');
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.up();
-    await page.mouse.down({ button: 'middle' });
-    await page.mouse.up({ button: 'middle' });
-    await page.waitForTimeout(400);
-    expect(await call(page, 'isMounted', 'links')).toBe(true);
-    expect(recorder.traffic()).toMatchObject({ connections: 0, httpRequests: 0 });
-  });
+  }
 
   test('never gets the state through its window, only through the port', async ({ harnessPage: page }) => {
     await call(
@@ -88,6 +111,25 @@ LineUpSurface.onState(function (state) { LineUpSurface.event('seen', { n: state.
         { instance_id: 'port', event: 'seen', data: { n: 2, windowMessages: 0 } },
       ]);
   });
+});
+
+test("a Surface cannot move the host's history", async ({ harnessPage: page, recorder }) => {
+  await page.evaluate(() => {
+    history.pushState({ n: 1 }, '', '#one');
+    history.pushState({ n: 2 }, '', '#two');
+  });
+  await call(page, 'mount', 'history', {
+    html: '',
+    css: '',
+    js: `setTimeout(function () { history.back(); }, 50);
+setTimeout(function () { history.go(-2); }, 150);
+setTimeout(function () { LineUpSurface.event('done', {}); }, 400);`,
+  });
+  await expect.poll(() => call(page, 'events', 'history')).toHaveLength(1);
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).hash).toBe('#two');
+  expect(await call(page, 'isMounted', 'history')).toBe(true);
+  expect(leakedNothing(recorder)).toBe(true);
 });
 
 test.describe('keyboard focus', () => {

@@ -19,7 +19,9 @@
  *   the host reports that the user tabbed in; until then `focus()` does nothing, and should focus arrive another
  *   way, key and input events are stopped before any Surface code sees them, the focused element is blurred, and
  *   the host is told to take focus back.
- * - **Links** cannot navigate a Surface: a click on `<a>`/`<area>` is cancelled (a `#fragment` link scrolls).
+ * - **Links** cannot navigate a Surface: a click on `<a>`/`<area>` is cancelled (a `#fragment` link scrolls),
+ *   and a link to another page loses its `href` (kept as `data-lineup-href`) as soon as it appears, because
+ *   Chromium preconnects to a link's host when the user merely presses on it.
  *
  * Like the bridge, `installSurfaceContainment` is one self-contained function whose source text the host
  * injects (documents.ts). Surface code runs after it in the same realm and may rewrite any prototype, so
@@ -82,6 +84,7 @@ export function installSurfaceContainment(
   const getAttributeNS = uncurry(global.Element.prototype.getAttributeNS);
   const isConnectedOf = getter(global.Node.prototype, 'isConnected');
   const appendChild = uncurry(global.Node.prototype.appendChild);
+  const getBoundingClientRect = uncurry(global.Element.prototype.getBoundingClientRect);
   const blurHTML = uncurry(global.HTMLElement.prototype.blur);
   const focusHTML = uncurry(global.HTMLElement.prototype.focus);
   const blurSVG = uncurry(global.SVGElement.prototype.blur);
@@ -339,9 +342,83 @@ export function installSurfaceContainment(
   ])
     addListener(global, type, swallow, true);
 
-  // ── 6. On the host's start: the bridge, then the agent's CSS, HTML and script ─────────────────────────
+  // ── 6. Links to other pages lose their target: Chromium preconnects to a link's host when the user presses
+  // the pointer on it, before any event reaches this document. A mutation observer sees every link before the
+  // user can press it (its callback runs before the next input event), and keeps the target only as data.
+  const MutationObserverClass = global.MutationObserver;
+  const observe = uncurry(MutationObserverClass.prototype.observe);
+  const recordType = getter(global.MutationRecord.prototype, 'type');
+  const recordTarget = getter(global.MutationRecord.prototype, 'target');
+  const recordAddedNodes = getter(global.MutationRecord.prototype, 'addedNodes');
+  const nodeListLength = getter(global.NodeList.prototype, 'length');
+  const nodeTypeOf = getter(global.Node.prototype, 'nodeType');
+  const querySelectorAll = uncurry(global.Element.prototype.querySelectorAll);
+  const fragmentQuerySelectorAll = uncurry(global.DocumentFragment.prototype.querySelectorAll);
+  const removeAttribute = uncurry(global.Element.prototype.removeAttribute);
+  const removeAttributeNS = uncurry(global.Element.prototype.removeAttributeNS);
+  const setAttribute = uncurry(global.Element.prototype.setAttribute);
+  const LINKS = 'a[href], area[href], a[*|href]';
+  const disarm = (element: unknown) => {
+    let name: string;
+    try {
+      name = localNameOf(element);
+    } catch {
+      return;
+    }
+    if (name !== 'a' && name !== 'area') return;
+    for (const namespace of [null, XLINK_NAMESPACE]) {
+      const href =
+        namespace === null ? getAttribute(element, 'href') : getAttributeNS(element, namespace, 'href');
+      if (typeof href !== 'string' || (href.charAt(0) === '#' && href.length > 1)) continue;
+      setAttribute(element, 'data-lineup-href', href);
+      if (namespace === null) removeAttribute(element, 'href');
+      else removeAttributeNS(element, namespace, 'href');
+    }
+  };
+  const disarmWithin = (node: unknown, query: Uncurried) => {
+    const links = query(node, LINKS);
+    for (let index = 0; index < nodeListLength(links); index++) disarm(links[index]);
+  };
+  const linkObserver = new MutationObserverClass((records: unknown[]) => {
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index];
+      if (recordType(record) === 'attributes') {
+        disarm(recordTarget(record));
+        continue;
+      }
+      const added = recordAddedNodes(record);
+      for (let item = 0; item < nodeListLength(added); item++) {
+        const node = added[item];
+        if (nodeTypeOf(node) !== 1) continue;
+        disarm(node);
+        disarmWithin(node, querySelectorAll);
+      }
+    }
+  });
+  const watchLinks = (root: unknown) =>
+    observe(linkObserver, root, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['href'],
+    });
+  watchLinks(doc);
+  // Shadow roots are outside the document's subtree: each is watched as it is made. (Declarative shadow
+  // roots, which the parser makes without attachShadow, are refused by the markup check.)
+  const attachShadow = uncurry(global.Element.prototype.attachShadow);
+  defineProperty(global.Element.prototype, 'attachShadow', {
+    value: function attachWatchedShadow(this: unknown, init: unknown) {
+      const root = attachShadow(this, init);
+      watchLinks(root);
+      disarmWithin(root, fragmentQuerySelectorAll);
+      return root;
+    },
+  });
+
+  // ── 7. On the host's start: the bridge, then the agent's CSS, HTML and script ─────────────────────────
   let bridge: SurfaceBridge | null = null;
   let instanceId: string | null = null;
+  /** Takes the host's first `start`: which instance this frame holds, and its bundle. */
   const start = (message: Record<string, unknown>) => {
     const id = message.instance_id;
     const { html, css, js } = message;
@@ -358,13 +435,9 @@ export function installSurfaceContainment(
     reports = { navigation: violation('navigation'), focus: violation('focus') };
     if (focusBeforeStart && !earned && doc.hasFocus()) post(reports.focus);
     bridge = installBridge(global, { ...config, instanceId: id }, post);
-    // Chromium preconnects to a link's host when the user presses the pointer on it, before any event
-    // reaches this document; a link that cannot be hit cannot do that. The layer is declared first, so its
-    // !important outranks the bundle's own stylesheets (a script can still override it inline).
-    const guard = createElement(doc, 'style');
-    guard.textContent =
-      '@layer lineup-containment { a[href]:not([href^="#"]), a[*|href]:not([*|href^="#"]) { pointer-events: none !important; } }';
-    appendChild(doc.head, guard);
+    whenLaidOut(() => insertBundle(html, css, js));
+  };
+  const insertBundle = (html: string, css: string, js: string) => {
     const style = createElement(doc, 'style');
     style.textContent = css;
     appendChild(doc.head, style);
@@ -375,6 +448,21 @@ export function installSurfaceContainment(
     script.nonce = config.nonce;
     script.text = privatePolicy.createScript(js);
     appendChild(doc.body, script);
+  };
+  /**
+   * Runs `then` once the frame is laid out: a frame loaded ahead and just moved into place can take a moment
+   * before the browser lays it out in its new place, and a frame mounted into a hidden element has no size;
+   * a Surface measuring itself at start would read 0 in either. Checked on each task (the empty body is as
+   * wide as the frame once there is a layout); after a second it goes on anyway.
+   */
+  const boundingWidth = (element: unknown) => (getBoundingClientRect(element) as DOMRect).width;
+  const whenLaidOut = (then: () => void) => {
+    const deadline = now() + 1_000;
+    const attempt = () => {
+      if ((global.innerWidth > 0 && boundingWidth(doc.body) > 0) || now() >= deadline) then();
+      else global.setTimeout(attempt, 0);
+    };
+    attempt();
   };
   port.onmessage = (event: MessageEvent) => {
     const data = dataOf(event);

@@ -147,9 +147,16 @@ function canMoveFrames(document: Document): boolean {
 export function prepareSurfaceFrame(document: Document = globalThis.document): void {
   if (spares.has(document) || !canMoveFrames(document) || document.body === null) return;
   const link = new FrameLink(document);
+  // In the viewport and at a Surface's size, but transparent, behind the page, inert and out of the
+  // accessibility tree: a frame that is hidden or off screen is not rendered (Chromium throttles it), and a
+  // Surface starting in it right after the move would measure itself as 0.
   const holder = document.createElement('div');
-  holder.hidden = true;
   holder.setAttribute('data-lineup-spare-surface', '');
+  holder.setAttribute('aria-hidden', 'true');
+  holder.inert = true;
+  holder.style.cssText =
+    'position:fixed;top:0;left:0;width:100%;height:240px;opacity:0;pointer-events:none;overflow:hidden;z-index:-2147483647';
+  link.frame.style.cssText = 'display:block;width:100%;height:240px;border:0';
   holder.appendChild(link.frame);
   document.body.appendChild(holder);
   spares.set(document, link);
