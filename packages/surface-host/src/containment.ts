@@ -232,18 +232,21 @@ export function installSurfaceContainment(
     },
     true,
   );
+  /** `<a>` (HTML or SVG) or `<area>`; the built-in getter checks that it is an element at all. */
+  const isLink = (node: unknown): boolean => {
+    try {
+      const name = localNameOf(node);
+      return name === 'a' || name === 'area';
+    } catch {
+      return false;
+    }
+  };
   const onLinkActivation = (event: Event) => {
     const path = composedPath(event) as unknown[];
     for (let index = 0; index < path.length; index++) {
       const node = path[index];
       if (node === global || node === doc) return;
-      let name: string;
-      try {
-        name = localNameOf(node);
-      } catch {
-        continue;
-      }
-      if (name !== 'a' && name !== 'area') continue;
+      if (!isLink(node)) continue;
       preventDefault(event);
       // A same-document link only scrolls (its URL would resolve against the host page, not this document).
       const href = getAttribute(node, 'href') ?? getAttributeNS(node, XLINK_NAMESPACE, 'href');
@@ -359,13 +362,7 @@ export function installSurfaceContainment(
   const setAttribute = uncurry(global.Element.prototype.setAttribute);
   const LINKS = 'a[href], area[href], a[*|href]';
   const disarm = (element: unknown) => {
-    let name: string;
-    try {
-      name = localNameOf(element);
-    } catch {
-      return;
-    }
-    if (name !== 'a' && name !== 'area') return;
+    if (!isLink(element)) return;
     for (const namespace of [null, XLINK_NAMESPACE]) {
       const href =
         namespace === null ? getAttribute(element, 'href') : getAttributeNS(element, namespace, 'href');
