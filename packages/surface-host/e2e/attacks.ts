@@ -11,6 +11,8 @@ export interface Attack {
   readonly html?: string;
   /** The contained Surface is removed for it (a navigation of its own document). */
   readonly tearsDown?: boolean;
+  /** Why it is removed, when not `navigated`. */
+  readonly removal?: 'flooded';
   /** The same attack gets out of an uncontained frame (used by the controls). */
   readonly control?: boolean;
 }
@@ -185,6 +187,13 @@ export const ATTACKS: readonly Attack[] = [
     name: 'navigation as the first statement, before any load',
     js: `location.href = '${url('first')}'; LineUpSurface.event('done', {});`,
     tearsDown: true,
+  },
+  {
+    kind: 'navigation',
+    name: 'a flood of window messages to the host, then navigations',
+    js: `setTimeout(function () { for (var i = 0; i < 300000; i++) top.postMessage(i, '*'); setTimeout(function () { for (var j = 0; j < 4; j++) location.href = 'http://127.0.0.1:' + [{{HTTP}}, {{TCP0}}, {{TCP1}}, {{TCP2}}][j] + '/after-flood'; }, 20); }, 50);`,
+    tearsDown: true,
+    removal: 'flooded',
   },
   {
     kind: 'navigation',

@@ -32,7 +32,9 @@ for (const mode of ['warm', 'cold'] as const)
         );
         if (attack.tearsDown) {
           await expect.poll(() => call(page, 'isMounted', 'probe')).toBe(false);
-          expect(await call(page, 'rejections', 'probe')).toContainEqual({ reason: 'navigated' });
+          expect(await call(page, 'rejections', 'probe')).toContainEqual({
+            reason: attack.removal ?? 'navigated',
+          });
         } else {
           await expect
             .poll(() => call(page, 'events', 'probe'))

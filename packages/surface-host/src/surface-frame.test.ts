@@ -146,12 +146,24 @@ describe('mountSurface: the channel', () => {
   it('never reads a window message after the handshake, and reports them once per second', () => {
     const { connect, windowMessage, onRejected, port } = mount();
     connect();
-    for (let index = 0; index < 1_000; index++) windowMessage(READY);
+    for (let index = 0; index < SURFACE_CHANNEL_LIMITS.windowMessageBurst; index++) windowMessage(READY);
     expect(port.postMessage).toHaveBeenCalledTimes(2);
     expect(onRejected.mock.calls).toEqual([[{ reason: 'foreign_message', count: 1 }]]);
     vi.advanceTimersByTime(1_000);
-    expect(onRejected).toHaveBeenLastCalledWith({ reason: 'foreign_message', count: 999 });
-    vi.advanceTimersByTime(5_000);
+    expect(onRejected).toHaveBeenLastCalledWith({
+      reason: 'foreign_message',
+      count: SURFACE_CHANNEL_LIMITS.windowMessageBurst - 1,
+    });
+    expect(handle!.closed).toBe(false);
+  });
+
+  it('removes a Surface that floods the host with window messages', () => {
+    const { connect, windowMessage, onRejected } = mount();
+    connect();
+    for (let index = 0; index < 10_000; index++) windowMessage({ any: index });
+    expect(handle!.closed).toBe(true);
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(onRejected).toHaveBeenLastCalledWith({ reason: 'flooded' });
     expect(onRejected).toHaveBeenCalledTimes(2);
   });
 

@@ -35,7 +35,9 @@ export type SurfaceRejection =
   /** The Surface took keyboard focus without a user gesture in it; focus went back to the host. */
   | { readonly reason: 'focus_taken' }
   /** The Surface tried to leave or reload its document; it was removed before the navigation left. */
-  | { readonly reason: 'navigated' };
+  | { readonly reason: 'navigated' }
+  /** The Surface's frames flooded the host with window messages (which it never reads); it was removed. */
+  | { readonly reason: 'flooded' };
 
 export interface MountSurfaceOptions {
   /** seed 000 §4.1 `instance_id`. */
@@ -135,6 +137,13 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   const limited = new ReportTally<undefined>(
     (count) => onRejected?.({ reason: 'rate_limited', count }),
     view,
+  );
+  // A flood of window messages would queue ahead of this Surface's own reports (a navigation held for the
+  // host must be answered quickly): past the limit the Surface is removed.
+  const windowMessages = new TokenBucket(
+    SURFACE_CHANNEL_LIMITS.windowMessageBurst,
+    SURFACE_CHANNEL_LIMITS.windowMessagesPerSecond,
+    now,
   );
 
   let port: MessagePort | null = null;
@@ -276,7 +285,15 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
       });
       sendState();
     },
-    onForeign: () => foreign.add(undefined),
+    onForeign: () => {
+      if (closed) return;
+      if (windowMessages.take()) {
+        foreign.add(undefined);
+        return;
+      }
+      handle.close();
+      onRejected?.({ reason: 'flooded' });
+    },
     onInvalid: (issues) => invalid.add(issues),
   });
   view.addEventListener('keydown', onHostKeyDown, true);

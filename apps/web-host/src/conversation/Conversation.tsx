@@ -53,6 +53,9 @@ function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntr
     case 'navigated':
       text = `Surface ${instanceId} tried to leave its document and was removed.`;
       break;
+    case 'flooded':
+      text = `Surface ${instanceId} flooded the host with window messages and was removed.`;
+      break;
     case 'focus_taken':
       text = `Surface ${instanceId} took keyboard focus without a click; focus was given back.`;
       break;

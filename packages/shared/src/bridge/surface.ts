@@ -60,6 +60,12 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
   eventsPerSecond: 10,
   /** `resize` messages per second (and at once) a host applies; a bridge sends at most one per animation frame. */
   resizesPerSecond: 60,
+  /**
+   * Window messages a Surface's frames may send the host at once, and per second after, before the host
+   * removes it: a Surface speaks only through its port, and a flood of window messages would delay the host.
+   */
+  windowMessageBurst: 64,
+  windowMessagesPerSecond: 16,
   /** UTF-8 bytes of a bundle's `html` + `css` + `js`: seed 000 §4.1 "160 KiB". */
   maxBundleBytes: 163_840,
 } as const);
