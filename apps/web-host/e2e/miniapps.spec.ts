@@ -147,7 +147,8 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
                 status: record.status,
               })),
               outbox: rows.result.map(
-                (row: { type: string; delivered: boolean }) => `${row.type} ${row.delivered}`,
+                (row: { type: string; pending?: number; deliveredAt?: number }) =>
+                  `${row.type} ${row.pending === undefined && typeof row.deliveredAt === 'number'}`,
               ),
             });
           };

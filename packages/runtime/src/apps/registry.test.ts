@@ -48,7 +48,7 @@ describe('AppRegistry', () => {
     const [outbox] = await db.getAll('outbox');
     expect(outbox).toMatchObject({
       type: 'lineup.v1.client.inventory',
-      delivered: false,
+      pending: 1,
       payload: inventory,
     });
     expect(await db.getAll('audit')).toEqual([

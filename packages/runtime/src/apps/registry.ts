@@ -22,6 +22,7 @@ import {
 import {
   type AppRecord,
   type AuditType,
+  OUTBOX_PENDING,
   REGISTRY_STORES,
   type RegistryTransaction,
   type RuntimeDatabase,
@@ -206,6 +207,6 @@ export class AppRegistry {
       .add({ at: now, type, appId: manifest.id, version: manifest.version });
     await transaction
       .objectStore('outbox')
-      .add({ at: now, type: 'lineup.v1.client.inventory', payload: inventory, delivered: false });
+      .add({ at: now, type: 'lineup.v1.client.inventory', payload: inventory, pending: OUTBOX_PENDING });
   }
 }

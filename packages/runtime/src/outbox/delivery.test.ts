@@ -20,7 +20,7 @@ beforeEach(async () => {
     tool: 'pomodoro.interrupt',
     arguments: {},
   });
-  outbox = new OutboxDelivery(db);
+  outbox = new OutboxDelivery(db, { clock: { now: () => 1_000 }, locks: null });
 });
 
 describe('OutboxDelivery', () => {
@@ -36,7 +36,59 @@ describe('OutboxDelivery', () => {
       payload: { call_id: 'call_1', status: 'accepted' },
     });
     expect(await outbox.pending()).toEqual([]);
+    expect((await db.getAll('outbox')).map((row) => [row.pending, row.deliveredAt])).toEqual([
+      [undefined, 1_000],
+      [undefined, 1_000],
+    ]);
     expect(await outbox.deliver(() => {})).toEqual({ delivered: 0, error: null });
+  });
+
+  it('finds pending rows through the index, however long the delivered history', async () => {
+    await outbox.deliver(() => {});
+    const history = db.transaction('outbox', 'readwrite');
+    for (let index = 0; index < 2_000; index++)
+      void history.store.add({
+        at: index,
+        deliveredAt: index,
+        type: 'lineup.v1.client.inventory',
+        payload: {},
+      } as never);
+    void history.store.add({ at: 5, pending: 1, type: 'lineup.v1.client.inventory', payload: {} } as never);
+    await history.done;
+    expect((await outbox.pending()).map((row) => row.at)).toEqual([5]);
+  });
+
+  it("takes the profile's Web Lock around a run, so two tabs never send at once", async () => {
+    const names: string[] = [];
+    let held = false;
+    let overlapped = false;
+    const queue: (() => void)[] = [];
+    const locks = {
+      async request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+        names.push(name);
+        while (held) await new Promise<void>((resolve) => queue.push(resolve));
+        held = true;
+        try {
+          return await callback();
+        } finally {
+          held = false;
+          queue.shift()?.();
+        }
+      },
+    };
+    const tabA = new OutboxDelivery(db, { locks });
+    const tabB = new OutboxDelivery(db, { locks });
+    const sent: number[] = [];
+    const send = async (message: OutboxMessage) => {
+      if (held === false) overlapped = true;
+      sent.push(message.id);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await Promise.all([tabA.deliver(send), tabB.deliver(send)]);
+    expect(names).toEqual([`lineup-outbox:${db.name}`, `lineup-outbox:${db.name}`]);
+    expect(overlapped).toBe(false);
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent).size).toBe(2);
   });
 
   it('stops at a failed send, keeping that row and the later ones for the next run', async () => {

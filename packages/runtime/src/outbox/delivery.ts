@@ -3,9 +3,17 @@
  * written as an outbox row in the same transaction as the facts it reports, and only then delivered. Delivery
  * sends the pending rows in the order they were written, one at a time, and marks a row delivered only after
  * the transport accepted it: a failure stops the run and leaves that row and the later ones pending for the
- * next run (at least once, in order; the agent side deduplicates by message). Two runs never overlap.
+ * next run (at least once, in order; the agent side deduplicates by message). Two runs never overlap: not in
+ * one page (one run at a time), and not across the tabs of a profile (a Web Lock named after the database,
+ * where the browser has Web Locks). Finding the pending rows reads the `by_pending` index only, never the
+ * delivered history.
  */
 import type { OutboxRecord, RuntimeDatabase } from '../storage/database.js';
+
+/** The part of `navigator.locks` delivery uses. */
+export interface OutboxLocks {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
 
 /** A message as the transport sends it: its type, payload and, for tool answers, its conversation. */
 export type OutboxMessage = Pick<OutboxRecord, 'type' | 'payload' | 'conversationId'> & {
@@ -18,18 +26,36 @@ export interface DeliveryReport {
   readonly error: unknown;
 }
 
+export interface OutboxDeliveryOptions {
+  /** Unix milliseconds for `deliveredAt` (default `Date`). */
+  readonly clock?: { now(): number };
+  /**
+   * Cross-tab mutual exclusion (default `navigator.locks` where it exists). Without it, runs of one
+   * `OutboxDelivery` still never overlap, but two tabs could each send a row before marking it.
+   */
+  readonly locks?: OutboxLocks | null;
+}
+
+function defaultLocks(): OutboxLocks | null {
+  const locks = (globalThis as { navigator?: { locks?: OutboxLocks } }).navigator?.locks;
+  return locks === undefined ? null : locks;
+}
+
 export class OutboxDelivery {
   readonly #db: RuntimeDatabase;
+  readonly #clock: { now(): number };
+  readonly #locks: OutboxLocks | null;
   #running: Promise<DeliveryReport> | null = null;
 
-  constructor(db: RuntimeDatabase) {
+  constructor(db: RuntimeDatabase, options: OutboxDeliveryOptions = {}) {
     this.#db = db;
+    this.#clock = options.clock ?? Date;
+    this.#locks = options.locks === undefined ? defaultLocks() : options.locks;
   }
 
-  /** The rows not delivered yet, oldest first. */
-  async pending(): Promise<OutboxRecord[]> {
-    const rows = await this.#db.getAll('outbox');
-    return rows.filter((row) => !row.delivered);
+  /** The rows not delivered yet, oldest first (the index orders equal keys by the row's id). */
+  pending(): Promise<OutboxRecord[]> {
+    return this.#db.getAllFromIndex('outbox', 'by_pending');
   }
 
   /**
@@ -37,7 +63,11 @@ export class OutboxDelivery {
    * instead of starting another (so no row is sent twice by overlapping runs).
    */
   deliver(send: (message: OutboxMessage) => Promise<void> | void): Promise<DeliveryReport> {
-    this.#running ??= this.#run(send).finally(() => {
+    this.#running ??= (
+      this.#locks === null
+        ? this.#run(send)
+        : this.#locks.request(`lineup-outbox:${this.#db.name}`, () => this.#run(send))
+    ).finally(() => {
       this.#running = null;
     });
     return this.#running;
@@ -58,7 +88,8 @@ export class OutboxDelivery {
         return { delivered, error };
       }
       // Its own transaction, after the send: nothing else is awaited while it is open.
-      await this.#db.put('outbox', { ...row, delivered: true });
+      const { pending: _, ...sent } = row;
+      await this.#db.put('outbox', { ...sent, deliveredAt: this.#clock.now() });
       delivered++;
     }
     return { delivered, error: null };

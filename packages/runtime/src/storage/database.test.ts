@@ -9,6 +9,37 @@ describe('openRuntimeDatabase', () => {
     const db = await openRuntimeDatabase('db-fresh');
     expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(['apps', 'audit', 'inventory', 'outbox', 'tool_calls']);
+    expect(RUNTIME_DATABASE_VERSION).toBe(3);
+    db.close();
+  });
+
+  it('indexes the pending outbox rows only', async () => {
+    const db = await openRuntimeDatabase('db-index');
+    expect([...db.transaction('outbox').store.indexNames]).toEqual(['by_pending']);
+    db.close();
+  });
+
+  it('upgrades a version-2 outbox: undelivered rows become pending, delivered ones leave the index', async () => {
+    const v2 = await openDB('db-upgrade-2', 2, {
+      upgrade(database) {
+        database.createObjectStore('apps', { keyPath: 'id' });
+        database.createObjectStore('inventory', { keyPath: 'key' });
+        database
+          .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+          .createIndex('by_app', 'appId');
+        database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+        database.createObjectStore('tool_calls', { keyPath: 'key' });
+      },
+    });
+    await v2.add('outbox', { at: 10, delivered: true, type: 'lineup.v1.client.inventory', payload: {} });
+    await v2.add('outbox', { at: 20, delivered: false, type: 'lineup.v1.client.inventory', payload: {} });
+    v2.close();
+    const db = await openRuntimeDatabase('db-upgrade-2');
+    expect(await db.getAll('outbox')).toEqual([
+      { id: 1, at: 10, deliveredAt: 10, type: 'lineup.v1.client.inventory', payload: {} },
+      { id: 2, at: 20, pending: 1, type: 'lineup.v1.client.inventory', payload: {} },
+    ]);
+    expect((await db.getAllFromIndex('outbox', 'by_pending')).map((row) => row.id)).toEqual([2]);
     db.close();
   });
 

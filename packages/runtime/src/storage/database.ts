@@ -4,7 +4,8 @@
  * profile created by any earlier version upgrades in place and keeps its facts.
  *
  * Version 1 holds the app registry, the inventory revision, the audit log and the outbox; version 2 adds the
- * Agent Tool calls. Later versions add the stores of activations, instances, session data, operations,
+ * Agent Tool calls; version 3 indexes the pending outbox rows, so that finding what to send never reads the
+ * delivered history. Later versions add the stores of activations, instances, session data, operations,
  * capability calls, the action ledger and stream records as their features land.
  */
 
@@ -18,7 +19,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 2;
+export const RUNTIME_DATABASE_VERSION = 3;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -63,11 +64,17 @@ export interface AuditRecord {
   readonly callId?: string;
 }
 
-/** A message waiting to be delivered to the agent side; written in the same transaction as its facts. */
+/**
+ * A message for the agent side, written in the same transaction as its facts. While it waits it carries
+ * `pending: 1`, which the `by_pending` index lists (IndexedDB cannot index a boolean, and a record without the
+ * indexed field is left out of the index); once sent it carries `deliveredAt` instead.
+ */
 export type OutboxRecord = {
   readonly id?: number;
   readonly at: number;
-  readonly delivered: boolean;
+  readonly pending?: typeof OUTBOX_PENDING;
+  /** Unix milliseconds at which the transport accepted it. */
+  readonly deliveredAt?: number;
   /** The conversation a tool answer goes to; inventories go to every conversation. */
   readonly conversationId?: string;
 } & (
@@ -95,11 +102,14 @@ export interface ToolCallRecord {
   readonly receivedAt: number;
 }
 
+/** The value of `OutboxRecord.pending` while a row waits to be sent. */
+export const OUTBOX_PENDING = 1;
+
 export interface RuntimeDatabaseSchema extends DBSchema {
   apps: { key: string; value: AppRecord };
   inventory: { key: 'current'; value: InventoryRecord };
   audit: { key: number; value: AuditRecord; indexes: { by_app: string } };
-  outbox: { key: number; value: OutboxRecord };
+  outbox: { key: number; value: OutboxRecord; indexes: { by_pending: number } };
   tool_calls: { key: string; value: ToolCallRecord };
 }
 
@@ -112,10 +122,17 @@ export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof 
 /** The stores receiving a tool call writes together. */
 export const TOOL_CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 
+/**
+ * Transactions that write a call record or a final result are `strict`: they complete only once the data is
+ * on disk, so an `accepted` sent after the commit is never lost in a crash (the default lets the browser
+ * report completion earlier).
+ */
+export const STRICT: IDBTransactionOptions = { durability: 'strict' };
+
 /** Opens (creating or upgrading) the runtime database. */
 export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promise<RuntimeDatabase> {
   return openDB<RuntimeDatabaseSchema>(name, RUNTIME_DATABASE_VERSION, {
-    upgrade(database, oldVersion) {
+    async upgrade(database, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {
         database.createObjectStore('apps', { keyPath: 'id' });
         database.createObjectStore('inventory', { keyPath: 'key' });
@@ -126,6 +143,19 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
       }
       if (oldVersion < 2) {
         database.createObjectStore('tool_calls', { keyPath: 'key' });
+      }
+      if (oldVersion < 3) {
+        // Rows of versions 1–2 said `delivered: boolean`; they now say `pending` or `deliveredAt`.
+        const outbox = transaction.objectStore('outbox');
+        outbox.createIndex('by_pending', 'pending');
+        let cursor = await outbox.openCursor();
+        while (cursor) {
+          const { delivered, ...row } = cursor.value as OutboxRecord & { delivered?: boolean };
+          await cursor.update(
+            delivered === false ? { ...row, pending: OUTBOX_PENDING } : { ...row, deliveredAt: row.at },
+          );
+          cursor = await cursor.continue();
+        }
       }
     },
   });

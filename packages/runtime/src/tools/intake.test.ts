@@ -64,7 +64,7 @@ describe('ToolCallIntake', () => {
       audit: before.audit + 1,
     });
     const outbox = await db.getAll('outbox');
-    expect(outbox.at(-1)).toMatchObject({ conversationId: 'conv_1', delivered: false, ...answer });
+    expect(outbox.at(-1)).toMatchObject({ conversationId: 'conv_1', pending: 1, ...answer });
     expect((await db.getAll('audit')).at(-1)).toMatchObject({
       type: 'tool_call_accepted',
       callId: 'call_1',

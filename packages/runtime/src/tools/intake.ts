@@ -17,7 +17,13 @@
 import { hashCanonicalJSON } from '@lineup/shared';
 import type { AgentToolInventoryEntry, ToolCallPayload, ToolErrorCode } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
-import { type RuntimeDatabase, TOOL_CALL_STORES, type ToolCallRecord } from '../storage/database.js';
+import {
+  OUTBOX_PENDING,
+  type RuntimeDatabase,
+  STRICT,
+  TOOL_CALL_STORES,
+  type ToolCallRecord,
+} from '../storage/database.js';
 import { matchesSchema } from './schema-validator.js';
 
 /** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
@@ -78,7 +84,7 @@ export class ToolCallIntake {
     const entry = inventory.tools?.find((tool) => tool.name === call.tool);
     const verdict = this.#check(call, inventory.revision, entry);
 
-    const transaction = this.#db.transaction(TOOL_CALL_STORES, 'readwrite');
+    const transaction = this.#db.transaction(TOOL_CALL_STORES, 'readwrite', STRICT);
     const calls = transaction.objectStore('tool_calls');
     const key = callKey(conversationId, call.call_id);
     const known = await calls.get(key);
@@ -115,7 +121,9 @@ export class ToolCallIntake {
       conversationId,
       callId: call.call_id,
     });
-    await transaction.objectStore('outbox').add({ at: now, delivered: false, conversationId, ...answer });
+    await transaction
+      .objectStore('outbox')
+      .add({ at: now, pending: OUTBOX_PENDING, conversationId, ...answer });
     await transaction.done;
     return { answer, disposition: verdict === null ? 'accepted' : 'rejected' };
   }
