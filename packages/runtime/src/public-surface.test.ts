@@ -12,11 +12,14 @@ describe('@lineup/runtime public surface', () => {
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'AppRegistry',
+      'HOST_INTENTS',
       'HOST_STANDARD_COMPONENTS',
+      'OPERATION_SESSION_KEY',
       'OutboxDelivery',
       'RUNTIME_DATABASE_NAME',
       'RUNTIME_DATABASE_VERSION',
       'ToolCallIntake',
+      'ToolRuntime',
       'buildInventory',
       'openRuntimeDatabase',
     ]);

@@ -8,8 +8,18 @@ describe('openRuntimeDatabase', () => {
   it('creates every store of the current version', async () => {
     const db = await openRuntimeDatabase('db-fresh');
     expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['apps', 'audit', 'inventory', 'outbox', 'tool_calls']);
-    expect(RUNTIME_DATABASE_VERSION).toBe(3);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      'activations',
+      'apps',
+      'audit',
+      'instances',
+      'inventory',
+      'operations',
+      'outbox',
+      'session_data',
+      'tool_calls',
+    ]);
+    expect(RUNTIME_DATABASE_VERSION).toBe(4);
     db.close();
   });
 

@@ -5,8 +5,10 @@
  *
  * Version 1 holds the app registry, the inventory revision, the audit log and the outbox; version 2 adds the
  * Agent Tool calls; version 3 indexes the pending outbox rows, so that finding what to send never reads the
- * delivered history. Later versions add the stores of activations, instances, session data, operations,
- * capability calls, the action ledger and stream records as their features land.
+ * delivered history; version 4 adds what executing a call needs: MiniApp instances (with their app
+ * sub-session), activations, operations and session data, and indexes of what falls due (an activation's
+ * foreground deadline, an operation's deadline, a call's timeout). Later versions add capability calls, the
+ * action ledger and stream records as their features land.
  */
 
 import type {
@@ -19,7 +21,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 3;
+export const RUNTIME_DATABASE_VERSION = 4;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -49,7 +51,17 @@ export type AuditType =
   | 'app_enabled'
   | 'app_disabled'
   | 'tool_call_accepted'
-  | 'tool_call_rejected';
+  | 'tool_call_rejected'
+  /** A call's one final result was persisted. */
+  | 'tool_call_finished'
+  | 'activation_started'
+  | 'activation_ready'
+  | 'activation_failed'
+  | 'activation_cancelled'
+  | 'operation_started'
+  | 'operation_finished'
+  /** A host lifecycle intent (seed 003 §3: its own entry point and audit type, never a tool call). */
+  | 'host_intent';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -62,6 +74,10 @@ export interface AuditRecord {
   /** For tool calls: the conversation and call id (the agent's identity comes with the transport). */
   readonly conversationId?: string;
   readonly callId?: string;
+  /** For activations, operations and host intents: what it concerns, and a controlled detail. */
+  readonly instanceId?: string;
+  readonly operationId?: string;
+  readonly detail?: string;
 }
 
 /**
@@ -100,6 +116,80 @@ export interface ToolCallRecord {
     | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }
     | { readonly type: 'lineup.v1.tool.result'; readonly payload: ToolResultPayload };
   readonly receivedAt: number;
+  /**
+   * Where an accepted call is: `received` (committed, not yet routed), `waiting` (queued on a starting
+   * activation), `running` (its work started: an operation, a handler), `finished` (its final result persisted).
+   * Refused calls are `finished` from the start.
+   */
+  readonly stage?: ToolCallStage;
+  /** While not finished: when its `timeout_ms` runs out (Unix ms); the `by_due` index lists these. */
+  readonly dueAt?: number;
+}
+
+export type ToolCallStage = 'received' | 'waiting' | 'running' | 'finished';
+
+/**
+ * One MiniApp instance of one conversation (seed 003 §5): its app sub-session, its current activation, and
+ * whether the host shows it in the foreground. Keyed by conversation and app scope: a conversation has at most
+ * one instance of an app, and the runtime resolves it from the conversation, never from an id the agent sends.
+ */
+export interface InstanceRecord {
+  readonly key: string;
+  readonly instanceId: string;
+  readonly appSessionId: string;
+  readonly conversationId: string;
+  readonly appScope: string;
+  readonly appId: string;
+  /** `open` while the host may show it; `closed` once the runtime ended it. */
+  readonly state: 'open' | 'closed';
+  readonly foreground: boolean;
+  readonly activationId?: string;
+  readonly createdAt: number;
+}
+
+/** seed 003 §4.3: `starting → ready | failed | cancelled`. */
+export type ActivationStatus = 'starting' | 'ready' | 'failed' | 'cancelled';
+
+/** One activation: the start of an instance, and the calls waiting for it (in arrival order). */
+export interface ActivationRecord {
+  readonly activationId: string;
+  readonly instanceKey: string;
+  readonly status: ActivationStatus;
+  /** What ready means here: the app is ready, or also in the foreground. */
+  readonly requirement: 'app_ready' | 'foreground_required';
+  /** The call that started it (conversation\ncall id). */
+  readonly callKey: string;
+  /** Keys of the calls queued on it, in persisted arrival order. */
+  readonly waiting: readonly string[];
+  readonly startedAt: number;
+  /** While starting: when it fails if not ready by then (Unix ms); the `by_due` index lists these. */
+  readonly dueAt?: number;
+  readonly settledAt?: number;
+  /** A controlled token: `foreground_not_confirmed`, `cancelled`, `user_left`. */
+  readonly reason?: string;
+}
+
+/** An operation (seed 003 §5): a deadline it ends at, and exactly one terminal state. */
+export interface OperationRecord {
+  readonly operationId: string;
+  readonly instanceKey: string;
+  readonly callKey: string;
+  readonly status: 'running' | 'completed' | 'interrupted';
+  readonly minutes: number;
+  readonly startedAt: number;
+  /** The deadline (Unix ms): a fact, never a duration. */
+  readonly deadlineAt: number;
+  /** While running: the deadline again, listed by the `by_due` index. */
+  readonly dueAt?: number;
+  readonly endedAt?: number;
+  readonly by?: 'agent' | 'user_left';
+}
+
+/** The session data of one app sub-session: MiniApp-defined JSON the runtime never interprets. */
+export interface SessionDataRecord {
+  readonly key: string;
+  readonly revision: number;
+  readonly data: Readonly<Record<string, unknown>>;
 }
 
 /** The value of `OutboxRecord.pending` while a row waits to be sent. */
@@ -110,7 +200,11 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   inventory: { key: 'current'; value: InventoryRecord };
   audit: { key: number; value: AuditRecord; indexes: { by_app: string } };
   outbox: { key: number; value: OutboxRecord; indexes: { by_pending: number } };
-  tool_calls: { key: string; value: ToolCallRecord };
+  tool_calls: { key: string; value: ToolCallRecord; indexes: { by_due: number } };
+  instances: { key: string; value: InstanceRecord };
+  activations: { key: string; value: ActivationRecord; indexes: { by_due: number } };
+  operations: { key: string; value: OperationRecord; indexes: { by_due: number } };
+  session_data: { key: string; value: SessionDataRecord };
 }
 
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
@@ -121,6 +215,22 @@ export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof 
 
 /** The stores receiving a tool call writes together. */
 export const TOOL_CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
+
+/** The stores a step of executing calls writes together: facts and their outbox rows in one transaction. */
+export const EXECUTION_STORES = [
+  'tool_calls',
+  'instances',
+  'activations',
+  'operations',
+  'session_data',
+  'audit',
+  'outbox',
+] as const;
+export type ExecutionTransaction = IDBPTransaction<
+  RuntimeDatabaseSchema,
+  typeof EXECUTION_STORES,
+  'readwrite'
+>;
 
 /**
  * Transactions that write a call record or a final result are `strict`: they complete only once the data is
@@ -156,6 +266,13 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
           );
           cursor = await cursor.continue();
         }
+      }
+      if (oldVersion < 4) {
+        transaction.objectStore('tool_calls').createIndex('by_due', 'dueAt');
+        database.createObjectStore('instances', { keyPath: 'key' });
+        database.createObjectStore('activations', { keyPath: 'activationId' }).createIndex('by_due', 'dueAt');
+        database.createObjectStore('operations', { keyPath: 'operationId' }).createIndex('by_due', 'dueAt');
+        database.createObjectStore('session_data', { keyPath: 'key' });
       }
     },
   });

@@ -111,6 +111,11 @@ export class ToolCallIntake {
       status: verdict === null ? 'accepted' : 'rejected',
       latest: answer,
       receivedAt: now,
+      // An accepted call is `received` until routed, and due by its timeout: the `by_due` index lists every
+      // unfinished call, so a restart finds one accepted just before the page closed.
+      ...(verdict === null
+        ? { stage: 'received' as const, dueAt: now + entry!.timeout_ms }
+        : { stage: 'finished' as const }),
     };
     await calls.add(record);
     await transaction.objectStore('audit').add({

@@ -141,7 +141,20 @@ export {
   type ToolResultPayload,
   ToolResultPayloadSchema,
 } from './messages/tool.js';
-
+// What the runtime built-ins read and answer
+export {
+  DEADLINE_OPERATION_LIMITS,
+  DeadlineOperationArgumentsSchema,
+  type DeadlineOperationResult,
+  DeadlineOperationResultSchema,
+  OPERATION_INTERRUPT_STATUSES,
+  OPERATION_INTERRUPTERS,
+  OPERATION_NOT_STARTED_REASONS,
+  type OperationInterrupter,
+  type OperationInterruptResult,
+  OperationInterruptResultSchema,
+  type OperationNotStartedReason,
+} from './tools/builtins.js';
 // Agent Tool descriptors
 export {
   AGENT_TOOL_ACTIVATIONS,

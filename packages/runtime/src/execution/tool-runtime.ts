@@ -1,0 +1,802 @@
+/**
+ * Running what the intake accepted (seed 003 §4.2 steps 4–8, §4.3, §5, §7): the MiniApp instance of the
+ * conversation and its app sub-session, activations and their waiting queue, the runtime built-ins and their
+ * operations, the one final result of every call, and the host's lifecycle intents.
+ *
+ * Every step is one IndexedDB transaction over the execution stores that writes the facts and the outbox rows
+ * they produce together, awaiting nothing but the transaction; the host is told (foreground, close, session
+ * data) only after the commit. Deadlines are stored as absolute times: `settle()` ends whatever fell due —
+ * called by the wake-up timer, and at start-up for what fell due while the page was closed — so a reload
+ * neither loses nor repeats a step.
+ *
+ * Targets come from the conversation: the instance of a call is the conversation's instance of the tool's app
+ * scope; no message names an instance, session or operation (seed 003 §2.3).
+ */
+import {
+  type AgentToolDescriptor,
+  DeadlineOperationArgumentsSchema,
+  type DeadlineOperationResult,
+  type OperationInterruptResult,
+  type ToolCallPayload,
+  type ToolErrorCode,
+  type ToolProgressStatus,
+  type ToolResultPayload,
+} from '@lineup/shared/protocol';
+import type { AppRegistry, Clock } from '../apps/registry.js';
+import {
+  type ActivationRecord,
+  type AuditType,
+  EXECUTION_STORES,
+  type ExecutionTransaction,
+  type InstanceRecord,
+  type OperationRecord,
+  OUTBOX_PENDING,
+  type RuntimeDatabase,
+  STRICT,
+  type ToolCallRecord,
+} from '../storage/database.js';
+import { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from '../tools/intake.js';
+import { matchesSchema } from '../tools/schema-validator.js';
+
+/** The conversation's instance of an app, as the host needs it to show or close the app. */
+export interface AppTarget {
+  readonly conversationId: string;
+  readonly appScope: string;
+  readonly appId: string;
+  readonly instanceId: string;
+  readonly appSessionId: string;
+}
+
+/**
+ * What the runtime asks of its host (a narrow seam: a host that is not a browser page can provide it). Each
+ * is called after the commit of the facts it follows from; a host failure never undoes them.
+ */
+export interface RuntimeHost {
+  /**
+   * An activation needs the app in the foreground: bring it forward, and call `confirmForeground` once the
+   * user really sees it (or `hostIntent(…, 'leave')` if that cannot happen).
+   */
+  requestForeground(target: AppTarget): void;
+  /** The runtime ended the instance: a generic lifecycle close, with no reason. */
+  closeApp(target: AppTarget): void;
+  /** The app's session data changed: its new snapshot, for the app's page. */
+  sessionDataChanged(target: AppTarget, snapshot: SessionDataSnapshot): void;
+}
+
+export interface SessionDataSnapshot {
+  readonly revision: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Host lifecycle intents (seed 003 §3, §8.2), an entry point of their own: `leave` (back to the conversation,
+ * to another app) and `close` end what needs the foreground; `background`, `lock`, `resume` and
+ * `surface_reload` do not (a dimmed screen or a reloaded page is not leaving).
+ */
+export const HOST_INTENTS = ['leave', 'close', 'background', 'lock', 'resume', 'surface_reload'] as const;
+export type HostIntent = (typeof HOST_INTENTS)[number];
+
+export interface ToolRuntimeOptions {
+  readonly clock?: Clock;
+  /** New ids for instances, sessions, activations and operations (default `crypto.randomUUID`). */
+  readonly ids?: () => string;
+  readonly host?: RuntimeHost;
+  /** How long an activation may wait for the foreground before the start fails (default 60 s). */
+  readonly foregroundTimeoutMs?: number;
+}
+
+/** The key under which the `deadline_operation` built-in projects its operation into the session data. */
+export const OPERATION_SESSION_KEY = 'operation';
+
+/** The tools by name, and the app id of each app scope. */
+type Descriptors = Map<string, AgentToolDescriptor> & { readonly appIds: ReadonlyMap<string, string> };
+
+const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
+
+/** What happens after a commit: host notifications, in order. */
+type Effect = (host: RuntimeHost) => void;
+
+const instanceKeyOf = (conversationId: string, appScope: string) => `${conversationId}\n${appScope}`;
+const callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
+const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
+
+export class ToolRuntime {
+  readonly #db: RuntimeDatabase;
+  readonly #registry: AppRegistry;
+  readonly #intake: ToolCallIntake;
+  readonly #clock: Clock;
+  readonly #ids: () => string;
+  readonly #host: RuntimeHost;
+  readonly #foregroundTimeoutMs: number;
+
+  constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
+    this.#db = db;
+    this.#registry = registry;
+    this.#clock = options.clock ?? Date;
+    this.#intake = new ToolCallIntake(db, registry, { clock: this.#clock });
+    this.#ids = options.ids ?? (() => crypto.randomUUID());
+    this.#host = options.host ?? NO_HOST;
+    this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Receives one `tool.call` of `conversationId` (steps 1–3, the intake) and, for a newly accepted call,
+   * routes it (steps 4–8). Returns the intake's answer; later progress and the final result go through the
+   * outbox.
+   */
+  async receive(
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
+    const received = await this.#intake.receive(conversationId, call);
+    if (received.disposition === 'accepted') await this.#route(conversationId, call);
+    return received;
+  }
+
+  /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
+  async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
+    const descriptors = await this.#descriptors();
+    return this.#step((transaction, effects) =>
+      this.#onForeground(transaction, effects, instanceKeyOf(conversationId, appScope), descriptors),
+    );
+  }
+
+  /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one. */
+  async hostIntent(conversationId: string, appScope: string, intent: HostIntent): Promise<void> {
+    const descriptors = await this.#descriptors();
+    await this.#step(async (transaction, effects) => {
+      const key = instanceKeyOf(conversationId, appScope);
+      const instance = await transaction.objectStore('instances').get(key);
+      if (instance === undefined) return false;
+      await this.#audit(transaction, 'host_intent', instance, { detail: intent });
+      if (intent !== 'leave' && intent !== 'close') return true;
+      const now = this.#clock.now();
+      // Leaving ends what needs the foreground: a start waiting for it, and an operation the user watched.
+      const activation = await this.#currentActivation(transaction, instance);
+      if (activation?.status === 'starting' && activation.requirement === 'foreground_required')
+        await this.#endActivation(transaction, activation, 'failed', 'foreground_not_confirmed', descriptors);
+      const operation = await this.#runningOperation(transaction, key);
+      if (operation !== undefined)
+        await this.#interruptOperation(transaction, effects, operation, 'user_left', now, descriptors);
+      await transaction
+        .objectStore('instances')
+        .put({ ...instance, foreground: false, ...(intent === 'close' ? { state: 'closed' as const } : {}) });
+      return true;
+    });
+  }
+
+  /**
+   * What a host calls when it opens the runtime (a page load, after a crash): routes the calls accepted but
+   * not routed before the page closed, then settles what fell due meanwhile. Calling it again changes nothing.
+   */
+  async recover(): Promise<void> {
+    const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
+    for (const record of unfinished)
+      if (record.stage === 'received') await this.#route(record.conversationId, record.call);
+    await this.settle();
+  }
+
+  /**
+   * Ends everything that fell due by now: operations at their deadline (`completed`), activations that never
+   * got the foreground (`not_started`), calls past their timeout (`timeout`). Call it at start-up and when
+   * the wake-up timer fires; calling it again changes nothing.
+   */
+  async settle(): Promise<number> {
+    const descriptors = await this.#descriptors();
+    let settled = 0;
+    for (;;) {
+      const changed = await this.#step(async (transaction, effects) => {
+        const now = this.#clock.now();
+        const range = IDBKeyRange.upperBound(now);
+        const operation = await transaction.objectStore('operations').index('by_due').get(range);
+        if (operation !== undefined) {
+          await this.#completeOperation(transaction, effects, operation, descriptors);
+          return true;
+        }
+        const activation = await transaction.objectStore('activations').index('by_due').get(range);
+        if (activation !== undefined) {
+          await this.#endActivation(
+            transaction,
+            activation,
+            'failed',
+            'foreground_not_confirmed',
+            descriptors,
+          );
+          return true;
+        }
+        const call = await transaction.objectStore('tool_calls').index('by_due').get(range);
+        if (call !== undefined) {
+          await this.#timeOut(transaction, call, descriptors);
+          return true;
+        }
+        return false;
+      });
+      if (!changed) return settled;
+      settled++;
+    }
+  }
+
+  /** When the next thing falls due (Unix ms), for the wake-up timer; `undefined` when nothing waits. */
+  async nextDueAt(): Promise<number | undefined> {
+    const transaction = this.#db.transaction(['tool_calls', 'activations', 'operations']);
+    const firsts = await Promise.all(
+      (['tool_calls', 'activations', 'operations'] as const).map((store) =>
+        transaction.objectStore(store).index('by_due').openKeyCursor(),
+      ),
+    );
+    await transaction.done;
+    const keys = firsts.flatMap((cursor) => (cursor === null ? [] : [cursor.key as number]));
+    return keys.length === 0 ? undefined : Math.min(...keys);
+  }
+
+  /** The session data of the conversation's instance of `appScope`, if it has one. */
+  async sessionData(conversationId: string, appScope: string): Promise<SessionDataSnapshot | undefined> {
+    const instance = await this.#db.get('instances', instanceKeyOf(conversationId, appScope));
+    if (instance === undefined) return undefined;
+    const record = await this.#db.get('session_data', sessionKeyOf(instance));
+    return record === undefined
+      ? { revision: 0, data: {} }
+      : { revision: record.revision, data: record.data };
+  }
+
+  // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
+
+  async #route(conversationId: string, call: ToolCallPayload): Promise<void> {
+    const descriptors = await this.#descriptors();
+    const descriptor = descriptors.get(call.tool);
+    await this.#step(async (transaction, effects) => {
+      const calls = transaction.objectStore('tool_calls');
+      const record = await calls.get(callKeyOf(conversationId, call.call_id));
+      if (record === undefined || record.stage === 'finished') return false;
+      if (descriptor === undefined) {
+        // The tool was withdrawn between the intake and now.
+        await this.#finish(
+          transaction,
+          record,
+          { outcome: 'error', error: { code: 'revoked' } },
+          descriptors,
+        );
+        return true;
+      }
+      const now = this.#clock.now();
+      await calls.put({ ...record, stage: 'received', dueAt: record.receivedAt + descriptor.timeout_ms });
+      const withDue = (await calls.get(record.key)) as ToolCallRecord;
+      if (descriptor.activation === 'activation_not_required') {
+        await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+        return true;
+      }
+      const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
+      const activation = await this.#currentActivation(transaction, instance);
+      if (activation?.status === 'starting') {
+        // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
+        await transaction
+          .objectStore('activations')
+          .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
+        await calls.put({ ...withDue, stage: 'waiting' });
+        return true;
+      }
+      const ready =
+        activation?.status === 'ready' &&
+        (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
+      if (ready) {
+        await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+        return true;
+      }
+      await this.#startActivation(transaction, effects, instance, withDue, descriptor, now);
+      return true;
+    });
+  }
+
+  async #instanceFor(
+    transaction: ExecutionTransaction,
+    conversationId: string,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+    now: number,
+  ): Promise<InstanceRecord> {
+    const instances = transaction.objectStore('instances');
+    const key = instanceKeyOf(conversationId, descriptor.app_scope);
+    const known = await instances.get(key);
+    if (known !== undefined && known.state === 'open') return known;
+    const appId = descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
+    const instance: InstanceRecord = {
+      key,
+      instanceId: this.#ids(),
+      appSessionId: this.#ids(),
+      conversationId,
+      appScope: descriptor.app_scope,
+      appId,
+      state: 'open',
+      foreground: false,
+      createdAt: now,
+    };
+    await instances.put(instance);
+    return instance;
+  }
+
+  async #startActivation(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    instance: InstanceRecord,
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    now: number,
+  ): Promise<void> {
+    const requirement = descriptor.activation === 'foreground_required' ? 'foreground_required' : 'app_ready';
+    const activation: ActivationRecord = {
+      activationId: this.#ids(),
+      instanceKey: instance.key,
+      status: 'starting',
+      requirement,
+      callKey: call.key,
+      waiting: [],
+      startedAt: now,
+      dueAt: now + this.#foregroundTimeoutMs,
+    };
+    await transaction.objectStore('activations').add(activation);
+    await transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
+    await transaction.objectStore('tool_calls').put({ ...call, stage: 'waiting' });
+    await this.#progress(transaction, call, descriptor, 'starting');
+    await this.#audit(transaction, 'activation_started', instance, { detail: requirement });
+    const target = targetOf(instance);
+    effects.push((host) => host.requestForeground(target));
+  }
+
+  /** The host confirmed the foreground: the activation is ready, and its calls run, in arrival order. */
+  async #onForeground(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    key: string,
+    descriptors: Descriptors,
+  ): Promise<boolean> {
+    const instance = await transaction.objectStore('instances').get(key);
+    if (instance === undefined || instance.state !== 'open') return false;
+    const foregrounded = { ...instance, foreground: true };
+    await transaction.objectStore('instances').put(foregrounded);
+    const activation = await this.#currentActivation(transaction, foregrounded);
+    if (activation?.status !== 'starting') return true;
+    const { dueAt: _, ...ready } = activation;
+    await transaction
+      .objectStore('activations')
+      .put({ ...ready, status: 'ready', settledAt: this.#clock.now(), waiting: [] });
+    await this.#audit(transaction, 'activation_ready', foregrounded, {});
+    for (const callKey of [activation.callKey, ...activation.waiting]) {
+      const call = await transaction.objectStore('tool_calls').get(callKey);
+      const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
+      if (call === undefined || call.stage === 'finished' || descriptor === undefined) continue;
+      // The starting call says `activation_ready` unless its own progress says more (seed 003 §4.3).
+      if (callKey === activation.callKey && !this.#reportsStarted(descriptor))
+        await this.#progress(transaction, call, descriptor, 'activation_ready');
+      await this.#execute(transaction, effects, call, descriptor, descriptors);
+    }
+    return true;
+  }
+
+  /** Whether a tool's business progress already says the app is ready (`started` implies it). */
+  #reportsStarted(descriptor: AgentToolDescriptor): boolean {
+    return descriptor.executor.kind === 'runtime' && descriptor.executor.builtin === 'deadline_operation';
+  }
+
+  // ── Execution (steps 5–8) ───────────────────────────────────────────────────────────────────────────
+
+  async #execute(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const executor = descriptor.executor;
+    if (executor.kind !== 'runtime') {
+      // The MiniApp SDK executor needs the app's frame; until a host provides it, the call fails clearly.
+      await this.#fail(transaction, call, 'This host cannot run MiniApp handlers yet.', descriptors);
+      return;
+    }
+    if (executor.builtin === 'deadline_operation')
+      await this.#startOperation(transaction, effects, call, descriptor, descriptors);
+    else await this.#interrupt(transaction, effects, call, descriptor, descriptors);
+  }
+
+  async #startOperation(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const parsed = DeadlineOperationArgumentsSchema.safeParse(call.call.arguments);
+    if (!parsed.success) {
+      await this.#fail(transaction, call, 'deadline_operation needs whole minutes.', descriptors);
+      return;
+    }
+    const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
+    if ((await this.#runningOperation(transaction, key)) !== undefined) {
+      await this.#fail(transaction, call, 'An operation is already running.', descriptors);
+      return;
+    }
+    const now = this.#clock.now();
+    const minutes = parsed.data.minutes;
+    const operation: OperationRecord = {
+      operationId: this.#ids(),
+      instanceKey: key,
+      callKey: call.key,
+      status: 'running',
+      minutes,
+      startedAt: now,
+      deadlineAt: now + minutes * 60_000,
+      dueAt: now + minutes * 60_000,
+    };
+    await transaction.objectStore('operations').add(operation);
+    await transaction.objectStore('tool_calls').put({ ...call, stage: 'running' });
+    await this.#progress(transaction, call, descriptor, 'started');
+    const instance = (await transaction.objectStore('instances').get(key)) as InstanceRecord;
+    await this.#audit(transaction, 'operation_started', instance, { operationId: operation.operationId });
+    const label = call.call.arguments.label;
+    await this.#project(transaction, effects, instance, {
+      status: 'running',
+      minutes,
+      ...(typeof label === 'string' ? { label } : {}),
+      started_at: iso(operation.startedAt),
+      deadline_at: iso(operation.deadlineAt),
+    });
+  }
+
+  async #interrupt(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
+    const instance = await transaction.objectStore('instances').get(key);
+    let status: OperationInterruptResult['status'] = 'nothing_to_interrupt';
+    if (instance !== undefined) {
+      const activation = await this.#currentActivation(transaction, instance);
+      const operation = await this.#runningOperation(transaction, key);
+      if (activation?.status === 'starting') {
+        await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
+        status = 'start_cancelled';
+      } else if (operation !== undefined) {
+        await this.#interruptOperation(
+          transaction,
+          effects,
+          operation,
+          'agent',
+          this.#clock.now(),
+          descriptors,
+        );
+        status = 'interrupted';
+      }
+      if (status !== 'nothing_to_interrupt') {
+        // seed 003 §7: the app only hears a generic lifecycle close.
+        await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
+        const target = targetOf(instance);
+        effects.push((host) => host.closeApp(target));
+      }
+    }
+    await this.#finish(transaction, call, { outcome: 'completed', result: { status } }, descriptors);
+  }
+
+  async #interruptOperation(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    operation: OperationRecord,
+    by: 'agent' | 'user_left',
+    now: number,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const { dueAt: _, ...ended } = operation;
+    await transaction.objectStore('operations').put({ ...ended, status: 'interrupted', endedAt: now, by });
+    const result: DeadlineOperationResult = {
+      status: 'interrupted',
+      started_at: iso(operation.startedAt),
+      interrupted_at: iso(now),
+      focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
+      by,
+    };
+    await this.#endOperation(transaction, effects, operation, result, descriptors);
+  }
+
+  async #completeOperation(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    operation: OperationRecord,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const { dueAt: _, ...ended } = operation;
+    // It ended at its deadline, whenever the runtime got to settle it (a page closed in between).
+    await transaction
+      .objectStore('operations')
+      .put({ ...ended, status: 'completed', endedAt: operation.deadlineAt });
+    const result: DeadlineOperationResult = {
+      status: 'completed',
+      minutes: operation.minutes,
+      started_at: iso(operation.startedAt),
+      ended_at: iso(operation.deadlineAt),
+    };
+    await this.#endOperation(transaction, effects, operation, result, descriptors);
+  }
+
+  async #endOperation(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    operation: OperationRecord,
+    result: DeadlineOperationResult,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const instance = await transaction.objectStore('instances').get(operation.instanceKey);
+    if (instance !== undefined) {
+      await this.#audit(transaction, 'operation_finished', instance, {
+        operationId: operation.operationId,
+        detail: result.status,
+      });
+      const { status: _, ...times } = result;
+      await this.#project(transaction, effects, instance, { status: result.status, ...times });
+    }
+    const call = await transaction.objectStore('tool_calls').get(operation.callKey);
+    if (call !== undefined && call.stage !== 'finished')
+      await this.#finish(transaction, call, { outcome: 'completed', result }, descriptors);
+  }
+
+  /** Ends a starting activation: its starting call and every waiting call get their final result. */
+  async #endActivation(
+    transaction: ExecutionTransaction,
+    activation: ActivationRecord,
+    status: 'failed' | 'cancelled',
+    reason: 'foreground_not_confirmed' | 'cancelled',
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const { dueAt: _, ...ended } = activation;
+    await transaction
+      .objectStore('activations')
+      .put({ ...ended, status, reason, settledAt: this.#clock.now(), waiting: [] });
+    const instance = await transaction.objectStore('instances').get(activation.instanceKey);
+    if (instance !== undefined)
+      await this.#audit(
+        transaction,
+        status === 'failed' ? 'activation_failed' : 'activation_cancelled',
+        instance,
+        {
+          detail: reason,
+        },
+      );
+    const code: ToolErrorCode = status === 'failed' ? 'app_activation_failed' : 'app_activation_cancelled';
+    for (const callKey of [activation.callKey, ...activation.waiting]) {
+      const call = await transaction.objectStore('tool_calls').get(callKey);
+      if (call === undefined || call.stage === 'finished') continue;
+      const descriptor = descriptors.get(call.call.tool);
+      if (callKey === activation.callKey && descriptor !== undefined && this.#reportsStarted(descriptor)) {
+        // A deadline operation that never started is a business result of its own (seed 003 §7).
+        await this.#finish(
+          transaction,
+          call,
+          { outcome: 'completed', result: { status: 'not_started', reason } },
+          descriptors,
+        );
+        continue;
+      }
+      if (callKey === activation.callKey && descriptor !== undefined)
+        await this.#progress(
+          transaction,
+          call,
+          descriptor,
+          status === 'failed' ? 'activation_failed' : 'activation_cancelled',
+        );
+      await this.#finish(transaction, call, { outcome: 'error', error: { code } }, descriptors);
+    }
+  }
+
+  async #timeOut(
+    transaction: ExecutionTransaction,
+    call: ToolCallRecord,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const key = call.key;
+    // Whatever the call had going ends with it, so that its one final result stays the timeout.
+    const operations = await transaction.objectStore('operations').index('by_due').getAll();
+    for (const operation of operations)
+      if (operation.callKey === key) {
+        const { dueAt: _, ...ended } = operation;
+        await transaction
+          .objectStore('operations')
+          .put({ ...ended, status: 'interrupted', endedAt: this.#clock.now() });
+      }
+    const activations = await transaction.objectStore('activations').index('by_due').getAll();
+    for (const activation of activations)
+      if (activation.callKey === key) {
+        const { dueAt: _, ...ended } = activation;
+        await transaction
+          .objectStore('activations')
+          .put({ ...ended, status: 'failed', reason: 'timeout', settledAt: this.#clock.now() });
+      } else if (activation.waiting.includes(key))
+        await transaction
+          .objectStore('activations')
+          .put({ ...activation, waiting: activation.waiting.filter((waiting) => waiting !== key) });
+    await this.#finish(transaction, call, { outcome: 'error', error: { code: 'timeout' } }, descriptors);
+  }
+
+  // ── Facts shared by every step ──────────────────────────────────────────────────────────────────────
+
+  /** Ends `call` with `execution_failed` and a message for the agent. */
+  #fail(
+    transaction: ExecutionTransaction,
+    call: ToolCallRecord,
+    message: string,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    return this.#finish(
+      transaction,
+      call,
+      { outcome: 'error', error: { code: 'execution_failed', message } },
+      descriptors,
+    );
+  }
+
+  /** Persists a protocol progress of `call` as its latest answer, with its outbox row. */
+  async #progress(
+    transaction: ExecutionTransaction,
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    status: ToolProgressStatus,
+  ): Promise<void> {
+    const answer: ToolCallAnswer = {
+      type: 'lineup.v1.tool.progress',
+      payload: { call_id: call.callId, app_scope: descriptor.app_scope, status },
+    };
+    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    await transaction.objectStore('tool_calls').put({ ...current, latest: answer });
+    await this.#outbox(transaction, call.conversationId, answer);
+  }
+
+  /**
+   * Persists the one final result of `call` (seed 003 §4.2 step 8): a completed result must satisfy the
+   * tool's output schema, or the agent gets `invalid_output` instead.
+   */
+  async #finish(
+    transaction: ExecutionTransaction,
+    call: ToolCallRecord,
+    result: Omit<ToolResultPayload, 'call_id'>,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    if (current.stage === 'finished') return;
+    const descriptor = descriptors.get(call.call.tool);
+    let payload: ToolResultPayload = { call_id: call.callId, ...result };
+    if (
+      result.outcome === 'completed' &&
+      (descriptor === undefined || !matchesSchema(descriptor.output_schema, result.result))
+    )
+      payload = { call_id: call.callId, outcome: 'error', error: { code: 'invalid_output' } };
+    const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
+    const { dueAt: _, ...finished } = current;
+    await transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer });
+    await this.#outbox(transaction, call.conversationId, answer);
+    await transaction.objectStore('audit').add({
+      at: this.#clock.now(),
+      type: 'tool_call_finished',
+      appId: descriptor?.app_scope ?? '',
+      version: descriptor?.contract_version ?? '',
+      conversationId: call.conversationId,
+      callId: call.callId,
+      detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
+    });
+  }
+
+  async #outbox(
+    transaction: ExecutionTransaction,
+    conversationId: string,
+    answer: ToolCallAnswer,
+  ): Promise<void> {
+    await transaction
+      .objectStore('outbox')
+      .add({ at: this.#clock.now(), pending: OUTBOX_PENDING, conversationId, ...answer });
+  }
+
+  /** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
+  async #project(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    instance: InstanceRecord,
+    operation: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const store = transaction.objectStore('session_data');
+    const key = sessionKeyOf(instance);
+    const known = await store.get(key);
+    const snapshot: SessionDataSnapshot = {
+      revision: (known?.revision ?? 0) + 1,
+      data: { ...(known?.data ?? {}), [OPERATION_SESSION_KEY]: operation },
+    };
+    await store.put({ key, ...snapshot });
+    const target = targetOf(instance);
+    effects.push((host) => host.sessionDataChanged(target, snapshot));
+  }
+
+  async #audit(
+    transaction: ExecutionTransaction,
+    type: AuditType,
+    instance: InstanceRecord,
+    extra: { readonly operationId?: string; readonly detail?: string },
+  ): Promise<void> {
+    await transaction.objectStore('audit').add({
+      at: this.#clock.now(),
+      type,
+      appId: instance.appId,
+      version: '',
+      conversationId: instance.conversationId,
+      instanceId: instance.instanceId,
+      ...extra,
+    });
+  }
+
+  async #currentActivation(
+    transaction: ExecutionTransaction,
+    instance: InstanceRecord,
+  ): Promise<ActivationRecord | undefined> {
+    if (instance.activationId === undefined) return undefined;
+    return transaction.objectStore('activations').get(instance.activationId);
+  }
+
+  async #runningOperation(
+    transaction: ExecutionTransaction,
+    instanceKey: string,
+  ): Promise<OperationRecord | undefined> {
+    const running = await transaction.objectStore('operations').index('by_due').getAll();
+    return running.find((operation) => operation.instanceKey === instanceKey);
+  }
+
+  /** Runs `body` in one strict transaction over the execution stores; host effects only after the commit. */
+  async #step(
+    body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<boolean>,
+  ): Promise<boolean> {
+    const transaction = this.#db.transaction(EXECUTION_STORES, 'readwrite', STRICT);
+    const effects: Effect[] = [];
+    let changed: boolean;
+    try {
+      changed = await body(transaction, effects);
+    } catch (error) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw error;
+    }
+    await transaction.done;
+    for (const effect of effects) {
+      try {
+        effect(this.#host);
+      } catch {
+        // A host failure after the commit never undoes committed facts (seed 003 §8.8).
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's
+   * app id. Read before a step's transaction, which awaits nothing else.
+   */
+  async #descriptors(): Promise<Descriptors> {
+    const apps = await this.#registry.list();
+    const map = new Map<string, AgentToolDescriptor>() as Descriptors;
+    const appIds = new Map<string, string>();
+    for (const app of apps) {
+      if (!app.enabled) continue;
+      appIds.set(app.manifest.app_scope, app.id);
+      for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
+    }
+    return Object.assign(map, { appIds });
+  }
+}
+
+function sessionKeyOf(instance: InstanceRecord): string {
+  return `${instance.appScope}\n${instance.appSessionId}`;
+}
+
+function targetOf(instance: InstanceRecord): AppTarget {
+  return {
+    conversationId: instance.conversationId,
+    appScope: instance.appScope,
+    appId: instance.appId,
+    instanceId: instance.instanceId,
+    appSessionId: instance.appSessionId,
+  };
+}
