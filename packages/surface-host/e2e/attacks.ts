@@ -191,7 +191,7 @@ export const ATTACKS: readonly Attack[] = [
   {
     kind: 'navigation',
     name: 'a flood of window messages to the host, then navigations',
-    js: `setTimeout(function () { for (var i = 0; i < 300000; i++) top.postMessage(i, '*'); setTimeout(function () { for (var j = 0; j < 4; j++) location.href = 'http://127.0.0.1:' + [{{HTTP}}, {{TCP0}}, {{TCP1}}, {{TCP2}}][j] + '/after-flood'; }, 20); }, 50);`,
+    js: `setTimeout(function () { for (var i = 0; i < 100000; i++) top.postMessage(i, '*'); setTimeout(function () { for (var j = 0; j < 4; j++) location.href = 'http://127.0.0.1:' + [{{HTTP}}, {{TCP0}}, {{TCP1}}, {{TCP2}}][j] + '/after-flood'; }, 20); }, 50);`,
     tearsDown: true,
     removal: 'flooded',
   },

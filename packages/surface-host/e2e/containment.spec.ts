@@ -31,7 +31,8 @@ for (const mode of ['warm', 'cold'] as const)
           { secret: 'host-given state' },
         );
         if (attack.tearsDown) {
-          await expect.poll(() => call(page, 'isMounted', 'probe')).toBe(false);
+          // Generous: a flood attack keeps the host page's queue busy long after the Surface is gone.
+          await expect.poll(() => call(page, 'isMounted', 'probe'), { timeout: 30_000 }).toBe(false);
           expect(await call(page, 'rejections', 'probe')).toContainEqual({
             reason: attack.removal ?? 'navigated',
           });
