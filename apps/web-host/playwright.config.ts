@@ -1,9 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../../playwright.shared.ts';
 import { PREVIEW_PORT } from './preview-port.ts';
 
-// Browsers cannot be downloaded on our machines: tests drive Debian's Chromium. The flags keep it from
-// reaching for the network in the background (the machine has none) and from needing a GPU or a sandbox.
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BASE_URL = `http://127.0.0.1:${PREVIEW_PORT}`;
 
 export default defineConfig({
@@ -16,18 +14,7 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
   webServer: {

@@ -1,8 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../../playwright.shared.ts';
 
-// The hostile-Surface suite: Debian's Chromium (browsers cannot be downloaded on our machines), driving a
-// harness page built against this package's build.
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PORT = Number(process.env.SURFACE_E2E_PORT ?? 4175);
 
 export default defineConfig({
@@ -15,18 +13,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
   webServer: {

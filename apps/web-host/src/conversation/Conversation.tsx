@@ -46,6 +46,17 @@ function eventNote(event: SurfaceEvent): NewEntry {
   };
 }
 
+/** The note for a message refused with located issues: where (below `prefix`), and why. */
+function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
+  const issue = error.issues[0];
+  return {
+    kind: 'note',
+    label: 'Refused',
+    tone: 'refused',
+    text: `Invalid message at ${prefix}${issue?.path}: ${issue?.message}`,
+  };
+}
+
 function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntry {
   const times = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
   let text: string;
@@ -201,13 +212,7 @@ export function Conversation() {
       parsed = parseEnvelope(value, { direction: 'agent_to_client' });
     } catch (error) {
       if (!(error instanceof LineUpProtocolError)) throw error;
-      const issue = error.issues[0];
-      add({
-        kind: 'note',
-        label: 'Refused',
-        tone: 'refused',
-        text: `Invalid message at ${issue?.path}: ${issue?.message}`,
-      });
+      add(invalidNote(error));
       return;
     }
     if (parsed.kind === 'unsupported') {
@@ -236,13 +241,7 @@ export function Conversation() {
           checkSurfaceBundle(payload.app);
         } catch (error) {
           if (!(error instanceof LineUpProtocolError)) throw error;
-          const issue = error.issues[0];
-          add({
-            kind: 'note',
-            label: 'Refused',
-            tone: 'refused',
-            text: `Invalid message at payload.${issue?.path}: ${issue?.message}`,
-          });
+          add(invalidNote(error, 'payload.'));
           return;
         }
         const label = payload.app.name;

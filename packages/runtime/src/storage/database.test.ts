@@ -4,6 +4,21 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { openRuntimeDatabase, RUNTIME_DATABASE_VERSION } from './database.js';
 
+/** A database as version 1 or 2 of the runtime created it, before any later upgrade step. */
+function openOldVersion(name: string, version: 1 | 2) {
+  return openDB(name, version, {
+    upgrade(database) {
+      database.createObjectStore('apps', { keyPath: 'id' });
+      database.createObjectStore('inventory', { keyPath: 'key' });
+      database
+        .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+        .createIndex('by_app', 'appId');
+      database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+      if (version === 2) database.createObjectStore('tool_calls', { keyPath: 'key' });
+    },
+  });
+}
+
 describe('openRuntimeDatabase', () => {
   it('creates every store of the current version', async () => {
     const db = await openRuntimeDatabase('db-fresh');
@@ -30,17 +45,7 @@ describe('openRuntimeDatabase', () => {
   });
 
   it('upgrades a version-2 outbox: undelivered rows become pending, delivered ones leave the index', async () => {
-    const v2 = await openDB('db-upgrade-2', 2, {
-      upgrade(database) {
-        database.createObjectStore('apps', { keyPath: 'id' });
-        database.createObjectStore('inventory', { keyPath: 'key' });
-        database
-          .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
-          .createIndex('by_app', 'appId');
-        database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
-        database.createObjectStore('tool_calls', { keyPath: 'key' });
-      },
-    });
+    const v2 = await openOldVersion('db-upgrade-2', 2);
     await v2.add('outbox', { at: 10, delivered: true, type: 'lineup.v1.client.inventory', payload: {} });
     await v2.add('outbox', { at: 20, delivered: false, type: 'lineup.v1.client.inventory', payload: {} });
     v2.close();
@@ -54,16 +59,7 @@ describe('openRuntimeDatabase', () => {
   });
 
   it('upgrades a version-1 database in place, keeping its records', async () => {
-    const v1 = await openDB('db-upgrade', 1, {
-      upgrade(database) {
-        database.createObjectStore('apps', { keyPath: 'id' });
-        database.createObjectStore('inventory', { keyPath: 'key' });
-        database
-          .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
-          .createIndex('by_app', 'appId');
-        database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
-      },
-    });
+    const v1 = await openOldVersion('db-upgrade', 1);
     await v1.put('apps', { id: 'com.example.kept', enabled: true });
     v1.close();
     const db = await openRuntimeDatabase('db-upgrade');
