@@ -252,6 +252,24 @@ describe('createMiniAppClient', () => {
     expect(win.listenerCount()).toBe(0);
   });
 
+  it('aborts only the cancelled invocation on tool_invocation_cancel', async () => {
+    createMiniAppClient({ tools, window: win.view });
+    win.fromRuntime({
+      type: 'tool_invocation',
+      invocation_id: 'w2',
+      app_scope: 'notes',
+      method: 'wait',
+      arguments: {},
+    });
+    await flush();
+    const signal = seenSignal;
+    win.fromRuntime({ type: 'tool_invocation_cancel', invocation_id: 'other' });
+    expect(signal?.aborted).toBe(false);
+    win.fromRuntime({ type: 'tool_invocation_cancel', invocation_id: 'w2' });
+    expect(signal?.aborted).toBe(true);
+    release();
+  });
+
   it('reports a failed start', () => {
     const client = createMiniAppClient({ tools, window: win.view });
     client.fail('missing_audio', 'No audio output.');

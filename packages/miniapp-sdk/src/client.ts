@@ -11,6 +11,7 @@
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import {
+  MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_NAMESPACE,
   type MiniAppError,
   type MiniAppLifecyclePhase,
@@ -24,7 +25,7 @@ import {
 import type { AgentTools } from './define.js';
 
 /** The URL fragment parameter that carries the instance id the runtime mounted this page as. */
-export const MINIAPP_INSTANCE_PARAMETER = 'lineup-instance';
+export { MINIAPP_INSTANCE_PARAMETER };
 
 /** The part of `window` the client uses (a test passes its own). */
 export interface MiniAppClientWindow {
@@ -196,6 +197,10 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
         for (const listener of [...dataListeners]) listener(snapshot);
         return;
       }
+      case 'tool_invocation_cancel':
+        // The runtime stopped waiting (the call timed out): the handler's signal aborts; its return is ignored.
+        running.get(message.invocation_id)?.abort();
+        return;
       case 'lifecycle':
         if (message.phase === 'close') for (const controller of running.values()) controller.abort();
         for (const listener of [...lifecycleListeners]) listener(message.phase);

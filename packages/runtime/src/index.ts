@@ -1,8 +1,10 @@
 /**
  * @lineup/runtime — the browser runtime (DESIGN.md): persisted in IndexedDB through `idb`. This release holds
  * the database with its versioned upgrade path, the app registry that publishes the revisioned
- * `client.inventory`, and the intake of Agent Tool calls (dedupe, checks, persisted receipt); execution,
- * activations, operations, session data, the action ledger and the outbox delivery follow.
+ * `client.inventory`, the intake of Agent Tool calls, their execution (activations and their waiting queue,
+ * the deadline-operation and interrupt built-ins, SDK handlers in the app's sandboxed page, session data,
+ * local UI actions, host lifecycle intents), and the outbox delivery. The action ledger and capability calls
+ * follow.
  */
 export {
   AppRegistry,
@@ -15,12 +17,28 @@ export {
   type AppTarget,
   HOST_INTENTS,
   type HostIntent,
+  type InvocationOutcome,
+  type MiniAppInvocation,
   OPERATION_SESSION_KEY,
+  type PageRequestAnswer,
+  type PageRequestErrorCode,
   type RuntimeHost,
   type SessionDataSnapshot,
   ToolRuntime,
   type ToolRuntimeOptions,
+  type UIActionHandler,
 } from './execution/tool-runtime.js';
+export {
+  MiniAppConnection,
+  type MiniAppConnectionOptions,
+  type MiniAppEndpoint,
+} from './hosting/miniapp-connection.js';
+export {
+  type MountedMiniApp,
+  type MountMiniAppOptions,
+  miniAppPageUrl,
+  mountMiniAppFrame,
+} from './hosting/miniapp-frame.js';
 export {
   type DeliveryReport,
   OutboxDelivery,

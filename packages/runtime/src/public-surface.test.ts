@@ -14,6 +14,7 @@ describe('@lineup/runtime public surface', () => {
       'AppRegistry',
       'HOST_INTENTS',
       'HOST_STANDARD_COMPONENTS',
+      'MiniAppConnection',
       'OPERATION_SESSION_KEY',
       'OutboxDelivery',
       'RUNTIME_DATABASE_NAME',
@@ -21,6 +22,8 @@ describe('@lineup/runtime public surface', () => {
       'ToolCallIntake',
       'ToolRuntime',
       'buildInventory',
+      'miniAppPageUrl',
+      'mountMiniAppFrame',
       'openRuntimeDatabase',
     ]);
   });

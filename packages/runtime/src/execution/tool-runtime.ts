@@ -12,6 +12,8 @@
  * Targets come from the conversation: the instance of a call is the conversation's instance of the tool's app
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
+
+import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
 import {
   type AgentToolDescriptor,
   DeadlineOperationArgumentsSchema,
@@ -61,7 +63,59 @@ export interface RuntimeHost {
   closeApp(target: AppTarget): void;
   /** The app's session data changed: its new snapshot, for the app's page. */
   sessionDataChanged(target: AppTarget, snapshot: SessionDataSnapshot): void;
+  /**
+   * An `app_ready` activation: start the app's page (it need not be shown). The page's `app_ready` reaches
+   * `appReady`, its `app_failed` reaches `appFailed`.
+   */
+  startApp?(target: AppTarget): void;
+  /**
+   * Runs an SDK handler in the app's page (a `tool_invocation`); its return reaches `completeInvocation`. A
+   * host without it cannot run `miniapp_sdk` tools: they end `execution_failed`.
+   */
+  invoke?(target: AppTarget, invocation: MiniAppInvocation): void;
+  /** The runtime stopped waiting for an invocation (its call timed out): abort the handler. */
+  cancelInvocation?(target: AppTarget, invocationId: string): void;
 }
+
+/** One SDK handler run the runtime asks the app's page for. */
+export interface MiniAppInvocation {
+  readonly invocationId: string;
+  readonly method: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** A handler's outcome as the page returned it: a result still to check, or a stable code. */
+export type InvocationOutcome =
+  | { readonly status: 'ok'; readonly result: unknown }
+  | { readonly status: 'error'; readonly code: string; readonly message?: string };
+
+/** The runtime's answer to a session data write or a UI action from an app's page. */
+export type PageRequestAnswer =
+  | { readonly status: 'ok'; readonly revision?: number }
+  | { readonly status: 'error'; readonly code: PageRequestErrorCode; readonly message: string };
+
+/**
+ * Why the runtime refused a page's request: `not_current` (the page's instance ended), `revision_conflict`
+ * (the write's base revision is not the current one), `reserved_key` (a key the runtime writes), `too_large`
+ * (the snapshot would exceed its bounds), `unknown_action` (no such UI action for the app), `action_failed`.
+ */
+export type PageRequestErrorCode =
+  | 'not_current'
+  | 'revision_conflict'
+  | 'reserved_key'
+  | 'too_large'
+  | 'unknown_action'
+  | 'action_failed';
+
+/**
+ * A local UI action (seed 003 §3, §8.2–§8.4): its own entry point, declared by the host for an app scope and
+ * an action name. It runs with the instance the page belongs to, never with an agent's identity or an
+ * inventory revision; it is audited as `ui_action`, never as a tool call.
+ */
+export type UIActionHandler = (context: {
+  readonly target: AppTarget;
+  readonly arguments: Readonly<Record<string, string | number | boolean | null>>;
+}) => void | Promise<void>;
 
 export interface SessionDataSnapshot {
   readonly revision: number;
@@ -83,6 +137,8 @@ export interface ToolRuntimeOptions {
   readonly host?: RuntimeHost;
   /** How long an activation may wait for the foreground before the start fails (default 60 s). */
   readonly foregroundTimeoutMs?: number;
+  /** Local UI actions by `<app_scope>.<action>` (`pomodoro.focus.start`); none by default. */
+  readonly uiActions?: Readonly<Record<string, UIActionHandler>>;
 }
 
 /** The key under which the `deadline_operation` built-in projects its operation into the session data. */
@@ -108,6 +164,7 @@ export class ToolRuntime {
   readonly #ids: () => string;
   readonly #host: RuntimeHost;
   readonly #foregroundTimeoutMs: number;
+  readonly #uiActions: Readonly<Record<string, UIActionHandler>>;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -117,6 +174,7 @@ export class ToolRuntime {
     this.#ids = options.ids ?? (() => crypto.randomUUID());
     this.#host = options.host ?? NO_HOST;
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
+    this.#uiActions = options.uiActions ?? {};
   }
 
   /**
@@ -171,8 +229,21 @@ export class ToolRuntime {
    */
   async recover(): Promise<void> {
     const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
-    for (const record of unfinished)
+    const descriptors = await this.#descriptors();
+    for (const record of unfinished) {
       if (record.stage === 'received') await this.#route(record.conversationId, record.call);
+      else if (record.stage === 'running' && record.invocationId !== undefined)
+        // The page that ran the handler is gone with the old page; running it again could do it twice.
+        await this.#step(async (transaction) => {
+          await this.#fail(
+            transaction,
+            record,
+            'The app was reloaded while its handler ran; it was not run again.',
+            descriptors,
+          );
+          return true;
+        });
+    }
     await this.settle();
   }
 
@@ -207,6 +278,14 @@ export class ToolRuntime {
         const call = await transaction.objectStore('tool_calls').index('by_due').get(range);
         if (call !== undefined) {
           await this.#timeOut(transaction, call, descriptors);
+          const instance = await transaction
+            .objectStore('instances')
+            .get(instanceKeyOf(call.conversationId, descriptors.get(call.call.tool)?.app_scope ?? ''));
+          const { invocationId } = call;
+          if (invocationId !== undefined && instance !== undefined) {
+            const target = targetOf(instance);
+            effects.push((host) => host.cancelInvocation?.(target, invocationId));
+          }
           return true;
         }
         return false;
@@ -237,6 +316,166 @@ export class ToolRuntime {
     return record === undefined
       ? { revision: 0, data: {} }
       : { revision: record.revision, data: record.data };
+  }
+
+  /** Open instances, with whether the host showed each in the foreground: what a host restores after a reload. */
+  async openApps(): Promise<readonly { readonly target: AppTarget; readonly foreground: boolean }[]> {
+    const instances = await this.#db.getAll('instances');
+    return instances
+      .filter((instance) => instance.state === 'open')
+      .map((instance) => ({ target: targetOf(instance), foreground: instance.foreground }));
+  }
+
+  /**
+   * The app's page reported `app_ready`: an `app_ready` activation of its instance is ready, and its calls
+   * run in arrival order. A page of an ended instance changes nothing (returns false).
+   */
+  async appReady(target: AppTarget): Promise<boolean> {
+    const descriptors = await this.#descriptors();
+    return this.#step(async (transaction, effects) => {
+      const instance = await this.#current(transaction, target);
+      if (instance === undefined) return false;
+      await this.#audit(transaction, 'app_ready', instance, {});
+      const activation = await this.#currentActivation(transaction, instance);
+      if (activation?.status === 'starting' && activation.requirement === 'app_ready')
+        await this.#activationReady(transaction, effects, instance, activation, descriptors);
+      return true;
+    });
+  }
+
+  /**
+   * The app's page reported `app_failed`: a starting activation fails (its calls get
+   * `app_activation_failed`), and its running handlers end `execution_failed`.
+   */
+  async appFailed(target: AppTarget, code: string): Promise<boolean> {
+    const descriptors = await this.#descriptors();
+    return this.#step(async (transaction) => {
+      const instance = await this.#current(transaction, target);
+      if (instance === undefined) return false;
+      await this.#audit(transaction, 'app_failed', instance, { detail: code });
+      const activation = await this.#currentActivation(transaction, instance);
+      if (activation?.status === 'starting')
+        await this.#endActivation(transaction, activation, 'failed', 'app_failed', descriptors);
+      for (const call of await this.#runningInvocations(transaction, instance))
+        await this.#fail(transaction, call, `The app failed (${code}).`, descriptors);
+      return true;
+    });
+  }
+
+  /**
+   * A handler's return from the app's page (steps 6–8): a result is checked against the tool's output
+   * schema (`invalid_output` otherwise), an error becomes `execution_failed` naming the page's stable code
+   * (never its free-text message, which the agent would otherwise read). A return
+   * for an invocation that already ended (timed out, or unknown) changes nothing and returns false.
+   */
+  async completeInvocation(
+    target: AppTarget,
+    invocationId: string,
+    outcome: InvocationOutcome,
+  ): Promise<boolean> {
+    const descriptors = await this.#descriptors();
+    return this.#step(async (transaction) => {
+      const instance = await this.#current(transaction, target);
+      if (instance === undefined) return false;
+      const call = (await this.#runningInvocations(transaction, instance)).find(
+        (record) => record.invocationId === invocationId,
+      );
+      if (call === undefined) return false;
+      await this.#finish(
+        transaction,
+        call,
+        outcome.status === 'ok'
+          ? { outcome: 'completed', result: outcome.result as NonNullable<ToolResultPayload['result']> }
+          : {
+              outcome: 'error',
+              // Only the page's stable code reaches the agent: its message may say anything.
+              error: { code: 'execution_failed', message: `The app's handler returned ${outcome.code}.` },
+            },
+        descriptors,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * Writes one key of the app session's data for the app's page (seed 003 §5): with `baseRevision`, only at
+   * that revision. The runtime never interprets the data; it commits, audits, and pushes the new snapshot.
+   */
+  async writeSessionData(
+    target: AppTarget,
+    key: string,
+    value: unknown,
+    baseRevision?: number,
+  ): Promise<PageRequestAnswer> {
+    let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
+    await this.#step(async (transaction, effects) => {
+      const instance = await this.#current(transaction, target);
+      if (instance === undefined) return false;
+      if (key === OPERATION_SESSION_KEY) {
+        answer = refused('reserved_key', `The ${key} key is written by the runtime.`);
+        return false;
+      }
+      const store = transaction.objectStore('session_data');
+      const known = await store.get(sessionKeyOf(instance));
+      const revision = known?.revision ?? 0;
+      if (baseRevision !== undefined && baseRevision !== revision) {
+        answer = refused('revision_conflict', `The data is at revision ${revision}, not ${baseRevision}.`);
+        return false;
+      }
+      const data = { ...(known?.data ?? {}), [key]: value };
+      if (!MiniAppSessionDataSchema.safeParse(data).success) {
+        answer = refused(
+          'too_large',
+          `Session data holds at most ${MINIAPP_CHANNEL_LIMITS.maxSessionDataKeys} keys and ${MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes} bytes.`,
+        );
+        return false;
+      }
+      const snapshot: SessionDataSnapshot = { revision: revision + 1, data };
+      await store.put({ key: sessionKeyOf(instance), ...snapshot });
+      await this.#audit(transaction, 'session_data_written', instance, { detail: key });
+      const current = targetOf(instance);
+      effects.push((host) => host.sessionDataChanged(current, snapshot));
+      answer = { status: 'ok', revision: snapshot.revision };
+      return true;
+    });
+    return answer;
+  }
+
+  /**
+   * A local UI action from the app's page (seed 003 §3): runs the handler the host declared for
+   * `<app_scope>.<action>` with the page's own instance, and audits it as `ui_action` with its outcome.
+   */
+  async uiAction(
+    target: AppTarget,
+    action: string,
+    args: Readonly<Record<string, string | number | boolean | null>>,
+  ): Promise<PageRequestAnswer> {
+    const instance = await this.#db.get('instances', instanceKeyOf(target.conversationId, target.appScope));
+    if (instance === undefined || instance.state !== 'open' || instance.instanceId !== target.instanceId)
+      return refused('not_current', 'This app has ended.');
+    const handler = Object.hasOwn(this.#uiActions, `${target.appScope}.${action}`)
+      ? this.#uiActions[`${target.appScope}.${action}`]
+      : undefined;
+    let answer: PageRequestAnswer;
+    if (handler === undefined) answer = refused('unknown_action', `${action} is not an action of this app.`);
+    else {
+      try {
+        await handler({ target: targetOf(instance), arguments: args });
+        answer = { status: 'ok' };
+      } catch (error) {
+        answer = refused(
+          'action_failed',
+          error instanceof Error ? error.message.slice(0, 256) : 'It failed.',
+        );
+      }
+    }
+    await this.#step(async (transaction) => {
+      await this.#audit(transaction, 'ui_action', instance, {
+        detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
+      });
+      return true;
+    });
+    return answer;
   }
 
   // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
@@ -339,7 +578,9 @@ export class ToolRuntime {
     await this.#progress(transaction, call, descriptor, 'starting');
     await this.#audit(transaction, 'activation_started', instance, { detail: requirement });
     const target = targetOf(instance);
-    effects.push((host) => host.requestForeground(target));
+    effects.push((host) =>
+      requirement === 'foreground_required' ? host.requestForeground(target) : host.startApp?.(target),
+    );
   }
 
   /** The host confirmed the foreground: the activation is ready, and its calls run, in arrival order. */
@@ -355,11 +596,23 @@ export class ToolRuntime {
     await transaction.objectStore('instances').put(foregrounded);
     const activation = await this.#currentActivation(transaction, foregrounded);
     if (activation?.status !== 'starting') return true;
+    await this.#activationReady(transaction, effects, foregrounded, activation, descriptors);
+    return true;
+  }
+
+  /** A starting activation is ready: it is persisted so, and its calls run, in arrival order. */
+  async #activationReady(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    instance: InstanceRecord,
+    activation: ActivationRecord,
+    descriptors: Descriptors,
+  ): Promise<void> {
     const { dueAt: _, ...ready } = activation;
     await transaction
       .objectStore('activations')
       .put({ ...ready, status: 'ready', settledAt: this.#clock.now(), waiting: [] });
-    await this.#audit(transaction, 'activation_ready', foregrounded, {});
+    await this.#audit(transaction, 'activation_ready', instance, {});
     for (const callKey of [activation.callKey, ...activation.waiting]) {
       const call = await transaction.objectStore('tool_calls').get(callKey);
       const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
@@ -369,7 +622,6 @@ export class ToolRuntime {
         await this.#progress(transaction, call, descriptor, 'activation_ready');
       await this.#execute(transaction, effects, call, descriptor, descriptors);
     }
-    return true;
   }
 
   /** Whether a tool's business progress already says the app is ready (`started` implies it). */
@@ -388,13 +640,45 @@ export class ToolRuntime {
   ): Promise<void> {
     const executor = descriptor.executor;
     if (executor.kind !== 'runtime') {
-      // The MiniApp SDK executor needs the app's frame; until a host provides it, the call fails clearly.
-      await this.#fail(transaction, call, 'This host cannot run MiniApp handlers yet.', descriptors);
+      await this.#invoke(transaction, effects, call, descriptor, descriptors);
       return;
     }
     if (executor.builtin === 'deadline_operation')
       await this.#startOperation(transaction, effects, call, descriptor, descriptors);
     else await this.#interrupt(transaction, effects, call, descriptor, descriptors);
+  }
+
+  /** Routes a call to the SDK handler in the app's page; its return comes back through `completeInvocation`. */
+  async #invoke(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    if (this.#host.invoke === undefined) {
+      await this.#fail(transaction, call, 'This host cannot run MiniApp handlers.', descriptors);
+      return;
+    }
+    const instance = await this.#instanceFor(
+      transaction,
+      call.conversationId,
+      descriptor,
+      descriptors,
+      this.#clock.now(),
+    );
+    const invocationId = this.#ids();
+    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    await transaction
+      .objectStore('tool_calls')
+      .put({ ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
+    const target = targetOf(instance);
+    const invocation: MiniAppInvocation = {
+      invocationId,
+      method: descriptor.method,
+      arguments: call.call.arguments,
+    };
+    effects.push((host) => host.invoke?.(target, invocation));
   }
 
   async #startOperation(
@@ -544,7 +828,7 @@ export class ToolRuntime {
     transaction: ExecutionTransaction,
     activation: ActivationRecord,
     status: 'failed' | 'cancelled',
-    reason: 'foreground_not_confirmed' | 'cancelled',
+    reason: 'foreground_not_confirmed' | 'cancelled' | 'app_failed',
     descriptors: Descriptors,
   ): Promise<void> {
     const { dueAt: _, ...ended } = activation;
@@ -571,7 +855,14 @@ export class ToolRuntime {
         await this.#finish(
           transaction,
           call,
-          { outcome: 'completed', result: { status: 'not_started', reason } },
+          {
+            outcome: 'completed',
+            // An app that failed to start never came to the foreground either.
+            result: {
+              status: 'not_started',
+              reason: reason === 'app_failed' ? 'foreground_not_confirmed' : reason,
+            },
+          },
           descriptors,
         );
         continue;
@@ -729,6 +1020,28 @@ export class ToolRuntime {
     });
   }
 
+  /** The open instance `target` names, if it is still the conversation's current one. */
+  async #current(transaction: ExecutionTransaction, target: AppTarget): Promise<InstanceRecord | undefined> {
+    const instance = await transaction
+      .objectStore('instances')
+      .get(instanceKeyOf(target.conversationId, target.appScope));
+    return instance?.state === 'open' && instance.instanceId === target.instanceId ? instance : undefined;
+  }
+
+  /** The unfinished calls of `instance` whose SDK handler runs in its page. */
+  async #runningInvocations(
+    transaction: ExecutionTransaction,
+    instance: InstanceRecord,
+  ): Promise<ToolCallRecord[]> {
+    const unfinished = await transaction.objectStore('tool_calls').index('by_due').getAll();
+    return unfinished.filter(
+      (call) =>
+        call.stage === 'running' &&
+        call.invocationId !== undefined &&
+        call.instanceId === instance.instanceId,
+    );
+  }
+
   async #currentActivation(
     transaction: ExecutionTransaction,
     instance: InstanceRecord,
@@ -785,6 +1098,10 @@ export class ToolRuntime {
     }
     return Object.assign(map, { appIds });
   }
+}
+
+function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {
+  return { status: 'error', code, message };
 }
 
 function sessionKeyOf(instance: InstanceRecord): string {

@@ -61,7 +61,14 @@ export type AuditType =
   | 'operation_started'
   | 'operation_finished'
   /** A host lifecycle intent (seed 003 §3: its own entry point and audit type, never a tool call). */
-  | 'host_intent';
+  | 'host_intent'
+  /** A MiniApp frame reported it started (`app_ready`) or cannot start (`app_failed`). */
+  | 'app_ready'
+  | 'app_failed'
+  /** A MiniApp page wrote one key of its session data (seed 003 §5). */
+  | 'session_data_written'
+  /** A local UI action from a MiniApp page (seed 003 §3: never an agent tool call). */
+  | 'ui_action';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -124,6 +131,10 @@ export interface ToolCallRecord {
   readonly stage?: ToolCallStage;
   /** While not finished: when its `timeout_ms` runs out (Unix ms); the `by_due` index lists these. */
   readonly dueAt?: number;
+  /** While an SDK handler runs it: the id of its `tool_invocation` in the app's frame. */
+  readonly invocationId?: string;
+  /** …and the instance whose page runs it. */
+  readonly instanceId?: string;
 }
 
 export type ToolCallStage = 'received' | 'waiting' | 'running' | 'finished';

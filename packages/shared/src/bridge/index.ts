@@ -23,6 +23,7 @@ export {
 export {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ERROR_CODE_PATTERN,
+  MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAME_PATTERN,
   MINIAPP_NAMESPACE,
@@ -53,6 +54,8 @@ export {
   type MiniAppSessionDataWriteMessage,
   MiniAppSessionDataWriteMessageSchema,
   MiniAppSessionKeySchema,
+  type MiniAppToolInvocationCancelMessage,
+  MiniAppToolInvocationCancelMessageSchema,
   type MiniAppToolInvocationMessage,
   MiniAppToolInvocationMessageSchema,
   type MiniAppToolReturnMessage,

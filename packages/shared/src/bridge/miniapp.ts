@@ -16,6 +16,8 @@
  * - `lifecycle`       — `foreground`, `background` or the generic `close` notice; a close never says why
  *   (seed 003 §7 "只接收通用 lifecycle 关闭通知").
  * - `request_result`  — the runtime's answer to a `session_data_write` or `ui_action`.
+ * - `tool_invocation_cancel` — the runtime no longer waits for an invocation (its call timed out or ended):
+ *   the SDK aborts the handler's `AbortSignal`; a later `tool_return` for it is ignored.
  *
  * Up (frame → runtime):
  * - `app_ready`  — the SDK listens and its handlers are registered: the activation may become ready
@@ -42,6 +44,9 @@ import { assertInstance, BridgeInstanceIdSchema, BridgeMessageIdSchema, namespac
 import { boundedDictionary, boundedJSONObject, boundedJSONValue } from './json-data.js';
 
 export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
+
+/** The URL fragment parameter that tells a MiniApp page its instance id: `index.html#lineup-instance=<id>`. */
+export const MINIAPP_INSTANCE_PARAMETER = 'lineup-instance';
 
 /** Bounds of the MiniApp channel. Seed 003 names none; each is a judgment stated here once. */
 export const MINIAPP_CHANNEL_LIMITS = Object.freeze({
@@ -205,6 +210,15 @@ export const MiniAppRequestResultMessageSchema = z
   ])
   .meta({ id: 'MiniAppRequestResultMessage' });
 
+export const MiniAppToolInvocationCancelMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('tool_invocation_cancel'),
+    instance_id,
+    invocation_id: BridgeMessageIdSchema,
+  })
+  .meta({ id: 'MiniAppToolInvocationCancelMessage' });
+
 // Up: frame → runtime
 
 export const MiniAppReadyMessageSchema = z
@@ -264,6 +278,7 @@ export const MiniAppUIActionMessageSchema = z
 export const MiniAppMessageToFrameSchema = z
   .discriminatedUnion('type', [
     MiniAppToolInvocationMessageSchema,
+    MiniAppToolInvocationCancelMessageSchema,
     MiniAppSessionDataMessageSchema,
     MiniAppLifecycleMessageSchema,
     MiniAppRequestResultMessageSchema,
@@ -285,6 +300,7 @@ export type MiniAppError = z.infer<typeof MiniAppErrorSchema>;
 export type MiniAppSessionData = z.infer<typeof MiniAppSessionDataSchema>;
 export type MiniAppUIActionArguments = z.infer<typeof MiniAppUIActionArgumentsSchema>;
 export type MiniAppToolInvocationMessage = z.infer<typeof MiniAppToolInvocationMessageSchema>;
+export type MiniAppToolInvocationCancelMessage = z.infer<typeof MiniAppToolInvocationCancelMessageSchema>;
 export type MiniAppSessionDataMessage = z.infer<typeof MiniAppSessionDataMessageSchema>;
 export type MiniAppLifecycleMessage = z.infer<typeof MiniAppLifecycleMessageSchema>;
 export type MiniAppRequestResultMessage = z.infer<typeof MiniAppRequestResultMessageSchema>;
