@@ -21,15 +21,33 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
+/**
+ * A MiniApp page runs in a sandboxed frame at an opaque origin, so its module scripts and styles are fetched
+ * with `Origin: null` in CORS mode: its files are served with `Access-Control-Allow-Origin: *` (they are
+ * public bundle files, fetched without credentials).
+ */
+function allowOpaqueOrigins(
+  request: { url?: string | undefined },
+  response: { setHeader(name: string, value: string): unknown },
+  next: () => void,
+): void {
+  if ((request.url ?? '').startsWith('/apps/')) response.setHeader('Access-Control-Allow-Origin', '*');
+  next();
+}
+
 export function bundledMiniApps(): Plugin {
   return {
     name: 'lineup-bundled-miniapps',
+    configurePreviewServer(server) {
+      server.middlewares.use(allowOpaqueOrigins);
+    },
     async writeBundle(options) {
       if (options.dir === undefined) return;
       for (const app of BUNDLED_MINIAPPS)
         await cp(app.dist, join(options.dir, 'apps', app.name), { recursive: true });
     },
     configureServer(server) {
+      server.middlewares.use(allowOpaqueOrigins);
       for (const app of BUNDLED_MINIAPPS) {
         server.middlewares.use(`/apps/${app.name}`, (request, response, next) => {
           const path = normalize(

@@ -103,27 +103,31 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   const call = {
     call_id: 'call_e2e_1',
     inventory_revision: 'inventory-1',
-    tool: 'pomodoro.start',
-    arguments: { minutes: 20 },
+    tool: 'pomodoro.interrupt',
+    arguments: {},
   };
   const notes = page.locator('.host__note');
   const accepted =
     '→ agent lineup.v1.tool.progress {"call_id":"call_e2e_1","app_scope":"pomodoro","status":"accepted"}';
+  const result =
+    '→ agent lineup.v1.tool.result {"call_id":"call_e2e_1","outcome":"completed","result":{"status":"nothing_to_interrupt"}}';
 
-  // The first delivery also sends what was pending in the outbox since start-up: the inventory.
-  await deliver(call);
-  await expect(notes).toHaveCount(2);
+  // What was pending in the outbox since start-up, the inventory, went out as soon as the conversation opened.
+  await expect(notes).toHaveCount(1);
   await expect(notes.first().locator('code')).toHaveText(
     'lineup.v1.client.inventory inventory-1, 2 Agent Tools',
   );
   await notes.first().getByText('Whole message').click();
   await expect(notes.first().locator('pre')).toContainText('"name": "pomodoro.start"');
-  await expect(notes.last()).toHaveText(accepted);
-  // A replay gets the persisted answer again, and adds no outbox row.
   await deliver(call);
   await expect(notes).toHaveCount(3);
-  await expect(notes.last()).toHaveText(accepted);
-  await deliver({ ...call, call_id: 'call_e2e_2', arguments: { minutes: 500 } });
+  await expect(notes.nth(1)).toHaveText(accepted);
+  await expect(notes.nth(2)).toHaveText(result);
+  // A replay gets the latest persisted answer again, and adds no outbox row.
+  await deliver(call);
+  await expect(notes).toHaveCount(4);
+  await expect(notes.last()).toHaveText(result);
+  await deliver({ ...call, call_id: 'call_e2e_2', tool: 'pomodoro.start', arguments: { minutes: 500 } });
   await expect(notes.last()).toContainText('"code":"invalid_arguments"');
   await deliver({ ...call, call_id: 'call_e2e_3', inventory_revision: 'inventory-0' });
   await expect(notes.last()).toContainText('"code":"stale_inventory"');
@@ -164,6 +168,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   expect(stored.outbox).toEqual([
     'lineup.v1.client.inventory true',
     'lineup.v1.tool.progress true',
+    'lineup.v1.tool.result true',
     'lineup.v1.tool.result true',
     'lineup.v1.tool.result true',
   ]);

@@ -1,11 +1,12 @@
 import { Conversation } from './conversation/Conversation.tsx';
 import { MiniAppsPanel } from './MiniAppsPanel.tsx';
 import { RuntimeProvider } from './runtime.tsx';
+import { Workspace } from './workspace/Workspace.tsx';
 
 /**
  * The Web Reference Host shell: the conversation (DSL interfaces through @lineup/renderer-react, inline
- * Surfaces through @lineup/surface-host, Agent Tool calls received by the runtime) and the side panel with the
- * runtime's installed MiniApps.
+ * Surfaces through @lineup/surface-host, Agent Tool calls received by the runtime) and the side column: the
+ * workspace with the MiniApp in the foreground, and the runtime's installed MiniApps.
  */
 export function App() {
   return (
@@ -17,7 +18,10 @@ export function App() {
       <RuntimeProvider>
         <main className="host__main">
           <Conversation />
-          <MiniAppsPanel />
+          <div className="host__side">
+            <Workspace />
+            <MiniAppsPanel />
+          </div>
         </main>
       </RuntimeProvider>
     </div>

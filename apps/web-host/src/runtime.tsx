@@ -1,17 +1,14 @@
 /**
  * The host's runtime: one IndexedDB-backed runtime per page, opened at start-up. It installs the bundled
  * MiniApps (served under /apps/<name>/) through the app registry — which validates each manifest and
- * persists it — and receives Agent Tool calls. The MiniApps panel and the conversation read it from context.
+ * persists it — then starts the host side of the runtime (workspace/host-runtime.ts): what fell due while the
+ * page was closed is settled, and the app that was in the foreground comes back. The MiniApps panel, the
+ * workspace and the conversation read it from context.
  */
-import {
-  type AppRecord,
-  AppRegistry,
-  OutboxDelivery,
-  openRuntimeDatabase,
-  ToolCallIntake,
-} from '@lineup/runtime';
+import { type AppRecord, AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 /** The bundled apps, relative to the host page. */
 const BUNDLED_APPS = [{ bundleUrl: './apps/pomodoro/' }];
@@ -21,8 +18,7 @@ export type RuntimeState =
   | {
       readonly status: 'ready';
       readonly registry: AppRegistry;
-      readonly intake: ToolCallIntake;
-      readonly outbox: OutboxDelivery;
+      readonly host: HostRuntime;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
     }
@@ -32,6 +28,28 @@ const RuntimeContext = createContext<RuntimeState>({ status: 'loading' });
 
 export function useRuntime(): RuntimeState {
   return useContext(RuntimeContext);
+}
+
+const NO_WORKSPACE: WorkspaceState = { foreground: null, confirmed: false };
+const ignore = () => () => {};
+
+/** The workspace's state (the foreground app), re-rendering on every change. */
+export function useWorkspace(): WorkspaceState {
+  const state = useRuntime();
+  const host = state.status === 'ready' ? state.host : null;
+  const snapshot = () => host?.state ?? NO_WORKSPACE;
+  return useSyncExternalStore(
+    host === null ? ignore : (listener) => host.subscribe(listener),
+    snapshot,
+    snapshot,
+  );
+}
+
+/** Problems the host reports (a page's refused message, a storage failure), for the conversation's notes. */
+const problemListeners = new Set<(text: string) => void>();
+export function onHostProblem(listener: (text: string) => void): () => void {
+  problemListeners.add(listener);
+  return () => problemListeners.delete(listener);
 }
 
 async function installBundledApps(registry: AppRegistry): Promise<void> {
@@ -54,16 +72,19 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       if (!active) return close();
       const registry = new AppRegistry(db);
       await installBundledApps(registry);
+      const host = new HostRuntime(db, registry, {
+        onProblem: (text) => {
+          for (const listener of [...problemListeners]) listener(text);
+        },
+      });
+      close = () => {
+        host.dispose();
+        db.close();
+      };
+      if (!active) return close();
+      await host.start();
       const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
-      if (active)
-        setState({
-          status: 'ready',
-          registry,
-          intake: new ToolCallIntake(db, registry),
-          outbox: new OutboxDelivery(db),
-          apps,
-          inventory,
-        });
+      if (active) setState({ status: 'ready', registry, host, apps, inventory });
     })().catch((error: unknown) => {
       if (active)
         setState({

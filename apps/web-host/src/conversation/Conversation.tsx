@@ -14,7 +14,7 @@ import {
   type SurfaceRejection,
 } from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
-import { useRuntime } from '../runtime.tsx';
+import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
 import { exampleStreamFrames, receiveFrame } from './stream-replay.ts';
@@ -205,6 +205,36 @@ export function Conversation() {
       current.filter((entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId)),
     );
 
+  /** A message the client sends the agent, shown as a note (an inventory as one line, the whole folded). */
+  const toAgent = (type: string, body: unknown) => {
+    const inventory =
+      type === 'lineup.v1.client.inventory' ? (body as { revision: string; tools?: unknown[] }) : null;
+    add({
+      kind: 'note',
+      label: 'Sent to the agent',
+      tone: 'to-agent',
+      ...(inventory === null
+        ? { text: `${type} ${JSON.stringify(body)}` }
+        : {
+            text: `${type} ${inventory.revision}, ${inventory.tools?.length ?? 0} Agent Tools`,
+            detail: JSON.stringify(body, null, 2),
+          }),
+    });
+  };
+  const toAgentRef = useRef(toAgent);
+  toAgentRef.current = toAgent;
+  const host = runtime.status === 'ready' ? runtime.host : null;
+  // Until an agent transport exists, what the runtime sends the agent (from its outbox, in order) shows here.
+  useEffect(() => {
+    if (host === null) return;
+    host.setAgentSink((message) => toAgentRef.current(message.type, message.payload));
+    return () => host.setAgentSink(null);
+  }, [host]);
+  useEffect(
+    () => onHostProblem((text) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text })),
+    [],
+  );
+
   /** An agent → client message, handled as the client would handle it from the agent transport. */
   const deliverEnvelope = (value: unknown) => {
     let parsed: ReturnType<typeof parseEnvelope>;
@@ -280,30 +310,13 @@ export function Conversation() {
           return;
         }
         const { payload } = message;
-        const { intake, outbox } = runtime;
-        const toAgent = (type: string, body: unknown) => {
-          const inventory =
-            type === 'lineup.v1.client.inventory' ? (body as { revision: string; tools?: unknown[] }) : null;
-          add({
-            kind: 'note',
-            label: 'Sent to the agent',
-            tone: 'to-agent',
-            ...(inventory === null
-              ? { text: `${type} ${JSON.stringify(body)}` }
-              : {
-                  text: `${type} ${inventory.revision}, ${inventory.tools?.length ?? 0} Agent Tools`,
-                  detail: JSON.stringify(body, null, 2),
-                }),
-          });
-        };
-        intake
+        runtime.host
           .receive(message.conversation_id, payload)
-          .then(async ({ answer, disposition }) => {
+          .then(({ answer, disposition }) => {
             // A replay is answered from the persisted record, with no new outbox row (seed 003 §4.2); a new
-            // call's answer was written to the outbox with its facts and goes out with every pending row.
+            // call's answers were written to the outbox with its facts and reach the agent sink from there.
             if (disposition === 'replayed' || disposition === 'conflict')
               toAgent(answer.type, answer.payload);
-            else await outbox.deliver((pending) => toAgent(pending.type, pending.payload));
           })
           .catch((error: unknown) =>
             add({

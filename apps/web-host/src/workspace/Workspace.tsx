@@ -1,0 +1,36 @@
+/**
+ * The workspace: the MiniApp in the foreground, beside the conversation (which stays usable: talking to the
+ * agent is not leaving). The app comes here by itself when a start needs it; "Back to conversation" and
+ * "Close" are the user's leave and close intents (host-runtime.ts).
+ */
+import { useCallback } from 'react';
+import { useRuntime, useWorkspace } from '../runtime.tsx';
+
+export function Workspace() {
+  const runtime = useRuntime();
+  const { foreground, confirmed } = useWorkspace();
+  const host = runtime.status === 'ready' ? runtime.host : null;
+  // The frame lives in this container; the host mounts it (and keeps it while the same app stays).
+  const container = useCallback((element: HTMLDivElement | null) => host?.attachWorkspace(element), [host]);
+  if (host === null || foreground === null) return null;
+  const { app } = foreground;
+  return (
+    <section className="host__workspace" aria-labelledby="workspace-title">
+      <header className="host__workspace-head">
+        <h2 id="workspace-title">{app.manifest.name}</h2>
+        <span className="host__workspace-state" role="status">
+          {confirmed ? 'In the foreground' : 'Opening…'}
+        </span>
+        <div className="host__workspace-actions">
+          <button type="button" onClick={() => void host.leave()}>
+            Back to conversation
+          </button>
+          <button type="button" onClick={() => void host.close()} aria-label={`Close ${app.manifest.name}`}>
+            Close
+          </button>
+        </div>
+      </header>
+      <div className="host__workspace-frame" ref={container} key={foreground.target.instanceId} />
+    </section>
+  );
+}

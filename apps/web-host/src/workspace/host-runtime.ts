@@ -1,0 +1,325 @@
+/**
+ * The web host's side of the runtime (seed 003 §3, §7, §8): the `RuntimeHost` a browser page provides, and the
+ * workspace it keeps. Framework-free; React views subscribe to it.
+ *
+ * - When an activation needs the foreground, the app comes forward by itself: the workspace shows it, the
+ *   host mounts its page (a sandboxed frame), and confirms the foreground only once the page reported
+ *   `app_ready`, the workspace is laid out and the tab is visible. A start that cannot be confirmed ends
+ *   `not_started` when the runtime's bounded wait runs out (the wake-up timer settles it).
+ * - Leaving the workspace (back to the conversation, to another app) and closing it are host lifecycle
+ *   intents; a hidden tab is `background`, a visible one `resume` — neither interrupts a focus.
+ * - Deadlines are facts in IndexedDB: a timer only wakes the runtime at the next one (`nextDueAt`), and the
+ *   start-up `recover()` settles whatever fell due while the page was closed.
+ * - Every outbox row goes to the agent sink in order once the conversation attached one; none is lost while
+ *   no sink is attached (rows stay pending).
+ */
+import {
+  type AppRecord,
+  type AppRegistry,
+  type AppTarget,
+  type HostIntent,
+  type MiniAppInvocation,
+  type MountedMiniApp,
+  mountMiniAppFrame,
+  OutboxDelivery,
+  type OutboxMessage,
+  type RuntimeDatabase,
+  type RuntimeHost,
+  type SessionDataSnapshot,
+  type ToolCallAnswer,
+  type ToolCallDisposition,
+  ToolRuntime,
+} from '@lineup/runtime';
+import type { ToolCallPayload } from '@lineup/shared/protocol';
+
+/** What the workspace shows: the app in the foreground, if any. */
+export interface WorkspaceState {
+  readonly foreground: { readonly target: AppTarget; readonly app: AppRecord } | null;
+  /** Whether the runtime confirmed the foreground app as seen by the user. */
+  readonly confirmed: boolean;
+}
+
+export type AgentSink = (message: OutboxMessage) => void | Promise<void>;
+
+export interface HostRuntimeOptions {
+  /** How long a start may wait for the user to see the app before it ends `not_started` (default 30 s). */
+  readonly foregroundTimeoutMs?: number;
+  /** Reports what the host refused or could not do (a page's invalid message, a storage error). */
+  readonly onProblem?: (text: string) => void;
+  readonly document?: Document;
+}
+
+/** The longest a wake-up timer is set for; a later deadline is reached through several wake-ups. */
+const MAX_TIMER_MS = 2 ** 30;
+
+export class HostRuntime implements RuntimeHost {
+  readonly runtime: ToolRuntime;
+  readonly #registry: AppRegistry;
+  readonly #outbox: OutboxDelivery;
+  readonly #document: Document;
+  readonly #onProblem: (text: string) => void;
+  readonly #listeners = new Set<() => void>();
+  #state: WorkspaceState = { foreground: null, confirmed: false };
+  #apps: readonly AppRecord[] = [];
+  #sink: AgentSink | null = null;
+  #mounted: { readonly target: AppTarget; readonly page: MountedMiniApp } | null = null;
+  #container: HTMLElement | null = null;
+  #wake: ReturnType<typeof setTimeout> | undefined;
+  #delivering: Promise<void> | null = null;
+  #deliverAgain = false;
+  #disposed = false;
+
+  constructor(db: RuntimeDatabase, registry: AppRegistry, options: HostRuntimeOptions = {}) {
+    this.#registry = registry;
+    this.#document = options.document ?? document;
+    this.#onProblem = options.onProblem ?? (() => {});
+    this.#outbox = new OutboxDelivery(db);
+    this.runtime = new ToolRuntime(db, registry, {
+      host: this,
+      foregroundTimeoutMs: options.foregroundTimeoutMs ?? 30_000,
+    });
+    this.#document.addEventListener('visibilitychange', this.#onVisibility);
+  }
+
+  /**
+   * Opens the workspace as the page was left: settles what fell due while it was closed, brings back the
+   * app that was in the foreground (a reload is not leaving), and arms the wake-up timer.
+   */
+  async start(): Promise<void> {
+    this.#apps = await this.#registry.list();
+    await this.runtime.recover();
+    const shown = (await this.runtime.openApps()).find((app) => app.foreground);
+    if (shown !== undefined) {
+      await this.runtime.hostIntent(shown.target.conversationId, shown.target.appScope, 'surface_reload');
+      this.requestForeground(shown.target);
+    }
+    await this.#changed();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearTimeout(this.#wake);
+    this.#document.removeEventListener('visibilitychange', this.#onVisibility);
+    this.#unmount();
+  }
+
+  // ── For the views ─────────────────────────────────────────────────────────────────────────────────
+
+  get state(): WorkspaceState {
+    return this.#state;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Where the agent's messages go; rows wait in the outbox while there is none. */
+  setAgentSink(sink: AgentSink | null): void {
+    this.#sink = sink;
+    if (sink !== null) void this.#deliver();
+  }
+
+  /** A `tool.call` from the agent. */
+  async receive(
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
+    const received = await this.runtime.receive(conversationId, call);
+    await this.#changed();
+    return received;
+  }
+
+  /** The workspace view's frame container for the foreground app (null when it unmounts). */
+  attachWorkspace(container: HTMLElement | null): void {
+    this.#container = container;
+    if (container === null) {
+      this.#unmount();
+      return;
+    }
+    const foreground = this.#state.foreground;
+    if (foreground === null) return;
+    if (this.#mounted?.target.instanceId === foreground.target.instanceId) {
+      container.append(this.#mounted.page.frame);
+      return;
+    }
+    this.#unmount();
+    const { target, app } = foreground;
+    const page = mountMiniAppFrame(container, this.runtime, target, {
+      url: new URL(app.manifest.entry, new URL(app.bundleUrl, this.#document.baseURI)),
+      title: app.manifest.name,
+      // The app speaks the user's language (the browser's), whatever the host's own page is written in.
+      parameters: { lang: navigator.language },
+      onReady: () => void this.#confirmWhenSeen(),
+      onFailed: (code) => this.#onProblem(`${app.manifest.name} could not start (${code}).`),
+      onRejected: (error) =>
+        this.#onProblem(
+          `Ignored a message from ${app.manifest.name}: ${error.issues[0]?.message ?? 'invalid'}`,
+        ),
+      onError: (error) =>
+        this.#onProblem(`The runtime failed: ${error instanceof Error ? error.message : 'unknown error'}`),
+    });
+    this.#mounted = { target, page };
+  }
+
+  /** The user went back to the conversation-only view (or to another app): a `leave` intent. */
+  leave(): Promise<void> {
+    return this.#endForeground('leave');
+  }
+
+  /** The user closed the app: a `close` intent; the page hears a generic close. */
+  close(): Promise<void> {
+    return this.#endForeground('close');
+  }
+
+  // ── RuntimeHost ─────────────────────────────────────────────────────────────────────────────────────
+
+  requestForeground(target: AppTarget): void {
+    const app = this.#apps.find((record) => record.id === target.appId);
+    if (app === undefined) {
+      this.#onProblem(`No installed app ${target.appId} to bring forward.`);
+      return;
+    }
+    const current = this.#state.foreground;
+    if (current !== null && current.target.instanceId !== target.instanceId)
+      // Another app takes the workspace: for the one it replaces, that is leaving.
+      void this.runtime
+        .hostIntent(current.target.conversationId, current.target.appScope, 'leave')
+        .then(() => this.#changed());
+    this.#set({ foreground: { target, app }, confirmed: false });
+    // The view attaches the container as it renders; if it is already there, mount now.
+    if (this.#container !== null) this.attachWorkspace(this.#container);
+  }
+
+  startApp(target: AppTarget): void {
+    // This host runs apps in the workspace; an app that need not be seen is started there too.
+    this.requestForeground(target);
+  }
+
+  closeApp(target: AppTarget): void {
+    if (this.#mounted?.target.instanceId === target.instanceId) {
+      this.#mounted.page.connection.lifecycle('close');
+      this.#unmount();
+    }
+    if (this.#state.foreground?.target.instanceId === target.instanceId)
+      this.#set({ foreground: null, confirmed: false });
+  }
+
+  sessionDataChanged(target: AppTarget, snapshot: SessionDataSnapshot): void {
+    this.#page(target)?.connection.pushSessionData(snapshot);
+  }
+
+  invoke(target: AppTarget, invocation: MiniAppInvocation): void {
+    const page = this.#page(target);
+    if (page !== undefined) page.connection.invoke(invocation);
+    else
+      void this.runtime
+        .completeInvocation(target, invocation.invocationId, { status: 'error', code: 'app_not_running' })
+        .then(() => this.#changed());
+  }
+
+  cancelInvocation(target: AppTarget, invocationId: string): void {
+    this.#page(target)?.connection.cancelInvocation(invocationId);
+  }
+
+  // ── Internals ───────────────────────────────────────────────────────────────────────────────────────
+
+  #page(target: AppTarget): MountedMiniApp | undefined {
+    return this.#mounted?.target.instanceId === target.instanceId ? this.#mounted.page : undefined;
+  }
+
+  /** Confirms the foreground once the user can see the app: page ready, workspace laid out, tab visible. */
+  async #confirmWhenSeen(): Promise<void> {
+    const mounted = this.#mounted;
+    const foreground = this.#state.foreground;
+    if (mounted === null || foreground === null || mounted.target.instanceId !== foreground.target.instanceId)
+      return;
+    if (!mounted.page.connection.ready || this.#document.visibilityState !== 'visible') return;
+    const box = mounted.page.frame.getBoundingClientRect();
+    if (!mounted.page.frame.isConnected || box.width === 0 || box.height === 0) return;
+    const { target } = foreground;
+    await this.runtime.confirmForeground(target.conversationId, target.appScope);
+    if (this.#state.foreground?.target.instanceId === target.instanceId)
+      this.#set({ ...this.#state, confirmed: true });
+    mounted.page.connection.lifecycle('foreground');
+    await this.#changed();
+  }
+
+  async #endForeground(intent: Extract<HostIntent, 'leave' | 'close'>): Promise<void> {
+    const foreground = this.#state.foreground;
+    if (foreground === null) return;
+    const { target } = foreground;
+    await this.runtime.hostIntent(target.conversationId, target.appScope, intent);
+    if (intent === 'close') this.#mounted?.page.connection.lifecycle('close');
+    this.#unmount();
+    this.#set({ foreground: null, confirmed: false });
+    await this.#changed();
+  }
+
+  readonly #onVisibility = () => {
+    const foreground = this.#state.foreground;
+    if (foreground === null) return;
+    const visible = this.#document.visibilityState === 'visible';
+    const { target } = foreground;
+    void this.runtime
+      .hostIntent(target.conversationId, target.appScope, visible ? 'resume' : 'background')
+      .then(() => {
+        this.#mounted?.page.connection.lifecycle(visible ? 'foreground' : 'background');
+        return visible && !this.#state.confirmed ? this.#confirmWhenSeen() : this.#changed();
+      });
+  };
+
+  #unmount(): void {
+    this.#mounted?.page.remove();
+    this.#mounted = null;
+  }
+
+  #set(state: WorkspaceState): void {
+    this.#state = state;
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** After anything that may have written outbox rows or deadlines: deliver, then re-arm the wake-up. */
+  async #changed(): Promise<void> {
+    if (this.#disposed) return;
+    await this.#deliver();
+    const due = await this.runtime.nextDueAt();
+    clearTimeout(this.#wake);
+    if (due === undefined || this.#disposed) return;
+    this.#wake = setTimeout(
+      () => {
+        this.runtime
+          .settle()
+          .then(() => this.#changed())
+          .catch((error: unknown) =>
+            this.#onProblem(
+              `The runtime failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+            ),
+          );
+      },
+      Math.min(Math.max(0, due - Date.now()), MAX_TIMER_MS),
+    );
+  }
+
+  /** Sends every pending outbox row to the sink, in order; a request during a run runs again after it. */
+  async #deliver(): Promise<void> {
+    if (this.#sink === null) return;
+    if (this.#delivering !== null) {
+      this.#deliverAgain = true;
+      return this.#delivering;
+    }
+    this.#delivering = (async () => {
+      do {
+        this.#deliverAgain = false;
+        const sink = this.#sink;
+        if (sink === null) break;
+        const report = await this.#outbox.deliver(sink);
+        if (report.error !== null)
+          this.#onProblem('A message could not be sent to the agent; it stays pending.');
+      } while (this.#deliverAgain);
+    })().finally(() => {
+      this.#delivering = null;
+    });
+    return this.#delivering;
+  }
+}
