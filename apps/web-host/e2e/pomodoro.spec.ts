@@ -154,6 +154,40 @@ test('a start the user never sees ends not_started when the bounded wait runs ou
   await held.release();
 });
 
+test('a hidden tab does not confirm the foreground: the timer starts only once the user comes back', async ({
+  page,
+}) => {
+  // Headless Chromium is always visible: the page's visibility is driven by the test instead.
+  await page.addInitScript(() => {
+    let hidden = false;
+    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { get: () => hidden });
+    Object.assign(window, {
+      setHidden(value: boolean) {
+        hidden = value;
+        document.dispatchEvent(new Event('visibilitychange'));
+      },
+    });
+  });
+  await open(page);
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((value) => (window as unknown as { setHidden(v: boolean): void }).setHidden(value), hidden);
+  await setHidden(true);
+  await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25 });
+  await expect(pomodoro(page).locator('[data-phase]')).toHaveAttribute('data-phase', 'idle');
+  await page.clock.fastForward(10_000);
+  await expect(workspace(page).getByRole('status')).toHaveText('Opening…');
+  expect(await sentAbout(page, 'call_start')).toEqual(['accepted', 'starting']);
+  await setHidden(false);
+  await expect.poll(() => sentAbout(page, 'call_start')).toEqual(['accepted', 'starting', 'started']);
+  await expect(pomodoro(page).locator('[data-phase]')).toHaveAttribute('data-phase', 'running');
+  // Hiding the tab while focusing is not leaving: the focus goes on.
+  await setHidden(true);
+  await page.clock.fastForward(60_000);
+  await setHidden(false);
+  expect(await sentAbout(page, 'call_start')).toEqual(['accepted', 'starting', 'started']);
+});
+
 test('the agent stops a running focus: interrupted by agent, and Pomodoro hears a close', async ({
   page,
 }) => {

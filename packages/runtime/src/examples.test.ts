@@ -2,7 +2,12 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import installSource from '../examples/install.ts?raw';
+import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
+import { focusManifest } from '../test/manifests.js';
+import { AppRegistry } from './apps/registry.js';
+import { OutboxDelivery } from './outbox/delivery.js';
+import { openRuntimeDatabase } from './storage/database.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -60,5 +65,46 @@ describe('README example', () => {
       ['installed', 'inventory-1', ['notes.add']],
       ['unchanged', 'inventory-1', ['notes.add']],
     ]);
+  });
+});
+
+describe('README example: running calls', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(runCallsSource.trimEnd());
+  });
+
+  it('starts a focus once the app is shown, and completes it when the deadline is settled', async () => {
+    const clock = { now: Date.parse('2026-12-01T08:00:00.000Z') };
+    vi.spyOn(Date, 'now').mockImplementation(() => clock.now);
+    const db = await openRuntimeDatabase('readme-run-calls');
+    const registry = new AppRegistry(db);
+    await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+    const sent: string[] = [];
+    const send = (type: string, payload: unknown) => {
+      const body = payload as {
+        call_id?: string;
+        status?: string;
+        outcome?: string;
+        result?: { status: string };
+      };
+      if (type === 'lineup.v1.client.inventory') sent.push('inventory');
+      else sent.push(`${body.call_id} ${body.status ?? `${body.outcome} ${body.result?.status}`}`);
+    };
+    const { runCalls } = await import('../examples/run-calls.js');
+    const { runtime, nextDueAt } = await runCalls(
+      db,
+      registry,
+      'conv_1',
+      [{ call_id: 'c1', inventory_revision: 'inventory-1', tool: 'focus.start', arguments: { minutes: 25 } }],
+      send,
+    );
+    expect(sent).toEqual(['inventory', 'c1 accepted', 'c1 starting', 'c1 started']);
+    expect(nextDueAt).toBe(clock.now + 25 * 60_000);
+    clock.now += 25 * 60_000;
+    await runtime.settle();
+    expect((await new OutboxDelivery(db).pending()).map((row) => row.payload)).toEqual([
+      expect.objectContaining({ call_id: 'c1', outcome: 'completed' }),
+    ]);
+    db.close();
   });
 });

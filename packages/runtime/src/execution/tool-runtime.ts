@@ -37,7 +37,12 @@ import {
   STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
-import { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from '../tools/intake.js';
+import {
+  type IntakeTransaction,
+  type ToolCallAnswer,
+  type ToolCallDisposition,
+  ToolCallIntake,
+} from '../tools/intake.js';
 import { matchesSchema } from '../tools/schema-validator.js';
 
 /** The conversation's instance of an app, as the host needs it to show or close the app. */
@@ -186,23 +191,37 @@ export class ToolRuntime {
     conversationId: string,
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
-    const received = await this.#intake.receive(conversationId, call);
-    if (received.disposition === 'accepted') await this.#route(conversationId, call);
-    return received;
+    let received: Awaited<ReturnType<ToolCallIntake['receiveIn']>> | undefined;
+    // One strict transaction: the call is recorded and, once accepted, routed — `accepted` and what follows
+    // from it (an activation, an operation, the final result of a command) commit together or not at all.
+    await this.#step(
+      async (transaction, effects, descriptors) => {
+        if (received?.disposition === 'accepted')
+          await this.#routeIn(transaction, effects, descriptors, conversationId, call, received.record);
+        return true;
+      },
+      async (transaction) => {
+        received = await this.#intake.receiveIn(
+          transaction as unknown as IntakeTransaction,
+          conversationId,
+          call,
+        );
+      },
+    );
+    const { answer, disposition } = received!;
+    return { answer, disposition };
   }
 
   /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
   async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
-    const descriptors = await this.#descriptors();
-    return this.#step((transaction, effects) =>
+    return this.#step((transaction, effects, descriptors) =>
       this.#onForeground(transaction, effects, instanceKeyOf(conversationId, appScope), descriptors),
     );
   }
 
   /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one. */
   async hostIntent(conversationId: string, appScope: string, intent: HostIntent): Promise<void> {
-    const descriptors = await this.#descriptors();
-    await this.#step(async (transaction, effects) => {
+    await this.#step(async (transaction, effects, descriptors) => {
       const key = instanceKeyOf(conversationId, appScope);
       const instance = await transaction.objectStore('instances').get(key);
       if (instance === undefined) return false;
@@ -229,12 +248,11 @@ export class ToolRuntime {
    */
   async recover(): Promise<void> {
     const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
-    const descriptors = await this.#descriptors();
     for (const record of unfinished) {
       if (record.stage === 'received') await this.#route(record.conversationId, record.call);
       else if (record.stage === 'running' && record.invocationId !== undefined)
         // The page that ran the handler is gone with the old page; running it again could do it twice.
-        await this.#step(async (transaction) => {
+        await this.#step(async (transaction, _effects, descriptors) => {
           await this.#fail(
             transaction,
             record,
@@ -253,10 +271,9 @@ export class ToolRuntime {
    * the wake-up timer fires; calling it again changes nothing.
    */
   async settle(): Promise<number> {
-    const descriptors = await this.#descriptors();
     let settled = 0;
     for (;;) {
-      const changed = await this.#step(async (transaction, effects) => {
+      const changed = await this.#step(async (transaction, effects, descriptors) => {
         const now = this.#clock.now();
         const range = IDBKeyRange.upperBound(now);
         const operation = await transaction.objectStore('operations').index('by_due').get(range);
@@ -331,8 +348,7 @@ export class ToolRuntime {
    * run in arrival order. A page of an ended instance changes nothing (returns false).
    */
   async appReady(target: AppTarget): Promise<boolean> {
-    const descriptors = await this.#descriptors();
-    return this.#step(async (transaction, effects) => {
+    return this.#step(async (transaction, effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       await this.#audit(transaction, 'app_ready', instance, {});
@@ -348,8 +364,7 @@ export class ToolRuntime {
    * `app_activation_failed`), and its running handlers end `execution_failed`.
    */
   async appFailed(target: AppTarget, code: string): Promise<boolean> {
-    const descriptors = await this.#descriptors();
-    return this.#step(async (transaction) => {
+    return this.#step(async (transaction, _effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       await this.#audit(transaction, 'app_failed', instance, { detail: code });
@@ -373,8 +388,7 @@ export class ToolRuntime {
     invocationId: string,
     outcome: InvocationOutcome,
   ): Promise<boolean> {
-    const descriptors = await this.#descriptors();
-    return this.#step(async (transaction) => {
+    return this.#step(async (transaction, _effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       const call = (await this.#runningInvocations(transaction, instance)).find(
@@ -408,7 +422,7 @@ export class ToolRuntime {
     baseRevision?: number,
   ): Promise<PageRequestAnswer> {
     let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
-    await this.#step(async (transaction, effects) => {
+    await this.#step(async (transaction, effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       if (key === OPERATION_SESSION_KEY) {
@@ -469,7 +483,7 @@ export class ToolRuntime {
         );
       }
     }
-    await this.#step(async (transaction) => {
+    await this.#step(async (transaction, _effects, descriptors) => {
       await this.#audit(transaction, 'ui_action', instance, {
         detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
       });
@@ -480,50 +494,57 @@ export class ToolRuntime {
 
   // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
 
-  async #route(conversationId: string, call: ToolCallPayload): Promise<void> {
-    const descriptors = await this.#descriptors();
+  #route(conversationId: string, call: ToolCallPayload): Promise<boolean> {
+    return this.#step((transaction, effects, descriptors) =>
+      this.#routeIn(transaction, effects, descriptors, conversationId, call),
+    );
+  }
+
+  async #routeIn(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    descriptors: Descriptors,
+    conversationId: string,
+    call: ToolCallPayload,
+    /** The call's record when the caller just wrote it in this transaction. */
+    written?: ToolCallRecord,
+  ): Promise<boolean> {
     const descriptor = descriptors.get(call.tool);
-    await this.#step(async (transaction, effects) => {
-      const calls = transaction.objectStore('tool_calls');
-      const record = await calls.get(callKeyOf(conversationId, call.call_id));
-      if (record === undefined || record.stage === 'finished') return false;
-      if (descriptor === undefined) {
-        // The tool was withdrawn between the intake and now.
-        await this.#finish(
-          transaction,
-          record,
-          { outcome: 'error', error: { code: 'revoked' } },
-          descriptors,
-        );
-        return true;
-      }
-      const now = this.#clock.now();
-      await calls.put({ ...record, stage: 'received', dueAt: record.receivedAt + descriptor.timeout_ms });
-      const withDue = (await calls.get(record.key)) as ToolCallRecord;
-      if (descriptor.activation === 'activation_not_required') {
-        await this.#execute(transaction, effects, withDue, descriptor, descriptors);
-        return true;
-      }
-      const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
-      const activation = await this.#currentActivation(transaction, instance);
-      if (activation?.status === 'starting') {
-        // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
-        await transaction
-          .objectStore('activations')
-          .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
-        await calls.put({ ...withDue, stage: 'waiting' });
-        return true;
-      }
-      const ready =
-        activation?.status === 'ready' &&
-        (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
-      if (ready) {
-        await this.#execute(transaction, effects, withDue, descriptor, descriptors);
-        return true;
-      }
-      await this.#startActivation(transaction, effects, instance, withDue, descriptor, now);
+    const calls = transaction.objectStore('tool_calls');
+    const record = written ?? (await calls.get(callKeyOf(conversationId, call.call_id)));
+    if (record === undefined || record.stage === 'finished') return false;
+    if (descriptor === undefined) {
+      // The tool was withdrawn between the intake and now.
+      await this.#finish(transaction, record, { outcome: 'error', error: { code: 'revoked' } }, descriptors);
       return true;
-    });
+    }
+    const now = this.#clock.now();
+    const dueAt = record.receivedAt + descriptor.timeout_ms;
+    const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
+    if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
+    if (descriptor.activation === 'activation_not_required') {
+      await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+      return true;
+    }
+    const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
+    const activation = await this.#currentActivation(transaction, instance);
+    if (activation?.status === 'starting') {
+      // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
+      await transaction
+        .objectStore('activations')
+        .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
+      await calls.put({ ...withDue, stage: 'waiting' });
+      return true;
+    }
+    const ready =
+      activation?.status === 'ready' &&
+      (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
+    if (ready) {
+      await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+      return true;
+    }
+    await this.#startActivation(transaction, effects, instance, withDue, descriptor, now);
+    return true;
   }
 
   async #instanceFor(
@@ -759,7 +780,8 @@ export class ToolRuntime {
         effects.push((host) => host.closeApp(target));
       }
     }
-    await this.#finish(transaction, call, { outcome: 'completed', result: { status } }, descriptors);
+    // Nothing above changed this call's own record: it is current, and needs no second read.
+    await this.#finish(transaction, call, { outcome: 'completed', result: { status } }, descriptors, true);
   }
 
   async #interruptOperation(
@@ -949,8 +971,12 @@ export class ToolRuntime {
     call: ToolCallRecord,
     result: Omit<ToolResultPayload, 'call_id'>,
     descriptors: Descriptors,
+    /** `call` is the record as this transaction last wrote it (no need to read it again). */
+    isCurrent = false,
   ): Promise<void> {
-    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    const current = isCurrent
+      ? call
+      : (((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord);
     if (current.stage === 'finished') return;
     const descriptor = descriptors.get(call.call.tool);
     let payload: ToolResultPayload = { call_id: call.callId, ...result };
@@ -961,17 +987,20 @@ export class ToolRuntime {
       payload = { call_id: call.callId, outcome: 'error', error: { code: 'invalid_output' } };
     const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
     const { dueAt: _, ...finished } = current;
-    await transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer });
-    await this.#outbox(transaction, call.conversationId, answer);
-    await transaction.objectStore('audit').add({
-      at: this.#clock.now(),
-      type: 'tool_call_finished',
-      appId: descriptor?.app_scope ?? '',
-      version: descriptor?.contract_version ?? '',
-      conversationId: call.conversationId,
-      callId: call.callId,
-      detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
-    });
+    // Issued together: the transaction applies them in order, and a failing one aborts the step.
+    await Promise.all([
+      transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
+      this.#outbox(transaction, call.conversationId, answer),
+      transaction.objectStore('audit').add({
+        at: this.#clock.now(),
+        type: 'tool_call_finished',
+        appId: descriptor?.app_scope ?? '',
+        version: descriptor?.contract_version ?? '',
+        conversationId: call.conversationId,
+        callId: call.callId,
+        detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
+      }),
+    ]);
   }
 
   async #outbox(
@@ -1060,13 +1089,20 @@ export class ToolRuntime {
 
   /** Runs `body` in one strict transaction over the execution stores; host effects only after the commit. */
   async #step(
-    body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<boolean>,
+    body: (
+      transaction: ExecutionTransaction,
+      effects: Effect[],
+      descriptors: Descriptors,
+    ) => Promise<boolean>,
+    /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
+    first?: (transaction: ExecutionTransaction) => Promise<void>,
   ): Promise<boolean> {
     const transaction = this.#db.transaction(EXECUTION_STORES, 'readwrite', STRICT);
     const effects: Effect[] = [];
     let changed: boolean;
     try {
-      changed = await body(transaction, effects);
+      const [descriptors] = await Promise.all([descriptorsIn(transaction), first?.(transaction)]);
+      changed = await body(transaction, effects, descriptors);
     } catch (error) {
       transaction.abort();
       await transaction.done.catch(() => {});
@@ -1082,22 +1118,22 @@ export class ToolRuntime {
     }
     return changed;
   }
+}
 
-  /**
-   * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's
-   * app id. Read before a step's transaction, which awaits nothing else.
-   */
-  async #descriptors(): Promise<Descriptors> {
-    const apps = await this.#registry.list();
-    const map = new Map<string, AgentToolDescriptor>() as Descriptors;
-    const appIds = new Map<string, string>();
-    for (const app of apps) {
-      if (!app.enabled) continue;
-      appIds.set(app.manifest.app_scope, app.id);
-      for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
-    }
-    return Object.assign(map, { appIds });
+/**
+ * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app
+ * id, read in the step's own transaction (so a step sees the apps as they are when it commits).
+ */
+async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descriptors> {
+  const apps = await transaction.objectStore('apps').getAll();
+  const map = new Map<string, AgentToolDescriptor>() as Descriptors;
+  const appIds = new Map<string, string>();
+  for (const app of apps) {
+    if (!app.enabled) continue;
+    appIds.set(app.manifest.app_scope, app.id);
+    for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
   }
+  return Object.assign(map, { appIds });
 }
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {

@@ -16,12 +16,13 @@
  */
 import { hashCanonicalJSON } from '@lineup/shared';
 import type { AgentToolInventoryEntry, ToolCallPayload, ToolErrorCode } from '@lineup/shared/protocol';
-import type { AppRegistry, Clock } from '../apps/registry.js';
+import type { IDBPTransaction } from 'idb';
+import { type AppRegistry, buildInventory, type Clock } from '../apps/registry.js';
 import {
   OUTBOX_PENDING,
   type RuntimeDatabase,
+  type RuntimeDatabaseSchema,
   STRICT,
-  TOOL_CALL_STORES,
   type ToolCallRecord,
 } from '../storage/database.js';
 import { matchesSchema } from './schema-validator.js';
@@ -51,6 +52,10 @@ function errorResult(callId: string, code: ToolErrorCode): ToolCallAnswer {
   };
 }
 
+/** What receiving a call reads and writes: the inventory, and the call with its audit entry and outbox row. */
+const INTAKE_STORES = ['inventory', 'tool_calls', 'audit', 'outbox'] as const;
+export type IntakeTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof INTAKE_STORES, 'readwrite'>;
+
 /** The key of a call: conversation and call id (a call id is unique within its conversation). */
 function callKey(conversationId: string, callId: string): string {
   return `${conversationId}\n${callId}`;
@@ -58,42 +63,68 @@ function callKey(conversationId: string, callId: string): string {
 
 export class ToolCallIntake {
   readonly #db: RuntimeDatabase;
-  readonly #registry: AppRegistry;
   readonly #clock: Clock;
 
-  constructor(db: RuntimeDatabase, registry: AppRegistry, options: { readonly clock?: Clock } = {}) {
+  /** `registry` names the registry whose published inventory calls are checked against. */
+  constructor(db: RuntimeDatabase, _registry: AppRegistry, options: { readonly clock?: Clock } = {}) {
     this.#db = db;
-    this.#registry = registry;
     this.#clock = options.clock ?? Date;
   }
 
   /**
    * Receives one parsed `tool.call` payload of `conversationId`; returns the answer to send and what it means.
-   * The inventory and the schemas are read before the transaction, which awaits nothing else.
+   * One strict transaction reads the inventory and writes the call, its audit entry and the answer's outbox row.
    */
   async receive(
     conversationId: string,
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
-    const inventory = await this.#registry.inventory();
+    const transaction = this.#db.transaction(INTAKE_STORES, 'readwrite', STRICT);
+    try {
+      const { answer, disposition } = await this.receiveIn(transaction, conversationId, call);
+      await transaction.done;
+      return { answer, disposition };
+    } catch (error) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * The same, inside a transaction the caller holds (the runtime routes an accepted call in the same one, so
+   * `accepted` and what follows from it commit together). Awaits nothing but the transaction: the schema check
+   * is synchronous.
+   */
+  async receiveIn(
+    transaction: IntakeTransaction,
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{
+    readonly answer: ToolCallAnswer;
+    readonly disposition: ToolCallDisposition;
+    /** The record written for a new call. */
+    readonly record?: ToolCallRecord;
+  }> {
+    const calls = transaction.objectStore('tool_calls');
+    const key = callKey(conversationId, call.call_id);
+    const [known, current] = await Promise.all([
+      calls.get(key),
+      transaction.objectStore('inventory').get('current'),
+    ]);
     const contentHash = hashCanonicalJSON({
       tool: call.tool,
       inventory_revision: call.inventory_revision,
       arguments: call.arguments,
     });
-    const entry = inventory.tools?.find((tool) => tool.name === call.tool);
-    const verdict = this.#check(call, inventory.revision, entry);
-
-    const transaction = this.#db.transaction(TOOL_CALL_STORES, 'readwrite', STRICT);
-    const calls = transaction.objectStore('tool_calls');
-    const key = callKey(conversationId, call.call_id);
-    const known = await calls.get(key);
     if (known !== undefined) {
-      await transaction.done;
       if (known.contentHash !== contentHash)
         return { answer: errorResult(call.call_id, 'call_id_conflict'), disposition: 'conflict' };
       return { answer: known.latest, disposition: 'replayed' };
     }
+    const inventory = current?.inventory ?? buildInventory(0, []);
+    const entry = inventory.tools?.find((tool) => tool.name === call.tool);
+    const verdict = this.#check(call, inventory.revision, entry);
     const now = this.#clock.now();
     const answer: ToolCallAnswer =
       verdict === null
@@ -117,20 +148,20 @@ export class ToolCallIntake {
         ? { stage: 'received' as const, dueAt: now + entry!.timeout_ms }
         : { stage: 'finished' as const }),
     };
-    await calls.add(record);
-    await transaction.objectStore('audit').add({
-      at: now,
-      type: verdict === null ? 'tool_call_accepted' : 'tool_call_rejected',
-      appId: entry?.app_scope ?? '',
-      version: entry?.contract_version ?? '',
-      conversationId,
-      callId: call.call_id,
-    });
-    await transaction
-      .objectStore('outbox')
-      .add({ at: now, pending: OUTBOX_PENDING, conversationId, ...answer });
-    await transaction.done;
-    return { answer, disposition: verdict === null ? 'accepted' : 'rejected' };
+    // Issued together: the transaction applies them in order, and a failing one aborts all of them.
+    await Promise.all([
+      calls.add(record),
+      transaction.objectStore('audit').add({
+        at: now,
+        type: verdict === null ? 'tool_call_accepted' : 'tool_call_rejected',
+        appId: entry?.app_scope ?? '',
+        version: entry?.contract_version ?? '',
+        conversationId,
+        callId: call.call_id,
+      }),
+      transaction.objectStore('outbox').add({ at: now, pending: OUTBOX_PENDING, conversationId, ...answer }),
+    ]);
+    return { answer, disposition: verdict === null ? 'accepted' : 'rejected', record };
   }
 
   /** The checks of seed 003 §4.2 steps 1–2; `null` when the call may proceed. */
