@@ -168,6 +168,8 @@ describe('@lineup/shared public surface', () => {
       'CAPABILITY_NAME_PATTERN',
       'CONTRACT_VERSION_PATTERN',
       'CapabilityNameSchema',
+      'ChatAgentMessagePayloadSchema',
+      'ChatUserMessagePayloadSchema',
       'ClientInventoryPayloadSchema',
       'ContractVersionSchema',
       'DEADLINE_OPERATION_LIMITS',

@@ -415,6 +415,8 @@ describe('directions (seed 000 §3)', () => {
       'lineup.v1.tool.call': 'agent_to_client',
       'lineup.v1.tool.progress': 'client_to_agent',
       'lineup.v1.tool.result': 'client_to_agent',
+      'lineup.v1.chat.user_message': 'client_to_agent',
+      'lineup.v1.chat.agent_message': 'agent_to_client',
       'lineup.v1.unsupported': 'either',
     });
     expect(Object.keys(LINEUP_PAYLOAD_SCHEMAS)).toEqual(Object.keys(LINEUP_MESSAGE_TYPES));

@@ -4,7 +4,7 @@
  * Every agent ↔ client message is `{ v: 1, id, type, conversation_id, sender, target?, payload }`. `target`
  * is optional: the seed's own `ui.open` example (§4.1) has none. Seed 000 names the `ui.*`,
  * `client.inventory` and `app.*` types; the types the seeds leave open — a DSL document, a stream checkpoint,
- * Agent Tool calls, and the `unsupported` answer — are defined here in the same style (DESIGN.md
+ * Agent Tool calls, conversation text (`chat.*`), and the `unsupported` answer — are defined here in the same style (DESIGN.md
  * "Wire messages").
  *
  * `parseEnvelope` sorts what arrives into three outcomes, and nothing is executed on the way:
@@ -21,6 +21,7 @@ import { deepFreeze } from '../json/freeze.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { AppCallPayloadSchema, AppResultPayloadSchema } from './messages/capability.js';
+import { ChatAgentMessagePayloadSchema, ChatUserMessagePayloadSchema } from './messages/chat.js';
 import { LineUpIdSchema, LineUpTokenSchema } from './messages/common.js';
 import { UICheckpointPayloadSchema, UIDocumentPayloadSchema } from './messages/document.js';
 import { AppListPayloadSchema, ClientInventoryPayloadSchema } from './messages/inventory.js';
@@ -205,6 +206,18 @@ const MESSAGE_SCHEMAS = {
     'client_to_agent',
     ToolResultPayloadSchema,
     'ToolResultMessage',
+  ),
+  'lineup.v1.chat.user_message': messageSchema(
+    'lineup.v1.chat.user_message',
+    'client_to_agent',
+    ChatUserMessagePayloadSchema,
+    'ChatUserMessage',
+  ),
+  'lineup.v1.chat.agent_message': messageSchema(
+    'lineup.v1.chat.agent_message',
+    'agent_to_client',
+    ChatAgentMessagePayloadSchema,
+    'ChatAgentMessage',
   ),
   'lineup.v1.unsupported': messageSchema(
     'lineup.v1.unsupported',

@@ -48,6 +48,13 @@ export {
   AppResultPayloadSchema,
   type AppResultStatus,
 } from './messages/capability.js';
+// chat.user_message / chat.agent_message
+export {
+  type ChatAgentMessagePayload,
+  ChatAgentMessagePayloadSchema,
+  type ChatUserMessagePayload,
+  ChatUserMessagePayloadSchema,
+} from './messages/chat.js';
 // Shared fields
 export {
   APP_ID_PATTERN,

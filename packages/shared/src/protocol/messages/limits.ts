@@ -50,4 +50,6 @@ export const LINEUP_WIRE_LIMITS = Object.freeze({
   maxInventoryTools: 256,
   /** UTF-16 code units of an RFC 3339 timestamp. */
   maxTimestampLength: 64,
+  /** UTF-16 code units of one chat turn's `text` (user or agent): several pages of prose. */
+  maxChatTextLength: 16_384,
 } as const);
