@@ -14,6 +14,20 @@ export {
   type InstallOutcome,
 } from './apps/registry.js';
 export {
+  AgentClient,
+  type AgentClientHandlers,
+  AgentClientError,
+  type AgentClientOptions,
+  type AgentConnectionStatus,
+  type ToolCallReceiver,
+} from './client/agent-client.js';
+export {
+  type AgentTransport,
+  createInProcessTransport,
+  type InProcessAgentEnd,
+  type TransportListener,
+} from './client/transport.js';
+export {
   type AppTarget,
   HOST_INTENTS,
   type HostIntent,

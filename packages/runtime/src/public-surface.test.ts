@@ -11,6 +11,8 @@ describe('@lineup/runtime public surface', () => {
 
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
+      'AgentClient',
+      'AgentClientError',
       'AppRegistry',
       'HOST_INTENTS',
       'HOST_STANDARD_COMPONENTS',
@@ -22,6 +24,7 @@ describe('@lineup/runtime public surface', () => {
       'ToolCallIntake',
       'ToolRuntime',
       'buildInventory',
+      'createInProcessTransport',
       'miniAppPageUrl',
       'mountMiniAppFrame',
       'openRuntimeDatabase',

@@ -163,7 +163,6 @@ const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export class ToolRuntime {
   readonly #db: RuntimeDatabase;
-  readonly #registry: AppRegistry;
   readonly #intake: ToolCallIntake;
   readonly #clock: Clock;
   readonly #ids: () => string;
@@ -173,7 +172,6 @@ export class ToolRuntime {
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
-    this.#registry = registry;
     this.#clock = options.clock ?? Date;
     this.#intake = new ToolCallIntake(db, registry, { clock: this.#clock });
     this.#ids = options.ids ?? (() => crypto.randomUUID());
@@ -422,7 +420,7 @@ export class ToolRuntime {
     baseRevision?: number,
   ): Promise<PageRequestAnswer> {
     let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
-    await this.#step(async (transaction, effects, descriptors) => {
+    await this.#step(async (transaction, effects) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       if (key === OPERATION_SESSION_KEY) {
@@ -483,7 +481,7 @@ export class ToolRuntime {
         );
       }
     }
-    await this.#step(async (transaction, _effects, descriptors) => {
+    await this.#step(async (transaction) => {
       await this.#audit(transaction, 'ui_action', instance, {
         detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
       });

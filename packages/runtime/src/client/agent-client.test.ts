@@ -1,0 +1,314 @@
+/**
+ * The client in process with a scripted agent: session start (inventory first), dispatch of every agent →
+ * client type, `unsupported` answers, refused frames, dedupe both ways, tool calls through the real runtime and
+ * outbox, a dropped connection in the middle, and outgoing envelopes that are always valid.
+ */
+import 'fake-indexeddb/auto';
+import { type LineUpMessage, parseEnvelopeText } from '@lineup/shared/protocol';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { focusManifest } from '../../test/manifests.js';
+import { AppRegistry } from '../apps/registry.js';
+import { ToolRuntime } from '../execution/tool-runtime.js';
+import { OutboxDelivery } from '../outbox/delivery.js';
+import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
+import { AgentClient, AgentClientError, type AgentClientHandlers } from './agent-client.js';
+import { createInProcessTransport, type InProcessAgentEnd } from './transport.js';
+
+const CONVERSATION = 'conv_1';
+let databases = 0;
+
+interface Setup {
+  readonly db: RuntimeDatabase;
+  readonly client: AgentClient;
+  readonly agent: InProcessAgentEnd;
+  /** Every frame the client sent, parsed as the agent would (client → agent). */
+  readonly frames: LineUpMessage[];
+  readonly handlers: Required<
+    Pick<
+      AgentClientHandlers,
+      | 'document'
+      | 'checkpoint'
+      | 'surfaceOpen'
+      | 'surfacePatch'
+      | 'surfaceClose'
+      | 'agentMessage'
+      | 'agentUnsupported'
+      | 'problem'
+    >
+  >;
+  readonly deliver: () => Promise<void>;
+}
+
+let ids = 0;
+const agentEnvelope = (
+  type: string,
+  payload: object,
+  id = `msg_agent_${++ids}`,
+  conversation = CONVERSATION,
+) => ({
+  v: 1,
+  id,
+  type,
+  conversation_id: conversation,
+  sender: { kind: 'agent', id: 'agent_test' },
+  payload,
+});
+
+async function setUp(options: { conversations?: string[] } = {}): Promise<Setup> {
+  const db = await openRuntimeDatabase(`agent-client-${databases++}`);
+  const registry = new AppRegistry(db);
+  await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+  const runtime = new ToolRuntime(db, registry);
+  const outbox = new OutboxDelivery(db, { locks: null });
+  const { transport, agent } = createInProcessTransport();
+  const frames: LineUpMessage[] = [];
+  agent.onFrame((text) => {
+    const parsed = parseEnvelopeText(text, { direction: 'client_to_agent' });
+    if (parsed.kind !== 'message') throw new Error(`The client sent an unsupported frame: ${text}`);
+    frames.push(parsed.message);
+  });
+  const handlers = {
+    document: vi.fn(),
+    checkpoint: vi.fn(),
+    surfaceOpen: vi.fn(),
+    surfacePatch: vi.fn(),
+    surfaceClose: vi.fn(),
+    agentMessage: vi.fn(),
+    agentUnsupported: vi.fn(),
+    problem: vi.fn(),
+  };
+  let client: AgentClient;
+  const deliver = async () => {
+    await outbox.deliver((message) => client.sendOutboxMessage(message));
+  };
+  client = new AgentClient({
+    transport,
+    clientId: 'web-host',
+    inventory: () => registry.inventory(),
+    tools: runtime,
+    handlers,
+    conversations: options.conversations ?? [CONVERSATION],
+    onSessionStart: () => void deliver(),
+    ids: () => `m${++ids}`,
+  });
+  client.start();
+  return { db, client, agent, frames, handlers, deliver };
+}
+
+/** `type` and a short summary of each frame the client sent. */
+const summary = (frames: readonly LineUpMessage[]) =>
+  frames.map((frame) => {
+    const payload = frame.payload as {
+      call_id?: string;
+      status?: string;
+      outcome?: string;
+      revision?: string;
+    };
+    return `${frame.type.replace('lineup.v1.', '')} ${frame.conversation_id} ${payload.revision ?? payload.call_id ?? ''}${payload.status ? ` ${payload.status}` : ''}${payload.outcome ? ` ${payload.outcome}` : ''}`.trim();
+  });
+
+let setup: Setup;
+beforeEach(async () => {
+  setup = await setUp();
+});
+
+describe('session start', () => {
+  it('sends each open conversation the inventory first, then what the outbox held', async () => {
+    const { frames, client } = setup;
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    // The inventory once at session start, then the pending install row of the outbox, with its row id.
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    expect(summary(frames)).toEqual([
+      'client.inventory conv_1 inventory-1',
+      'client.inventory conv_1 inventory-1',
+    ]);
+    expect(frames[0]?.id).toMatch(/^web-host:inv:[0-9a-f]{16}$/);
+    // An inventory row fans out to every open conversation: its id names the row and the conversation.
+    expect(frames[1]?.id).toMatch(/^web-host:o1:[0-9a-f]{16}$/);
+    expect(frames.every((frame) => frame.sender.kind === 'client' && frame.sender.id === 'web-host')).toBe(
+      true,
+    );
+  });
+
+  it('a conversation the agent starts gets the inventory before its first message is handled', async () => {
+    const { agent, frames, handlers } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    agent.send(agentEnvelope('lineup.v1.chat.agent_message', { text: 'Hello **there**' }, 'msg_a', 'conv_2'));
+    await vi.waitFor(() => expect(handlers.agentMessage).toHaveBeenCalledTimes(1));
+    expect(summary(frames).at(-1)).toBe('client.inventory conv_2 inventory-1');
+    expect(setup.client.conversations).toEqual([CONVERSATION, 'conv_2']);
+  });
+});
+
+describe('dispatch', () => {
+  it('hands every agent → client type to its handler, once per envelope id', async () => {
+    const { agent, handlers } = setup;
+    const doc = {
+      version: '1.0',
+      id: 'doc1',
+      mode: 'structured_ui',
+      root: { type: 'text', id: 't', props: { text: 'Hi' } },
+    };
+    agent.send(agentEnvelope('lineup.v1.ui.document', { document: doc }, 'msg_doc'));
+    agent.send(agentEnvelope('lineup.v1.ui.document', { document: doc }, 'msg_doc'));
+    agent.send(
+      agentEnvelope('lineup.v1.ui.open', {
+        instance_id: 'weather.01',
+        app: {
+          id: 'com.example.weather',
+          version: '1.0.0',
+          name: 'Weather',
+          html: '<p>Hi</p>',
+          css: '',
+          js: '',
+        },
+        state: {},
+      }),
+    );
+    agent.send(agentEnvelope('lineup.v1.ui.patch', { instance_id: 'weather.01', state: { t: 1 } }));
+    agent.send(agentEnvelope('lineup.v1.ui.close', { instance_id: 'weather.01', reason: 'done' }));
+    agent.send(agentEnvelope('lineup.v1.chat.agent_message', { text: 'Done.' }));
+    agent.send(agentEnvelope('lineup.v1.unsupported', { message_id: 'web-host:m1', reason: 'unknown_type' }));
+    await vi.waitFor(() => expect(handlers.agentUnsupported).toHaveBeenCalledTimes(1));
+    expect(handlers.document).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(handlers.document).mock.calls[0]?.[0]).toMatchObject({
+      id: 'msg_doc',
+      payload: { document: doc },
+    });
+    expect(handlers.surfaceOpen).toHaveBeenCalledTimes(1);
+    expect(handlers.surfacePatch).toHaveBeenCalledTimes(1);
+    expect(handlers.surfaceClose).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(handlers.agentMessage).mock.calls[0]?.[0].payload).toEqual({ text: 'Done.' });
+    expect(handlers.problem).not.toHaveBeenCalled();
+  });
+
+  it('answers an unknown type and a later version with a real unsupported envelope, and runs nothing', async () => {
+    const { agent, frames, handlers } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    agent.send(agentEnvelope('lineup.v1.ui.frobnicate', { anything: 1 }, 'msg_unknown'));
+    agent.send({ ...agentEnvelope('lineup.v1.ui.open', {}, 'msg_v2'), v: 2 });
+    await vi.waitFor(() => expect(frames).toHaveLength(4));
+    expect(frames.slice(2).map((frame) => frame.payload)).toEqual([
+      { message_id: 'msg_unknown', message_type: 'lineup.v1.ui.frobnicate', reason: 'unknown_type' },
+      { message_id: 'msg_v2', message_type: 'lineup.v1.ui.open', reason: 'unsupported_version' },
+    ]);
+    expect(frames.slice(2).every((frame) => frame.type === 'lineup.v1.unsupported')).toBe(true);
+    expect(handlers.surfaceOpen).not.toHaveBeenCalled();
+  });
+
+  it('reports frames that are not valid envelopes for this side, and answers nothing', async () => {
+    const { agent, frames, handlers } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    agent.send('not json');
+    agent.send(
+      agentEnvelope('lineup.v1.tool.result', { call_id: 'x', outcome: 'error', error: { code: 'timeout' } }),
+    );
+    agent.send(agentEnvelope('lineup.v1.ui.document', { document: 'nope' }));
+    await vi.waitFor(() => expect(handlers.problem).toHaveBeenCalledTimes(3));
+    expect(frames).toHaveLength(2);
+  });
+
+  it('answers an app.call unsupported when the host declares no capability', async () => {
+    const { agent, frames } = setup;
+    agent.send(
+      agentEnvelope('lineup.v1.app.call', {
+        call_id: 'cap_1',
+        capability: 'app.open_url',
+        reason: 'Open the docs',
+        expires_at: '2099-01-01T00:00:00Z',
+        arguments: { url: 'https://example.com' },
+      }),
+    );
+    await vi.waitFor(() => expect(frames.map((frame) => frame.type)).toContain('lineup.v1.app.result'));
+    expect(frames.find((frame) => frame.type === 'lineup.v1.app.result')?.payload).toEqual({
+      call_id: 'cap_1',
+      status: 'unsupported',
+    });
+  });
+});
+
+describe('tool calls', () => {
+  const start = (call_id: string) =>
+    agentEnvelope('lineup.v1.tool.call', {
+      call_id,
+      inventory_revision: 'inventory-1',
+      tool: 'focus.interrupt',
+      arguments: {},
+    });
+
+  it('go to the runtime; answers leave through the outbox with row ids, a replay is answered directly', async () => {
+    const { agent, frames, deliver } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    const call = start('call_1');
+    agent.send(call);
+    await vi.waitFor(async () => {
+      await deliver();
+      expect(frames).toHaveLength(4);
+    });
+    expect(summary(frames.slice(2))).toEqual([
+      'tool.progress conv_1 call_1 accepted',
+      'tool.result conv_1 call_1 completed',
+    ]);
+    expect(frames.slice(2).map((frame) => frame.id)).toEqual(['web-host:o2', 'web-host:o3']);
+    // The same envelope again is dropped by id; the same call in a new envelope is a replay.
+    agent.send(call);
+    agent.send({ ...call, id: 'msg_again' });
+    await vi.waitFor(() => expect(frames).toHaveLength(5));
+    expect(summary(frames.slice(4))).toEqual(['tool.result conv_1 call_1 completed']);
+    expect(frames[4]?.id).not.toBe('web-host:o3');
+  });
+
+  it('a dropped connection leaves rows pending; after it is back they go out again with the same ids', async () => {
+    const { agent, frames, client, db, deliver } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    agent.send(start('call_2'));
+    await vi.waitFor(async () => expect(await db.count('tool_calls')).toBe(1));
+    agent.drop();
+    await vi.waitFor(() => expect(client.status).toBe('closed'));
+    await deliver();
+    expect(frames).toHaveLength(2);
+    await expect(client.sendUserMessage(CONVERSATION, 'hello?')).rejects.toMatchObject({
+      code: 'not_connected',
+    });
+    agent.restore();
+    await vi.waitFor(() => expect(frames).toHaveLength(5));
+    expect(summary(frames.slice(2))).toEqual([
+      'client.inventory conv_1 inventory-1',
+      'tool.progress conv_1 call_2 accepted',
+      'tool.result conv_1 call_2 completed',
+    ]);
+    // The session-start inventory keeps its id across reconnects: the agent can drop the copy.
+    expect(frames[2]?.id).toBe(frames[0]?.id);
+    expect((await db.getAllFromIndex('outbox', 'by_pending')).length).toBe(0);
+  });
+});
+
+describe('outgoing', () => {
+  it('sends the user turn as chat.user_message and refuses invalid text without sending anything', async () => {
+    const { client, frames } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await client.sendUserMessage(CONVERSATION, '现在开始 20 分钟的冥想，帮我计时');
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames[2]).toMatchObject({
+      type: 'lineup.v1.chat.user_message',
+      payload: { text: '现在开始 20 分钟的冥想，帮我计时' },
+    });
+    const refused = client.sendUserMessage(CONVERSATION, '   ');
+    await expect(refused).rejects.toBeInstanceOf(AgentClientError);
+    await expect(refused).rejects.toMatchObject({ code: 'invalid_message' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(frames).toHaveLength(3);
+  });
+
+  it('refuses a client id that cannot be an envelope sender', () => {
+    const { transport } = createInProcessTransport();
+    expect(
+      () =>
+        new AgentClient({
+          transport,
+          clientId: 'web host',
+          inventory: async () => ({ revision: 'r' }) as never,
+        }),
+    ).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * The LineUp client's side of the agent connection (seed 000 §3, §5.1; seed 003 §4), framework-free, modelled on
+ * remote-dom's `createRemoteConnection` and the MCP SDK's `Protocol`: it owns one `AgentTransport`, parses every
+ * incoming frame as a `lineup.v1` envelope travelling agent → client, dispatches it by type to typed handlers
+ * (documents, checkpoints and Surfaces to the host's views, tool calls to the runtime, capability calls to the
+ * host), answers a type it does not know with a real `lineup.v1.unsupported` envelope, and builds every outgoing
+ * envelope (`v`, a unique `id`, `conversation_id`, `sender`) and validates it before it is sent.
+ *
+ * Session start (seed 000 §5.1): whenever the transport opens, each open conversation gets the current
+ * `client.inventory` first; a conversation the agent starts (a new `conversation_id`) gets it before its first
+ * message is handled. Outbox rows (tool progress and results, inventory changes) become envelopes whose `id` is
+ * derived from the row, so a row sent again after a reconnect carries the same id and the agent can drop the
+ * copy. Incoming envelopes are deduplicated by `id` too, within a bounded window.
+ */
+import { hashCanonicalJSON, LineUpProtocolError } from '@lineup/shared';
+import {
+  type AppResultPayload,
+  type ClientInventoryPayload,
+  type LineUpMessage,
+  type LineUpMessageOf,
+  type LineUpMessageType,
+  type LineUpPayloadOf,
+  parseEnvelope,
+  parseEnvelopeText,
+  type ToolCallPayload,
+} from '@lineup/shared/protocol';
+import type { OutboxMessage } from '../outbox/delivery.js';
+import type { ToolCallAnswer, ToolCallDisposition } from '../tools/intake.js';
+import type { AgentTransport, TransportListener } from './transport.js';
+
+/** The connection's state, for a status indicator. */
+export type AgentConnectionStatus = 'idle' | 'connecting' | 'open' | 'closed';
+
+type Message<T extends LineUpMessageType> = LineUpMessageOf<T>;
+
+/** What the host does with what the agent sends. Every handler is optional; errors are reported, not thrown. */
+export interface AgentClientHandlers {
+  document?(message: Message<'lineup.v1.ui.document'>): void;
+  checkpoint?(message: Message<'lineup.v1.ui.checkpoint'>): void;
+  surfaceOpen?(message: Message<'lineup.v1.ui.open'>): void;
+  surfacePatch?(message: Message<'lineup.v1.ui.patch'>): void;
+  surfaceClose?(message: Message<'lineup.v1.ui.close'>): void;
+  agentMessage?(message: Message<'lineup.v1.chat.agent_message'>): void;
+  /** A capability call; answered `unsupported` when absent (the host declares no capability). */
+  appCall?(message: Message<'lineup.v1.app.call'>): AppResultPayload | Promise<AppResultPayload>;
+  /** The agent answered one of ours `unsupported`. */
+  agentUnsupported?(message: Message<'lineup.v1.unsupported'>): void;
+  /** Every valid envelope received (after dedupe), and every envelope sent: for a message log. */
+  received?(message: LineUpMessage): void;
+  sent?(message: LineUpMessage): void;
+  /** A frame that is not a valid envelope for this side, or a handler that failed. */
+  problem?(error: unknown): void;
+  statusChanged?(status: AgentConnectionStatus): void;
+}
+
+/** The runtime's intake of tool calls (a `ToolRuntime`, or a host wrapping one). */
+export interface ToolCallReceiver {
+  receive(
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }>;
+}
+
+export interface AgentClientOptions {
+  readonly transport: AgentTransport;
+  /** `sender.id` of every envelope: printable ASCII without spaces, at most 64 characters. */
+  readonly clientId: string;
+  /** The current inventory (`AppRegistry.inventory`). */
+  readonly inventory: () => Promise<ClientInventoryPayload>;
+  /** Where tool calls go; without it they are answered `unsupported` tool results. */
+  readonly tools?: ToolCallReceiver;
+  readonly handlers?: AgentClientHandlers;
+  /** Conversations open from the start (the host restores them). */
+  readonly conversations?: Iterable<string>;
+  /** Called after each session start: deliver what is pending in the outbox now. */
+  readonly onSessionStart?: () => void;
+  /** New message ids (default `crypto.randomUUID`). */
+  readonly ids?: () => string;
+  /** How many incoming envelope ids are remembered for dedupe (default 4,096). */
+  readonly dedupeWindow?: number;
+}
+
+const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
+
+/** The client is not connected, or was given something it cannot send. */
+export class AgentClientError extends Error {
+  override readonly name = 'AgentClientError';
+  readonly code: 'not_connected' | 'invalid_message';
+  constructor(code: 'not_connected' | 'invalid_message', message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export class AgentClient {
+  readonly #options: AgentClientOptions;
+  readonly #handlers: AgentClientHandlers;
+  readonly #ids: () => string;
+  readonly #conversations = new Set<string>();
+  readonly #seen = new Set<string>();
+  readonly #dedupeWindow: number;
+  #status: AgentConnectionStatus = 'idle';
+  /** Incoming frames are handled one at a time, in arrival order. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: AgentClientOptions) {
+    if (!CLIENT_ID.test(options.clientId))
+      throw new TypeError('AgentClient: clientId must be 1–64 printable ASCII characters without spaces.');
+    this.#options = options;
+    this.#handlers = options.handlers ?? {};
+    this.#ids = options.ids ?? (() => crypto.randomUUID());
+    this.#dedupeWindow = options.dedupeWindow ?? 4_096;
+    for (const id of options.conversations ?? []) this.#conversations.add(id);
+  }
+
+  get status(): AgentConnectionStatus {
+    return this.#status;
+  }
+
+  get conversations(): readonly string[] {
+    return [...this.#conversations];
+  }
+
+  /** Connects the transport; the session starts when it opens (and again after every reconnect). */
+  start(): void {
+    if (this.#status !== 'idle') return;
+    this.#setStatus('connecting');
+    const listener: TransportListener = {
+      opened: () => this.#enqueue(() => this.#sessionStart()),
+      received: (text) => this.#enqueue(() => this.#receive(text)),
+      closed: (error) => {
+        this.#setStatus('closed');
+        if (error !== undefined) this.#handlers.problem?.(error);
+      },
+    };
+    this.#options.transport.connect(listener);
+  }
+
+  /** Stops for good. */
+  stop(): void {
+    this.#options.transport.close();
+    this.#setStatus('closed');
+  }
+
+  /** Opens a conversation the user started; once connected, it gets the inventory first. */
+  async openConversation(conversationId: string): Promise<void> {
+    if (this.#conversations.has(conversationId)) return;
+    this.#conversations.add(conversationId);
+    if (this.#status === 'open') await this.#sendInventory(conversationId, await this.#options.inventory());
+  }
+
+  /** Sends what the user said. Throws `AgentClientError` when not connected or the text is invalid. */
+  async sendUserMessage(conversationId: string, text: string): Promise<void> {
+    await this.openConversation(conversationId);
+    await this.#send(conversationId, 'lineup.v1.chat.user_message', { text }, this.#newId());
+  }
+
+  /** Sends a Surface's `ui.event` (the user's intent, from `@lineup/surface-host`). */
+  async sendUIEvent(conversationId: string, payload: LineUpPayloadOf<'lineup.v1.ui.event'>): Promise<void> {
+    await this.#send(conversationId, 'lineup.v1.ui.event', payload, this.#newId());
+  }
+
+  /**
+   * Sends one outbox row as envelopes (a tool answer to its conversation; an inventory to every open
+   * conversation), with ids derived from the row. Throws when not connected, so the row stays pending: use it
+   * as `OutboxDelivery.deliver`'s `send`.
+   */
+  async sendOutboxMessage(message: OutboxMessage): Promise<void> {
+    if (message.conversationId !== undefined) {
+      await this.#send(message.conversationId, message.type, message.payload, this.#rowId(message.id));
+      return;
+    }
+    for (const conversationId of this.#conversations)
+      await this.#send(
+        conversationId,
+        message.type,
+        message.payload,
+        this.#rowId(message.id, conversationId),
+      );
+  }
+
+  // ── Incoming ──────────────────────────────────────────────────────────────────────────────────────────
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch((error: unknown) => this.#handlers.problem?.(error));
+  }
+
+  async #sessionStart(): Promise<void> {
+    this.#setStatus('open');
+    const inventory = await this.#options.inventory();
+    for (const conversationId of this.#conversations) await this.#sendInventory(conversationId, inventory);
+    this.#options.onSessionStart?.();
+  }
+
+  async #receive(text: string): Promise<void> {
+    let parsed: ReturnType<typeof parseEnvelopeText>;
+    try {
+      parsed = parseEnvelopeText(text, { direction: 'agent_to_client' });
+    } catch (error) {
+      this.#handlers.problem?.(error);
+      return;
+    }
+    if (parsed.kind === 'unsupported') {
+      // A well-formed envelope of a type or version this client does not know: answered, never run.
+      if (parsed.id === undefined || parsed.conversation_id === undefined) return;
+      if (this.#isDuplicate(parsed.id)) return;
+      await this.#send(
+        parsed.conversation_id,
+        'lineup.v1.unsupported',
+        {
+          message_id: parsed.id,
+          ...(parsed.type === undefined ? {} : { message_type: parsed.type }),
+          reason: parsed.reason,
+        },
+        this.#newId(),
+      );
+      return;
+    }
+    const { message } = parsed;
+    if (this.#isDuplicate(message.id)) return;
+    if (!this.#conversations.has(message.conversation_id)) {
+      // The agent started a conversation: it gets the inventory before its first message is handled.
+      this.#conversations.add(message.conversation_id);
+      await this.#sendInventory(message.conversation_id, await this.#options.inventory());
+    }
+    this.#handlers.received?.(message);
+    try {
+      await this.#dispatch(message);
+    } catch (error) {
+      this.#handlers.problem?.(error);
+    }
+  }
+
+  async #dispatch(message: LineUpMessage): Promise<void> {
+    const handlers = this.#handlers;
+    switch (message.type) {
+      case 'lineup.v1.ui.document':
+        return handlers.document?.(message);
+      case 'lineup.v1.ui.checkpoint':
+        return handlers.checkpoint?.(message);
+      case 'lineup.v1.ui.open':
+        return handlers.surfaceOpen?.(message);
+      case 'lineup.v1.ui.patch':
+        return handlers.surfacePatch?.(message);
+      case 'lineup.v1.ui.close':
+        return handlers.surfaceClose?.(message);
+      case 'lineup.v1.chat.agent_message':
+        return handlers.agentMessage?.(message);
+      case 'lineup.v1.unsupported':
+        return handlers.agentUnsupported?.(message);
+      case 'lineup.v1.tool.call': {
+        const tools = this.#options.tools;
+        if (tools === undefined) {
+          await this.#send(
+            message.conversation_id,
+            'lineup.v1.tool.result',
+            { call_id: message.payload.call_id, outcome: 'error', error: { code: 'unsupported' } },
+            this.#newId(),
+          );
+          return;
+        }
+        const { answer, disposition } = await tools.receive(message.conversation_id, message.payload);
+        // A replay is answered from the persisted record and adds no outbox row (seed 003 §4.2); a new call's
+        // answers are outbox rows, which the host delivers through `sendOutboxMessage`.
+        if (disposition === 'replayed' || disposition === 'conflict')
+          await this.#send(message.conversation_id, answer.type, answer.payload, this.#newId());
+        return;
+      }
+      case 'lineup.v1.app.call': {
+        const result: AppResultPayload =
+          handlers.appCall === undefined
+            ? { call_id: message.payload.call_id, status: 'unsupported' }
+            : await handlers.appCall(message);
+        await this.#send(message.conversation_id, 'lineup.v1.app.result', result, this.#newId());
+        return;
+      }
+      default:
+        // parseEnvelope accepted it for agent → client, so no other type arrives here.
+        return;
+    }
+  }
+
+  #isDuplicate(id: string): boolean {
+    if (this.#seen.has(id)) return true;
+    this.#seen.add(id);
+    if (this.#seen.size > this.#dedupeWindow) {
+      const [oldest] = this.#seen;
+      if (oldest !== undefined) this.#seen.delete(oldest);
+    }
+    return false;
+  }
+
+  // ── Outgoing ──────────────────────────────────────────────────────────────────────────────────────────
+
+  async #sendInventory(conversationId: string, inventory: ClientInventoryPayload): Promise<void> {
+    // One id per revision and conversation: sent again after a reconnect, the agent can drop the copy.
+    await this.#send(
+      conversationId,
+      'lineup.v1.client.inventory',
+      inventory,
+      `${this.#options.clientId}:inv:${shortHash([inventory.revision, conversationId])}`,
+    );
+  }
+
+  async #send(conversationId: string, type: string, payload: unknown, id: string): Promise<void> {
+    if (this.#status !== 'open')
+      throw new AgentClientError('not_connected', 'The agent is not connected; nothing was sent.');
+    const envelope = {
+      v: 1,
+      id,
+      type,
+      conversation_id: conversationId,
+      sender: { kind: 'client', id: this.#options.clientId },
+      payload,
+    };
+    let parsed: ReturnType<typeof parseEnvelope>;
+    try {
+      parsed = parseEnvelope(envelope, { direction: 'client_to_agent' });
+    } catch (error) {
+      if (!(error instanceof LineUpProtocolError)) throw error;
+      throw new AgentClientError(
+        'invalid_message',
+        `Refused to send an invalid ${type}: ${error.issues[0]?.path} ${error.issues[0]?.message}`,
+        { cause: error },
+      );
+    }
+    if (parsed.kind !== 'message')
+      throw new AgentClientError('invalid_message', `${type} is not a message this client sends.`);
+    await this.#options.transport.send(JSON.stringify(envelope));
+    this.#handlers.sent?.(parsed.message);
+  }
+
+  #newId(): string {
+    return `${this.#options.clientId}:${this.#ids()}`;
+  }
+
+  #rowId(rowId: number, conversationId?: string): string {
+    const base = `${this.#options.clientId}:o${rowId}`;
+    return conversationId === undefined ? base : `${base}:${shortHash(conversationId)}`;
+  }
+
+  #setStatus(status: AgentConnectionStatus): void {
+    if (this.#status === status) return;
+    this.#status = status;
+    this.#handlers.statusChanged?.(status);
+  }
+}
+
+/** 16 hex digits of the SHA-256 of a JSON value: short, stable names for ids. */
+function shortHash(value: unknown): string {
+  return hashCanonicalJSON(value).slice(0, 16);
+}
