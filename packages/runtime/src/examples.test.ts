@@ -1,11 +1,16 @@
 /** The README's example: shown verbatim, and run here against fake-indexeddb and a stubbed fetch. */
 import 'fake-indexeddb/auto';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import connectAgentSource from '../examples/connect-agent.ts?raw';
 import installSource from '../examples/install.ts?raw';
 import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
 import { AppRegistry } from './apps/registry.js';
+import type { WebSocketLike } from './client/websocket-transport.js';
+import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
 import { openRuntimeDatabase } from './storage/database.js';
 
@@ -105,6 +110,56 @@ describe('README example: running calls', () => {
     expect((await new OutboxDelivery(db).pending()).map((row) => row.payload)).toEqual([
       expect.objectContaining({ call_id: 'c1', outcome: 'completed' }),
     ]);
+    db.close();
+  });
+});
+
+describe('README example: connecting an agent', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(connectAgentSource.trimEnd());
+  });
+
+  it('connects, sends the inventory first, and answers a tool call', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const received: { type: string; payload: { call_id?: string } }[] = [];
+    server.on('connection', (socket) => {
+      socket.on('message', (data) => received.push(JSON.parse(String(data))));
+      socket.send(
+        JSON.stringify({
+          v: 1,
+          id: 'msg_agent_1',
+          type: 'lineup.v1.tool.call',
+          conversation_id: 'conv_1',
+          sender: { kind: 'agent', id: 'agent_example' },
+          payload: {
+            call_id: 'c1',
+            inventory_revision: 'inventory-1',
+            tool: 'focus.interrupt',
+            arguments: {},
+          },
+        }),
+      );
+    });
+    const db = await openRuntimeDatabase('readme-connect-agent');
+    const registry = new AppRegistry(db);
+    await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+    const { connectAgent } = await import('../examples/connect-agent.js');
+    const client = connectAgent(
+      `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      db,
+      registry,
+      new ToolRuntime(db, registry),
+      {},
+      (url, protocols) => new WebSocket(url, protocols) as unknown as WebSocketLike,
+    );
+    await vi.waitFor(() =>
+      expect(received.map((message) => message.type)).toContain('lineup.v1.tool.result'),
+    );
+    expect(received[0]?.type).toBe('lineup.v1.client.inventory');
+    client.stop();
+    for (const socket of server.clients) socket.terminate();
+    await new Promise((resolve) => server.close(resolve));
     db.close();
   });
 });

@@ -15,8 +15,8 @@ export {
 } from './apps/registry.js';
 export {
   AgentClient,
-  type AgentClientHandlers,
   AgentClientError,
+  type AgentClientHandlers,
   type AgentClientOptions,
   type AgentConnectionStatus,
   type ToolCallReceiver,
@@ -27,6 +27,16 @@ export {
   type InProcessAgentEnd,
   type TransportListener,
 } from './client/transport.js';
+export {
+  type BackoffOptions,
+  backoffDelay,
+  createWebSocketTransport,
+  LINEUP_WEBSOCKET_PROTOCOLS,
+  type WebSocketFactory,
+  type WebSocketLike,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from './client/websocket-transport.js';
 export {
   type AppTarget,
   HOST_INTENTS,

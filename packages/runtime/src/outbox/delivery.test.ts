@@ -120,4 +120,29 @@ describe('OutboxDelivery', () => {
     expect(sent).toHaveLength(2);
     expect(new Set(sent).size).toBe(2);
   });
+
+  it('a delivery asked for during a run is not lost: the run reads the pending rows again before it ends', async () => {
+    const sent: string[] = [];
+    let added = false;
+    const first = outbox.deliver(async (message) => {
+      sent.push(message.type);
+      if (!added) {
+        added = true;
+        // A new row is written while the run sends, and someone asks for delivery.
+        await db.add('outbox', {
+          at: 2_000,
+          pending: 1,
+          conversationId: 'conv_1',
+          type: 'lineup.v1.tool.result',
+          payload: { call_id: 'late', outcome: 'error', error: { code: 'timeout' } },
+        });
+        void outbox.deliver(() => {
+          throw new Error('a second run must not start');
+        });
+      }
+    });
+    expect(await first).toEqual({ delivered: 3, error: null });
+    expect(sent).toEqual(['lineup.v1.client.inventory', 'lineup.v1.tool.progress', 'lineup.v1.tool.result']);
+    expect(await outbox.pending()).toEqual([]);
+  });
 });

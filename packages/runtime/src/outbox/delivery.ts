@@ -46,6 +46,8 @@ export class OutboxDelivery {
   readonly #clock: { now(): number };
   readonly #locks: OutboxLocks | null;
   #running: Promise<DeliveryReport> | null = null;
+  /** A `deliver` call came during a run: read the pending rows once more before ending it. */
+  #again = false;
 
   constructor(db: RuntimeDatabase, options: OutboxDeliveryOptions = {}) {
     this.#db = db;
@@ -60,14 +62,28 @@ export class OutboxDelivery {
 
   /**
    * Sends every pending row through `send`, in order. If a run is already going, returns that run's report
-   * instead of starting another (so no row is sent twice by overlapping runs).
+   * instead of starting another (so no row is sent twice by overlapping runs), and that run reads the pending
+   * rows again before it ends, so a row written meanwhile is not left behind; it keeps the first caller's `send`.
    */
   deliver(send: (message: OutboxMessage) => Promise<void> | void): Promise<DeliveryReport> {
-    this.#running ??= (
+    if (this.#running !== null) {
+      this.#again = true;
+      return this.#running;
+    }
+    const pass = () =>
       this.#locks === null
         ? this.#run(send)
-        : this.#locks.request(`lineup-outbox:${this.#db.name}`, () => this.#run(send))
-    ).finally(() => {
+        : this.#locks.request(`lineup-outbox:${this.#db.name}`, () => this.#run(send));
+    this.#running = (async (): Promise<DeliveryReport> => {
+      let delivered = 0;
+      do {
+        this.#again = false;
+        const report = await pass();
+        delivered += report.delivered;
+        if (report.error !== null) return { delivered, error: report.error };
+      } while (this.#again);
+      return { delivered, error: null };
+    })().finally(() => {
       this.#running = null;
     });
     return this.#running;
