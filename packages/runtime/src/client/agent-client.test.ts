@@ -116,15 +116,13 @@ describe('session start', () => {
   it('sends each open conversation the inventory first, then what the outbox held', async () => {
     const { frames, client } = setup;
     await vi.waitFor(() => expect(client.status).toBe('open'));
-    // The inventory once at session start, then the pending install row of the outbox, with its row id.
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
-    expect(summary(frames)).toEqual([
-      'client.inventory conv_1 inventory-1',
-      'client.inventory conv_1 inventory-1',
-    ]);
+    // The inventory once at session start; the install's pending row holds the same revision, so it is not
+    // sent again (and counts as delivered).
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    expect(summary(frames)).toEqual(['client.inventory conv_1 inventory-1']);
     expect(frames[0]?.id).toMatch(/^web-host:inv:[0-9a-f]{16}$/);
-    // An inventory row fans out to every open conversation: its id names the row and the conversation.
-    expect(frames[1]?.id).toMatch(/^web-host:o1:[0-9a-f]{16}$/);
+    expect(client.inventoryRevisionSent(CONVERSATION)).toBe('inventory-1');
     expect(frames.every((frame) => frame.sender.kind === 'client' && frame.sender.id === 'web-host')).toBe(
       true,
     );
@@ -132,7 +130,8 @@ describe('session start', () => {
 
   it('a conversation the agent starts gets the inventory before its first message is handled', async () => {
     const { agent, frames, handlers } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send(agentEnvelope('lineup.v1.chat.agent_message', { text: 'Hello **there**' }, 'msg_a', 'conv_2'));
     await vi.waitFor(() => expect(handlers.agentMessage).toHaveBeenCalledTimes(1));
     expect(summary(frames).at(-1)).toBe('client.inventory conv_2 inventory-1');
@@ -184,28 +183,30 @@ describe('dispatch', () => {
 
   it('answers an unknown type and a later version with a real unsupported envelope, and runs nothing', async () => {
     const { agent, frames, handlers } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send(agentEnvelope('lineup.v1.ui.frobnicate', { anything: 1 }, 'msg_unknown'));
     agent.send({ ...agentEnvelope('lineup.v1.ui.open', {}, 'msg_v2'), v: 2 });
-    await vi.waitFor(() => expect(frames).toHaveLength(4));
-    expect(frames.slice(2).map((frame) => frame.payload)).toEqual([
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames.slice(1).map((frame) => frame.payload)).toEqual([
       { message_id: 'msg_unknown', message_type: 'lineup.v1.ui.frobnicate', reason: 'unknown_type' },
       { message_id: 'msg_v2', message_type: 'lineup.v1.ui.open', reason: 'unsupported_version' },
     ]);
-    expect(frames.slice(2).every((frame) => frame.type === 'lineup.v1.unsupported')).toBe(true);
+    expect(frames.slice(1).every((frame) => frame.type === 'lineup.v1.unsupported')).toBe(true);
     expect(handlers.surfaceOpen).not.toHaveBeenCalled();
   });
 
   it('reports frames that are not valid envelopes for this side, and answers nothing', async () => {
     const { agent, frames, handlers } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send('not json');
     agent.send(
       agentEnvelope('lineup.v1.tool.result', { call_id: 'x', outcome: 'error', error: { code: 'timeout' } }),
     );
     agent.send(agentEnvelope('lineup.v1.ui.document', { document: 'nope' }));
     await vi.waitFor(() => expect(handlers.problem).toHaveBeenCalledTimes(3));
-    expect(frames).toHaveLength(2);
+    expect(frames).toHaveLength(1);
   });
 
   it('answers an app.call unsupported when the host declares no capability', async () => {
@@ -238,47 +239,49 @@ describe('tool calls', () => {
 
   it('go to the runtime; answers leave through the outbox with row ids, a replay is answered directly', async () => {
     const { agent, frames, deliver } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     const call = start('call_1');
     agent.send(call);
     await vi.waitFor(async () => {
       await deliver();
-      expect(frames).toHaveLength(4);
+      expect(frames).toHaveLength(3);
     });
-    expect(summary(frames.slice(2))).toEqual([
+    expect(summary(frames.slice(1))).toEqual([
       'tool.progress conv_1 call_1 accepted',
       'tool.result conv_1 call_1 completed',
     ]);
-    expect(frames.slice(2).map((frame) => frame.id)).toEqual(['web-host:o2', 'web-host:o3']);
+    expect(frames.slice(1).map((frame) => frame.id)).toEqual(['web-host:o2', 'web-host:o3']);
     // The same envelope again is dropped by id; the same call in a new envelope is a replay.
     agent.send(call);
     agent.send({ ...call, id: 'msg_again' });
-    await vi.waitFor(() => expect(frames).toHaveLength(5));
-    expect(summary(frames.slice(4))).toEqual(['tool.result conv_1 call_1 completed']);
-    expect(frames[4]?.id).not.toBe('web-host:o3');
+    await vi.waitFor(() => expect(frames).toHaveLength(4));
+    expect(summary(frames.slice(3))).toEqual(['tool.result conv_1 call_1 completed']);
+    expect(frames[3]?.id).not.toBe('web-host:o3');
   });
 
   it('a dropped connection leaves rows pending; after it is back they go out again with the same ids', async () => {
     const { agent, frames, client, db, deliver } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send(start('call_2'));
     await vi.waitFor(async () => expect(await db.count('tool_calls')).toBe(1));
     agent.drop();
     await vi.waitFor(() => expect(client.status).toBe('closed'));
     await deliver();
-    expect(frames).toHaveLength(2);
+    expect(frames).toHaveLength(1);
     await expect(client.sendUserMessage(CONVERSATION, 'hello?')).rejects.toMatchObject({
       code: 'not_connected',
     });
     agent.restore();
-    await vi.waitFor(() => expect(frames).toHaveLength(5));
-    expect(summary(frames.slice(2))).toEqual([
+    await vi.waitFor(() => expect(frames).toHaveLength(4));
+    expect(summary(frames.slice(1))).toEqual([
       'client.inventory conv_1 inventory-1',
       'tool.progress conv_1 call_2 accepted',
       'tool.result conv_1 call_2 completed',
     ]);
     // The session-start inventory keeps its id across reconnects: the agent can drop the copy.
-    expect(frames[2]?.id).toBe(frames[0]?.id);
+    expect(frames[1]?.id).toBe(frames[0]?.id);
     expect((await db.getAllFromIndex('outbox', 'by_pending')).length).toBe(0);
   });
 });
@@ -286,10 +289,11 @@ describe('tool calls', () => {
 describe('outgoing', () => {
   it('sends the user turn as chat.user_message and refuses invalid text without sending anything', async () => {
     const { client, frames } = setup;
-    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
     await client.sendUserMessage(CONVERSATION, '现在开始 20 分钟的冥想，帮我计时');
-    await vi.waitFor(() => expect(frames).toHaveLength(3));
-    expect(frames[2]).toMatchObject({
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    expect(frames[1]).toMatchObject({
       type: 'lineup.v1.chat.user_message',
       payload: { text: '现在开始 20 分钟的冥想，帮我计时' },
     });
@@ -297,7 +301,7 @@ describe('outgoing', () => {
     await expect(refused).rejects.toBeInstanceOf(AgentClientError);
     await expect(refused).rejects.toMatchObject({ code: 'invalid_message' });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(frames).toHaveLength(3);
+    expect(frames).toHaveLength(2);
   });
 
   it('refuses a client id that cannot be an envelope sender', () => {

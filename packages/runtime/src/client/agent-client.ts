@@ -98,6 +98,8 @@ export class AgentClient {
   readonly #ids: () => string;
   readonly #conversations = new Set<string>();
   readonly #seen = new Set<string>();
+  /** The inventory revision last sent to each conversation (seed 000 §5.1: which revision went to whom). */
+  readonly #inventorySent = new Map<string, string>();
   readonly #dedupeWindow: number;
   #status: AgentConnectionStatus = 'idle';
   /** Incoming frames are handled one at a time, in arrival order. */
@@ -170,13 +172,26 @@ export class AgentClient {
       await this.#send(message.conversationId, message.type, message.payload, this.#rowId(message.id));
       return;
     }
-    for (const conversationId of this.#conversations)
+    const revision =
+      message.type === 'lineup.v1.client.inventory'
+        ? (message.payload as ClientInventoryPayload).revision
+        : undefined;
+    for (const conversationId of this.#conversations) {
+      // A conversation that already has this revision (sent at session start) does not get it twice.
+      if (revision !== undefined && this.#inventorySent.get(conversationId) === revision) continue;
       await this.#send(
         conversationId,
         message.type,
         message.payload,
         this.#rowId(message.id, conversationId),
       );
+      if (revision !== undefined) this.#inventorySent.set(conversationId, revision);
+    }
+  }
+
+  /** The inventory revision last sent to `conversationId` on this client, if any. */
+  inventoryRevisionSent(conversationId: string): string | undefined {
+    return this.#inventorySent.get(conversationId);
   }
 
   // ── Incoming ──────────────────────────────────────────────────────────────────────────────────────────
@@ -300,6 +315,7 @@ export class AgentClient {
       inventory,
       `${this.#options.clientId}:inv:${shortHash([inventory.revision, conversationId])}`,
     );
+    this.#inventorySent.set(conversationId, inventory.revision);
   }
 
   async #send(conversationId: string, type: string, payload: unknown, id: string): Promise<void> {

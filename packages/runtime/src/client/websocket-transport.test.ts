@@ -186,14 +186,10 @@ describe('the WebSocket binding', () => {
     agent.send(toolCall('msg_1', 'call_1'));
     await vi.waitFor(async () => expect(await db.count('tool_calls')).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 250));
-    // No ack came: the first pending row (the install's inventory) was sent, timed out, and is still pending,
-    // and the rows after it wait behind it, in order.
+    // No ack came: the first pending row (accepted) was sent, timed out, and is still pending, and the row
+    // after it waits behind it, in order.
     const pending = await db.getAllFromIndex('outbox', 'by_pending');
-    expect(pending.map((row) => row.type)).toEqual([
-      'lineup.v1.client.inventory',
-      'lineup.v1.tool.progress',
-      'lineup.v1.tool.result',
-    ]);
+    expect(pending.map((row) => row.type)).toEqual(['lineup.v1.tool.progress', 'lineup.v1.tool.result']);
     const rowFrames = () => agent.frames.filter((frame) => /:o\d+/.test(frame.id)).map((frame) => frame.id);
     expect(new Set(rowFrames()).size).toBe(1);
     agent.kill();
