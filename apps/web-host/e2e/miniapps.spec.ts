@@ -93,7 +93,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
         v: 1,
         id: `msg_${Math.random().toString(36).slice(2)}`,
         type: 'lineup.v1.tool.call',
-        conversation_id: 'conv_e2e',
+        conversation_id: 'conv_web_host',
         sender: { kind: 'agent', id: 'agent_e2e' },
         payload,
       }),
@@ -183,7 +183,7 @@ test('an app.call is answered with app.result unsupported: the host declares no 
       v: 1,
       id: 'msg_call_1',
       type: 'lineup.v1.app.call',
-      conversation_id: 'conv_e2e',
+      conversation_id: 'conv_web_host',
       sender: { kind: 'agent', id: 'agent_e2e' },
       payload: {
         call_id: 'call_open_docs_01',

@@ -8,6 +8,7 @@
 import { type AppRecord, AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { AgentConnection } from './agent/connection.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 /** The bundled apps, relative to the host page. */
@@ -19,6 +20,7 @@ export type RuntimeState =
       readonly status: 'ready';
       readonly registry: AppRegistry;
       readonly host: HostRuntime;
+      readonly connection: AgentConnection;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
     }
@@ -77,14 +79,16 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
           for (const listener of [...problemListeners]) listener(text);
         },
       });
+      const connection = new AgentConnection(host, registry);
       close = () => {
+        connection.stop();
         host.dispose();
         db.close();
       };
       if (!active) return close();
       await host.start();
       const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
-      if (active) setState({ status: 'ready', registry, host, apps, inventory });
+      if (active) setState({ status: 'ready', registry, host, connection, apps, inventory });
     })().catch((error: unknown) => {
       if (active)
         setState({

@@ -1,19 +1,21 @@
 /**
- * The conversation panel: DSL interfaces (@lineup/renderer-react), inline Surfaces (@lineup/surface-host) and
- * what the client sends back to the agent. Until an agent transport is connected, input comes from the example
- * menu or is pasted: a DSL document, or a lineup.v1 message handled exactly as one from the agent would be.
+ * The conversation panel, view code over the agent connection (agent/connection.ts, `AgentClient`): chat turns,
+ * DSL interfaces (@lineup/renderer-react), inline Surfaces (@lineup/surface-host) and the log of what the client
+ * sends the agent. A pasted lineup.v1 message is sent from the agent's end of the in-process transport, so it takes
+ * exactly the path of a remote agent's; a pasted DSL document is shown as it is.
  */
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
+import type { AgentConnectionStatus } from '@lineup/runtime';
 import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
-import { parseEnvelope, type UIOpenPayload } from '@lineup/shared/protocol';
+import type { LineUpMessage, UIOpenPayload } from '@lineup/shared/protocol';
 import {
   checkSurfaceBundle,
   prepareSurfaceFrame,
-  type SurfaceEvent,
   SurfaceInstances,
   type SurfaceRejection,
 } from '@lineup/surface-host';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type AgentConnection, type ConnectionView, HOST_CONVERSATION_ID } from '../agent/connection.ts';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
@@ -25,7 +27,14 @@ type NewEntry =
   | { readonly kind: 'stream'; readonly label: string }
   /** A component stream the agent sends as `ui.checkpoint` messages; `stream` is the receiver state. */
   | { readonly kind: 'checkpoints'; readonly label: string; readonly stream: UIStreamState }
-  | { readonly kind: 'surface'; readonly label: string; readonly payload: UIOpenPayload }
+  | {
+      readonly kind: 'surface';
+      readonly label: string;
+      readonly payload: UIOpenPayload;
+      readonly conversationId: string;
+    }
+  /** A chat turn: the user's (plain text) or the agent's (Markdown, through the DSL's Markdown allowlist). */
+  | { readonly kind: 'chat'; readonly label: string; readonly from: 'user' | 'agent'; readonly text: string }
   /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
   | {
       readonly kind: 'note';
@@ -36,15 +45,6 @@ type NewEntry =
       readonly detail?: string;
     };
 type Entry = NewEntry & { readonly key: number };
-
-function eventNote(event: SurfaceEvent): NewEntry {
-  return {
-    kind: 'note',
-    label: 'Sent to the agent',
-    tone: 'to-agent',
-    text: `lineup.v1.ui.event ${event.instance_id} ${event.event} ${JSON.stringify(event.data)}`,
-  };
-}
 
 /** The note for a message refused with located issues: where (below `prefix`), and why. */
 function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
@@ -174,22 +174,130 @@ function isEnvelope(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'v' in value && 'type' in value;
 }
 
+/** How a message the client sent the agent shows in the log (an inventory as one line, the whole folded). */
+function sentNote(message: LineUpMessage): NewEntry | null {
+  switch (message.type) {
+    case 'lineup.v1.chat.user_message':
+      return null; // the user's turn shows as a chat entry
+    case 'lineup.v1.client.inventory':
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${message.payload.revision}, ${message.payload.tools?.length ?? 0} Agent Tools`,
+        detail: JSON.stringify(message.payload, null, 2),
+      };
+    case 'lineup.v1.ui.event':
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${message.payload.instance_id} ${message.payload.event} ${JSON.stringify(message.payload.data)}`,
+      };
+    default:
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${JSON.stringify(message.payload)}`,
+      };
+  }
+}
+
+/** A chat turn of the agent as a one-node DSL document, so its Markdown takes the DSL's Markdown allowlist. */
+function markdownDocument(key: number, text: string) {
+  return {
+    version: '1.0',
+    id: `chat-${key}`,
+    mode: 'structured_ui',
+    title: 'Agent',
+    state: {},
+    derived: {},
+    root: { id: 'text', type: 'Markdown', props: { text } },
+  };
+}
+
+function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void> }) {
+  const [text, setText] = useState('');
+  return (
+    <form
+      className="host__chat"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const value = text.trim();
+        if (value === '') return;
+        void onSend(value).then(() => setText(''));
+      }}
+    >
+      <label htmlFor="chat-message">Message to the agent</label>
+      <div className="host__chat-row">
+        <input
+          id="chat-message"
+          value={text}
+          autoComplete="off"
+          maxLength={16_384}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <button type="submit" disabled={text.trim() === ''}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const STATUS_TEXT: Readonly<Record<AgentConnectionStatus, string>> = {
+  idle: 'Agent: not connected',
+  connecting: 'Agent: connecting…',
+  open: 'Agent: connected (message box)',
+  closed: 'Agent: disconnected',
+};
+
+/** The agent connection's state, announced politely when it changes. */
+function ConnectionStatus({ connection }: { readonly connection: AgentConnection | null }) {
+  const status = useSyncExternalStore(
+    (listener) => connection?.onStatus(listener) ?? (() => {}),
+    () => connection?.status ?? 'idle',
+    () => 'idle' as const,
+  );
+  return (
+    <span className={`host__connection host__connection--${status}`} role="status">
+      {STATUS_TEXT[status]}
+    </span>
+  );
+}
+
 export function Conversation() {
   const runtime = useRuntime();
   const [entries, setEntries] = useState<readonly Entry[]>([]);
   const next = useRef(1);
   /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
   const receivers = useRef(new Map<string, { readonly key: number; readonly stream: UIStreamState }>());
+  /** The conversation of each open Surface: its events go back there. */
+  const surfaceConversations = useRef(new Map<string, string>());
   const add = (entry: NewEntry) => {
     const key = next.current++;
     setEntries((current) => [...current, { ...entry, key }]);
   };
   const addRef = useRef(add);
   addRef.current = add;
+  const connection = runtime.status === 'ready' ? runtime.connection : null;
+  const connectionRef = useRef(connection);
+  connectionRef.current = connection;
+  const refused = (text: string) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text });
   const [instances] = useState(
     () =>
       new SurfaceInstances({
-        onEvent: (event) => addRef.current(eventNote(event)),
+        onEvent: (event) => {
+          const to = surfaceConversations.current.get(event.instance_id) ?? HOST_CONVERSATION_ID;
+          const current = connectionRef.current;
+          if (current === null) return refused('The runtime is not ready yet; the event was not sent.');
+          current
+            .sendUIEvent(to, event)
+            .catch((error: unknown) =>
+              refused(`The event was not sent: ${error instanceof Error ? error.message : 'unknown error'}`),
+            );
+        },
         onRejected: (instanceId, rejection) => {
           addRef.current(rejectionNote(instanceId, rejection));
           if (rejection.reason === 'navigated') removeSurface(instanceId);
@@ -199,195 +307,141 @@ export function Conversation() {
   useEffect(() => () => instances.closeAll(), [instances]);
   // A Surface frame loads ahead, so the agent's first Surface opens without waiting for one.
   useEffect(() => prepareSurfaceFrame(document), []);
+  useEffect(
+    () => onHostProblem((text) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text })),
+    [],
+  );
 
   const removeSurface = (instanceId: string) =>
     setEntries((current) =>
       current.filter((entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId)),
     );
 
-  /** A message the client sends the agent, shown as a note (an inventory as one line, the whole folded). */
-  const toAgent = (type: string, body: unknown) => {
-    const inventory =
-      type === 'lineup.v1.client.inventory' ? (body as { revision: string; tools?: unknown[] }) : null;
-    add({
-      kind: 'note',
-      label: 'Sent to the agent',
-      tone: 'to-agent',
-      ...(inventory === null
-        ? { text: `${type} ${JSON.stringify(body)}` }
-        : {
-            text: `${type} ${inventory.revision}, ${inventory.tools?.length ?? 0} Agent Tools`,
-            detail: JSON.stringify(body, null, 2),
-          }),
-    });
-  };
-  const toAgentRef = useRef(toAgent);
-  toAgentRef.current = toAgent;
-  const host = runtime.status === 'ready' ? runtime.host : null;
-  // Until an agent transport exists, what the runtime sends the agent (from its outbox, in order) shows here.
-  useEffect(() => {
-    if (host === null) return;
-    host.setAgentSink((message) => toAgentRef.current(message.type, message.payload));
-    return () => host.setAgentSink(null);
-  }, [host]);
-  useEffect(
-    () => onHostProblem((text) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text })),
-    [],
-  );
-
-  /** An agent → client message, handled as the client would handle it from the agent transport. */
-  const deliverEnvelope = (value: unknown) => {
-    let parsed: ReturnType<typeof parseEnvelope>;
-    try {
-      parsed = parseEnvelope(value, { direction: 'agent_to_client' });
-    } catch (error) {
-      if (!(error instanceof LineUpProtocolError)) throw error;
-      add(invalidNote(error));
-      return;
-    }
-    if (parsed.kind === 'unsupported') {
-      add({
-        kind: 'note',
-        label: 'Sent to the agent',
-        tone: 'to-agent',
-        text: `lineup.v1.unsupported ${parsed.reason}`,
-      });
-      return;
-    }
-    const { message } = parsed;
-    switch (message.type) {
-      case 'lineup.v1.ui.open': {
-        const payload = message.payload;
-        if (payload.app === undefined) {
-          add({
-            kind: 'note',
-            label: 'Sent to the agent',
-            tone: 'to-agent',
-            text: 'lineup.v1.unsupported: no MiniApp is installed to provide this Surface.',
-          });
-          return;
-        }
-        try {
-          checkSurfaceBundle(payload.app);
-        } catch (error) {
-          if (!(error instanceof LineUpProtocolError)) throw error;
-          add(invalidNote(error, 'payload.'));
-          return;
-        }
-        const label = payload.app.name;
-        setEntries((current) => {
-          // seed 000 §4.1: the same instance id replaces the open instance, in place.
-          if (
-            current.some(
-              (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
-            )
+  /** What the agent sends, as the connection hands it over. */
+  const view: ConnectionView = {
+    sent: (message) => {
+      const note = sentNote(message);
+      if (note !== null) add(note);
+    },
+    problem: (error) => {
+      if (error instanceof LineUpProtocolError) add(invalidNote(error));
+      else refused(error instanceof Error ? error.message : 'The agent connection failed.');
+    },
+    agentUnsupported: (message) =>
+      refused(`The agent does not support ${message.payload.message_type ?? 'a message'} we sent.`),
+    agentMessage: (message) =>
+      add({ kind: 'chat', label: 'Agent', from: 'agent', text: message.payload.text }),
+    document: (message) =>
+      add({ kind: 'document', label: 'Agent document', document: message.payload.document }),
+    surfaceOpen: (message) => {
+      const { payload } = message;
+      if (payload.app === undefined) {
+        refused('No MiniApp is installed to provide this Surface; only inline Surfaces open here.');
+        return;
+      }
+      try {
+        checkSurfaceBundle(payload.app);
+      } catch (error) {
+        if (!(error instanceof LineUpProtocolError)) throw error;
+        add(invalidNote(error, 'payload.'));
+        return;
+      }
+      surfaceConversations.current.set(payload.instance_id, message.conversation_id);
+      const label = payload.app.name;
+      const conversationId = message.conversation_id;
+      setEntries((current) => {
+        // seed 000 §4.1: the same instance id replaces the open instance, in place.
+        if (
+          current.some(
+            (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
           )
-            return current.map((entry) =>
-              entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
-                ? { ...entry, payload, label }
-                : entry,
-            );
-          return [...current, { kind: 'surface', label, payload, key: next.current++ }];
-        });
-        return;
-      }
-      case 'lineup.v1.ui.patch':
-        if (instances.patch(message.payload) === 'unknown_instance')
-          add({
-            kind: 'note',
-            label: 'Refused',
-            tone: 'refused',
-            text: `No open Surface ${message.payload.instance_id} to patch.`,
-          });
-        return;
-      case 'lineup.v1.ui.close':
-        instances.close(message.payload);
-        removeSurface(message.payload.instance_id);
-        return;
-      case 'lineup.v1.tool.call': {
-        if (runtime.status !== 'ready') {
-          add({ kind: 'note', label: 'Refused', tone: 'refused', text: 'The runtime is not ready yet.' });
-          return;
-        }
-        const { payload } = message;
-        runtime.host
-          .receive(message.conversation_id, payload)
-          .then(({ answer, disposition }) => {
-            // A replay is answered from the persisted record, with no new outbox row (seed 003 §4.2); a new
-            // call's answers were written to the outbox with its facts and reach the agent sink from there.
-            if (disposition === 'replayed' || disposition === 'conflict')
-              toAgent(answer.type, answer.payload);
-          })
-          .catch((error: unknown) =>
-            add({
-              kind: 'note',
-              label: 'Refused',
-              tone: 'refused',
-              text: `The runtime could not take the call: ${error instanceof Error ? error.message : 'unknown error'}`,
-            }),
+        )
+          return current.map((entry) =>
+            entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
+              ? { ...entry, payload, label, conversationId }
+              : entry,
           );
+        return [...current, { kind: 'surface', label, payload, conversationId, key: next.current++ }];
+      });
+    },
+    surfacePatch: (message) => {
+      if (instances.patch(message.payload) === 'unknown_instance')
+        refused(`No open Surface ${message.payload.instance_id} to patch.`);
+    },
+    surfaceClose: (message) => {
+      instances.close(message.payload);
+      removeSurface(message.payload.instance_id);
+    },
+    checkpoint: (message) => {
+      const frame = message.payload.checkpoint as { sourceCallId?: unknown; uiId?: unknown };
+      const streamKey = `${String(frame.sourceCallId)}\n${String(frame.uiId)}`;
+      const known = receivers.current.get(streamKey);
+      let stream: UIStreamState;
+      try {
+        // One receiver per (sourceCallId, uiId): duplicates, stale frames and gaps follow acceptCheckpoint.
+        stream = acceptCheckpoint(known?.stream ?? null, message.payload.checkpoint);
+      } catch (error) {
+        if (!(error instanceof UIStreamError)) throw error;
+        const issue = error.issues[0];
+        refused(`Refused a stream frame at ${issue?.path}: ${issue?.message}`);
         return;
       }
-      case 'lineup.v1.ui.checkpoint': {
-        const frame = message.payload.checkpoint as { sourceCallId?: unknown; uiId?: unknown };
-        const streamKey = `${String(frame.sourceCallId)}\n${String(frame.uiId)}`;
-        const known = receivers.current.get(streamKey);
-        let stream: UIStreamState;
-        try {
-          // One receiver per (sourceCallId, uiId): duplicates, stale frames and gaps follow acceptCheckpoint.
-          stream = acceptCheckpoint(known?.stream ?? null, message.payload.checkpoint);
-        } catch (error) {
-          if (!(error instanceof UIStreamError)) throw error;
-          const issue = error.issues[0];
-          add({
-            kind: 'note',
-            label: 'Refused',
-            tone: 'refused',
-            text: `Refused a stream frame at ${issue?.path}: ${issue?.message}`,
-          });
-          return;
-        }
-        if (known?.stream === stream) return;
-        const key = known?.key ?? next.current++;
-        receivers.current.set(streamKey, { key, stream });
-        setEntries((current) =>
-          known === undefined
-            ? [...current, { kind: 'checkpoints', label: 'Streamed interface', stream, key }]
-            : current.map((entry) => (entry.key === key ? { ...entry, stream } : entry)),
-        );
-        return;
-      }
-      case 'lineup.v1.app.call':
-        // seed 000 §5.3: every app.call gets an app.result with its call_id. This host has no capability
-        // registry yet, so it declares none in its inventory, and a call of any capability is unsupported.
-        add({
-          kind: 'note',
-          label: 'Sent to the agent',
-          tone: 'to-agent',
-          text: `lineup.v1.app.result ${JSON.stringify({ call_id: message.payload.call_id, status: 'unsupported' })}`,
-        });
-        return;
-      case 'lineup.v1.ui.document':
-        add({ kind: 'document', label: 'Agent document', document: message.payload.document });
-        return;
-      default:
-        add({
-          kind: 'note',
-          label: 'Sent to the agent',
-          tone: 'to-agent',
-          text: `lineup.v1.unsupported: this host does not handle ${message.type} yet.`,
-        });
-    }
+      if (known?.stream === stream) return;
+      const key = known?.key ?? next.current++;
+      receivers.current.set(streamKey, { key, stream });
+      setEntries((current) =>
+        known === undefined
+          ? [...current, { kind: 'checkpoints', label: 'Streamed interface', stream, key }]
+          : current.map((entry) => (entry.key === key ? { ...entry, stream } : entry)),
+      );
+    },
+  };
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  // The view attaches once; its handlers always read the latest render's closures.
+  useEffect(() => {
+    if (connection === null) return;
+    const forward = new Proxy({} as ConnectionView, {
+      get: (_target, name: keyof ConnectionView) => viewRef.current[name],
+    });
+    connection.attach(forward);
+    // Messages given before the runtime was ready go out now, in order.
+    for (const value of waitingForAgent.current.splice(0)) connection.agent.send(value);
+    return () => connection.attach(null);
+  }, [connection]);
+
+  /** A lineup.v1 message from the message box, sent from the agent's end of the in-process transport. */
+  const waitingForAgent = useRef<object[]>([]);
+  const sendAsAgent = (value: unknown) => {
+    if (connection === null) waitingForAgent.current.push(value as object);
+    else connection.agent.send(value as object);
   };
 
   const deliver = (value: unknown) =>
     isEnvelope(value)
-      ? deliverEnvelope(value)
+      ? sendAsAgent(value)
       : add({ kind: 'document', label: 'Pasted document', document: value });
+
+  const sendUserMessage = async (text: string) => {
+    if (connection === null) {
+      refused('The runtime is not ready yet.');
+      return;
+    }
+    try {
+      await connection.client.sendUserMessage(HOST_CONVERSATION_ID, text);
+      add({ kind: 'chat', label: 'You', from: 'user', text });
+    } catch (error) {
+      refused(`Not sent: ${error instanceof Error ? error.message : 'unknown error'}`);
+      throw error;
+    }
+  };
 
   return (
     <section className="host__conversation" aria-labelledby="conversation-title">
-      <h2 id="conversation-title">Conversation</h2>
+      <div className="host__conversation-head">
+        <h2 id="conversation-title">Conversation</h2>
+        <ConnectionStatus connection={connection} />
+      </div>
       {entries.length === 0 && (
         <p className="host__empty">
           No agent is connected yet. Show an example, or paste a document or a lineup.v1 message, to see how
@@ -412,6 +466,15 @@ export function Conversation() {
                   removeSurface(entry.payload.instance_id);
                 }}
               />
+            ) : entry.kind === 'chat' ? (
+              <div className={`host__chat-turn host__chat-turn--${entry.from}`}>
+                <span className="host__chat-from">{entry.from === 'user' ? 'You' : 'Agent'}</span>
+                {entry.from === 'user' ? (
+                  <p className="host__chat-text">{entry.text}</p>
+                ) : (
+                  <IntelligentUIView document={markdownDocument(entry.key, entry.text)} />
+                )}
+              </div>
             ) : (
               <div className={`host__note host__note--${entry.tone}`}>
                 <span className="host__note-label">{entry.tone === 'to-agent' ? '→ agent' : 'refused'}</span>{' '}
@@ -428,6 +491,7 @@ export function Conversation() {
         ))}
       </ol>
       <div className="host__composer">
+        <ChatForm onSend={sendUserMessage} />
         <fieldset className="host__examples">
           <legend>Examples</legend>
           {EXAMPLE_DOCUMENTS.map((example) => (
@@ -442,7 +506,7 @@ export function Conversation() {
           <button type="button" onClick={() => add({ kind: 'stream', label: 'Streamed interface' })}>
             Streamed interface
           </button>
-          <button type="button" onClick={() => deliverEnvelope(weatherOpenEnvelope(next.current))}>
+          <button type="button" onClick={() => sendAsAgent(weatherOpenEnvelope(next.current))}>
             Inline Surface
           </button>
         </fieldset>

@@ -1,0 +1,92 @@
+/**
+ * The host's agent connection: `@lineup/runtime`'s `AgentClient` over a transport, wired to the host side of the
+ * runtime (tool calls in, outbox rows out) and to the views (documents, checkpoints, Surfaces, chat, the message
+ * log). Framework-free; the conversation view attaches itself as `view`.
+ *
+ * Until a remote agent is configured, the transport is in process and its agent end is the message box of the
+ * conversation: a pasted `lineup.v1` message travels as a frame from the agent's end, through exactly the code
+ * path of a remote agent's.
+ */
+import {
+  AgentClient,
+  type AgentClientHandlers,
+  type AgentConnectionStatus,
+  type AppRegistry,
+  createInProcessTransport,
+  type InProcessAgentEnd,
+} from '@lineup/runtime';
+import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
+import type { HostRuntime } from '../workspace/host-runtime.ts';
+
+/** The conversation this host opens by itself (one, until conversations are stored). */
+export const HOST_CONVERSATION_ID = 'conv_web_host';
+
+/** What the views do with the connection's events. */
+export type ConnectionView = Omit<AgentClientHandlers, 'appCall' | 'statusChanged'>;
+
+export class AgentConnection {
+  readonly client: AgentClient;
+  /** The agent's end of the in-process transport: the message box sends from here. */
+  readonly agent: InProcessAgentEnd;
+  #view: ConnectionView | null = null;
+  #status: AgentConnectionStatus = 'idle';
+  readonly #statusListeners = new Set<() => void>();
+
+  constructor(host: HostRuntime, registry: AppRegistry) {
+    const { transport, agent } = createInProcessTransport();
+    this.agent = agent;
+    const view = () => this.#view;
+    this.client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      tools: host,
+      conversations: [HOST_CONVERSATION_ID],
+      // Every session start: what the outbox holds goes out now, and from now on as it is written.
+      onSessionStart: () => host.setAgentSink((message) => this.client.sendOutboxMessage(message)),
+      handlers: {
+        document: (message) => view()?.document?.(message),
+        checkpoint: (message) => view()?.checkpoint?.(message),
+        surfaceOpen: (message) => view()?.surfaceOpen?.(message),
+        surfacePatch: (message) => view()?.surfacePatch?.(message),
+        surfaceClose: (message) => view()?.surfaceClose?.(message),
+        agentMessage: (message) => view()?.agentMessage?.(message),
+        agentUnsupported: (message) => view()?.agentUnsupported?.(message),
+        received: (message) => view()?.received?.(message),
+        sent: (message) => view()?.sent?.(message),
+        problem: (error) => view()?.problem?.(error),
+        statusChanged: (status) => {
+          if (status !== 'open') host.setAgentSink(null);
+          this.#status = status;
+          for (const listener of [...this.#statusListeners]) listener();
+        },
+      },
+    });
+  }
+
+  get status(): AgentConnectionStatus {
+    return this.#status;
+  }
+
+  onStatus(listener: () => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /** Attaches the conversation view; the connection starts with the first one, so it misses nothing. */
+  attach(view: ConnectionView | null): void {
+    this.#view = view;
+    if (view !== null) this.client.start();
+  }
+
+  /** A Surface's user event, to the conversation that opened it. */
+  sendUIEvent(conversationId: string, payload: LineUpPayloadOf<'lineup.v1.ui.event'>): Promise<void> {
+    return this.client.sendUIEvent(conversationId, payload);
+  }
+
+  stop(): void {
+    this.client.stop();
+  }
+}
+
+export type { LineUpMessage };
