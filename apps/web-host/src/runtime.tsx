@@ -8,7 +8,7 @@
 import { type AppRecord, AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { AgentConnection } from './agent/connection.ts';
+import { AgentConnection, configuredAgentUrl } from './agent/connection.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 /** The bundled apps, relative to the host page. */
@@ -79,7 +79,14 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
           for (const listener of [...problemListeners]) listener(text);
         },
       });
-      const connection = new AgentConnection(host, registry);
+      let remoteUrl: string | null = null;
+      try {
+        remoteUrl = configuredAgentUrl();
+        if (remoteUrl !== null) new URL(remoteUrl);
+      } catch {
+        throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
+      }
+      const connection = new AgentConnection(host, registry, remoteUrl);
       close = () => {
         connection.stop();
         host.dispose();

@@ -11,8 +11,10 @@ import {
   AgentClient,
   type AgentClientHandlers,
   type AgentConnectionStatus,
+  type AgentTransport,
   type AppRegistry,
   createInProcessTransport,
+  createWebSocketTransport,
   type InProcessAgentEnd,
 } from '@lineup/runtime';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
@@ -24,17 +26,34 @@ export const HOST_CONVERSATION_ID = 'conv_web_host';
 /** What the views do with the connection's events. */
 export type ConnectionView = Omit<AgentClientHandlers, 'appCall' | 'statusChanged'>;
 
+/** The agent this host connects to: `?agent=ws://…` in the page URL, else the build's `LINEUP_AGENT_URL`. */
+export function configuredAgentUrl(location: Pick<Location, 'search'> = window.location): string | null {
+  const fromPage = new URLSearchParams(location.search).get('agent');
+  const url = fromPage ?? (import.meta.env.LINEUP_AGENT_URL as string | undefined) ?? '';
+  return url === '' ? null : url;
+}
+
 export class AgentConnection {
   readonly client: AgentClient;
-  /** The agent's end of the in-process transport: the message box sends from here. */
-  readonly agent: InProcessAgentEnd;
+  /** The agent's end of the in-process transport (the message box sends from here); null for a remote agent. */
+  readonly agent: InProcessAgentEnd | null;
+  /** The remote agent's URL, or null when the agent is in process. */
+  readonly remoteUrl: string | null;
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
   readonly #statusListeners = new Set<() => void>();
 
-  constructor(host: HostRuntime, registry: AppRegistry) {
-    const { transport, agent } = createInProcessTransport();
-    this.agent = agent;
+  constructor(host: HostRuntime, registry: AppRegistry, remoteUrl: string | null = null) {
+    let transport: AgentTransport;
+    if (remoteUrl === null) {
+      const pair = createInProcessTransport();
+      transport = pair.transport;
+      this.agent = pair.agent;
+    } else {
+      transport = createWebSocketTransport({ url: remoteUrl });
+      this.agent = null;
+    }
+    this.remoteUrl = remoteUrl;
     const view = () => this.#view;
     this.client = new AgentClient({
       transport,

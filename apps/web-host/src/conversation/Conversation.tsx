@@ -249,8 +249,8 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
 const STATUS_TEXT: Readonly<Record<AgentConnectionStatus, string>> = {
   idle: 'Agent: not connected',
   connecting: 'Agent: connecting…',
-  open: 'Agent: connected (message box)',
-  closed: 'Agent: disconnected',
+  open: 'Agent: connected',
+  closed: 'Agent: disconnected, retrying…',
 };
 
 /** The agent connection's state, announced politely when it changes. */
@@ -263,6 +263,7 @@ function ConnectionStatus({ connection }: { readonly connection: AgentConnection
   return (
     <span className={`host__connection host__connection--${status}`} role="status">
       {STATUS_TEXT[status]}
+      {status === 'open' && (connection?.remoteUrl == null ? ' (message box)' : ` (${connection.remoteUrl})`)}
     </span>
   );
 }
@@ -406,7 +407,7 @@ export function Conversation() {
     });
     connection.attach(forward);
     // Messages given before the runtime was ready go out now, in order.
-    for (const value of waitingForAgent.current.splice(0)) connection.agent.send(value);
+    for (const value of waitingForAgent.current.splice(0)) connection.agent?.send(value);
     return () => connection.attach(null);
   }, [connection]);
 
@@ -414,6 +415,10 @@ export function Conversation() {
   const waitingForAgent = useRef<object[]>([]);
   const sendAsAgent = (value: unknown) => {
     if (connection === null) waitingForAgent.current.push(value as object);
+    else if (connection.agent === null)
+      refused(
+        'A remote agent is connected: the message box cannot speak for it. Paste a DSL document instead.',
+      );
     else connection.agent.send(value as object);
   };
 

@@ -1,0 +1,176 @@
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * A remote agent over a real WebSocket (`?agent=ws://…`), started by the test: the inventory arrives first, a chat
+ * turn round-trips, and the agent drives the Pomodoro story while its socket is killed in the middle — the client
+ * dials again, nothing is lost and nothing runs twice. The agent speaks the `lineup.v1.ack` subprotocol and
+ * acknowledges every envelope, so the host keeps a row pending until the agent has it.
+ */
+
+interface Envelope {
+  readonly id: string;
+  readonly type: string;
+  readonly conversation_id: string;
+  readonly payload: Record<string, unknown>;
+}
+
+interface TestAgent {
+  readonly url: string;
+  /** Envelopes received, copies (same id) dropped. */
+  readonly received: Envelope[];
+  readonly connections: () => number;
+  send(type: string, payload: object, conversation?: string): void;
+  kill(): void;
+  close(): Promise<void>;
+}
+
+let sequence = 0;
+
+async function startAgent(): Promise<TestAgent> {
+  const server = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    handleProtocols: (protocols) => (protocols.has('lineup.v1.ack') ? 'lineup.v1.ack' : false),
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const received: Envelope[] = [];
+  const seen = new Set<string>();
+  let current: WebSocket | null = null;
+  let connections = 0;
+  server.on('connection', (socket) => {
+    current = socket;
+    connections++;
+    socket.on('message', (data) => {
+      const envelope = JSON.parse(String(data)) as Envelope;
+      socket.send(JSON.stringify({ ack: envelope.id }));
+      if (seen.has(envelope.id)) return;
+      seen.add(envelope.id);
+      received.push(envelope);
+    });
+  });
+  return {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
+    received,
+    connections: () => connections,
+    send(type, payload, conversation = 'conv_web_host') {
+      current?.send(
+        JSON.stringify({
+          v: 1,
+          id: `msg_ws_${++sequence}`,
+          type,
+          conversation_id: conversation,
+          sender: { kind: 'agent', id: 'agent_ws' },
+          payload,
+        }),
+      );
+    },
+    kill: () => current?.terminate(),
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of server.clients) client.terminate();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What the agent got about `callId`: progress statuses and the final result's status. */
+function about(agent: TestAgent, callId: string): string[] {
+  return agent.received.flatMap((envelope) => {
+    if (envelope.payload.call_id !== callId) return [];
+    if (envelope.type === 'lineup.v1.tool.progress') return [String(envelope.payload.status)];
+    if (envelope.type === 'lineup.v1.tool.result')
+      return [
+        `result ${(envelope.payload.result as { status?: string } | undefined)?.status ?? envelope.payload.outcome}`,
+      ];
+    return [];
+  });
+}
+
+let agent: TestAgent;
+test.beforeEach(async () => {
+  agent = await startAgent();
+});
+test.afterEach(async () => {
+  await agent.close();
+});
+
+async function open(page: Page) {
+  await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    `Agent: connected (${agent.url})`,
+  );
+}
+
+test('the inventory arrives first, and a chat turn round-trips', async ({ page }) => {
+  await open(page);
+  await expect.poll(() => agent.received.length).toBeGreaterThan(0);
+  expect(agent.received[0]).toMatchObject({
+    type: 'lineup.v1.client.inventory',
+    conversation_id: 'conv_web_host',
+    payload: { revision: 'inventory-1' },
+  });
+  await page.getByLabel('Message to the agent').fill('start a 20 minute focus');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect
+    .poll(() => agent.received.filter((envelope) => envelope.type === 'lineup.v1.chat.user_message'))
+    .toEqual([expect.objectContaining({ payload: { text: 'start a 20 minute focus' } })]);
+  agent.send('lineup.v1.chat.agent_message', { text: 'Opening **Pomodoro** for 20 minutes.' });
+  await expect(page.locator('.host__chat-turn--agent strong')).toHaveText('Pomodoro');
+  // A remote agent is connected: the message box cannot speak for it.
+  await page.getByLabel('Document or lineup.v1 message (JSON)').fill('{"v":1,"type":"lineup.v1.ui.close"}');
+  await page.getByRole('button', { name: 'Deliver' }).click();
+  await expect(page.locator('.host__note--refused').last()).toContainText('cannot speak for it');
+});
+
+test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost or run twice', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await open(page);
+  agent.send('lineup.v1.tool.call', {
+    call_id: 'call_ws_start',
+    inventory_revision: 'inventory-1',
+    tool: 'pomodoro.start',
+    arguments: { minutes: 1 },
+  });
+  await expect.poll(() => about(agent, 'call_ws_start')).toEqual(['accepted', 'starting', 'started']);
+  await expect(page.getByRole('region', { name: 'Pomodoro' })).toBeVisible();
+
+  agent.kill();
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).not.toHaveText(/connected \(/);
+  // The focus completes while the agent is away: the result waits in the outbox.
+  await page.clock.fastForward(61_000);
+  await expect(page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]')).toHaveAttribute(
+    'data-phase',
+    'completed',
+  );
+  await expect.poll(() => agent.connections(), { timeout: 15_000 }).toBe(2);
+  await expect
+    .poll(() => about(agent, 'call_ws_start'))
+    .toEqual(['accepted', 'starting', 'started', 'result completed']);
+  // The agent, unsure, sends the call again: it is answered from the record, not run again.
+  agent.send('lineup.v1.tool.call', {
+    call_id: 'call_ws_start',
+    inventory_revision: 'inventory-1',
+    tool: 'pomodoro.start',
+    arguments: { minutes: 1 },
+  });
+  await expect.poll(() => about(agent, 'call_ws_start')).toHaveLength(5);
+  expect(about(agent, 'call_ws_start')[4]).toBe('result completed');
+  const calls = await page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('lineup-runtime');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const count = request.result.transaction('operations').objectStore('operations').count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
+  expect(calls).toBe(1);
+  await page.screenshot({ path: 'test-results/agent-websocket.png', fullPage: true });
+});
