@@ -18,7 +18,7 @@ test('checkpoint messages build one streamed interface; stale and conflicting fr
   page,
 }) => {
   await page.goto('/');
-  await expect(page.getByText('Agent: connected (message box)')).toBeVisible();
+  await expect(page.getByText('Agent: connected (demo agent)')).toBeVisible();
   const all = frames();
   const deliver = async (checkpoint: unknown) => {
     await page.getByLabel('Document or lineup.v1 message (JSON)').fill(

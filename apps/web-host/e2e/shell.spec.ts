@@ -9,18 +9,13 @@ test('the Web Reference Host renders its shell', async ({ page }) => {
   await page.screenshot({ path: 'test-results/shell.png', fullPage: true });
 });
 
-test('a chat turn goes to the agent as chat.user_message, and the connection says it is open', async ({
+test('a pasted agent turn renders its Markdown through the DSL allowlist, never as HTML', async ({
   page,
 }) => {
   await page.goto('/');
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
-    'Agent: connected (message box)',
+    'Agent: connected (demo agent)',
   );
-  await page.getByLabel('Message to the agent').fill('现在开始 20 分钟的冥想，帮我计时');
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.locator('.host__chat-turn--user')).toHaveText('You现在开始 20 分钟的冥想，帮我计时');
-  await expect(page.getByLabel('Message to the agent')).toHaveValue('');
-  // The agent's reply arrives as chat.agent_message and renders its Markdown through the DSL's allowlist.
   await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
     JSON.stringify({
       v: 1,
@@ -28,13 +23,14 @@ test('a chat turn goes to the agent as chat.user_message, and the connection say
       type: 'lineup.v1.chat.agent_message',
       conversation_id: 'conv_web_host',
       sender: { kind: 'agent', id: 'agent_e2e' },
-      payload: { text: 'Opening **Pomodoro**. <img src=x onerror=alert(1)> [docs](javascript:alert(1))' },
+      payload: {
+        text: 'Opening **Markdown check**. <img src=x onerror=alert(1)> [docs](javascript:alert(1))',
+      },
     }),
   );
   await page.getByRole('button', { name: 'Deliver' }).click();
-  const reply = page.locator('.host__chat-turn--agent');
-  await expect(reply.locator('strong')).toHaveText('Pomodoro');
+  const reply = page.locator('.host__chat-turn--agent').filter({ hasText: 'Markdown check' });
+  await expect(reply.locator('strong')).toHaveText('Markdown check');
   await expect(reply.locator('img')).toHaveCount(0);
   await expect(reply.locator('a[href^="javascript"]')).toHaveCount(0);
-  await page.screenshot({ path: 'test-results/chat.png', fullPage: true });
 });

@@ -51,7 +51,7 @@ const notes = (page: Page) =>
 test.describe('inline Surfaces', () => {
   test.beforeEach(async ({ page }) => {
     await page.goto('/');
-    await expect(page.getByText('Agent: connected (message box)')).toBeVisible();
+    await expect(page.getByText('Agent: connected (demo agent)')).toBeVisible();
   });
 
   test('the weather example: sandboxed srcdoc, state in, events out, patch, user close', async ({ page }) => {

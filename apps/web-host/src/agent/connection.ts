@@ -3,9 +3,9 @@
  * runtime (tool calls in, outbox rows out) and to the views (documents, checkpoints, Surfaces, chat, the message
  * log). Framework-free; the conversation view attaches itself as `view`.
  *
- * Until a remote agent is configured, the transport is in process and its agent end is the message box of the
- * conversation: a pasted `lineup.v1` message travels as a frame from the agent's end, through exactly the code
- * path of a remote agent's.
+ * Without a remote agent (`?agent=ws://…`, `LINEUP_AGENT_URL`), the transport is in process and the built-in demo
+ * agent (`@lineup/scripted-agent`, deterministic, English and Chinese) sits at its far end; the conversation's
+ * message box sends from that end too, so a pasted `lineup.v1` message takes exactly the path of an agent's.
  */
 import {
   AgentClient,
@@ -17,6 +17,7 @@ import {
   createWebSocketTransport,
   type InProcessAgentEnd,
 } from '@lineup/runtime';
+import { createScriptedAgent } from '@lineup/scripted-agent';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 
@@ -49,6 +50,11 @@ export class AgentConnection {
       const pair = createInProcessTransport();
       transport = pair.transport;
       this.agent = pair.agent;
+      const demo = createScriptedAgent({
+        send: (text) => pair.agent.send(text),
+        schedule: (callback, delayMs) => void setTimeout(callback, delayMs),
+      });
+      pair.agent.onFrame((text) => demo.receive(text));
     } else {
       transport = createWebSocketTransport({ url: remoteUrl });
       this.agent = null;

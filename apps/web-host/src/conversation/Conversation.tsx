@@ -263,7 +263,7 @@ function ConnectionStatus({ connection }: { readonly connection: AgentConnection
   return (
     <span className={`host__connection host__connection--${status}`} role="status">
       {STATUS_TEXT[status]}
-      {status === 'open' && (connection?.remoteUrl == null ? ' (message box)' : ` (${connection.remoteUrl})`)}
+      {status === 'open' && (connection?.remoteUrl == null ? ' (demo agent)' : ` (${connection.remoteUrl})`)}
     </span>
   );
 }

@@ -1,0 +1,73 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The built-in demo agent (`@lineup/scripted-agent` on the far end of the in-process transport), as a user
+ * meets it after `npm start`: it answers chat in the user's language and drives the real messages — Pomodoro
+ * through the runtime, a document, a Surface, a stream.
+ */
+
+async function say(page: Page, text: string) {
+  await page.getByLabel('Message to the agent').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text);
+}
+
+const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
+const workspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
+const phase = (page: Page) => page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('现在开始 20 分钟的冥想，帮我计时 — then 停止', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+      'Agent: connected (demo agent)',
+    );
+    await say(page, '现在开始 20 分钟的冥想，帮我计时');
+    await expect(workspace(page)).toBeVisible();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+    await expect(agentTurns(page).last()).toContainText(/计时/);
+    await page.screenshot({ path: 'test-results/demo-agent-zh.png', fullPage: true });
+    await page.clock.fastForward(5 * 60_000);
+    await say(page, '停止');
+    await expect(workspace(page)).toHaveCount(0);
+    // The focus ended interrupted by the agent, and the demo agent says so, in Chinese.
+    await expect(agentTurns(page).last()).toContainText(/中断|停止|专注了/);
+    await expect(page.locator('.host__note--to-agent code').filter({ hasText: '"by":"agent"' })).toHaveCount(
+      1,
+    );
+  });
+});
+
+test('start a 1 minute focus — completes, and the agent reports it', async ({ page }) => {
+  await page.clock.install();
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  await say(page, 'start a 1 minute focus');
+  await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+  await page.clock.fastForward(61_000);
+  await expect(phase(page)).toHaveAttribute('data-phase', 'completed');
+  await expect(agentTurns(page).last()).toContainText(/complete/i);
+  await page.screenshot({ path: 'test-results/demo-agent-en.png', fullPage: true });
+});
+
+test('the demo agent shows a document, a Surface and a stream, and explains itself', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  await say(page, 'show a compound interest calculator');
+  await expect(page.getByRole('listitem', { name: 'Agent document' })).toHaveCount(1);
+  await say(page, 'open a weather surface');
+  await expect(page.locator('.host__surface iframe')).toHaveCount(1);
+  await say(page, 'stream an interface');
+  await expect(page.getByRole('listitem', { name: 'Streamed interface' })).toHaveCount(1);
+  await say(page, 'what is the meaning of life?');
+  await expect(agentTurns(page).last()).toContainText(/demo/i);
+  await page.screenshot({ path: 'test-results/demo-agent-interfaces.png', fullPage: true });
+});
