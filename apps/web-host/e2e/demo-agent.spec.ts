@@ -8,8 +8,9 @@ import { expect, test } from './fixtures.ts';
  */
 
 async function say(page: Page, text: string) {
-  await page.getByLabel('Message to the agent').fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
+  await page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent').fill(text);
+  await page.getByRole('button', { name: chinese ? '发送' : 'Send' }).click();
   await expect(page.locator('.host__chat-turn--user').last()).toContainText(text);
 }
 
@@ -23,8 +24,8 @@ test.describe('in Chinese', () => {
   test('现在开始 20 分钟的冥想，帮我计时 — then 停止', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');
-    await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
-      'Agent: connected (demo agent)',
+    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText(
+      '智能体：已连接 (演示智能体)',
     );
     await say(page, '现在开始 20 分钟的冥想，帮我计时');
     await expect(workspace(page)).toBeVisible();

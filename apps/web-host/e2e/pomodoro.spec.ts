@@ -13,9 +13,21 @@ const CONVERSATION = 'conv_pomodoro';
 
 let sequence = 0;
 
+/** The message box's labels in the host's language. */
+const BOX = {
+  en: { paste: 'Document or lineup.v1 message (JSON)', deliver: 'Deliver' },
+  zh: { paste: '文档或 lineup.v1 消息（JSON）', deliver: '投递' },
+} as const;
+
 /** Delivers an agent `tool.call` through the host's message box, as the agent transport would. */
-async function callTool(page: Page, call_id: string, tool: string, args: object = {}) {
-  await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
+async function callTool(
+  page: Page,
+  call_id: string,
+  tool: string,
+  args: object = {},
+  box: (typeof BOX)[keyof typeof BOX] = BOX.en,
+) {
+  await page.getByLabel(box.paste).fill(
     JSON.stringify({
       v: 1,
       id: `msg_pomodoro_${++sequence}`,
@@ -25,7 +37,7 @@ async function callTool(page: Page, call_id: string, tool: string, args: object 
       payload: { call_id, inventory_revision: 'inventory-1', tool, arguments: args },
     }),
   );
-  await page.getByRole('button', { name: 'Deliver' }).click();
+  await page.getByRole('button', { name: box.deliver }).click();
 }
 
 /** The notes of what the client sent the agent about `callId`, as `status` or the final result JSON. */
@@ -252,14 +264,23 @@ test('a reload in the middle of a focus: Pomodoro comes back, the countdown cont
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 
-  test('Pomodoro speaks the user language', async ({ page }) => {
-    await open(page);
-    await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25, label: '撰写季度报告' });
+  test('the host and Pomodoro speak the user language', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/');
+    await expect(page.getByText('向智能体发布的清单： inventory-1, 2 个智能体工具')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25, label: '撰写季度报告' }, BOX.zh);
+    await expect(workspace(page).getByRole('status')).toHaveText('在前台');
     const frame = pomodoro(page);
     await expect(frame.locator('[data-phase]')).toHaveAttribute('data-phase', 'running');
     await expect(frame.locator('html')).toHaveAttribute('lang', 'zh-CN');
     await expect(frame.getByRole('heading', { level: 1 })).toHaveText('专注中');
     await expect(frame.getByText('撰写季度报告', { exact: true })).toBeVisible();
     await page.screenshot({ path: 'test-results/pomodoro-running-zh.png', fullPage: true });
+    // The switch turns the host to English and remembers it.
+    await page.getByRole('button', { name: 'EN' }).click();
+    await expect(workspace(page).getByRole('button', { name: 'Back to conversation' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Conversation' })).toBeVisible();
   });
 });

@@ -1,4 +1,5 @@
 import { Conversation } from './conversation/Conversation.tsx';
+import { LanguageProvider, LanguageSwitch, useText } from './i18n.tsx';
 import { MiniAppsPanel } from './MiniAppsPanel.tsx';
 import { RuntimeProvider } from './runtime.tsx';
 import { Workspace } from './workspace/Workspace.tsx';
@@ -10,10 +11,20 @@ import { Workspace } from './workspace/Workspace.tsx';
  */
 export function App() {
   return (
+    <LanguageProvider>
+      <Shell />
+    </LanguageProvider>
+  );
+}
+
+function Shell() {
+  const text = useText();
+  return (
     <div className="host">
       <header className="host__header">
         <h1>LineUp</h1>
-        <p className="host__tagline">Web Reference Host</p>
+        <p className="host__tagline">{text.tagline}</p>
+        <LanguageSwitch />
       </header>
       <RuntimeProvider>
         <main className="host__main">

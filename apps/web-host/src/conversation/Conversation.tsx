@@ -5,7 +5,6 @@
  * exactly the path of a remote agent's; a pasted DSL document is shown as it is.
  */
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
-import type { AgentConnectionStatus } from '@lineup/runtime';
 import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
 import type { LineUpMessage, UIOpenPayload } from '@lineup/shared/protocol';
 import {
@@ -16,6 +15,7 @@ import {
 } from '@lineup/surface-host';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { type AgentConnection, type ConnectionView, HOST_CONVERSATION_ID } from '../agent/connection.ts';
+import { type HostText, labelText, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
@@ -90,6 +90,7 @@ const FRAME_INTERVAL = 400;
 const MAX_PASTE_LENGTH = 262_144;
 
 function StreamEntry({ id }: { readonly id: number }) {
+  const text = useText();
   const [stream, setStream] = useState<UIStreamState | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -116,13 +117,14 @@ function StreamEntry({ id }: { readonly id: number }) {
   if (stream === null)
     return (
       <p className="host__empty" role="status">
-        Waiting for the first frame…
+        {text.waitingForFrame}
       </p>
     );
   return <IntelligentUIStreamView stream={stream} />;
 }
 
 function PasteForm({ onValue }: { readonly onValue: (value: unknown) => void }) {
+  const label = useText();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
@@ -146,7 +148,7 @@ function PasteForm({ onValue }: { readonly onValue: (value: unknown) => void }) 
         setText('');
       }}
     >
-      <label htmlFor="paste-document">Document or lineup.v1 message (JSON)</label>
+      <label htmlFor="paste-document">{label.pasteLabel}</label>
       <textarea
         id="paste-document"
         value={text}
@@ -157,7 +159,7 @@ function PasteForm({ onValue }: { readonly onValue: (value: unknown) => void }) 
       />
       <div className="host__paste-actions">
         <button type="submit" disabled={text.trim() === ''}>
-          Deliver
+          {label.deliver}
         </button>
         {error !== null && (
           <span className="host__paste-error" role="alert">
@@ -218,6 +220,7 @@ function markdownDocument(key: number, text: string) {
 }
 
 function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void> }) {
+  const label = useText();
   const [text, setText] = useState('');
   return (
     <form
@@ -229,7 +232,7 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
         void onSend(value).then(() => setText(''));
       }}
     >
-      <label htmlFor="chat-message">Message to the agent</label>
+      <label htmlFor="chat-message">{label.messageLabel}</label>
       <div className="host__chat-row">
         <input
           id="chat-message"
@@ -239,22 +242,21 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
           onChange={(event) => setText(event.target.value)}
         />
         <button type="submit" disabled={text.trim() === ''}>
-          Send
+          {label.send}
         </button>
       </div>
     </form>
   );
 }
 
-const STATUS_TEXT: Readonly<Record<AgentConnectionStatus, string>> = {
-  idle: 'Agent: not connected',
-  connecting: 'Agent: connecting…',
-  open: 'Agent: connected',
-  closed: 'Agent: disconnected, retrying…',
-};
-
 /** The agent connection's state, announced politely when it changes. */
-function ConnectionStatus({ connection }: { readonly connection: AgentConnection | null }) {
+function ConnectionStatus({
+  connection,
+  text,
+}: {
+  readonly connection: AgentConnection | null;
+  readonly text: HostText;
+}) {
   const status = useSyncExternalStore(
     (listener) => connection?.onStatus(listener) ?? (() => {}),
     () => connection?.status ?? 'idle',
@@ -262,14 +264,15 @@ function ConnectionStatus({ connection }: { readonly connection: AgentConnection
   );
   return (
     <span className={`host__connection host__connection--${status}`} role="status">
-      {STATUS_TEXT[status]}
-      {status === 'open' && (connection?.remoteUrl == null ? ' (demo agent)' : ` (${connection.remoteUrl})`)}
+      {text.status[status]}
+      {status === 'open' && ` (${connection?.remoteUrl ?? text.demoAgent})`}
     </span>
   );
 }
 
 export function Conversation() {
   const runtime = useRuntime();
+  const text = useText();
   const [entries, setEntries] = useState<readonly Entry[]>([]);
   const next = useRef(1);
   /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
@@ -444,18 +447,17 @@ export function Conversation() {
   return (
     <section className="host__conversation" aria-labelledby="conversation-title">
       <div className="host__conversation-head">
-        <h2 id="conversation-title">Conversation</h2>
-        <ConnectionStatus connection={connection} />
+        <h2 id="conversation-title">{text.conversation}</h2>
+        <ConnectionStatus connection={connection} text={text} />
       </div>
-      {entries.length === 0 && (
-        <p className="host__empty">
-          No agent is connected yet. Show an example, or paste a document or a lineup.v1 message, to see how
-          agent interfaces render here.
-        </p>
-      )}
+      {entries.length === 0 && <p className="host__empty">{text.empty}</p>}
       <ol className="host__entries">
         {entries.map((entry) => (
-          <li key={entry.key} className={`host__entry host__entry--${entry.kind}`} aria-label={entry.label}>
+          <li
+            key={entry.key}
+            className={`host__entry host__entry--${entry.kind}`}
+            aria-label={labelText(text, entry.label)}
+          >
             {entry.kind === 'document' ? (
               <IntelligentUIView document={entry.document} />
             ) : entry.kind === 'stream' ? (
@@ -473,7 +475,7 @@ export function Conversation() {
               />
             ) : entry.kind === 'chat' ? (
               <div className={`host__chat-turn host__chat-turn--${entry.from}`}>
-                <span className="host__chat-from">{entry.from === 'user' ? 'You' : 'Agent'}</span>
+                <span className="host__chat-from">{entry.from === 'user' ? text.you : text.agent}</span>
                 {entry.from === 'user' ? (
                   <p className="host__chat-text">{entry.text}</p>
                 ) : (
@@ -482,11 +484,13 @@ export function Conversation() {
               </div>
             ) : (
               <div className={`host__note host__note--${entry.tone}`}>
-                <span className="host__note-label">{entry.tone === 'to-agent' ? '→ agent' : 'refused'}</span>{' '}
+                <span className="host__note-label">
+                  {entry.tone === 'to-agent' ? text.toAgent : text.refused}
+                </span>{' '}
                 <code>{entry.text}</code>
                 {entry.detail !== undefined && (
                   <details className="host__note-detail">
-                    <summary>Whole message</summary>
+                    <summary>{text.wholeMessage}</summary>
                     <pre>{entry.detail}</pre>
                   </details>
                 )}
@@ -498,21 +502,21 @@ export function Conversation() {
       <div className="host__composer">
         <ChatForm onSend={sendUserMessage} />
         <fieldset className="host__examples">
-          <legend>Examples</legend>
+          <legend>{text.examples}</legend>
           {EXAMPLE_DOCUMENTS.map((example) => (
             <button
               key={example.key}
               type="button"
               onClick={() => add({ kind: 'document', label: example.label, document: example.document })}
             >
-              {example.label}
+              {labelText(text, example.label)}
             </button>
           ))}
           <button type="button" onClick={() => add({ kind: 'stream', label: 'Streamed interface' })}>
-            Streamed interface
+            {labelText(text, 'Streamed interface')}
           </button>
           <button type="button" onClick={() => sendAsAgent(weatherOpenEnvelope(next.current))}>
-            Inline Surface
+            {text.inlineSurface}
           </button>
         </fieldset>
         <PasteForm onValue={deliver} />

@@ -6,6 +6,7 @@
 import type { UIOpenPayload } from '@lineup/shared/protocol';
 import type { SurfaceInstances } from '@lineup/surface-host';
 import { useEffect, useRef } from 'react';
+import { useText } from '../i18n.tsx';
 
 export function SurfaceEntry({
   payload,
@@ -25,12 +26,13 @@ export function SurfaceEntry({
         instances.close({ instance_id: payload.instance_id, reason: 'removed' });
     };
   }, [instances, payload]);
+  const text = useText();
   const name = payload.app?.name ?? payload.instance_id;
   return (
     <div className="host__surface">
       <div className="host__surface-bar">
         <span>{name}</span>
-        <button type="button" aria-label={`Close ${name}`} onClick={onUserClose}>
+        <button type="button" aria-label={text.closeNamed(name)} onClick={onUserClose}>
           ×
         </button>
       </div>

@@ -15,10 +15,17 @@ main { padding: 16px; }
 h1 { margin: 0 0 4px; font-size: 20px; }
 button { font: inherit; padding: 4px 12px; }`;
 
-const js = `LineUpSurface.onState(function (state) {
+const js = `// Ask for the content's height whenever it changes; before the frame is laid out the body measures 0, which is
+// not a height to ask for.
+function fitHeight() {
+  var height = Math.ceil(document.body.getBoundingClientRect().height);
+  if (height > 0) LineUpSurface.resize(height);
+}
+new ResizeObserver(fitHeight).observe(document.body);
+LineUpSurface.onState(function (state) {
   document.getElementById('city').textContent = String(state.city);
   document.getElementById('temperature').textContent = String(state.temperature);
-  LineUpSurface.resize(Math.ceil(document.body.getBoundingClientRect().height));
+  fitHeight();
 });
 document.getElementById('refresh').onclick = function () {
   LineUpSurface.event('refresh', { unit: 'c' });

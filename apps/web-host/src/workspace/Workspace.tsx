@@ -4,10 +4,12 @@
  * "Close" are the user's leave and close intents (host-runtime.ts).
  */
 import { useCallback } from 'react';
+import { useText } from '../i18n.tsx';
 import { useRuntime, useWorkspace } from '../runtime.tsx';
 
 export function Workspace() {
   const runtime = useRuntime();
+  const text = useText();
   const { foreground, confirmed } = useWorkspace();
   const host = runtime.status === 'ready' ? runtime.host : null;
   // The frame lives in this container; the host mounts it (and keeps it while the same app stays).
@@ -19,14 +21,18 @@ export function Workspace() {
       <header className="host__workspace-head">
         <h2 id="workspace-title">{app.manifest.name}</h2>
         <span className="host__workspace-state" role="status">
-          {confirmed ? 'In the foreground' : 'Opening…'}
+          {confirmed ? text.workspace.shown : text.workspace.opening}
         </span>
         <div className="host__workspace-actions">
           <button type="button" onClick={() => void host.leave()}>
-            Back to conversation
+            {text.workspace.back}
           </button>
-          <button type="button" onClick={() => void host.close()} aria-label={`Close ${app.manifest.name}`}>
-            Close
+          <button
+            type="button"
+            onClick={() => void host.close()}
+            aria-label={text.closeNamed(app.manifest.name)}
+          >
+            {text.workspace.close}
           </button>
         </div>
       </header>

@@ -28,13 +28,20 @@ h1 { margin: 0 0 4px; font-size: 20px; }
 #note { color: #5b6478; font-size: 13px; }
 button { font: inherit; padding: 4px 12px; }`;
 
-const js = `LineUpSurface.onState(function (state) {
+const js = `// Ask for the content's height whenever it changes; before the frame is laid out the body measures 0, which is
+// not a height to ask for.
+function fitHeight() {
+  var height = Math.ceil(document.body.getBoundingClientRect().height);
+  if (height > 0) LineUpSurface.resize(height);
+}
+new ResizeObserver(fitHeight).observe(document.body);
+LineUpSurface.onState(function (state) {
   document.getElementById('city').textContent = String(state.city);
   document.getElementById('temperature').textContent = String(state.temperature);
   document.getElementById('sky').textContent = String(state.sky);
   document.getElementById('note').textContent = String(state.note);
   document.getElementById('refresh').textContent = String(state.refresh);
-  LineUpSurface.resize(Math.ceil(document.body.getBoundingClientRect().height));
+  fitHeight();
 });
 document.getElementById('refresh').onclick = function () {
   LineUpSurface.event('refresh', {});

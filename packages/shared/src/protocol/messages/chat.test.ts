@@ -41,7 +41,11 @@ describe('lineup.v1.chat.*', () => {
   it.each([
     ['empty', { text: '' }, 'payload.text string_too_short'],
     ['blank', { text: ' \n\t ' }, 'payload.text invalid_value'],
-    ['too long', { text: 'x'.repeat(LINEUP_WIRE_LIMITS.maxChatTextLength + 1) }, 'payload.text string_too_long'],
+    [
+      'too long',
+      { text: 'x'.repeat(LINEUP_WIRE_LIMITS.maxChatTextLength + 1) },
+      'payload.text string_too_long',
+    ],
     ['a control character', { text: 'hi\u0007' }, 'payload.text invalid_value'],
     ['a C1 control character', { text: 'hi\u0085' }, 'payload.text invalid_value'],
     ['an extra field', { text: 'hi', html: '<b>' }, 'payload unknown_property'],
