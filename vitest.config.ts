@@ -4,6 +4,6 @@ import { defineConfig } from 'vitest/config';
 // vitest.config.ts through `lineupProject` (vitest.shared.ts). `pnpm test:unit` runs them all in one process.
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*'],
+    projects: ['packages/*', 'apps/*', 'examples/*'],
   },
 });

@@ -1,0 +1,140 @@
+/**
+ * The WebSocket side of the reference agent (docs/protocol.md, "WebSocket binding"): a `ws` server on `path`
+ * that selects `lineup.v1.ack` when the client offers it (else plain `lineup.v1`), acknowledges every envelope
+ * it takes with `{"ack":"<id>"}`, drops envelopes whose id it has seen (delivery is at least once), and hands
+ * each one to the agent of its conversation: one agent per `conversation_id`, created on its first envelope,
+ * answering through whichever socket spoke for that conversation last, so it survives a reconnect.
+ */
+import type { AddressInfo } from 'node:net';
+import { createScriptedAgent } from '@lineup/scripted-agent';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { RecentIds } from './envelopes.js';
+import { createLLMAgent } from './llm/agent.js';
+import type { ChatModel } from './llm/chat.js';
+
+export type AgentMode = 'scripted' | 'llm';
+
+export interface ReferenceAgentOptions {
+  readonly mode: AgentMode;
+  /** Required in `llm` mode. */
+  readonly model?: ChatModel;
+  /** Default 8787; 0 picks a free port. */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Default `/agent`. */
+  readonly path?: string;
+  /** Problems worth a log line: invalid frames, model errors, failed sends. */
+  readonly onProblem?: (problem: unknown) => void;
+}
+
+export interface ReferenceAgentServer {
+  /** `ws://host:port/path`, for `?agent=`. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The part of an agent the server drives: one frame at a time, never throwing. */
+interface ConversationAgent {
+  receive(text: string): void;
+}
+
+export const LINEUP_ACK_PROTOCOL = 'lineup.v1.ack';
+export const LINEUP_PROTOCOL = 'lineup.v1';
+
+/** The envelope id and conversation of a frame, read without validating it (the agent validates). */
+function headerOf(text: string): { id?: string; conversationId?: string } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return {};
+    const { id, conversation_id: conversationId } = value as Record<string, unknown>;
+    return {
+      ...(typeof id === 'string' ? { id } : {}),
+      ...(typeof conversationId === 'string' ? { conversationId } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function startReferenceAgent(options: ReferenceAgentOptions): Promise<ReferenceAgentServer> {
+  if (options.mode === 'llm' && options.model === undefined)
+    throw new TypeError('startReferenceAgent: llm mode needs a model.');
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/agent';
+  const report = (problem: unknown) => options.onProblem?.(problem);
+  const seen = new RecentIds(4_096);
+  const conversations = new Map<string, { agent: ConversationAgent; socket: WebSocket }>();
+
+  function createAgent(conversationId: string): ConversationAgent {
+    const send = (text: string) => {
+      const socket = conversations.get(conversationId)?.socket;
+      if (socket === undefined || socket.readyState !== socket.OPEN)
+        throw new Error(`No client is connected for ${conversationId}.`);
+      socket.send(text);
+    };
+    if (options.mode === 'scripted') {
+      return createScriptedAgent({
+        agentId: 'lineup-reference-agent',
+        send,
+        schedule: (callback, delayMs) => void setTimeout(callback, delayMs),
+        onProblem: report,
+      });
+    }
+    return createLLMAgent({ model: options.model as ChatModel, send, onProblem: report });
+  }
+
+  const server = new WebSocketServer({
+    host,
+    port: options.port ?? 8787,
+    path,
+    handleProtocols: (offered) =>
+      offered.has(LINEUP_ACK_PROTOCOL)
+        ? LINEUP_ACK_PROTOCOL
+        : offered.has(LINEUP_PROTOCOL)
+          ? LINEUP_PROTOCOL
+          : false,
+  });
+
+  server.on('connection', (socket) => {
+    const acking = socket.protocol === LINEUP_ACK_PROTOCOL;
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return; // the binding carries text frames only
+      const text = String(data);
+      const { id, conversationId } = headerOf(text);
+      if (id !== undefined && conversationId !== undefined) {
+        let entry = conversations.get(conversationId);
+        if (entry === undefined) {
+          entry = { agent: createAgent(conversationId), socket };
+          conversations.set(conversationId, entry);
+        }
+        entry.socket = socket; // answers go where this conversation spoke last
+        // A repeated id is acknowledged again (the client resends until it has an ack) but not handled twice.
+        if (seen.add(id)) entry.agent.receive(text);
+      } else {
+        report(new Error('A frame without an envelope id or conversation_id was ignored.'));
+      }
+      if (acking && id !== undefined) socket.send(JSON.stringify({ ack: id }));
+    });
+    socket.on('error', report);
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      server.on('error', report);
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `ws://${host}:${port}${path}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const client of server.clients) client.terminate();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,193 @@
+/**
+ * LLM mode against a scripted chat completions server on localhost (never a real network), with the real
+ * LineUp client dialling the reference agent.
+ */
+
+import { acceptCheckpoint, parseDocument } from '@lineup/shared';
+import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
+import productComparison from '@lineup/shared/fixtures/product-comparison.json' with { type: 'json' };
+import streamInitial from '@lineup/shared/fixtures/stream-initial.json' with { type: 'json' };
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type ChatRequest, CONVERSATION, connectClient, fakeChatServer } from '../test/harness.js';
+import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
+import { createChatCompletionsModel } from './llm/chat.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+type Answer = Parameters<typeof fakeChatServer>[0][number];
+const toolCall = (id: string, name: string, args: object): Answer => ({
+  message: {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  },
+  finish_reason: 'tool_calls',
+});
+const text = (content: string): Answer => ({
+  message: { role: 'assistant', content },
+  finish_reason: 'stop',
+});
+
+async function setUp(answers: readonly Answer[]) {
+  const model = await fakeChatServer(answers);
+  cleanups.push(model.close);
+  const problems: unknown[] = [];
+  const server: ReferenceAgentServer = await startReferenceAgent({
+    mode: 'llm',
+    port: 0,
+    model: createChatCompletionsModel({ baseUrl: model.baseUrl, apiKey: 'test-key', model: 'fake-model' }),
+    onProblem: (problem) => problems.push(problem),
+  });
+  cleanups.push(server.close);
+  const client = await connectClient(server.url);
+  cleanups.push(client.stop);
+  return { model, server, client, problems };
+}
+
+const lastMessage = (request: ChatRequest | undefined) => request?.messages.at(-1);
+
+describe('llm mode with the real client', () => {
+  it('calls pomodoro.start for the model, feeds the final result back and relays the answer', async () => {
+    const { model, client } = await setUp([
+      toolCall('call_pomo_1', 'pomodoro__start', { minutes: 20 }),
+      text('Done: you focused for 20 minutes.'),
+    ]);
+    await client.client.sendUserMessage(CONVERSATION, 'start a 20 minute focus');
+    await vi.waitFor(() => expect(client.ofType('lineup.v1.tool.call')).toHaveLength(1));
+    const call = client.ofType('lineup.v1.tool.call')[0]!;
+    const inventory = client.sent.find((message) => message.type === 'lineup.v1.client.inventory');
+    expect(call.payload).toEqual({
+      call_id: 'call_pomo_1',
+      inventory_revision: inventory?.type === 'lineup.v1.client.inventory' ? inventory.payload.revision : '',
+      tool: 'pomodoro.start',
+      arguments: { minutes: 20 },
+    });
+    // The runtime runs it: Pomodoro comes forward, the timer starts, and 20 minutes later it completes.
+    await vi.waitFor(() =>
+      expect(
+        client.sent.some((m) => m.type === 'lineup.v1.tool.progress' && m.payload.status === 'started'),
+      ).toBe(true),
+    );
+    expect(model.requests).toHaveLength(1);
+    client.advance(20 * 60_000);
+    await client.runtime.settle();
+    await client.deliver();
+    await vi.waitFor(() => expect(client.replies).toEqual(['Done: you focused for 20 minutes.']));
+
+    const [first, second] = model.requests;
+    expect(model.headers[0]?.authorization).toBe('Bearer test-key');
+    expect(first?.model).toBe('fake-model');
+    const names = first?.tools?.map((tool) => tool.function.name);
+    expect(names).toEqual(['pomodoro__start', 'pomodoro__interrupt', ...INTELLIGENT_UI_TOOL_NAMES]);
+    expect(first?.tools?.[0]?.function.parameters).toMatchObject({
+      properties: { minutes: { type: 'integer' } },
+    });
+    expect(first?.messages[0]?.role).toBe('system');
+    expect(first?.messages[0]?.content).toContain('intelligent_ui');
+    expect(lastMessage(first)).toEqual({ role: 'user', content: 'start a 20 minute focus' });
+    expect(second?.messages.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_pomo_1' }] });
+    const tool = lastMessage(second);
+    expect(tool).toMatchObject({ role: 'tool', tool_call_id: 'call_pomo_1' });
+    expect(JSON.parse(tool?.content ?? '')).toMatchObject({
+      outcome: 'completed',
+      result: { status: 'completed', minutes: 20 },
+    });
+    expect(client.problems).toEqual([]);
+  });
+
+  it('lets the user stop a running operation: the waiting call gets an interim answer, the result a note', async () => {
+    const { model, client } = await setUp([
+      toolCall('call_pomo_2', 'pomodoro__start', { minutes: 20 }),
+      text('The timer is running.'),
+      toolCall('call_stop_2', 'pomodoro__interrupt', {}),
+      text('Stopped.'),
+      text('Your session was stopped after 1 minute.'),
+    ]);
+    await client.client.sendUserMessage(CONVERSATION, 'start a 20 minute focus');
+    await vi.waitFor(() =>
+      expect(
+        client.sent.some((m) => m.type === 'lineup.v1.tool.progress' && m.payload.status === 'started'),
+      ).toBe(true),
+    );
+    client.advance(60_000);
+    await client.client.sendUserMessage(CONVERSATION, 'stop');
+    await vi.waitFor(() => expect(client.replies).toHaveLength(3));
+    expect(client.replies).toEqual([
+      'The timer is running.',
+      'Stopped.',
+      'Your session was stopped after 1 minute.',
+    ]);
+    expect(client.ofType('lineup.v1.tool.call').map((call) => call.payload.tool)).toEqual([
+      'pomodoro.start',
+      'pomodoro.interrupt',
+    ]);
+    expect(JSON.parse(lastMessage(model.requests[1])?.content ?? '')).toMatchObject({ status: 'pending' });
+    expect(lastMessage(model.requests[4])?.content).toMatch(/final result of the earlier pomodoro\.start/);
+    expect(lastMessage(model.requests[4])?.content).toContain('"interrupted"');
+  });
+
+  it('turns an intelligent_ui call into a valid ui.document and feeds diagnostics back for an invalid one', async () => {
+    const { model, client } = await setUp([
+      toolCall('call_ui_bad', 'intelligent_ui', { document: JSON.stringify(productComparison) }),
+      toolCall('call_ui_good', 'intelligent_ui', { document: productComparison }),
+      text('Here is the comparison.'),
+    ]);
+    await client.client.sendUserMessage(CONVERSATION, 'compare two laptops');
+    await vi.waitFor(() => expect(client.replies).toEqual(['Here is the comparison.']));
+    const documents = client.ofType('lineup.v1.ui.document');
+    expect(documents).toHaveLength(1);
+    expect(parseDocument(documents[0]?.payload.document).id).toBe(productComparison.id);
+    const rejected = lastMessage(model.requests[1]);
+    expect(rejected).toMatchObject({ role: 'tool', tool_call_id: 'call_ui_bad' });
+    expect(rejected?.content).toMatch(/^The tool arguments were rejected/);
+    expect(rejected?.content).toContain('not as a JSON string');
+    const receipt = lastMessage(model.requests[2]);
+    expect(receipt).toMatchObject({ role: 'tool', tool_call_id: 'call_ui_good' });
+    expect(receipt?.content).toContain(`Shown to the user: UI document \`${productComparison.id}\``);
+    expect(client.problems).toEqual([]);
+  });
+
+  it('streams a UI: the open call id is the sourceCallId, each step a full-snapshot checkpoint', async () => {
+    const { model, client } = await setUp([
+      toolCall('call_stream_1', 'intelligent_ui_open', { document: streamInitial }),
+      toolCall('call_stream_2', 'intelligent_ui_complete', {
+        sourceCallId: 'call_stream_1',
+        generation: 1,
+        baseRevision: 0,
+      }),
+      toolCall('call_stream_3', 'intelligent_ui_cancel', {
+        sourceCallId: 'call_stream_1',
+        generation: 1,
+        baseRevision: 0,
+      }),
+      text('Streamed.'),
+    ]);
+    await client.client.sendUserMessage(CONVERSATION, 'stream something');
+    await vi.waitFor(() => expect(client.replies).toEqual(['Streamed.']));
+    const frames = client.ofType('lineup.v1.ui.checkpoint').map((message) => message.payload.checkpoint);
+    expect(frames.map((frame) => [frame.type, frame.sourceCallId, frame.generation, frame.seq])).toEqual([
+      ['snapshot', 'call_stream_1', 1, 1],
+      ['complete', 'call_stream_1', 1, 2],
+    ]);
+    let state = acceptCheckpoint(null, frames[0]);
+    state = acceptCheckpoint(state, frames[1]);
+    expect(state.status).toBe('completed');
+    expect(lastMessage(model.requests[1])?.content).toContain('sourceCallId "call_stream_1", generation 1');
+    expect(lastMessage(model.requests[3])?.content).toMatch(
+      /^The UI stream call was rejected.*sourceCallId/s,
+    );
+  });
+
+  it('answers politely when the model fails, and keeps serving', async () => {
+    const { client, problems } = await setUp([{ status: 500 }, text('Back again.')]);
+    await client.client.sendUserMessage(CONVERSATION, 'hello');
+    await vi.waitFor(() => expect(client.replies).toHaveLength(1));
+    expect(client.replies[0]).toMatch(/^Sorry — I could not reach the language model/);
+    expect(problems).toHaveLength(1);
+    await client.client.sendUserMessage(CONVERSATION, 'hello again');
+    await vi.waitFor(() => expect(client.replies).toEqual([client.replies[0], 'Back again.']));
+  });
+});

@@ -1,0 +1,122 @@
+/** Scripted mode: the real LineUp client dials the server, which answers with the scripted demo agent. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { CONVERSATION, connectClient } from '../test/harness.js';
+import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
+
+let server: ReferenceAgentServer | undefined;
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  await server?.close();
+  server = undefined;
+});
+
+async function scriptedServer() {
+  const problems: unknown[] = [];
+  server = await startReferenceAgent({
+    mode: 'scripted',
+    port: 0,
+    onProblem: (problem) => problems.push(problem),
+  });
+  return { server, problems };
+}
+
+describe('scripted mode with the real client', () => {
+  it('gets the inventory first, starts a 20 minute focus and stops it', async () => {
+    const { server, problems } = await scriptedServer();
+    const setup = await connectClient(server.url);
+    cleanups.push(setup.stop);
+    await vi.waitFor(() => expect(setup.sent.length).toBeGreaterThan(0));
+    expect(setup.sent[0]?.type).toBe('lineup.v1.client.inventory');
+
+    await setup.client.sendUserMessage(CONVERSATION, 'start a 20 minute focus');
+    await vi.waitFor(() => expect(setup.ofType('lineup.v1.tool.call')).toHaveLength(1));
+    const call = setup.ofType('lineup.v1.tool.call')[0]!;
+    expect(call.payload).toMatchObject({
+      tool: 'pomodoro.start',
+      arguments: { minutes: 20, label: 'Focus' },
+    });
+    const inventory = setup.sent.find((message) => message.type === 'lineup.v1.client.inventory');
+    expect(call.payload.inventory_revision).toBe(
+      inventory?.type === 'lineup.v1.client.inventory' ? inventory.payload.revision : undefined,
+    );
+    await vi.waitFor(() => expect(setup.replies).toHaveLength(2));
+    expect(setup.foreground).toEqual(['pomodoro']);
+    const statuses = setup.sent.flatMap((message) =>
+      message.type === 'lineup.v1.tool.progress' ? [message.payload.status] : [],
+    );
+    expect(statuses).toEqual(expect.arrayContaining(['accepted', 'started']));
+    expect(setup.replies[1]).toMatch(/20 minutes/);
+
+    setup.advance(65_000);
+    await setup.client.sendUserMessage(CONVERSATION, 'stop');
+    await vi.waitFor(() => expect(setup.replies).toHaveLength(5));
+    expect(setup.ofType('lineup.v1.tool.call')[1]?.payload.tool).toBe('pomodoro.interrupt');
+    expect(setup.replies.slice(2).sort()).toEqual(
+      [
+        'Asking **Pomodoro** to stop the timer…',
+        'Stopped: the timer is no longer running.',
+        'The focus session was stopped after **1 minute 5 seconds**.',
+      ].sort(),
+    );
+    // Every result reached the agent through acks: nothing stays pending in the outbox.
+    await setup.deliver();
+    await vi.waitFor(async () => expect(await setup.outbox.pending()).toEqual([]));
+    expect(setup.problems).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the WebSocket binding', () => {
+  function open(url: string, protocols: string[]) {
+    const socket = new WebSocket(url, protocols);
+    const frames: string[] = [];
+    socket.on('message', (data) => frames.push(String(data)));
+    return new Promise<{ socket: WebSocket; frames: string[] }>((resolve, reject) => {
+      socket.once('open', () => resolve({ socket, frames }));
+      socket.once('error', reject);
+    });
+  }
+  const envelope = (id: string, type: string, payload: object) =>
+    JSON.stringify({
+      v: 1,
+      id,
+      type,
+      conversation_id: 'conv_raw',
+      sender: { kind: 'client', id: 'raw' },
+      payload,
+    });
+
+  it('selects lineup.v1.ack, acks every envelope (repeats too) and handles each id once', async () => {
+    const { server } = await scriptedServer();
+    const { socket, frames } = await open(server.url, ['lineup.v1', 'lineup.v1.ack']);
+    cleanups.push(() => socket.terminate());
+    expect(socket.protocol).toBe('lineup.v1.ack');
+    const inventory = envelope('inv_1', 'lineup.v1.client.inventory', { revision: 'r1', tools: [] });
+    const help = envelope('msg_1', 'lineup.v1.chat.user_message', { text: 'help' });
+    socket.send(inventory);
+    socket.send(help);
+    socket.send(help);
+    await vi.waitFor(() => expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toHaveLength(3));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toEqual([
+      '{"ack":"inv_1"}',
+      '{"ack":"msg_1"}',
+      '{"ack":"msg_1"}',
+    ]);
+    const replies = frames.filter((frame) => frame.includes('lineup.v1.chat.agent_message'));
+    expect(replies).toHaveLength(1);
+  });
+
+  it('speaks plain lineup.v1 to a client that offers only that, and refuses other subprotocols', async () => {
+    const { server } = await scriptedServer();
+    const { socket, frames } = await open(server.url, ['lineup.v1']);
+    cleanups.push(() => socket.terminate());
+    expect(socket.protocol).toBe('lineup.v1');
+    socket.send(envelope('msg_2', 'lineup.v1.chat.user_message', { text: 'help' }));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    expect(JSON.parse(frames[0]!).type).toBe('lineup.v1.chat.agent_message');
+    await expect(open(server.url, ['graphql-ws'])).rejects.toThrow();
+  });
+});

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * `node dist/server.js [--mode scripted|llm] [--port 8787] [--host 127.0.0.1]`: the reference agent on
+ * `ws://host:port/agent`. llm mode reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
+ */
+import { startReferenceAgent } from './agent-server.js';
+import { readConfig } from './config.js';
+import { createChatCompletionsModel } from './llm/chat.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof readConfig>;
+  try {
+    config = readConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 2;
+    return;
+  }
+  const server = await startReferenceAgent({
+    mode: config.mode,
+    port: config.port,
+    host: config.host,
+    ...(config.llm === undefined ? {} : { model: createChatCompletionsModel(config.llm) }),
+    onProblem: (problem) =>
+      console.warn('[reference-agent]', problem instanceof Error ? problem.message : problem),
+  });
+  const modelNote = config.llm === undefined ? '' : ` (model ${config.llm.model} at ${config.llm.baseUrl})`;
+  console.log(`LineUp reference agent, ${config.mode} mode${modelNote}, listening on ${server.url}`);
+  console.log(`Open the host with ?agent=${server.url}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main();
