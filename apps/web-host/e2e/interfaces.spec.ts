@@ -82,10 +82,24 @@ test.describe('agent interfaces', () => {
   });
 
   test('a streamed interface builds up frame by frame and completes', async ({ page }) => {
+    // The intermediate frames last a few hundred milliseconds: record every text the conversation shows, so a
+    // busy machine cannot make the test miss one.
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      Object.assign(window, { seenTexts: seen });
+      new MutationObserver(() => {
+        const text = document.querySelector('.host__entries')?.textContent ?? '';
+        for (const phrase of ['Computing the projection', 'Generating…'])
+          if (text.includes(phrase)) seen.add(phrase);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByRole('button', { name: 'Streamed interface' }).click();
-    await expect(page.getByText('Computing the projection')).toBeVisible();
-    await expect(page.getByText('Generating…')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Projected balance' })).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(() => [...(window as unknown as { seenTexts: Set<string> }).seenTexts].sort()),
+      )
+      .toEqual(['Computing the projection', 'Generating…']);
     await expect(page.getByText('Computing the projection')).toHaveCount(0);
     await expect(page.getByText('Generating…')).toHaveCount(0);
     await expect(page.locator('.lu-result-value')).toContainText('16,288.95');
