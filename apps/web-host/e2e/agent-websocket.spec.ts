@@ -24,6 +24,8 @@ interface TestAgent {
   readonly connections: () => number;
   send(type: string, payload: object, conversation?: string): void;
   kill(): void;
+  /** While true, every new connection is dropped at once: the agent is away. */
+  refuse(value: boolean): void;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,12 @@ async function startAgent(): Promise<TestAgent> {
   const seen = new Set<string>();
   let current: WebSocket | null = null;
   let connections = 0;
+  let refusing = false;
   server.on('connection', (socket) => {
+    if (refusing) {
+      socket.terminate();
+      return;
+    }
     current = socket;
     connections++;
     socket.on('message', (data) => {
@@ -68,6 +75,9 @@ async function startAgent(): Promise<TestAgent> {
       );
     },
     kill: () => current?.terminate(),
+    refuse: (value) => {
+      refusing = value;
+    },
     close: () =>
       new Promise((resolve) => {
         for (const client of server.clients) client.terminate();
@@ -139,14 +149,21 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   await expect.poll(() => about(agent, 'call_ws_start')).toEqual(['accepted', 'starting', 'started']);
   await expect(page.getByRole('region', { name: 'Pomodoro' })).toBeVisible();
 
+  agent.refuse(true);
   agent.kill();
-  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).not.toHaveText(/connected \(/);
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: disconnected, retrying…',
+  );
   // The focus completes while the agent is away: the result waits in the outbox.
   await page.clock.fastForward(61_000);
   await expect(page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]')).toHaveAttribute(
     'data-phase',
     'completed',
   );
+  expect(about(agent, 'call_ws_start')).toEqual(['accepted', 'starting', 'started']);
+  // The agent is back: the next retry (at most 30 s away, by the page's clock) connects.
+  agent.refuse(false);
+  await page.clock.fastForward(31_000);
   await expect.poll(() => agent.connections(), { timeout: 15_000 }).toBe(2);
   await expect
     .poll(() => about(agent, 'call_ws_start'))
