@@ -186,7 +186,8 @@ setInterval(function () { try { LineUpSurface.event('keys', { seen: seen, value:
     await expect.poll(() => lastKeys(page, 'tabbed')).toBeDefined();
     await page.locator('#host-button').focus();
     await page.keyboard.press('Tab');
-    await page.waitForTimeout(100);
+    // The grant travels to the frame over its port: type once the Surface's field really has the focus.
+    await expect(surface(page, 'tabbed').getByRole('textbox', { name: 'Surface field' })).toBeFocused();
     await page.keyboard.type('tab', { delay: 30 });
     await expect.poll(() => lastKeys(page, 'tabbed')).toMatchObject({ value: 'tab' });
   });
