@@ -65,8 +65,6 @@ export class HostRuntime implements RuntimeHost {
   #mounted: { readonly target: AppTarget; readonly page: MountedMiniApp } | null = null;
   #container: HTMLElement | null = null;
   #wake: ReturnType<typeof setTimeout> | undefined;
-  #delivering: Promise<void> | null = null;
-  #deliverAgain = false;
   #disposed = false;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: HostRuntimeOptions = {}) {
@@ -301,25 +299,14 @@ export class HostRuntime implements RuntimeHost {
     );
   }
 
-  /** Sends every pending outbox row to the sink, in order; a request during a run runs again after it. */
+  /**
+   * Sends every pending outbox row to the sink, in order. `OutboxDelivery` keeps one run at a time and reads the
+   * pending rows again when asked during a run, so nothing written meanwhile is left behind.
+   */
   async #deliver(): Promise<void> {
-    if (this.#sink === null) return;
-    if (this.#delivering !== null) {
-      this.#deliverAgain = true;
-      return this.#delivering;
-    }
-    this.#delivering = (async () => {
-      do {
-        this.#deliverAgain = false;
-        const sink = this.#sink;
-        if (sink === null) break;
-        const report = await this.#outbox.deliver(sink);
-        if (report.error !== null)
-          this.#onProblem('A message could not be sent to the agent; it stays pending.');
-      } while (this.#deliverAgain);
-    })().finally(() => {
-      this.#delivering = null;
-    });
-    return this.#delivering;
+    const sink = this.#sink;
+    if (sink === null) return;
+    const report = await this.#outbox.deliver(sink);
+    if (report.error !== null) this.#onProblem('A message could not be sent to the agent; it stays pending.');
   }
 }
