@@ -24,6 +24,14 @@ import type { HostRuntime } from '../workspace/host-runtime.ts';
 /** The conversation this host opens by itself (one, until conversations are stored). */
 export const HOST_CONVERSATION_ID = 'conv_web_host';
 
+/** One envelope of the message log: what the client received (after dedupe) or sent, and when. */
+export interface LoggedMessage {
+  readonly direction: 'in' | 'out';
+  readonly message: LineUpMessage;
+  /** Unix milliseconds. */
+  readonly at: number;
+}
+
 /** What the views do with the connection's events. */
 export type ConnectionView = Omit<AgentClientHandlers, 'appCall' | 'statusChanged'>;
 
@@ -43,6 +51,7 @@ export class AgentConnection {
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
   readonly #statusListeners = new Set<() => void>();
+  readonly #messageListeners = new Set<(entry: LoggedMessage) => void>();
 
   constructor(host: HostRuntime, registry: AppRegistry, remoteUrl: string | null = null) {
     let transport: AgentTransport;
@@ -77,8 +86,14 @@ export class AgentConnection {
         surfaceClose: (message) => view()?.surfaceClose?.(message),
         agentMessage: (message) => view()?.agentMessage?.(message),
         agentUnsupported: (message) => view()?.agentUnsupported?.(message),
-        received: (message) => view()?.received?.(message),
-        sent: (message) => view()?.sent?.(message),
+        received: (message) => {
+          this.#log('in', message);
+          view()?.received?.(message);
+        },
+        sent: (message) => {
+          this.#log('out', message);
+          view()?.sent?.(message);
+        },
         problem: (error) => view()?.problem?.(error),
         statusChanged: (status) => {
           if (status !== 'open') host.setAgentSink(null);
@@ -93,9 +108,25 @@ export class AgentConnection {
     return this.#status;
   }
 
+  /** The conversation the host shows now: the user's messages and the console's calls go there. */
+  get conversationId(): string {
+    return HOST_CONVERSATION_ID;
+  }
+
   onStatus(listener: () => void): () => void {
     this.#statusListeners.add(listener);
     return () => this.#statusListeners.delete(listener);
+  }
+
+  /** Every envelope received or sent from now on (the agent console's log); returns the unsubscribe. */
+  onMessage(listener: (entry: LoggedMessage) => void): () => void {
+    this.#messageListeners.add(listener);
+    return () => this.#messageListeners.delete(listener);
+  }
+
+  #log(direction: 'in' | 'out', message: LineUpMessage): void {
+    const entry: LoggedMessage = { direction, message, at: Date.now() };
+    for (const listener of [...this.#messageListeners]) listener(entry);
   }
 
   /** Attaches the conversation view; the connection starts with the first one, so it misses nothing. */
