@@ -4,11 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
+import conversationsSource from '../examples/conversations.ts?raw';
 import installSource from '../examples/install.ts?raw';
 import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
 import { AppRegistry } from './apps/registry.js';
+import { createInProcessTransport } from './client/transport.js';
 import type { WebSocketLike } from './client/websocket-transport.js';
 import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
@@ -160,6 +162,45 @@ describe('README example: connecting an agent', () => {
     client.stop();
     for (const socket of server.clients) socket.terminate();
     await new Promise((resolve) => server.close(resolve));
+    db.close();
+  });
+});
+
+describe('README example: conversations', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(conversationsSource.trimEnd());
+  });
+
+  it('queues the message while the agent is away, then shows the conversation again on the next load', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const db = await openRuntimeDatabase('readme-conversations');
+    const registry = new AppRegistry(db);
+    await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+    const { resumeConversation } = await import('../examples/conversations.js');
+    // First load: the agent never connects (the transport stays closed), so the message is queued.
+    const away = createInProcessTransport();
+    away.transport.close();
+    const first = await resumeConversation(db, registry, away.transport, () => {});
+    expect(console.log).toHaveBeenLastCalledWith('Your message was queued.');
+    first.client.stop();
+    // Second load: the same conversation comes back with the queued message; the agent gets it this time.
+    const shown: string[] = [];
+    const { transport, agent } = createInProcessTransport();
+    const frames: string[] = [];
+    agent.onFrame((text) => frames.push(JSON.parse(text).type));
+    const second = await resumeConversation(db, registry, transport, (record) =>
+      shown.push(`${record.direction} ${record.type}`),
+    );
+    expect(second.conversationId).toBe(first.conversationId);
+    expect(shown).toEqual(['out lineup.v1.chat.user_message']);
+    await vi.waitFor(() =>
+      expect(frames).toEqual([
+        'lineup.v1.client.inventory',
+        'lineup.v1.chat.user_message',
+        'lineup.v1.chat.user_message',
+      ]),
+    );
+    second.client.stop();
     db.close();
   });
 });

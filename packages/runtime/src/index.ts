@@ -18,6 +18,7 @@ export {
   AgentClientError,
   type AgentClientHandlers,
   type AgentClientOptions,
+  type AgentClientSendResult,
   type AgentConnectionStatus,
   type ToolCallReceiver,
 } from './client/agent-client.js';
@@ -37,6 +38,14 @@ export {
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from './client/websocket-transport.js';
+export {
+  CONVERSATION_TITLE_LENGTH,
+  type ConversationJournal,
+  type ConversationPage,
+  ConversationStore,
+  ConversationStoreError,
+  type ConversationStoreOptions,
+} from './conversations/conversation-store.js';
 export {
   type AppTarget,
   HOST_INTENTS,
@@ -76,6 +85,8 @@ export {
   type AppRecord,
   type AuditRecord,
   type AuditType,
+  type ConversationMessageRecord,
+  type ConversationRecord,
   type InstanceRecord,
   type InventoryRecord,
   type OperationRecord,
@@ -87,5 +98,6 @@ export {
   type SessionDataRecord,
   type ToolCallRecord,
   type ToolCallStage,
+  type ViewStateRecord,
 } from './storage/database.js';
 export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';

@@ -11,6 +11,11 @@
  * message is handled. Outbox rows (tool progress and results, inventory changes) become envelopes whose `id` is
  * derived from the row, so a row sent again after a reconnect carries the same id and the agent can drop the
  * copy. Incoming envelopes are deduplicated by `id` too, within a bounded window.
+ *
+ * With a `journal` (a `ConversationStore`), every envelope in and out is recorded per conversation, incoming ids
+ * are deduplicated across reloads, and the user's own messages (chat turns, Surface events) are recorded before
+ * they are sent: while the agent is away they wait, and go out in order, with their ids, at the next session
+ * start — nothing the user said is lost.
  */
 import { hashCanonicalJSON, LineUpProtocolError } from '@lineup/shared';
 import {
@@ -24,6 +29,7 @@ import {
   parseEnvelopeText,
   type ToolCallPayload,
 } from '@lineup/shared/protocol';
+import type { ConversationJournal } from '../conversations/conversation-store.js';
 import type { OutboxMessage } from '../outbox/delivery.js';
 import type { ToolCallAnswer, ToolCallDisposition } from '../tools/intake.js';
 import type { AgentTransport, TransportListener } from './transport.js';
@@ -78,6 +84,17 @@ export interface AgentClientOptions {
   readonly ids?: () => string;
   /** How many incoming envelope ids are remembered for dedupe (default 4,096). */
   readonly dedupeWindow?: number;
+  /**
+   * Where every envelope in and out is recorded (a `ConversationStore`). With it, the user's messages are
+   * queued durably while the agent is away instead of refused.
+   */
+  readonly journal?: ConversationJournal;
+}
+
+/** What became of one of the user's messages: the transport took it, or it waits for the next session. */
+export interface AgentClientSendResult {
+  readonly message: LineUpMessage;
+  readonly delivery: 'sent' | 'queued';
 }
 
 const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
@@ -104,6 +121,10 @@ export class AgentClient {
   #status: AgentConnectionStatus = 'idle';
   /** Incoming frames are handled one at a time, in arrival order. */
   #queue: Promise<void> = Promise.resolve();
+  /** The journal's queued messages are sent by one flush at a time, oldest first. */
+  #flushing: Promise<ReadonlySet<string>> = Promise.resolve(new Set());
+  /** True between a session's start (inventories sent) and the transport closing. */
+  #sessionStarted = false;
 
   constructor(options: AgentClientOptions) {
     if (!CLIENT_ID.test(options.clientId))
@@ -131,6 +152,7 @@ export class AgentClient {
       opened: () => this.#enqueue(() => this.#sessionStart()),
       received: (text) => this.#enqueue(() => this.#receive(text)),
       closed: (error) => {
+        this.#sessionStarted = false;
         this.#setStatus('closed');
         if (error !== undefined) this.#handlers.problem?.(error);
       },
@@ -151,15 +173,67 @@ export class AgentClient {
     if (this.#status === 'open') await this.#sendInventory(conversationId, await this.#options.inventory());
   }
 
-  /** Sends what the user said. Throws `AgentClientError` when not connected or the text is invalid. */
-  async sendUserMessage(conversationId: string, text: string): Promise<void> {
+  /**
+   * Sends what the user said. Throws `AgentClientError` `invalid_message` for text the protocol refuses; while
+   * the agent is away, `not_connected` — or, with a journal, the message is queued and goes out at the next
+   * session start (`delivery: 'queued'`).
+   */
+  async sendUserMessage(conversationId: string, text: string): Promise<AgentClientSendResult> {
+    const message = this.#build(conversationId, 'lineup.v1.chat.user_message', { text }, this.#newId());
     await this.openConversation(conversationId);
-    await this.#send(conversationId, 'lineup.v1.chat.user_message', { text }, this.#newId());
+    return this.#sendQueued(message);
   }
 
-  /** Sends a Surface's `ui.event` (the user's intent, from `@lineup/surface-host`). */
-  async sendUIEvent(conversationId: string, payload: LineUpPayloadOf<'lineup.v1.ui.event'>): Promise<void> {
-    await this.#send(conversationId, 'lineup.v1.ui.event', payload, this.#newId());
+  /** Sends a Surface's `ui.event` (the user's intent, from `@lineup/surface-host`); queued like a chat turn. */
+  async sendUIEvent(
+    conversationId: string,
+    payload: LineUpPayloadOf<'lineup.v1.ui.event'>,
+  ): Promise<AgentClientSendResult> {
+    return this.#sendQueued(this.#build(conversationId, 'lineup.v1.ui.event', payload, this.#newId()));
+  }
+
+  async #sendQueued(message: LineUpMessage): Promise<AgentClientSendResult> {
+    const journal = this.#options.journal;
+    if (journal === undefined) {
+      await this.#transmit(message);
+      return { message, delivery: 'sent' };
+    }
+    await journal.queued(message);
+    const delivered = await this.#flush();
+    return { message, delivery: delivered.has(message.id) ? 'sent' : 'queued' };
+  }
+
+  /**
+   * Sends the journal's queued messages, oldest first, once the session has started (inventories first);
+   * resolves with the ids it delivered. A failed send leaves the rest pending for the next session.
+   */
+  #flush(): Promise<ReadonlySet<string>> {
+    const run = async (): Promise<ReadonlySet<string>> => {
+      const delivered = new Set<string>();
+      const journal = this.#options.journal;
+      if (journal === undefined || !this.#sessionStarted) return delivered;
+      for (;;) {
+        const pending = (await journal.pending()).filter((message) => !delivered.has(message.id));
+        if (pending.length === 0) return delivered;
+        for (const message of pending) {
+          if (!this.#sessionStarted) return delivered;
+          if (!this.#conversations.has(message.conversation_id)) {
+            this.#conversations.add(message.conversation_id);
+            await this.#sendInventory(message.conversation_id, await this.#options.inventory());
+          }
+          try {
+            await this.#transmit(message, false);
+          } catch (error) {
+            this.#handlers.problem?.(error);
+            return delivered;
+          }
+          delivered.add(message.id);
+          await journal.delivered(message);
+        }
+      }
+    };
+    this.#flushing = this.#flushing.then(run, run);
+    return this.#flushing;
   }
 
   /**
@@ -185,7 +259,10 @@ export class AgentClient {
         message.payload,
         this.#rowId(message.id, conversationId),
       );
-      if (revision !== undefined) this.#inventorySent.set(conversationId, revision);
+      if (revision !== undefined) {
+        this.#inventorySent.set(conversationId, revision);
+        await this.#recordInventory(conversationId, revision);
+      }
     }
   }
 
@@ -204,6 +281,9 @@ export class AgentClient {
     this.#setStatus('open');
     const inventory = await this.#options.inventory();
     for (const conversationId of this.#conversations) await this.#sendInventory(conversationId, inventory);
+    this.#sessionStarted = true;
+    // What the user said while the agent was away goes out now, in order, before anything else of ours.
+    await this.#flush();
     this.#options.onSessionStart?.();
   }
 
@@ -233,6 +313,19 @@ export class AgentClient {
     }
     const { message } = parsed;
     if (this.#isDuplicate(message.id)) return;
+    const journal = this.#options.journal;
+    if (journal !== undefined) {
+      let fresh = true;
+      try {
+        fresh = await journal.received(message);
+      } catch (error) {
+        // Not recorded: still shown now (a reload will not bring it back), and the host is told.
+        this.#handlers.problem?.(error);
+      }
+      // A repeat from before a reload is dropped; a tool call goes on to the runtime, whose own records answer
+      // it again without running it twice (seed 003 §4.2).
+      if (!fresh && message.type !== 'lineup.v1.tool.call') return;
+    }
     if (!this.#conversations.has(message.conversation_id)) {
       // The agent started a conversation: it gets the inventory before its first message is handled.
       this.#conversations.add(message.conversation_id);
@@ -316,11 +409,17 @@ export class AgentClient {
       `${this.#options.clientId}:inv:${shortHash([inventory.revision, conversationId])}`,
     );
     this.#inventorySent.set(conversationId, inventory.revision);
+    await this.#recordInventory(conversationId, inventory.revision);
   }
 
   async #send(conversationId: string, type: string, payload: unknown, id: string): Promise<void> {
     if (this.#status !== 'open')
       throw new AgentClientError('not_connected', 'The agent is not connected; nothing was sent.');
+    await this.#transmit(this.#build(conversationId, type, payload, id));
+  }
+
+  /** A validated envelope of ours (`invalid_message` when the protocol refuses it). */
+  #build(conversationId: string, type: string, payload: unknown, id: string): LineUpMessage {
     const envelope = {
       v: 1,
       id,
@@ -342,8 +441,24 @@ export class AgentClient {
     }
     if (parsed.kind !== 'message')
       throw new AgentClientError('invalid_message', `${type} is not a message this client sends.`);
-    await this.#options.transport.send(JSON.stringify(envelope));
-    this.#handlers.sent?.(parsed.message);
+    return parsed.message;
+  }
+
+  /** Sends one envelope; `record` logs it in the journal (a queued message is already there). */
+  async #transmit(message: LineUpMessage, record = true): Promise<void> {
+    if (this.#status !== 'open')
+      throw new AgentClientError('not_connected', 'The agent is not connected; nothing was sent.');
+    await this.#options.transport.send(JSON.stringify(message));
+    this.#handlers.sent?.(message);
+    const journal = this.#options.journal;
+    if (record && journal !== undefined)
+      await journal.sent(message).catch((error: unknown) => this.#handlers.problem?.(error));
+  }
+
+  async #recordInventory(conversationId: string, revision: string): Promise<void> {
+    await this.#options.journal
+      ?.inventorySent(conversationId, revision)
+      .catch((error: unknown) => this.#handlers.problem?.(error));
   }
 
   #newId(): string {

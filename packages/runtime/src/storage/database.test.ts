@@ -27,14 +27,17 @@ describe('openRuntimeDatabase', () => {
       'activations',
       'apps',
       'audit',
+      'conversations',
       'instances',
       'inventory',
+      'messages',
       'operations',
       'outbox',
       'session_data',
       'tool_calls',
+      'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(4);
+    expect(RUNTIME_DATABASE_VERSION).toBe(5);
     db.close();
   });
 

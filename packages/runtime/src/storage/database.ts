@@ -7,12 +7,14 @@
  * Agent Tool calls; version 3 indexes the pending outbox rows, so that finding what to send never reads the
  * delivered history; version 4 adds what executing a call needs: MiniApp instances (with their app
  * sub-session), activations, operations and session data, and indexes of what falls due (an activation's
- * foreground deadline, an operation's deadline, a call's timeout). Later versions add capability calls, the
- * action ledger and stream records as their features land.
+ * foreground deadline, an operation's deadline, a call's timeout); version 5 adds conversations: their
+ * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows. Later
+ * versions add capability calls, the action ledger and stream records as their features land.
  */
 
 import type {
   ClientInventoryPayload,
+  LineUpMessage,
   MiniAppManifest,
   ToolCallPayload,
   ToolProgressPayload,
@@ -21,7 +23,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 4;
+export const RUNTIME_DATABASE_VERSION = 5;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -203,6 +205,51 @@ export interface SessionDataRecord {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** One conversation (seed 000 §3): what a host lists, and which inventory revision it was sent last. */
+export interface ConversationRecord {
+  readonly id: string;
+  /** The first user message, shortened; absent until the user says something. */
+  readonly title?: string;
+  readonly createdAt: number;
+  /** The last message in or out (Unix ms); the `by_updated` index lists conversations by it. */
+  readonly updatedAt: number;
+  readonly messageCount: number;
+  /** seed 000 §5.1: the `client.inventory` revision last sent to this conversation, and when. */
+  readonly inventoryRevision?: string;
+  readonly inventorySentAt?: number;
+}
+
+/**
+ * One envelope of a conversation, in or out, in the order recorded (`seq`). A user's message (chat, Surface
+ * event) is recorded before it is sent and carries `pending: 1` (listed by `by_pending`) until the transport
+ * took it; then `sentAt`.
+ */
+export interface ConversationMessageRecord {
+  readonly seq: number;
+  readonly conversationId: string;
+  readonly direction: 'in' | 'out';
+  /** The envelope id: `by_envelope` ([direction, id]) finds a repeat. */
+  readonly id: string;
+  readonly type: string;
+  readonly message: LineUpMessage;
+  readonly at: number;
+  readonly pending?: typeof MESSAGE_PENDING;
+  readonly sentAt?: number;
+}
+
+/** The last local state of one interface a host shows in a conversation (its own key). */
+export interface ViewStateRecord {
+  /** `conversationId + "\n" + viewKey`. */
+  readonly key: string;
+  readonly conversationId: string;
+  readonly viewKey: string;
+  readonly state: unknown;
+  readonly at: number;
+}
+
+/** The value of `ConversationMessageRecord.pending` while a queued message waits for the transport. */
+export const MESSAGE_PENDING = 1;
+
 /** The value of `OutboxRecord.pending` while a row waits to be sent. */
 export const OUTBOX_PENDING = 1;
 
@@ -216,6 +263,17 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   activations: { key: string; value: ActivationRecord; indexes: { by_due: number } };
   operations: { key: string; value: OperationRecord; indexes: { by_due: number } };
   session_data: { key: string; value: SessionDataRecord };
+  conversations: { key: string; value: ConversationRecord; indexes: { by_updated: number } };
+  messages: {
+    key: number;
+    value: ConversationMessageRecord;
+    indexes: {
+      by_conversation: [string, number];
+      by_envelope: [string, string];
+      by_pending: number;
+    };
+  };
+  view_states: { key: string; value: ViewStateRecord };
 }
 
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
@@ -248,6 +306,9 @@ export type ExecutionTransaction = IDBPTransaction<
   typeof EXECUTION_STORES,
   'readwrite'
 >;
+
+/** The stores recording one conversation message writes together. */
+export const CONVERSATION_STORES = ['messages', 'conversations'] as const;
 
 /**
  * Transactions that write a call record or a final result are `strict`: they complete only once the data is
@@ -290,6 +351,14 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
         database.createObjectStore('activations', { keyPath: 'activationId' }).createIndex('by_due', 'dueAt');
         database.createObjectStore('operations', { keyPath: 'operationId' }).createIndex('by_due', 'dueAt');
         database.createObjectStore('session_data', { keyPath: 'key' });
+      }
+      if (oldVersion < 5) {
+        database.createObjectStore('conversations', { keyPath: 'id' }).createIndex('by_updated', 'updatedAt');
+        const messages = database.createObjectStore('messages', { keyPath: 'seq', autoIncrement: true });
+        messages.createIndex('by_conversation', ['conversationId', 'seq']);
+        messages.createIndex('by_envelope', ['direction', 'id']);
+        messages.createIndex('by_pending', 'pending');
+        database.createObjectStore('view_states', { keyPath: 'key' });
       }
     },
   });

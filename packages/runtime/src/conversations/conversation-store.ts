@@ -1,0 +1,269 @@
+/**
+ * Conversations in IndexedDB (seed 000 §3, §5.1): every envelope the client received from the agent and every
+ * envelope it sent, in order, per conversation; which inventory revision went to which conversation; the user's
+ * own messages (chat turns, Surface events) queued until the transport takes them; and the last local state of
+ * each interface a host shows. A host restores a conversation after a reload by replaying its messages into its
+ * views (never into the runtime: a tool call is executed once, by `ToolRuntime`, from its own records).
+ *
+ * `ConversationStore` is the `ConversationJournal` an `AgentClient` writes through: incoming envelopes are
+ * deduplicated by id across reloads, and a queued message keeps its envelope id until it is delivered, so an
+ * agent can drop the copy of one sent twice around a crash.
+ */
+import { LINEUP_WIRE_LIMITS, type LineUpMessage } from '@lineup/shared/protocol';
+import type { Clock } from '../apps/registry.js';
+import {
+  CONVERSATION_STORES,
+  type ConversationMessageRecord,
+  type ConversationRecord,
+  MESSAGE_PENDING,
+  type RuntimeDatabase,
+  STRICT,
+  type ViewStateRecord,
+} from '../storage/database.js';
+
+/** Where an `AgentClient` records what goes in and out (a `ConversationStore`, or a host's own). */
+export interface ConversationJournal {
+  /** Records an envelope from the agent; resolves `false` when one with this id was already recorded. */
+  received(message: LineUpMessage): Promise<boolean>;
+  /** Records one of the user's envelopes before it is sent: it stays pending until `delivered`. */
+  queued(message: LineUpMessage): Promise<void>;
+  /** The transport took a queued envelope. */
+  delivered(message: LineUpMessage): Promise<void>;
+  /** Records an envelope sent without being queued first (an outbox row, an answer); a repeat is ignored. */
+  sent(message: LineUpMessage): Promise<void>;
+  /** Queued envelopes not yet delivered, oldest first. */
+  pending(): Promise<readonly LineUpMessage[]>;
+  /** Which inventory revision the conversation was sent last. */
+  inventorySent(conversationId: string, revision: string): Promise<void>;
+}
+
+export interface ConversationStoreOptions {
+  readonly clock?: Clock;
+  /** Ids of new conversations (default `conv_` + `crypto.randomUUID()`). */
+  readonly ids?: () => string;
+}
+
+export interface ConversationPage {
+  readonly messages: readonly ConversationMessageRecord[];
+  /** The `seq` to pass as `after` for the next page; absent at the end. */
+  readonly next?: number;
+}
+
+/** A conversation's title is its first user message, cut to this many characters (the message stays whole). */
+export const CONVERSATION_TITLE_LENGTH = 80;
+
+/** Bad input to the store: an invalid id, key or page size. Nothing was written. */
+export class ConversationStoreError extends Error {
+  override readonly name = 'ConversationStoreError';
+}
+
+const ID = /^[\x21-\x7e]{1,128}$/;
+
+function checkId(id: string, what: string): void {
+  if (typeof id !== 'string' || !ID.test(id))
+    throw new ConversationStoreError(`${what} must be 1–128 printable ASCII characters without spaces.`);
+}
+
+export class ConversationStore implements ConversationJournal {
+  readonly #db: RuntimeDatabase;
+  readonly #now: () => number;
+  readonly #ids: () => string;
+
+  constructor(db: RuntimeDatabase, options: ConversationStoreOptions = {}) {
+    this.#db = db;
+    const clock = options.clock;
+    this.#now = clock === undefined ? Date.now : () => clock.now();
+    this.#ids = options.ids ?? (() => `conv_${crypto.randomUUID()}`);
+  }
+
+  /** Starts a new conversation (with a fresh id unless one is given); an existing id is returned as it is. */
+  async create(id: string = this.#ids()): Promise<ConversationRecord> {
+    checkId(id, 'A conversation id');
+    const tx = this.#db.transaction('conversations', 'readwrite');
+    const existing = await tx.store.get(id);
+    const now = this.#now();
+    const record: ConversationRecord = existing ?? { id, createdAt: now, updatedAt: now, messageCount: 0 };
+    if (existing === undefined) await tx.store.add(record);
+    await tx.done;
+    return record;
+  }
+
+  get(id: string): Promise<ConversationRecord | undefined> {
+    return this.#db.get('conversations', id);
+  }
+
+  /** Conversations, most recently active first. */
+  async list(options: { readonly limit?: number } = {}): Promise<readonly ConversationRecord[]> {
+    const limit = options.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000)
+      throw new ConversationStoreError('limit must be an integer from 1 to 1,000.');
+    const result: ConversationRecord[] = [];
+    let cursor = await this.#db
+      .transaction('conversations')
+      .store.index('by_updated')
+      .openCursor(null, 'prev');
+    while (cursor && result.length < limit) {
+      result.push(cursor.value);
+      cursor = await cursor.continue();
+    }
+    return result;
+  }
+
+  /** A conversation's messages in the order they were recorded, a page at a time (default 500). */
+  async messages(
+    conversationId: string,
+    options: { readonly after?: number | undefined; readonly limit?: number } = {},
+  ): Promise<ConversationPage> {
+    checkId(conversationId, 'A conversation id');
+    const limit = options.limit ?? 500;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 5_000)
+      throw new ConversationStoreError('limit must be an integer from 1 to 5,000.');
+    const after = options.after ?? 0;
+    const range = IDBKeyRange.bound([conversationId, after], [conversationId, Infinity], true, false);
+    const messages: ConversationMessageRecord[] = [];
+    let cursor = await this.#db.transaction('messages').store.index('by_conversation').openCursor(range);
+    while (cursor && messages.length < limit) {
+      messages.push(cursor.value);
+      cursor = await cursor.continue();
+    }
+    const last = messages.at(-1);
+    return cursor && last !== undefined ? { messages, next: last.seq } : { messages };
+  }
+
+  /** Every message of a conversation (pages through `messages`). */
+  async allMessages(conversationId: string): Promise<readonly ConversationMessageRecord[]> {
+    const all: ConversationMessageRecord[] = [];
+    let page = await this.messages(conversationId);
+    all.push(...page.messages);
+    while (page.next !== undefined) {
+      page = await this.messages(conversationId, { after: page.next });
+      all.push(...page.messages);
+    }
+    return all;
+  }
+
+  /** Saves the local state of one interface the host shows (`key` is the host's: a document's message id…). */
+  async saveViewState(conversationId: string, key: string, state: unknown): Promise<void> {
+    checkId(conversationId, 'A conversation id');
+    if (typeof key !== 'string' || key.length === 0 || key.length > 512)
+      throw new ConversationStoreError('A view state key is 1–512 characters.');
+    const text = JSON.stringify(state);
+    if (text === undefined) throw new ConversationStoreError('A view state must be JSON.');
+    if (text.length > LINEUP_WIRE_LIMITS.maxEnvelopeBytes)
+      throw new ConversationStoreError(
+        `A view state is at most ${LINEUP_WIRE_LIMITS.maxEnvelopeBytes} characters of JSON.`,
+      );
+    const record: ViewStateRecord = {
+      key: `${conversationId}\n${key}`,
+      conversationId,
+      viewKey: key,
+      state: JSON.parse(text) as unknown,
+      at: this.#now(),
+    };
+    await this.#db.put('view_states', record);
+  }
+
+  /** The saved view states of a conversation, by the host's key. */
+  async viewStates(conversationId: string): Promise<ReadonlyMap<string, unknown>> {
+    checkId(conversationId, 'A conversation id');
+    const records = await this.#db.getAll(
+      'view_states',
+      IDBKeyRange.bound(`${conversationId}\n`, `${conversationId}\n\uffff`),
+    );
+    return new Map(records.map((record) => [record.viewKey, record.state]));
+  }
+
+  // ── ConversationJournal ────────────────────────────────────────────────────────────────────────────────
+
+  async received(message: LineUpMessage): Promise<boolean> {
+    return this.#append(message, 'in');
+  }
+
+  async queued(message: LineUpMessage): Promise<void> {
+    // The user's own words exist nowhere else until the agent has them: on disk before anything is sent.
+    await this.#append(message, 'out', true);
+  }
+
+  async delivered(message: LineUpMessage): Promise<void> {
+    const tx = this.#db.transaction('messages', 'readwrite');
+    const index = tx.store.index('by_envelope');
+    const key = await index.getKey(['out', message.id]);
+    if (key !== undefined) {
+      const record = await tx.store.get(key);
+      if (record?.pending === MESSAGE_PENDING) {
+        const { pending: _pending, ...rest } = record;
+        await tx.store.put({ ...rest, sentAt: this.#now() });
+      }
+    }
+    await tx.done;
+  }
+
+  async sent(message: LineUpMessage): Promise<void> {
+    await this.#append(message, 'out');
+  }
+
+  async pending(): Promise<readonly LineUpMessage[]> {
+    const records = await this.#db.getAllFromIndex('messages', 'by_pending', MESSAGE_PENDING);
+    return records.sort((a, b) => a.seq - b.seq).map((record) => record.message);
+  }
+
+  async inventorySent(conversationId: string, revision: string): Promise<void> {
+    const tx = this.#db.transaction('conversations', 'readwrite');
+    const existing = await tx.store.get(conversationId);
+    const now = this.#now();
+    await tx.store.put({
+      ...(existing ?? { id: conversationId, createdAt: now, updatedAt: now, messageCount: 0 }),
+      inventoryRevision: revision,
+      inventorySentAt: now,
+    });
+    await tx.done;
+  }
+
+  /** Appends one envelope unless this direction already has its id; touches its conversation. */
+  async #append(message: LineUpMessage, direction: 'in' | 'out', pending = false): Promise<boolean> {
+    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', pending ? STRICT : undefined);
+    const messages = tx.objectStore('messages');
+    const conversations = tx.objectStore('conversations');
+    const [seen, existing] = await Promise.all([
+      messages.index('by_envelope').getKey([direction, message.id]),
+      conversations.get(message.conversation_id),
+    ]);
+    if (seen !== undefined) {
+      await tx.done;
+      return false;
+    }
+    const now = this.#now();
+    const title =
+      existing?.title ??
+      (message.type === 'lineup.v1.chat.user_message' ? titleOf(message.payload.text) : undefined);
+    const record: Omit<ConversationMessageRecord, 'seq'> = {
+      conversationId: message.conversation_id,
+      direction,
+      id: message.id,
+      type: message.type,
+      message,
+      at: now,
+      ...(pending ? { pending: MESSAGE_PENDING } : direction === 'out' ? { sentAt: now } : {}),
+    };
+    await Promise.all([
+      // `seq` is assigned by the store (auto-increment): the order messages were recorded in.
+      messages.add(record as ConversationMessageRecord),
+      conversations.put({
+        ...(existing ?? { id: message.conversation_id, createdAt: now, messageCount: 0 }),
+        updatedAt: now,
+        messageCount: (existing?.messageCount ?? 0) + 1,
+        ...(title === undefined ? {} : { title }),
+      }),
+    ]);
+    await tx.done;
+    return true;
+  }
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().replace(/\s+/g, ' ');
+  const characters = [...line];
+  return characters.length <= CONVERSATION_TITLE_LENGTH
+    ? line
+    : `${characters.slice(0, CONVERSATION_TITLE_LENGTH - 1).join('')}…`;
+}
