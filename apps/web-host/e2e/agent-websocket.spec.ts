@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { expect, test } from './fixtures.ts';
+import { expect, shownConversation, test } from './fixtures.ts';
 
 /**
  * A remote agent over a real WebSocket (`?agent=ws://…`), started by the test: the inventory arrives first, a chat
@@ -62,7 +62,8 @@ async function startAgent(): Promise<TestAgent> {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
     received,
     connections: () => connections,
-    send(type, payload, conversation = 'conv_web_host') {
+    // Unless told otherwise, the agent answers in the conversation its first inventory came from.
+    send(type, payload, conversation = received[0]?.conversation_id ?? 'conv_unknown') {
       current?.send(
         JSON.stringify({
           v: 1,
@@ -119,7 +120,7 @@ test('the inventory arrives first, and a chat turn round-trips', async ({ page }
   await expect.poll(() => agent.received.length).toBeGreaterThan(0);
   expect(agent.received[0]).toMatchObject({
     type: 'lineup.v1.client.inventory',
-    conversation_id: 'conv_web_host',
+    conversation_id: await shownConversation(page),
     payload: { revision: 'inventory-1' },
   });
   await page.getByLabel('Message to the agent').fill('start a 20 minute focus');

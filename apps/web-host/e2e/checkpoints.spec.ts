@@ -1,7 +1,7 @@
 import { advanceUIStream, startUIStream, type UIStreamState } from '@lineup/shared';
 import streamInitial from '@lineup/shared/fixtures/stream-initial.json' with { type: 'json' };
 import streamMutations from '@lineup/shared/fixtures/stream-mutations.json' with { type: 'json' };
-import { expect, test } from './fixtures.ts';
+import { expect, shownConversation, test } from './fixtures.ts';
 
 /**
  * A component stream sent as lineup.v1.ui.checkpoint messages, in Chromium: frames out of order, a gap, a
@@ -20,13 +20,14 @@ test('checkpoint messages build one streamed interface; stale and conflicting fr
   await page.goto('/');
   await expect(page.getByText('Agent: connected (demo agent)')).toBeVisible();
   const all = frames();
+  const conversation = await shownConversation(page);
   const deliver = async (checkpoint: unknown) => {
     await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
       JSON.stringify({
         v: 1,
         id: `msg_${Math.random().toString(36).slice(2)}`,
         type: 'lineup.v1.ui.checkpoint',
-        conversation_id: 'conv_e2e',
+        conversation_id: conversation,
         sender: { kind: 'agent', id: 'agent_e2e' },
         payload: { checkpoint },
       }),

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * Every e2e test fails on an unexpected `console.error` or uncaught page error: a page that renders but logs
@@ -25,3 +25,13 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp | null; failOnCon
 });
 
 export { expect };
+
+/**
+ * The id of the conversation the host shows (each profile starts its own `conv_<uuid>`), once it has been read
+ * back from the runtime database: what a pasted agent message must name to appear in it.
+ */
+export async function shownConversation(page: Page): Promise<string> {
+  const section = page.locator('section.host__conversation[aria-busy="false"]');
+  await expect(section).toHaveAttribute('data-conversation-id', /^conv_/);
+  return (await section.getAttribute('data-conversation-id')) ?? '';
+}

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, shownConversation, test } from './fixtures.ts';
 
 /**
  * The runtime in Chromium: the host installs its bundled Pomodoro from the manifest the build generated,
@@ -87,13 +87,14 @@ test('the bundled app is served next to its manifest', async ({ request }) => {
 test('an Agent Tool call is received by the runtime: accepted, replayed, refused', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  const conversation = await shownConversation(page);
   const deliver = async (payload: object) => {
     await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
       JSON.stringify({
         v: 1,
         id: `msg_${Math.random().toString(36).slice(2)}`,
         type: 'lineup.v1.tool.call',
-        conversation_id: 'conv_web_host',
+        conversation_id: conversation,
         sender: { kind: 'agent', id: 'agent_e2e' },
         payload,
       }),
@@ -178,12 +179,13 @@ test('an app.call is answered with app.result unsupported: the host declares no 
   page,
 }) => {
   await page.goto('/');
+  const conversation = await shownConversation(page);
   await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
     JSON.stringify({
       v: 1,
       id: 'msg_call_1',
       type: 'lineup.v1.app.call',
-      conversation_id: 'conv_web_host',
+      conversation_id: conversation,
       sender: { kind: 'agent', id: 'agent_e2e' },
       payload: {
         call_id: 'call_open_docs_01',

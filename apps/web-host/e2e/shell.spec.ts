@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, shownConversation, test } from './fixtures.ts';
 
 test('the Web Reference Host renders its shell', async ({ page }) => {
   await page.goto('/');
@@ -16,12 +16,13 @@ test('a pasted agent turn renders its Markdown through the DSL allowlist, never 
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     'Agent: connected (demo agent)',
   );
+  const conversation = await shownConversation(page);
   await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
     JSON.stringify({
       v: 1,
       id: 'msg_reply_1',
       type: 'lineup.v1.chat.agent_message',
-      conversation_id: 'conv_web_host',
+      conversation_id: conversation,
       sender: { kind: 'agent', id: 'agent_e2e' },
       payload: {
         text: 'Opening **Markdown check**. <img src=x onerror=alert(1)> [docs](javascript:alert(1))',

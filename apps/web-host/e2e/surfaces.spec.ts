@@ -1,5 +1,5 @@
 import type { Frame, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, shownConversation, test } from './fixtures.ts';
 
 /**
  * Inline Surfaces in Chromium (seed 000 §2, §4): the sandbox, the CSP, the bridge in both directions, and a
@@ -13,14 +13,15 @@ function envelope(type: string, payload: object, id = `msg_${Math.random().toStr
     v: 1,
     id,
     type,
-    conversation_id: 'conv_e2e',
+    conversation_id: 'conv_shown', // replaced by the conversation shown when delivered
     sender: { kind: 'agent', id: 'agent_e2e' },
     payload,
   };
 }
 
 async function deliver(page: Page, message: object) {
-  await page.getByLabel(PASTE).fill(JSON.stringify(message));
+  const conversation_id = await shownConversation(page);
+  await page.getByLabel(PASTE).fill(JSON.stringify({ ...message, conversation_id }));
   await page.getByRole('button', { name: 'Deliver' }).click();
 }
 

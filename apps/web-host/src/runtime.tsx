@@ -5,7 +5,7 @@
  * page was closed is settled, and the app that was in the foreground comes back. The MiniApps panel, the
  * workspace and the conversation read it from context.
  */
-import { type AppRecord, AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
+import { type AppRecord, AppRegistry, ConversationStore, openRuntimeDatabase } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { AgentConnection, configuredAgentUrl } from './agent/connection.ts';
@@ -86,7 +86,11 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       } catch {
         throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
       }
-      const connection = new AgentConnection(host, registry, remoteUrl);
+      // The latest conversation comes back; a fresh profile starts one.
+      const store = new ConversationStore(db);
+      const [latest] = await store.list({ limit: 1 });
+      const conversation = latest ?? (await store.create());
+      const connection = new AgentConnection(host, registry, store, conversation.id, remoteUrl);
       close = () => {
         connection.stop();
         host.dispose();

@@ -6,13 +6,18 @@
  * Without a remote agent (`?agent=ws://…`, `LINEUP_AGENT_URL`), the transport is in process and the built-in demo
  * agent (`@lineup/scripted-agent`, deterministic, English and Chinese) sits at its far end; the conversation's
  * message box sends from that end too, so a pasted `lineup.v1` message takes exactly the path of an agent's.
+ *
+ * Conversations are kept in the runtime database (`ConversationStore`, the client's journal): the page opens the
+ * latest one again, and the user can start a new one or go back to an earlier one.
  */
 import {
   AgentClient,
   type AgentClientHandlers,
+  type AgentClientSendResult,
   type AgentConnectionStatus,
   type AgentTransport,
   type AppRegistry,
+  type ConversationStore,
   createInProcessTransport,
   createWebSocketTransport,
   type InProcessAgentEnd,
@@ -20,9 +25,6 @@ import {
 import { createScriptedAgent } from '@lineup/scripted-agent';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
-
-/** The conversation this host opens by itself (one, until conversations are stored). */
-export const HOST_CONVERSATION_ID = 'conv_web_host';
 
 /** One envelope of the message log: what the client received (after dedupe) or sent, and when. */
 export interface LoggedMessage {
@@ -52,8 +54,20 @@ export class AgentConnection {
   #status: AgentConnectionStatus = 'idle';
   readonly #statusListeners = new Set<() => void>();
   readonly #messageListeners = new Set<(entry: LoggedMessage) => void>();
+  readonly #conversationListeners = new Set<() => void>();
+  /** Where conversations are kept; the views replay a conversation's records from it. */
+  readonly store: ConversationStore;
+  #conversationId: string;
 
-  constructor(host: HostRuntime, registry: AppRegistry, remoteUrl: string | null = null) {
+  constructor(
+    host: HostRuntime,
+    registry: AppRegistry,
+    store: ConversationStore,
+    conversationId: string,
+    remoteUrl: string | null = null,
+  ) {
+    this.store = store;
+    this.#conversationId = conversationId;
     let transport: AgentTransport;
     if (remoteUrl === null) {
       const pair = createInProcessTransport();
@@ -75,7 +89,8 @@ export class AgentConnection {
       clientId: 'web-host',
       inventory: () => registry.inventory(),
       tools: host,
-      conversations: [HOST_CONVERSATION_ID],
+      journal: store,
+      conversations: [conversationId],
       // Every session start: what the outbox holds goes out now, and from now on as it is written.
       onSessionStart: () => host.setAgentSink((message) => this.client.sendOutboxMessage(message)),
       handlers: {
@@ -110,7 +125,40 @@ export class AgentConnection {
 
   /** The conversation the host shows now: the user's messages and the console's calls go there. */
   get conversationId(): string {
-    return HOST_CONVERSATION_ID;
+    return this.#conversationId;
+  }
+
+  /** Called when the conversation shown changes, or one is created. */
+  onConversation(listener: () => void): () => void {
+    this.#conversationListeners.add(listener);
+    return () => this.#conversationListeners.delete(listener);
+  }
+
+  /** Shows another stored conversation; the agent gets the inventory there first (once connected). */
+  async switchTo(conversationId: string): Promise<void> {
+    const record = await this.store.get(conversationId);
+    if (record === undefined) throw new Error(`There is no conversation ${conversationId}.`);
+    this.#conversationId = conversationId;
+    this.#notifyConversation();
+    await this.client.openConversation(conversationId);
+  }
+
+  /** Starts a new conversation and shows it. */
+  async newConversation(): Promise<string> {
+    const record = await this.store.create();
+    this.#conversationId = record.id;
+    this.#notifyConversation();
+    await this.client.openConversation(record.id);
+    return record.id;
+  }
+
+  /** What the user said, to the conversation shown: sent, or queued while the agent is away. */
+  sendUserMessage(text: string): Promise<AgentClientSendResult> {
+    return this.client.sendUserMessage(this.#conversationId, text);
+  }
+
+  #notifyConversation(): void {
+    for (const listener of [...this.#conversationListeners]) listener();
   }
 
   onStatus(listener: () => void): () => void {
@@ -136,7 +184,10 @@ export class AgentConnection {
   }
 
   /** A Surface's user event, to the conversation that opened it. */
-  sendUIEvent(conversationId: string, payload: LineUpPayloadOf<'lineup.v1.ui.event'>): Promise<void> {
+  sendUIEvent(
+    conversationId: string,
+    payload: LineUpPayloadOf<'lineup.v1.ui.event'>,
+  ): Promise<AgentClientSendResult> {
     return this.client.sendUIEvent(conversationId, payload);
   }
 

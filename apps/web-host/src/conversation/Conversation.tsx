@@ -1,87 +1,34 @@
 /**
- * The conversation panel, view code over the agent connection (agent/connection.ts, `AgentClient`): chat turns,
- * DSL interfaces (@lineup/renderer-react), inline Surfaces (@lineup/surface-host) and the log of what the client
- * sends the agent. A pasted lineup.v1 message is sent from the agent's end of the in-process transport, so it takes
- * exactly the path of a remote agent's; a pasted DSL document is shown as it is.
+ * The conversation panel, view code over the agent connection (agent/connection.ts, `AgentClient`) and the
+ * conversation model (model.ts): chat turns, DSL interfaces (@lineup/renderer-react), inline Surfaces
+ * (@lineup/surface-host) and the log of what the client sends the agent. The conversation shown is read back from
+ * the runtime database when the page loads or the user picks another one, so a reload changes nothing on screen;
+ * each interface's local state is kept as it changes. A pasted lineup.v1 message is sent from the agent's end of
+ * the in-process transport, so it takes exactly the path of a remote agent's; a pasted DSL document is shown as
+ * it is.
  */
+
 import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
-import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
-import type { LineUpMessage, UIOpenPayload } from '@lineup/shared/protocol';
-import {
-  checkSurfaceBundle,
-  prepareSurfaceFrame,
-  SurfaceInstances,
-  type SurfaceRejection,
-} from '@lineup/surface-host';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { type AgentConnection, type ConnectionView, HOST_CONVERSATION_ID } from '../agent/connection.ts';
+import type { ConversationRecord } from '@lineup/runtime';
+import { LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
 import { type HostText, labelText, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { EXAMPLE_DOCUMENTS } from './examples.ts';
+import {
+  type ConversationMessage,
+  ConversationModel,
+  type Entry,
+  invalidNote,
+  refusedNote,
+  rejectionNote,
+  type SideEffect,
+} from './model.ts';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
 import { exampleStreamFrames, receiveFrame } from './stream-replay.ts';
 import { weatherOpenEnvelope } from './surface-example.ts';
-
-type NewEntry =
-  | { readonly kind: 'document'; readonly label: string; readonly document: unknown }
-  | { readonly kind: 'stream'; readonly label: string }
-  /** A component stream the agent sends as `ui.checkpoint` messages; `stream` is the receiver state. */
-  | { readonly kind: 'checkpoints'; readonly label: string; readonly stream: UIStreamState }
-  | {
-      readonly kind: 'surface';
-      readonly label: string;
-      readonly payload: UIOpenPayload;
-      readonly conversationId: string;
-    }
-  /** A chat turn: the user's (plain text) or the agent's (Markdown, through the DSL's Markdown allowlist). */
-  | { readonly kind: 'chat'; readonly label: string; readonly from: 'user' | 'agent'; readonly text: string }
-  /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
-  | {
-      readonly kind: 'note';
-      readonly label: string;
-      readonly tone: 'to-agent' | 'refused';
-      readonly text: string;
-      /** The whole message, when `text` only summarizes it (an inventory is long). */
-      readonly detail?: string;
-    };
-type Entry = NewEntry & { readonly key: number };
-
-/** The note for a message refused with located issues: where (below `prefix`), and why. */
-function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
-  const issue = error.issues[0];
-  return {
-    kind: 'note',
-    label: 'Refused',
-    tone: 'refused',
-    text: `Invalid message at ${prefix}${issue?.path}: ${issue?.message}`,
-  };
-}
-
-function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntry {
-  const times = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
-  let text: string;
-  switch (rejection.reason) {
-    case 'navigated':
-      text = `Surface ${instanceId} tried to leave its document and was removed.`;
-      break;
-    case 'flooded':
-      text = `Surface ${instanceId} flooded the host with window messages and was removed.`;
-      break;
-    case 'focus_taken':
-      text = `Surface ${instanceId} took keyboard focus without a click; focus was given back.`;
-      break;
-    case 'rate_limited':
-      text = `Dropped ${times(rejection.count, 'event')} from Surface ${instanceId} over its rate limit.`;
-      break;
-    case 'foreign_message':
-      text = `Ignored ${times(rejection.count, 'window message')} from Surface ${instanceId}.`;
-      break;
-    case 'invalid_message':
-      text = `Dropped ${times(rejection.count, 'invalid message')} from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
-      break;
-  }
-  return { kind: 'note', label: 'Refused', tone: 'refused', text };
-}
 
 /** Milliseconds between replayed stream frames: slow enough to watch the UI build up. */
 const FRAME_INTERVAL = 400;
@@ -176,36 +123,6 @@ function isEnvelope(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'v' in value && 'type' in value;
 }
 
-/** How a message the client sent the agent shows in the log (an inventory as one line, the whole folded). */
-function sentNote(message: LineUpMessage): NewEntry | null {
-  switch (message.type) {
-    case 'lineup.v1.chat.user_message':
-      return null; // the user's turn shows as a chat entry
-    case 'lineup.v1.client.inventory':
-      return {
-        kind: 'note',
-        label: 'Sent to the agent',
-        tone: 'to-agent',
-        text: `${message.type} ${message.payload.revision}, ${message.payload.tools?.length ?? 0} Agent Tools`,
-        detail: JSON.stringify(message.payload, null, 2),
-      };
-    case 'lineup.v1.ui.event':
-      return {
-        kind: 'note',
-        label: 'Sent to the agent',
-        tone: 'to-agent',
-        text: `${message.type} ${message.payload.instance_id} ${message.payload.event} ${JSON.stringify(message.payload.data)}`,
-      };
-    default:
-      return {
-        kind: 'note',
-        label: 'Sent to the agent',
-        tone: 'to-agent',
-        text: `${message.type} ${JSON.stringify(message.payload)}`,
-      };
-  }
-}
-
 /** A chat turn of the agent as a one-node DSL document, so its Markdown takes the DSL's Markdown allowlist. */
 function markdownDocument(key: number, text: string) {
   return {
@@ -270,134 +187,187 @@ function ConnectionStatus({
   );
 }
 
+/** The conversation shown, following the connection's choice. */
+function useConversationId(connection: AgentConnection | null): string | null {
+  return useSyncExternalStore(
+    (listener) => connection?.onConversation(listener) ?? (() => {}),
+    () => connection?.conversationId ?? null,
+    () => null,
+  );
+}
+
+/** The stored conversations, newest first, re-read whenever `tick` changes. */
+function ConversationPicker({
+  connection,
+  conversationId,
+  tick,
+}: {
+  readonly connection: AgentConnection;
+  readonly conversationId: string;
+  readonly tick: number;
+}) {
+  const text = useText();
+  const [conversations, setConversations] = useState<readonly ConversationRecord[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tick` is the signal to read the list again.
+  useEffect(() => {
+    let active = true;
+    connection.store
+      .list()
+      .then((list) => active && setConversations(list))
+      .catch(
+        (caught: unknown) => active && setError(caught instanceof Error ? caught.message : String(caught)),
+      );
+    return () => {
+      active = false;
+    };
+  }, [connection, conversationId, tick]);
+  const fail = (caught: unknown) => setError(caught instanceof Error ? caught.message : String(caught));
+  return (
+    <div className="host__conversations">
+      <label htmlFor="conversation-pick">{text.conversations}</label>
+      <select
+        id="conversation-pick"
+        value={conversationId}
+        onChange={(event) => void connection.switchTo(event.target.value).catch(fail)}
+      >
+        {conversations.some((record) => record.id === conversationId) ? null : (
+          <option value={conversationId}>{text.untitled}</option>
+        )}
+        {conversations.map((record) => (
+          <option key={record.id} value={record.id}>
+            {record.title ?? text.untitled} · {new Date(record.updatedAt).toLocaleString(text.locale)}
+          </option>
+        ))}
+      </select>
+      <button type="button" onClick={() => void connection.newConversation().catch(fail)}>
+        {text.newConversation}
+      </button>
+      {error !== null && <span role="alert">{error}</span>}
+    </div>
+  );
+}
+
 export function Conversation() {
   const runtime = useRuntime();
-  const text = useText();
-  const [entries, setEntries] = useState<readonly Entry[]>([]);
-  const next = useRef(1);
-  /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
-  const receivers = useRef(new Map<string, { readonly key: number; readonly stream: UIStreamState }>());
-  /** The conversation of each open Surface: its events go back there. */
-  const surfaceConversations = useRef(new Map<string, string>());
-  const add = (entry: NewEntry) => {
-    const key = next.current++;
-    setEntries((current) => [...current, { ...entry, key }]);
-  };
-  const addRef = useRef(add);
-  addRef.current = add;
   const connection = runtime.status === 'ready' ? runtime.connection : null;
+  const conversationId = useConversationId(connection);
+  const text = useText();
+  // One model per conversation shown; a page load or a switch reads it back from the store.
+  const model = useMemo(() => new ConversationModel(conversationId ?? 'none'), [conversationId]);
+  const entries = useSyncExternalStore(
+    (listener) => model.subscribe(listener),
+    () => model.entries,
+    () => model.entries,
+  );
+  const [loaded, setLoaded] = useState<{
+    readonly model: ConversationModel;
+    readonly states: ReadonlyMap<string, unknown>;
+  } | null>(null);
+  const [tick, setTick] = useState(0);
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  /** Live envelopes that arrive while the model is read back, applied after it (in order, deduplicated). */
+  const early = useRef<ConversationMessage[] | null>([]);
   const connectionRef = useRef(connection);
   connectionRef.current = connection;
-  const refused = (text: string) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text });
+  const refused = (message: string) => modelRef.current.add(refusedNote(message));
+
   const [instances] = useState(
     () =>
       new SurfaceInstances({
         onEvent: (event) => {
-          const to = surfaceConversations.current.get(event.instance_id) ?? HOST_CONVERSATION_ID;
           const current = connectionRef.current;
-          if (current === null) return refused('The runtime is not ready yet; the event was not sent.');
+          if (current === null) {
+            refused('The runtime is not ready yet; the event was not sent.');
+            return;
+          }
+          // The event goes back to the conversation that opened the Surface: the one shown.
+          const to = current.conversationId;
           current
             .sendUIEvent(to, event)
+            .then(({ message, delivery }) =>
+              live({ direction: 'out', message, pending: delivery === 'queued' }),
+            )
             .catch((error: unknown) =>
               refused(`The event was not sent: ${error instanceof Error ? error.message : 'unknown error'}`),
             );
         },
         onRejected: (instanceId, rejection) => {
-          addRef.current(rejectionNote(instanceId, rejection));
-          if (rejection.reason === 'navigated') removeSurface(instanceId);
+          modelRef.current.add(rejectionNote(instanceId, rejection));
+          if (rejection.reason === 'navigated') modelRef.current.removeSurface(instanceId);
         },
       }),
   );
   useEffect(() => () => instances.closeAll(), [instances]);
   // A Surface frame loads ahead, so the agent's first Surface opens without waiting for one.
   useEffect(() => prepareSurfaceFrame(document), []);
-  useEffect(
-    () => onHostProblem((text) => addRef.current({ kind: 'note', label: 'Refused', tone: 'refused', text })),
-    [],
+  useEffect(() => onHostProblem((message) => modelRef.current.add(refusedNote(message))), []);
+
+  const effect = useCallback(
+    (side: SideEffect | null) => {
+      if (side?.kind === 'patch') instances.patch(side.payload);
+      else if (side?.kind === 'close') instances.close(side.payload);
+    },
+    [instances],
   );
+  /** One envelope from the connection, for the model shown (after its stored messages). */
+  const live = (message: ConversationMessage) => {
+    if (message.message.conversation_id !== modelRef.current.conversationId) {
+      setTick((value) => value + 1); // another conversation moved: the list shows it
+      return;
+    }
+    if (early.current !== null) early.current.push(message);
+    else effect(modelRef.current.apply(message));
+    if (message.message.type === 'lineup.v1.chat.user_message') setTick((value) => value + 1);
+  };
+  const liveRef = useRef(live);
+  liveRef.current = live;
 
-  const removeSurface = (instanceId: string) =>
-    setEntries((current) =>
-      current.filter((entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId)),
-    );
-
-  /** What the agent sends, as the connection hands it over. */
-  const view: ConnectionView = {
-    sent: (message) => {
-      const note = sentNote(message);
-      if (note !== null) add(note);
-    },
-    problem: (error) => {
-      if (error instanceof LineUpProtocolError) add(invalidNote(error));
-      else refused(error instanceof Error ? error.message : 'The agent connection failed.');
-    },
-    agentUnsupported: (message) =>
-      refused(`The agent does not support ${message.payload.message_type ?? 'a message'} we sent.`),
-    agentMessage: (message) =>
-      add({ kind: 'chat', label: 'Agent', from: 'agent', text: message.payload.text }),
-    document: (message) =>
-      add({ kind: 'document', label: 'Agent document', document: message.payload.document }),
-    surfaceOpen: (message) => {
-      const { payload } = message;
-      if (payload.app === undefined) {
-        refused('No MiniApp is installed to provide this Surface; only inline Surfaces open here.');
-        return;
-      }
-      try {
-        checkSurfaceBundle(payload.app);
-      } catch (error) {
-        if (!(error instanceof LineUpProtocolError)) throw error;
-        add(invalidNote(error, 'payload.'));
-        return;
-      }
-      surfaceConversations.current.set(payload.instance_id, message.conversation_id);
-      const label = payload.app.name;
-      const conversationId = message.conversation_id;
-      setEntries((current) => {
-        // seed 000 §4.1: the same instance id replaces the open instance, in place.
-        if (
-          current.some(
-            (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
-          )
-        )
-          return current.map((entry) =>
-            entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
-              ? { ...entry, payload, label, conversationId }
-              : entry,
-          );
-        return [...current, { kind: 'surface', label, payload, conversationId, key: next.current++ }];
-      });
-    },
-    surfacePatch: (message) => {
-      if (instances.patch(message.payload) === 'unknown_instance')
-        refused(`No open Surface ${message.payload.instance_id} to patch.`);
-    },
-    surfaceClose: (message) => {
-      instances.close(message.payload);
-      removeSurface(message.payload.instance_id);
-    },
-    checkpoint: (message) => {
-      const frame = message.payload.checkpoint as { sourceCallId?: unknown; uiId?: unknown };
-      const streamKey = `${String(frame.sourceCallId)}\n${String(frame.uiId)}`;
-      const known = receivers.current.get(streamKey);
-      let stream: UIStreamState;
-      try {
-        // One receiver per (sourceCallId, uiId): duplicates, stale frames and gaps follow acceptCheckpoint.
-        stream = acceptCheckpoint(known?.stream ?? null, message.payload.checkpoint);
-      } catch (error) {
-        if (!(error instanceof UIStreamError)) throw error;
-        const issue = error.issues[0];
-        refused(`Refused a stream frame at ${issue?.path}: ${issue?.message}`);
-        return;
-      }
-      if (known?.stream === stream) return;
-      const key = known?.key ?? next.current++;
-      receivers.current.set(streamKey, { key, stream });
-      setEntries((current) =>
-        known === undefined
-          ? [...current, { kind: 'checkpoints', label: 'Streamed interface', stream, key }]
-          : current.map((entry) => (entry.key === key ? { ...entry, stream } : entry)),
+  // Read the conversation back from the store, then apply what arrived meanwhile.
+  useEffect(() => {
+    if (connection === null || conversationId === null) return;
+    let active = true;
+    early.current = [];
+    setLoaded(null);
+    (async () => {
+      const [records, states] = await Promise.all([
+        connection.store.allMessages(conversationId),
+        connection.store.viewStates(conversationId),
+      ]);
+      if (!active) return;
+      for (const record of records)
+        model.apply({
+          direction: record.direction,
+          message: record.message,
+          pending: record.pending !== undefined,
+        });
+      const waiting = early.current ?? [];
+      early.current = null;
+      for (const message of waiting) effect(model.apply(message));
+      setLoaded({ model, states });
+    })().catch((error: unknown) => {
+      if (!active) return;
+      early.current = null;
+      setLoaded({ model, states: new Map() });
+      model.add(
+        refusedNote(
+          `The conversation could not be read back: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       );
+    });
+    return () => {
+      active = false;
+    };
+  }, [connection, conversationId, model, effect]);
+
+  /** What the connection hands over: every envelope in and out, and problems. */
+  const view: ConnectionView = {
+    received: (message) => liveRef.current({ direction: 'in', message }),
+    sent: (message) => liveRef.current({ direction: 'out', message }),
+    problem: (error) => {
+      if (error instanceof LineUpProtocolError) modelRef.current.add(invalidNote(error));
+      else refused(error instanceof Error ? error.message : 'The agent connection failed.');
     },
   };
   const viewRef = useRef(view);
@@ -428,76 +398,80 @@ export function Conversation() {
   const deliver = (value: unknown) =>
     isEnvelope(value)
       ? sendAsAgent(value)
-      : add({ kind: 'document', label: 'Pasted document', document: value });
+      : model.add({ kind: 'document', label: 'Pasted document', document: value });
 
-  const sendUserMessage = async (text: string) => {
+  const sendUserMessage = async (message: string) => {
     if (connection === null) {
       refused('The runtime is not ready yet.');
       return;
     }
     try {
-      await connection.client.sendUserMessage(HOST_CONVERSATION_ID, text);
-      add({ kind: 'chat', label: 'You', from: 'user', text });
+      const result = await connection.sendUserMessage(message);
+      live({ direction: 'out', message: result.message, pending: result.delivery === 'queued' });
     } catch (error) {
       refused(`Not sent: ${error instanceof Error ? error.message : 'unknown error'}`);
       throw error;
     }
   };
 
+  const states = loaded?.model === model ? loaded.states : null;
+  const saveState = (key: string | undefined) =>
+    key === undefined || connection === null || conversationId === null
+      ? undefined
+      : (state: unknown) => {
+          connection.store
+            .saveViewState(conversationId, key, state)
+            .catch((error: unknown) =>
+              refused(
+                `The interface's state was not saved: ${error instanceof Error ? error.message : String(error)}`,
+              ),
+            );
+        };
+
   return (
-    <section className="host__conversation" aria-labelledby="conversation-title">
+    <section
+      className="host__conversation"
+      aria-labelledby="conversation-title"
+      aria-busy={states === null}
+      data-conversation-id={conversationId ?? undefined}
+    >
       <div className="host__conversation-head">
         <h2 id="conversation-title">{text.conversation}</h2>
         <ConnectionStatus connection={connection} text={text} />
       </div>
-      {entries.length === 0 && <p className="host__empty">{text.empty}</p>}
+      {connection !== null && conversationId !== null && (
+        <ConversationPicker connection={connection} conversationId={conversationId} tick={tick} />
+      )}
+      {entries.length === 0 && states !== null && <p className="host__empty">{text.empty}</p>}
       <ol className="host__entries">
-        {entries.map((entry) => (
-          <li
-            key={entry.key}
-            className={`host__entry host__entry--${entry.kind}`}
-            aria-label={labelText(text, entry.label)}
-          >
-            {entry.kind === 'document' ? (
-              <IntelligentUIView document={entry.document} />
-            ) : entry.kind === 'stream' ? (
-              <StreamEntry id={entry.key} />
-            ) : entry.kind === 'checkpoints' ? (
-              <IntelligentUIStreamView stream={entry.stream} />
-            ) : entry.kind === 'surface' ? (
-              <SurfaceEntry
-                payload={entry.payload}
+        {states !== null &&
+          entries.map((entry) => (
+            <li
+              key={`${model.conversationId}:${entry.key}`}
+              className={`host__entry host__entry--${entry.kind}`}
+              aria-label={labelText(text, entry.label)}
+            >
+              <EntryView
+                entry={entry}
+                text={text}
                 instances={instances}
-                onUserClose={() => {
-                  instances.userClose(entry.payload.instance_id);
-                  removeSurface(entry.payload.instance_id);
+                savedState={
+                  entry.kind === 'document' || entry.kind === 'checkpoints'
+                    ? states.get(entry.viewKey ?? '')
+                    : undefined
+                }
+                onStateChange={
+                  entry.kind === 'document' || entry.kind === 'checkpoints'
+                    ? saveState(entry.viewKey)
+                    : undefined
+                }
+                onUserClose={(instanceId) => {
+                  instances.userClose(instanceId);
+                  model.removeSurface(instanceId);
                 }}
               />
-            ) : entry.kind === 'chat' ? (
-              <div className={`host__chat-turn host__chat-turn--${entry.from}`}>
-                <span className="host__chat-from">{entry.from === 'user' ? text.you : text.agent}</span>
-                {entry.from === 'user' ? (
-                  <p className="host__chat-text">{entry.text}</p>
-                ) : (
-                  <IntelligentUIView document={markdownDocument(entry.key, entry.text)} />
-                )}
-              </div>
-            ) : (
-              <div className={`host__note host__note--${entry.tone}`}>
-                <span className="host__note-label">
-                  {entry.tone === 'to-agent' ? text.toAgent : text.refused}
-                </span>{' '}
-                <code>{entry.text}</code>
-                {entry.detail !== undefined && (
-                  <details className="host__note-detail">
-                    <summary>{text.wholeMessage}</summary>
-                    <pre>{entry.detail}</pre>
-                  </details>
-                )}
-              </div>
-            )}
-          </li>
-        ))}
+            </li>
+          ))}
       </ol>
       <div className="host__composer">
         <ChatForm onSend={sendUserMessage} />
@@ -507,15 +481,20 @@ export function Conversation() {
             <button
               key={example.key}
               type="button"
-              onClick={() => add({ kind: 'document', label: example.label, document: example.document })}
+              onClick={() =>
+                model.add({ kind: 'document', label: example.label, document: example.document })
+              }
             >
               {labelText(text, example.label)}
             </button>
           ))}
-          <button type="button" onClick={() => add({ kind: 'stream', label: 'Streamed interface' })}>
+          <button type="button" onClick={() => model.add({ kind: 'stream', label: 'Streamed interface' })}>
             {labelText(text, 'Streamed interface')}
           </button>
-          <button type="button" onClick={() => sendAsAgent(weatherOpenEnvelope(next.current))}>
+          <button
+            type="button"
+            onClick={() => sendAsAgent(weatherOpenEnvelope(model.conversationId, crypto.randomUUID()))}
+          >
             {text.inlineSurface}
           </button>
         </fieldset>
@@ -523,4 +502,68 @@ export function Conversation() {
       </div>
     </section>
   );
+}
+
+function EntryView({
+  entry,
+  text,
+  instances,
+  savedState,
+  onStateChange,
+  onUserClose,
+}: {
+  readonly entry: Entry;
+  readonly text: HostText;
+  readonly instances: SurfaceInstances;
+  readonly savedState: unknown;
+  readonly onStateChange: ((state: unknown) => void) | undefined;
+  readonly onUserClose: (instanceId: string) => void;
+}) {
+  const stateProps = {
+    ...(savedState === undefined ? {} : { savedState }),
+    ...(onStateChange === undefined ? {} : { onStateChange }),
+  };
+  switch (entry.kind) {
+    case 'document':
+      return <IntelligentUIView document={entry.document} {...stateProps} />;
+    case 'stream':
+      return <StreamEntry id={entry.key} />;
+    case 'checkpoints':
+      return <IntelligentUIStreamView stream={entry.stream} {...stateProps} />;
+    case 'surface':
+      return (
+        <SurfaceEntry
+          payload={entry.payload}
+          state={entry.state}
+          instances={instances}
+          onUserClose={() => onUserClose(entry.payload.instance_id)}
+        />
+      );
+    case 'chat':
+      return (
+        <div className={`host__chat-turn host__chat-turn--${entry.from}`}>
+          <span className="host__chat-from">{entry.from === 'user' ? text.you : text.agent}</span>
+          {entry.from === 'user' ? (
+            <p className="host__chat-text">{entry.text}</p>
+          ) : (
+            <IntelligentUIView document={markdownDocument(entry.key, entry.text)} />
+          )}
+          {entry.pending === true && <span className="host__pending">{text.queued}</span>}
+        </div>
+      );
+    case 'note':
+      return (
+        <div className={`host__note host__note--${entry.tone}`}>
+          <span className="host__note-label">{entry.tone === 'to-agent' ? text.toAgent : text.refused}</span>{' '}
+          <code>{entry.text}</code>
+          {entry.pending === true && <span className="host__pending">{text.queued}</span>}
+          {entry.detail !== undefined && (
+            <details className="host__note-detail">
+              <summary>{text.wholeMessage}</summary>
+              <pre>{entry.detail}</pre>
+            </details>
+          )}
+        </div>
+      );
+  }
 }

@@ -10,16 +10,26 @@ import { useText } from '../i18n.tsx';
 
 export function SurfaceEntry({
   payload,
+  state,
   instances,
   onUserClose,
 }: {
   readonly payload: UIOpenPayload;
+  /** A later state than the payload's (from a `ui.patch`): the frame opens with it. */
+  readonly state?: UIOpenPayload['state'] | undefined;
   readonly instances: SurfaceInstances;
   readonly onUserClose: () => void;
 }) {
   const slot = useRef<HTMLDivElement>(null);
+  // Read when the frame opens; later patches reach the open frame directly.
+  const stateRef = useRef(state);
+  stateRef.current = state;
   useEffect(() => {
-    const handle = instances.open(slot.current!, payload);
+    const current = stateRef.current;
+    const handle = instances.open(
+      slot.current!,
+      current === undefined ? payload : { ...payload, state: current },
+    );
     return () => {
       // Unmounted (replaced or removed): the frame goes, no event is sent.
       if (instances.get(payload.instance_id) === handle)

@@ -31,12 +31,12 @@ document.getElementById('refresh').onclick = function () {
   LineUpSurface.event('refresh', { unit: 'c' });
 };`;
 
-export function weatherOpenEnvelope(messageNumber: number): unknown {
+export function weatherOpenEnvelope(conversationId: string, messageId: string): unknown {
   return {
     v: 1,
-    id: `msg_example_${messageNumber}`,
+    id: `msg_example_${messageId}`,
     type: 'lineup.v1.ui.open',
-    conversation_id: 'conv_example',
+    conversation_id: conversationId,
     sender: { kind: 'agent', id: 'example_agent' },
     payload: {
       instance_id: WEATHER_INSTANCE_ID,

@@ -1,0 +1,361 @@
+/**
+ * What one conversation shows, framework-free: a list of entries built from the conversation's envelopes — the
+ * same reducer for the live connection and for the records `ConversationStore` kept, so a reloaded page shows the
+ * conversation as it was: chat turns, DSL interfaces, streamed interfaces (their checkpoints folded again), and the
+ * Surfaces still open with their latest state. Nothing here runs anything: tool calls are the runtime's.
+ *
+ * Entries the host adds by itself (an example, a pasted document, a refused message) are local: they are not
+ * agent messages and are not kept.
+ */
+import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import {
+  type LineUpMessage,
+  UI_USER_CLOSE_EVENT,
+  type UIClosePayload,
+  type UIOpenPayload,
+  type UIPatchPayload,
+} from '@lineup/shared/protocol';
+import { checkSurfaceBundle, type SurfaceRejection } from '@lineup/surface-host';
+
+export type NewEntry =
+  | {
+      readonly kind: 'document';
+      readonly label: string;
+      readonly document: unknown;
+      /** Where its local state is kept (the envelope id); absent for a local document. */
+      readonly viewKey?: string;
+    }
+  | { readonly kind: 'stream'; readonly label: string }
+  /** A component stream the agent sends as `ui.checkpoint` messages; `stream` is the receiver state. */
+  | {
+      readonly kind: 'checkpoints';
+      readonly label: string;
+      readonly stream: UIStreamState;
+      readonly viewKey: string;
+    }
+  | {
+      readonly kind: 'surface';
+      readonly label: string;
+      readonly payload: UIOpenPayload;
+      readonly conversationId: string;
+      /** The state of the latest `ui.patch`, which a frame mounted later (a replay) opens with. */
+      readonly state?: UIPatchPayload['state'];
+    }
+  /** A chat turn: the user's (plain text) or the agent's (Markdown, through the DSL's Markdown allowlist). */
+  | {
+      readonly kind: 'chat';
+      readonly label: string;
+      readonly from: 'user' | 'agent';
+      readonly text: string;
+      /** The user's turn waits for the agent (queued while it is away). */
+      readonly pending?: boolean;
+    }
+  /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
+  | {
+      readonly kind: 'note';
+      readonly label: string;
+      readonly tone: 'to-agent' | 'refused';
+      readonly text: string;
+      /** The whole message, when `text` only summarizes it (an inventory is long). */
+      readonly detail?: string;
+      readonly pending?: boolean;
+    };
+
+export type Entry = NewEntry & { readonly key: number; readonly messageId?: string };
+
+/** One envelope of the conversation, live or from the store. */
+export interface ConversationMessage {
+  readonly direction: 'in' | 'out';
+  readonly message: LineUpMessage;
+  /** An outgoing message still waiting for the transport. */
+  readonly pending?: boolean;
+}
+
+/** The note for a message refused with located issues: where (below `prefix`), and why. */
+export function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
+  const issue = error.issues[0];
+  return {
+    kind: 'note',
+    label: 'Refused',
+    tone: 'refused',
+    text: `Invalid message at ${prefix}${issue?.path}: ${issue?.message}`,
+  };
+}
+
+export function refusedNote(text: string): NewEntry {
+  return { kind: 'note', label: 'Refused', tone: 'refused', text };
+}
+
+export function rejectionNote(instanceId: string, rejection: SurfaceRejection): NewEntry {
+  const times = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  let text: string;
+  switch (rejection.reason) {
+    case 'navigated':
+      text = `Surface ${instanceId} tried to leave its document and was removed.`;
+      break;
+    case 'flooded':
+      text = `Surface ${instanceId} flooded the host with window messages and was removed.`;
+      break;
+    case 'focus_taken':
+      text = `Surface ${instanceId} took keyboard focus without a click; focus was given back.`;
+      break;
+    case 'rate_limited':
+      text = `Dropped ${times(rejection.count, 'event')} from Surface ${instanceId} over its rate limit.`;
+      break;
+    case 'foreign_message':
+      text = `Ignored ${times(rejection.count, 'window message')} from Surface ${instanceId}.`;
+      break;
+    case 'invalid_message':
+      text = `Dropped ${times(rejection.count, 'invalid message')} from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
+      break;
+  }
+  return refusedNote(text);
+}
+
+/** How a message the client sent the agent shows (an inventory as one line, the whole folded). */
+export function sentNote(message: LineUpMessage): NewEntry | null {
+  switch (message.type) {
+    case 'lineup.v1.chat.user_message':
+      return null; // the user's turn shows as a chat entry
+    case 'lineup.v1.client.inventory':
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${message.payload.revision}, ${message.payload.tools?.length ?? 0} Agent Tools`,
+        detail: JSON.stringify(message.payload, null, 2),
+      };
+    case 'lineup.v1.ui.event':
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${message.payload.instance_id} ${message.payload.event} ${JSON.stringify(message.payload.data)}`,
+      };
+    default:
+      return {
+        kind: 'note',
+        label: 'Sent to the agent',
+        tone: 'to-agent',
+        text: `${message.type} ${JSON.stringify(message.payload)}`,
+      };
+  }
+}
+
+/** What applying an envelope asks of the live view besides the entries (a replay ignores these). */
+export type SideEffect =
+  | { readonly kind: 'patch'; readonly payload: UIPatchPayload }
+  | { readonly kind: 'close'; readonly payload: UIClosePayload };
+
+export class ConversationModel {
+  readonly conversationId: string;
+  #entries: readonly Entry[] = [];
+  #next = 1;
+  /** `direction + id` of every envelope applied: the live connection and a replay can both bring one. */
+  readonly #applied = new Set<string>();
+  /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
+  readonly #receivers = new Map<string, { readonly key: number; readonly stream: UIStreamState }>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(conversationId: string) {
+    this.conversationId = conversationId;
+  }
+
+  get entries(): readonly Entry[] {
+    return this.#entries;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A local entry (an example, a pasted document, a refused message). Returns its key. */
+  add(entry: NewEntry): number {
+    const key = this.#next++;
+    this.#set([...this.#entries, { ...entry, key }]);
+    return key;
+  }
+
+  /** Removes the Surface entry of an instance (closed by the user, or removed by the Surface host). */
+  removeSurface(instanceId: string): void {
+    this.#set(
+      this.#entries.filter(
+        (entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId),
+      ),
+    );
+  }
+
+  /**
+   * Applies one envelope of this conversation. Returns what the live view must also do (patch or close an open
+   * Surface frame); an envelope already applied changes nothing — except an outgoing one that was pending and is
+   * now sent.
+   */
+  apply({ direction, message, pending = false }: ConversationMessage): SideEffect | null {
+    if (message.conversation_id !== this.conversationId) return null;
+    const seen = `${direction}\n${message.id}`;
+    if (this.#applied.has(seen)) {
+      if (direction === 'out' && !pending) this.#delivered(message.id);
+      return null;
+    }
+    this.#applied.add(seen);
+    return direction === 'in' ? this.#incoming(message) : this.#outgoing(message, pending);
+  }
+
+  #outgoing(message: LineUpMessage, pending: boolean): SideEffect | null {
+    if (message.type === 'lineup.v1.chat.user_message') {
+      this.#push(
+        { kind: 'chat', label: 'You', from: 'user', text: message.payload.text, pending },
+        message.id,
+      );
+      return null;
+    }
+    if (message.type === 'lineup.v1.ui.event' && message.payload.event === UI_USER_CLOSE_EVENT)
+      // The user closed the Surface: it stays closed when the conversation is shown again.
+      this.removeSurface(message.payload.instance_id);
+    const note = sentNote(message);
+    if (note !== null) this.#push(note.kind === 'note' ? { ...note, pending } : note, message.id);
+    return null;
+  }
+
+  #incoming(message: LineUpMessage): SideEffect | null {
+    switch (message.type) {
+      case 'lineup.v1.chat.agent_message':
+        this.#push({ kind: 'chat', label: 'Agent', from: 'agent', text: message.payload.text }, message.id);
+        return null;
+      case 'lineup.v1.ui.document':
+        this.#push(
+          {
+            kind: 'document',
+            label: 'Agent document',
+            document: message.payload.document,
+            viewKey: message.id,
+          },
+          message.id,
+        );
+        return null;
+      case 'lineup.v1.ui.checkpoint':
+        this.#checkpoint(message.payload.checkpoint);
+        return null;
+      case 'lineup.v1.ui.open':
+        this.#open(message.payload);
+        return null;
+      case 'lineup.v1.ui.patch': {
+        const { payload } = message;
+        const open = this.#entries.some(
+          (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
+        );
+        if (!open) {
+          this.add(refusedNote(`No open Surface ${payload.instance_id} to patch.`));
+          return null;
+        }
+        // The entry keeps the latest state (a replay shows it); a live frame gets the patch instead of a remount.
+        this.#patchState(payload.instance_id, payload.state);
+        return { kind: 'patch', payload };
+      }
+      case 'lineup.v1.ui.close':
+        this.removeSurface(message.payload.instance_id);
+        return { kind: 'close', payload: message.payload };
+      case 'lineup.v1.unsupported':
+        this.add(
+          refusedNote(`The agent does not support ${message.payload.message_type ?? 'a message'} we sent.`),
+        );
+        return null;
+      default:
+        // tool.call and app.call: the runtime and the host answer them; their answers show as sent notes.
+        return null;
+    }
+  }
+
+  #open(payload: UIOpenPayload): void {
+    if (payload.app === undefined) {
+      this.add(
+        refusedNote('No MiniApp is installed to provide this Surface; only inline Surfaces open here.'),
+      );
+      return;
+    }
+    try {
+      checkSurfaceBundle(payload.app);
+    } catch (error) {
+      if (!(error instanceof LineUpProtocolError)) throw error;
+      this.add(invalidNote(error, 'payload.'));
+      return;
+    }
+    const label = payload.app.name;
+    const conversationId = this.conversationId;
+    // seed 000 §4.1: the same instance id replaces the open instance, in place.
+    if (
+      this.#entries.some(
+        (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
+      )
+    )
+      this.#set(
+        this.#entries.map((entry) =>
+          entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
+            ? { kind: 'surface', label, payload, conversationId, key: entry.key }
+            : entry,
+        ),
+      );
+    else this.add({ kind: 'surface', label, payload, conversationId });
+  }
+
+  #patchState(instanceId: string, state: UIPatchPayload['state']): void {
+    // The payload keeps its identity, so a mounted frame is patched, not reopened.
+    this.#set(
+      this.#entries.map((entry) =>
+        entry.kind === 'surface' && entry.payload.instance_id === instanceId ? { ...entry, state } : entry,
+      ),
+    );
+  }
+
+  #checkpoint(checkpoint: unknown): void {
+    const frame = checkpoint as { sourceCallId?: unknown; uiId?: unknown };
+    const streamKey = `${String(frame.sourceCallId)}\n${String(frame.uiId)}`;
+    const known = this.#receivers.get(streamKey);
+    let stream: UIStreamState;
+    try {
+      // One receiver per (sourceCallId, uiId): duplicates, stale frames and gaps follow acceptCheckpoint.
+      stream = acceptCheckpoint(known?.stream ?? null, checkpoint);
+    } catch (error) {
+      if (!(error instanceof UIStreamError)) throw error;
+      const issue = error.issues[0];
+      this.add(refusedNote(`Refused a stream frame at ${issue?.path}: ${issue?.message}`));
+      return;
+    }
+    if (known?.stream === stream) return;
+    if (known === undefined) {
+      const key = this.add({
+        kind: 'checkpoints',
+        label: 'Streamed interface',
+        stream,
+        viewKey: `stream:${streamKey}`,
+      });
+      this.#receivers.set(streamKey, { key, stream });
+      return;
+    }
+    this.#receivers.set(streamKey, { key: known.key, stream });
+    this.#set(this.#entries.map((entry) => (entry.key === known.key ? { ...entry, stream } : entry)));
+  }
+
+  #delivered(messageId: string): void {
+    if (!this.#entries.some((entry) => entry.messageId === messageId && 'pending' in entry && entry.pending))
+      return;
+    this.#set(
+      this.#entries.map((entry) =>
+        entry.messageId === messageId && (entry.kind === 'chat' || entry.kind === 'note')
+          ? { ...entry, pending: false }
+          : entry,
+      ),
+    );
+  }
+
+  #push(entry: NewEntry, messageId: string): void {
+    const key = this.#next++;
+    this.#set([...this.#entries, { ...entry, key, messageId }]);
+  }
+
+  #set(entries: readonly Entry[]): void {
+    this.#entries = entries;
+    for (const listener of [...this.#listeners]) listener();
+  }
+}
