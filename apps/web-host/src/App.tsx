@@ -1,3 +1,4 @@
+import { AgentConsole } from './console/AgentConsole.tsx';
 import { Conversation } from './conversation/Conversation.tsx';
 import { LanguageProvider, LanguageSwitch, useText } from './i18n.tsx';
 import { MiniAppsPanel } from './MiniAppsPanel.tsx';
@@ -32,6 +33,7 @@ function Shell() {
           <div className="host__side">
             <Workspace />
             <MiniAppsPanel />
+            <AgentConsole />
           </div>
         </main>
       </RuntimeProvider>
