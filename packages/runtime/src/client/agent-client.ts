@@ -51,6 +51,12 @@ export interface AgentClientHandlers {
   appCall?(message: Message<'lineup.v1.app.call'>): AppResultPayload | Promise<AppResultPayload>;
   /** The agent answered one of ours `unsupported`. */
   agentUnsupported?(message: Message<'lineup.v1.unsupported'>): void;
+  /**
+   * One of the user's messages (a chat turn, a Surface event) is about to be sent — recorded first with a
+   * journal, where it waits while the agent is away. `sent` follows once the transport took it: show the turn
+   * now, in the order the user made it, even when the agent answers before its acknowledgement arrives.
+   */
+  queued?(message: LineUpMessage): void;
   /** Every valid envelope received (after dedupe), and every envelope sent: for a message log. */
   received?(message: LineUpMessage): void;
   sent?(message: LineUpMessage): void;
@@ -195,10 +201,14 @@ export class AgentClient {
   async #sendQueued(message: LineUpMessage): Promise<AgentClientSendResult> {
     const journal = this.#options.journal;
     if (journal === undefined) {
+      if (this.#status !== 'open')
+        throw new AgentClientError('not_connected', 'The agent is not connected; nothing was sent.');
+      this.#handlers.queued?.(message);
       await this.#transmit(message);
       return { message, delivery: 'sent' };
     }
     await journal.queued(message);
+    this.#handlers.queued?.(message);
     const delivered = await this.#flush();
     return { message, delivery: delivered.has(message.id) ? 'sent' : 'queued' };
   }

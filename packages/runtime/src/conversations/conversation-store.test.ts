@@ -59,6 +59,8 @@ interface Client {
   readonly agent: InProcessAgentEnd;
   readonly frames: LineUpMessage[];
   readonly agentMessages: string[];
+  /** `queued <id>` and `sent <id>` of the user's messages, in the order the handlers ran. */
+  readonly userEvents: string[];
   /** Sends what the outbox holds (a host does it as rows are written). */
   readonly deliver: () => Promise<unknown>;
 }
@@ -82,6 +84,7 @@ async function connect(
     frames.push(parsed.message);
   });
   const agentMessages: string[] = [];
+  const userEvents: string[] = [];
   const deliver = () => outbox.deliver((message) => client.sendOutboxMessage(message));
   const client: AgentClient = new AgentClient({
     transport: wrap(transport, agent),
@@ -91,13 +94,19 @@ async function connect(
     journal: store,
     conversations: [CONVERSATION],
     onSessionStart: () => void deliver(),
-    handlers: { agentMessage: (message) => agentMessages.push(message.payload.text) },
+    handlers: {
+      agentMessage: (message) => agentMessages.push(message.payload.text),
+      queued: (message) => userEvents.push(`queued ${message.id}`),
+      sent: (message) => {
+        if (message.type === 'lineup.v1.chat.user_message') userEvents.push(`sent ${message.id}`);
+      },
+    },
     ids: () => `m${++ids}`,
   });
   client.start();
   await vi.waitFor(() => expect(client.status).toBe('open'));
   await vi.waitFor(() => expect(frames.length).toBeGreaterThan(0));
-  return { client, agent, frames, agentMessages, deliver };
+  return { client, agent, frames, agentMessages, userEvents, deliver };
 }
 
 async function fresh(): Promise<{ db: RuntimeDatabase; store: ConversationStore }> {
@@ -363,5 +372,20 @@ describe('ConversationStore as the AgentClient journal', () => {
       code: 'invalid_message',
     });
     expect(await db.count('messages')).toBe(count);
+  });
+
+  it('announces a user message as queued before it is sent, and only queued while the agent is away', async () => {
+    const { db, store } = await fresh();
+    const { client, agent, userEvents } = await connect(db, store);
+    const now = await client.sendUserMessage(CONVERSATION, 'now');
+    expect(userEvents).toEqual([`queued ${now.message.id}`, `sent ${now.message.id}`]);
+    agent.drop();
+    await vi.waitFor(() => expect(client.status).toBe('closed'));
+    const later = await client.sendUserMessage(CONVERSATION, 'later');
+    expect(userEvents.slice(2)).toEqual([`queued ${later.message.id}`]);
+    agent.restore();
+    await vi.waitFor(() =>
+      expect(userEvents.slice(2)).toEqual([`queued ${later.message.id}`, `sent ${later.message.id}`]),
+    );
   });
 });
