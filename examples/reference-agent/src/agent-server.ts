@@ -103,6 +103,9 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
       if (isBinary) return; // the binding carries text frames only
       const text = String(data);
       const { id, conversationId } = headerOf(text);
+      // The ack says "taken": it goes before anything the envelope makes the agent say, so the client never sees
+      // an answer to a message it still thinks is in flight.
+      if (acking && id !== undefined) socket.send(JSON.stringify({ ack: id }));
       if (id !== undefined && conversationId !== undefined) {
         let entry = conversations.get(conversationId);
         if (entry === undefined) {
@@ -115,7 +118,6 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
       } else {
         report(new Error('A frame without an envelope id or conversation_id was ignored.'));
       }
-      if (acking && id !== undefined) socket.send(JSON.stringify({ ack: id }));
     });
     socket.on('error', report);
   });
