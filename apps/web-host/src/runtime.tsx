@@ -8,7 +8,7 @@
 import { type AppRecord, AppRegistry, ConversationStore, openRuntimeDatabase } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { AgentConnection, configuredAgentUrl } from './agent/connection.ts';
+import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 /** The bundled apps, relative to the host page. */
@@ -86,11 +86,15 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       } catch {
         throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
       }
-      // The latest conversation comes back; a fresh profile starts one.
+      // The conversation shown last comes back; a fresh profile starts one.
       const store = new ConversationStore(db);
-      const [latest] = await store.list({ limit: 1 });
-      const conversation = latest ?? (await store.create());
-      const connection = new AgentConnection(host, registry, store, conversation.id, remoteUrl);
+      const connection = new AgentConnection(
+        host,
+        registry,
+        store,
+        await conversationToShow(store),
+        remoteUrl,
+      );
       close = () => {
         connection.stop();
         host.dispose();

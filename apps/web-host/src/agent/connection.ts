@@ -37,6 +37,35 @@ export interface LoggedMessage {
 /** What the views do with the connection's events. */
 export type ConnectionView = Omit<AgentClientHandlers, 'appCall' | 'statusChanged'>;
 
+/** Where this browser remembers the conversation it showed last (a reload opens it again). */
+const SHOWN_CONVERSATION_KEY = 'lineup-host-conversation';
+
+export function rememberShownConversation(conversationId: string): void {
+  try {
+    localStorage.setItem(SHOWN_CONVERSATION_KEY, conversationId);
+  } catch {
+    // Storage refused (a private mode): the latest conversation opens instead.
+  }
+}
+
+/** The conversation shown last in this browser, if it is still stored; else the latest one, else a new one. */
+export async function conversationToShow(store: ConversationStore): Promise<string> {
+  let remembered: string | null = null;
+  try {
+    remembered = localStorage.getItem(SHOWN_CONVERSATION_KEY);
+  } catch {
+    remembered = null;
+  }
+  if (
+    remembered !== null &&
+    /^[\x21-\x7e]{1,128}$/.test(remembered) &&
+    (await store.get(remembered)) !== undefined
+  )
+    return remembered;
+  const [latest] = await store.list({ limit: 1 });
+  return (latest ?? (await store.create())).id;
+}
+
 /** The agent this host connects to: `?agent=ws://…` in the page URL, else the build's `LINEUP_AGENT_URL`. */
 export function configuredAgentUrl(location: Pick<Location, 'search'> = window.location): string | null {
   const fromPage = new URLSearchParams(location.search).get('agent');
@@ -101,6 +130,7 @@ export class AgentConnection {
         surfaceClose: (message) => view()?.surfaceClose?.(message),
         agentMessage: (message) => view()?.agentMessage?.(message),
         agentUnsupported: (message) => view()?.agentUnsupported?.(message),
+        queued: (message) => view()?.queued?.(message),
         received: (message) => {
           this.#log('in', message);
           view()?.received?.(message);
@@ -158,6 +188,7 @@ export class AgentConnection {
   }
 
   #notifyConversation(): void {
+    rememberShownConversation(this.#conversationId);
     for (const listener of [...this.#conversationListeners]) listener();
   }
 

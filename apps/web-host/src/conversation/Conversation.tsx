@@ -364,6 +364,8 @@ export function Conversation() {
   /** What the connection hands over: every envelope in and out, and problems. */
   const view: ConnectionView = {
     received: (message) => liveRef.current({ direction: 'in', message }),
+    // The user's turn shows as soon as it is recorded, before the agent's acknowledgement or answer.
+    queued: (message) => liveRef.current({ direction: 'out', message, pending: true }),
     sent: (message) => liveRef.current({ direction: 'out', message }),
     problem: (error) => {
       if (error instanceof LineUpProtocolError) modelRef.current.add(invalidNote(error));
