@@ -192,3 +192,38 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   expect(calls).toBe(1);
   await page.screenshot({ path: 'test-results/agent-websocket.png', fullPage: true });
 });
+
+test('what the user says while the agent is away waits, survives a reload, and goes out once it is back', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await open(page);
+  await expect.poll(() => agent.received.length).toBeGreaterThan(0);
+  agent.refuse(true);
+  agent.kill();
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: disconnected, retrying…',
+  );
+  await page.getByLabel('Message to the agent').fill('are you still there?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const turn = page.locator('.host__chat-turn--user').filter({ hasText: 'are you still there?' });
+  await expect(turn).toContainText('waiting for the agent');
+  // The page is reloaded while the agent is still away: the turn is still there, still waiting.
+  await page.reload();
+  await expect(turn).toContainText('waiting for the agent');
+  expect(agent.received.filter((envelope) => envelope.type === 'lineup.v1.chat.user_message')).toEqual([]);
+  agent.refuse(false);
+  await page.clock.fastForward(31_000);
+  await expect
+    .poll(() => agent.received.filter((envelope) => envelope.type === 'lineup.v1.chat.user_message'), {
+      timeout: 15_000,
+    })
+    .toEqual([expect.objectContaining({ payload: { text: 'are you still there?' } })]);
+  await expect(turn).not.toContainText('waiting for the agent');
+  await expect(turn).toHaveCount(1);
+  // After the reconnect the inventory came before the waiting message.
+  const types = agent.received.map((envelope) => envelope.type);
+  expect(types.lastIndexOf('lineup.v1.client.inventory')).toBeLessThan(
+    types.indexOf('lineup.v1.chat.user_message'),
+  );
+});
