@@ -12,7 +12,7 @@ import { ToolRuntime } from '../execution/tool-runtime.js';
 import { OutboxDelivery } from '../outbox/delivery.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
 import { AgentClient, AgentClientError, type AgentClientHandlers } from './agent-client.js';
-import { createInProcessTransport, type InProcessAgentEnd } from './transport.js';
+import { type AgentTransport, createInProcessTransport, type InProcessAgentEnd } from './transport.js';
 
 const CONVERSATION = 'conv_1';
 let databases = 0;
@@ -314,5 +314,37 @@ describe('outgoing', () => {
           inventory: async () => ({ revision: 'r' }) as never,
         }),
     ).toThrow(TypeError);
+  });
+});
+
+describe('connection problems', () => {
+  it('reports a lost connection once per outage, not once per failed retry', async () => {
+    let listener: Parameters<AgentTransport['connect']>[0] | null = null;
+    const transport: AgentTransport = {
+      connect: (next) => {
+        listener = next;
+      },
+      send: () => {},
+      close: () => {},
+    };
+    const problem = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: async () => ({ revision: 'inventory-1', tools: [] }) as never,
+      handlers: { problem },
+    });
+    client.start();
+    const fail = () => listener?.closed(new Error('The agent could not be reached.'));
+    fail();
+    fail();
+    fail();
+    expect(problem).toHaveBeenCalledTimes(1);
+    listener!.opened();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    fail();
+    fail();
+    expect(problem).toHaveBeenCalledTimes(2);
+    expect(client.status).toBe('closed');
   });
 });

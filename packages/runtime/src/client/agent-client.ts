@@ -159,8 +159,10 @@ export class AgentClient {
       received: (text) => this.#enqueue(() => this.#receive(text)),
       closed: (error) => {
         this.#sessionStarted = false;
+        // One report per outage: the failed attempts of a transport retrying while closed are not news.
+        const report = error !== undefined && this.#status !== 'closed';
         this.#setStatus('closed');
-        if (error !== undefined) this.#handlers.problem?.(error);
+        if (report) this.#handlers.problem?.(error);
       },
     };
     this.#options.transport.connect(listener);
