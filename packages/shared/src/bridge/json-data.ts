@@ -109,20 +109,50 @@ export function checkJSONBytes(
   }
 }
 
+/**
+ * What a precompiled parser (`protocol/precompiled.ts`) needs to know about the JSON data schemas below to copy
+ * their values itself: any JSON value or only an object, and the byte bound. Keyed by zod definition, which a
+ * `.meta()` or `.describe()` clone shares and anything that changes the schema's behaviour replaces.
+ */
+export interface JSONDataKind {
+  readonly object: boolean;
+  readonly maxBytes: number | undefined;
+}
+
+const JSON_DATA_KINDS = new WeakMap<object, JSONDataKind>();
+
+function registered<T extends z.ZodType>(schema: T, object: boolean, maxBytes?: number): T {
+  JSON_DATA_KINDS.set(schema._zod.def, Object.freeze({ object, maxBytes }));
+  return schema;
+}
+
+/** The kind of `schema` when it is one of this module's JSON data schemas, exactly as made here. */
+export function jsonDataKindOf(schema: z.core.$ZodType): JSONDataKind | undefined {
+  return JSON_DATA_KINDS.get(schema._zod.def);
+}
+
 /** Any JSON value, without `__proto__` keys. Its size is bounded by the message that carries it. */
-export const JSONValueSchema = withoutProtoKeys(z.json());
+export const JSONValueSchema = registered(withoutProtoKeys(z.json()), false);
 export type JSONValue = z.infer<typeof JSONValueSchema>;
 
 /** A JSON object (not an array, not null), without `__proto__` keys. */
-export const JSONObjectSchema = withoutProtoKeys(z.record(z.string(), z.json()));
+export const JSONObjectSchema = registered(withoutProtoKeys(z.record(z.string(), z.json())), true);
 export type JSONObject = z.infer<typeof JSONObjectSchema>;
 
 /** A JSON object of at most `maxBytes` UTF-8 bytes; `what` names it in the error message. */
 export function boundedJSONObject(maxBytes: number, what: string) {
-  return JSONObjectSchema.superRefine((value, context) => checkJSONBytes(value, maxBytes, context, what));
+  return registered(
+    JSONObjectSchema.superRefine((value, context) => checkJSONBytes(value, maxBytes, context, what)),
+    true,
+    maxBytes,
+  );
 }
 
 /** A JSON value of at most `maxBytes` UTF-8 bytes; `what` names it in the error message. */
 export function boundedJSONValue(maxBytes: number, what: string) {
-  return JSONValueSchema.superRefine((value, context) => checkJSONBytes(value, maxBytes, context, what));
+  return registered(
+    JSONValueSchema.superRefine((value, context) => checkJSONBytes(value, maxBytes, context, what)),
+    false,
+    maxBytes,
+  );
 }

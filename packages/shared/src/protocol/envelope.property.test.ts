@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { paths } from '../../test/json-paths.js';
 import { LineUpProtocolError } from '../dsl/errors.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { isLineUpMessageType, type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
@@ -77,20 +78,6 @@ const VALID: J[] = [
     },
   },
 ];
-
-function paths(root: unknown): (string | number)[][] {
-  const out: (string | number)[][] = [];
-  const walk = (value: unknown, path: (string | number)[]) => {
-    out.push(path);
-    if (Array.isArray(value)) {
-      for (const [index, item] of value.entries()) walk(item, [...path, index]);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
-    }
-  };
-  walk(root, []);
-  return out;
-}
 
 function setAt(root: J, path: (string | number)[], value: unknown): J {
   if (path.length === 0) return value;

@@ -38,6 +38,7 @@ import {
   ToolResultPayloadSchema,
 } from './messages/tool.js';
 import { fromZodIssue } from './parse.js';
+import { type PrecompiledParser, precompile } from './precompiled.js';
 
 /** The envelope version this module reads and writes. */
 export const LINEUP_PROTOCOL_VERSION = 1;
@@ -236,7 +237,7 @@ export type LineUpMessage = { [T in LineUpMessageType]: LineUpMessageOf<T> }[Lin
 /** The payload of one known type. */
 export type LineUpPayloadOf<T extends LineUpMessageType> = LineUpMessageOf<T>['payload'];
 
-const { entries: objectEntries, freeze, fromEntries, hasOwn } = Object;
+const { entries: objectEntries, freeze, fromEntries, getOwnPropertyDescriptor, hasOwn } = Object;
 const { isArray } = Array;
 
 /** The direction of a known type: one of `LINEUP_DIRECTIONS`, or `either` for `lineup.v1.unsupported`. */
@@ -384,8 +385,18 @@ const DIRECTION_TEXT: Readonly<Record<LineUpDirection, string>> = freeze({
  *
  * Throws `LineUpProtocolError` for everything else: not JSON data, over budget, a malformed envelope, a
  * known type travelling the wrong way or with an invalid payload. The input is never modified.
+ *
+ * A valid message of a type whose schema `precompile` reads (`ui.event`, `ui.patch`, `tool.call` …) is
+ * parsed first by its precompiled parser, which does all of that in one walk and returns the same message, or
+ * declines; only what it declines takes the steps above, so results and issues are the same either way.
  */
 export function parseEnvelope(input: unknown, options: ParseEnvelopeOptions = {}): ParsedEnvelope {
+  const precompiled = precompiledMessage(input);
+  if (precompiled !== undefined) {
+    // Valid as a whole, so the full path would get as far as the direction, and refuse it there.
+    checkDirection(precompiled.type, options.direction);
+    return freeze({ kind: 'message', message: precompiled });
+  }
   const issues = new IssueCollector();
   if (measureSafeJSON(input, LINEUP_ENVELOPE_BUDGET, issues) === undefined) {
     throw new LineUpProtocolError(issues.issues);
@@ -397,20 +408,53 @@ export function parseEnvelope(input: unknown, options: ParseEnvelopeOptions = {}
     }
     const type = input.type;
     if (isLineUpMessageType(type)) {
-      const { direction } = LINEUP_MESSAGE_TYPES[type];
-      if (options.direction !== undefined && direction !== 'either' && direction !== options.direction) {
-        fail(
-          ['type'],
-          'invalid_value',
-          `This message type travels ${DIRECTION_TEXT[direction]}; it is not accepted in this direction.`,
-        );
-      }
+      checkDirection(type, options.direction);
       const message = check(MESSAGE_SCHEMAS[type] as z.ZodType<LineUpMessage>, input);
       return freeze({ kind: 'message', message: deepFreeze(message) });
     }
   }
   check(LineUpEnvelopeSchema, input);
   return unsupported(input as Record<string, unknown>, 'unknown_type');
+}
+
+/** Refuses a known type travelling the other way than `direction` (when given), at `type`. */
+function checkDirection(type: LineUpMessageType, accepted: LineUpDirection | undefined): void {
+  const { direction } = LINEUP_MESSAGE_TYPES[type];
+  if (accepted !== undefined && direction !== 'either' && direction !== accepted) {
+    fail(
+      ['type'],
+      'invalid_value',
+      `This message type travels ${DIRECTION_TEXT[direction]}; it is not accepted in this direction.`,
+    );
+  }
+}
+
+/**
+ * The precompiled parser of each known type whose schema `precompile` reads (`null`: it does not), made on
+ * first use.
+ */
+const PRECOMPILED = new Map<LineUpMessageType, PrecompiledParser<LineUpMessage> | null>();
+
+/**
+ * The fast path of `parseEnvelope` for the common case, a valid message of a known type: the message exactly
+ * as the full path would return it (`precompiled.ts`), or `undefined` — for anything else, or in any doubt —
+ * and the full path decides. The type is read from an own data property only; its parser checks the rest.
+ */
+function precompiledMessage(input: unknown): LineUpMessage | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  let type: unknown;
+  try {
+    type = getOwnPropertyDescriptor(input, 'type')?.value;
+  } catch {
+    return undefined;
+  }
+  if (!isLineUpMessageType(type)) return undefined;
+  let parser = PRECOMPILED.get(type);
+  if (parser === undefined) {
+    parser = precompile(MESSAGE_SCHEMAS[type] as z.ZodType<LineUpMessage>, LINEUP_ENVELOPE_BUDGET) ?? null;
+    PRECOMPILED.set(type, parser);
+  }
+  return parser === null ? undefined : parser(input);
 }
 
 /**
