@@ -204,8 +204,9 @@ export const ATTACKS: readonly Attack[] = [
   {
     kind: 'navigation',
     name: 'window.open into _self',
-    js: `window.open('${url('self')}', '_self');`,
-    tearsDown: true,
+    // Refused by the prelude (it throws), so nothing navigates and the Surface stays.
+    js: attempt(`window.open('${url('self')}', '_self');`),
+    tearsDown: false,
   },
   { kind: 'navigation', name: 'reload', js: `location.reload();`, tearsDown: true },
   { kind: 'navigation', name: 'about:blank', js: `location.href = 'about:blank';`, tearsDown: true },

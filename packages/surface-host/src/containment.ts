@@ -157,6 +157,13 @@ export function installSurfaceContainment(
       },
     });
   }
+  // window.open into `_self` (or a named target) navigates this document, and Chromium may connect to the URL's
+  // host before the navigation reaches the hold below: refused outright (the sandbox allows no popups anyway).
+  defineProperty(global, 'open', {
+    value: () => {
+      throw new TypeError('LineUp Surface: window.open is not available in a Surface.');
+    },
+  });
   const trustedTypes = global.trustedTypes;
   if (typeof trustedTypes !== 'object' || trustedTypes === null)
     throw new Error('LineUp Surface: this browser has no Trusted Types; the Surface does not start.');
