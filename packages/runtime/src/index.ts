@@ -9,10 +9,21 @@
 export {
   AppRegistry,
   buildInventory,
+  type CapabilityDeclaration,
   type Clock,
   HOST_STANDARD_COMPONENTS,
   type InstallOutcome,
 } from './apps/registry.js';
+export {
+  type CapabilityCallAnswer,
+  type CapabilityCallDisposition,
+  CapabilityError,
+  type CapabilityHandler,
+  CapabilityRuntime,
+  type CapabilityRuntimeOptions,
+  type ConsentDecision,
+  type ConsentRequest,
+} from './capabilities/capability-runtime.js';
 export {
   AgentClient,
   AgentClientError,
@@ -20,6 +31,7 @@ export {
   type AgentClientOptions,
   type AgentClientSendResult,
   type AgentConnectionStatus,
+  type CapabilityCallReceiver,
   type ToolCallReceiver,
 } from './client/agent-client.js';
 export {
@@ -85,8 +97,12 @@ export {
   type AppRecord,
   type AuditRecord,
   type AuditType,
+  type CapabilityCallRecord,
+  type CapabilityCallStage,
+  type CapabilityRecord,
   type ConversationMessageRecord,
   type ConversationRecord,
+  type GrantRecord,
   type InstanceRecord,
   type InventoryRecord,
   type OperationRecord,

@@ -15,6 +15,8 @@ describe('@lineup/runtime public surface', () => {
       'AgentClientError',
       'AppRegistry',
       'CONVERSATION_TITLE_LENGTH',
+      'CapabilityError',
+      'CapabilityRuntime',
       'ConversationStore',
       'ConversationStoreError',
       'HOST_INTENTS',

@@ -7,21 +7,26 @@
  *
  * The inventory lists enabled apps only, with their declared Surfaces and their Agent Tools as inventory
  * entries (the contract, not the executor). Its revision is `inventory-<n>` with `n` growing by one on every
- * change and never reused. Policy, conversation and agent scoping, and the capability registry, come later;
- * today every conversation sees the same inventory and it declares no capability.
+ * change and never reused. The capabilities the host declared (`declareCapabilities`) and has not revoked are
+ * listed too: declaring, revoking or changing one is a new revision like an app change. Declaring never grants
+ * (seed 000 §5.2): a call still needs the user's consent by its risk (`CapabilityRuntime`). Policy, conversation
+ * and agent scoping come later; today every conversation sees the same inventory.
  */
 import { canonicalJSONString, LineUpProtocolError } from '@lineup/shared';
 import {
+  type AppCapabilityDescriptor,
+  AppCapabilityDescriptorSchema,
+  type AppListPayload,
   type ClientInventoryPayload,
   ClientInventoryPayloadSchema,
-  type MiniAppManifest,
   parseMiniAppManifest,
   type StandardComponent,
   toAgentToolInventoryEntry,
 } from '@lineup/shared/protocol';
 import {
   type AppRecord,
-  type AuditType,
+  type AuditRecord,
+  type CapabilityRecord,
   OUTBOX_PENDING,
   REGISTRY_STORES,
   type RegistryTransaction,
@@ -40,8 +45,23 @@ export interface Clock {
 
 export type InstallOutcome = 'installed' | 'updated' | 'unchanged';
 
+/** A capability the host declares: its public descriptor, and what running it does in the user's words. */
+export interface CapabilityDeclaration extends AppCapabilityDescriptor {
+  /** Shown in the confirmation: what will happen (plain text, at most 512 characters). */
+  readonly description: string;
+  /** The JSON Schema its result must match. */
+  readonly output_schema: Readonly<Record<string, unknown>>;
+}
+
+const byName = <T extends { readonly name: string }>(a: T, b: T) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
 /** Builds the inventory of the enabled apps; validated with the wire schema before anything stores it. */
-export function buildInventory(counter: number, apps: readonly AppRecord[]): ClientInventoryPayload {
+export function buildInventory(
+  counter: number,
+  apps: readonly AppRecord[],
+  capabilities: readonly CapabilityRecord[] = [],
+): ClientInventoryPayload {
   const enabled = apps.filter((app) => app.enabled).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const tools = enabled.flatMap((app) => app.manifest.tools.map(toAgentToolInventoryEntry));
   const inventory = {
@@ -52,7 +72,10 @@ export function buildInventory(counter: number, apps: readonly AppRecord[]): Cli
       version: app.manifest.version,
       surfaces: app.manifest.surfaces.map((surface) => ({ id: surface.id, events: [...surface.events] })),
     })),
-    capabilities: [],
+    capabilities: capabilities
+      .filter((capability) => !capability.revoked)
+      .sort(byName)
+      .map(({ name, version, risk }) => ({ name, version, risk })),
     ...(tools.length > 0 ? { tools } : {}),
   };
   const checked = ClientInventoryPayloadSchema.safeParse(inventory);
@@ -119,13 +142,12 @@ export class AppRegistry {
     const others = all.filter((app) => app.id !== manifest.id);
     await this.#commit(transaction, async () => {
       await apps.put(record);
-      await this.#publish(
-        transaction,
-        [...others, record],
-        existing === undefined ? 'app_installed' : 'app_updated',
-        manifest,
-        now,
-      );
+      await this.#publish(transaction, [...others, record], {
+        at: now,
+        type: existing === undefined ? 'app_installed' : 'app_updated',
+        appId: manifest.id,
+        version: manifest.version,
+      });
     });
     return existing === undefined ? 'installed' : 'updated';
   }
@@ -152,13 +174,12 @@ export class AppRegistry {
     const next = all.map((app) => (app.id === appId ? record : app));
     await this.#commit(transaction, async () => {
       await apps.put(record);
-      await this.#publish(
-        transaction,
-        next,
-        enabled ? 'app_enabled' : 'app_disabled',
-        existing.manifest,
-        now,
-      );
+      await this.#publish(transaction, next, {
+        at: now,
+        type: enabled ? 'app_enabled' : 'app_disabled',
+        appId: existing.manifest.id,
+        version: existing.manifest.version,
+      });
     });
     return true;
   }
@@ -189,24 +210,181 @@ export class AppRegistry {
     await transaction.done;
   }
 
+  /**
+   * Declares the host's capabilities (untrusted input is checked: each a valid descriptor with a description
+   * and an output schema, names unique). A declaration that differs from the stored one — new, changed, or
+   * revoked before — publishes one new inventory revision for all of them; the same declarations again write
+   * nothing. Capabilities not named stay as they are (revoke them with `revokeCapability`). Returns whether the
+   * inventory changed.
+   */
+  async declareCapabilities(declarations: readonly CapabilityDeclaration[]): Promise<boolean> {
+    const checked = declarations.map((declaration, index) => checkDeclaration(declaration, index));
+    const names = new Set<string>();
+    for (const [index, declaration] of checked.entries()) {
+      if (names.has(declaration.name))
+        throw new LineUpProtocolError([
+          { path: `[${index}].name`, code: 'duplicate_id', message: 'Each capability is declared once.' },
+        ]);
+      names.add(declaration.name);
+    }
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const store = transaction.objectStore('capabilities');
+    const stored = new Map((await store.getAll()).map((record) => [record.name, record]));
+    const now = this.#clock.now();
+    const changed = checked.filter((declaration) => {
+      const existing = stored.get(declaration.name);
+      return (
+        existing === undefined ||
+        existing.revoked ||
+        canonicalJSONString(declarationOf(existing)) !== canonicalJSONString(declaration)
+      );
+    });
+    if (changed.length === 0) {
+      await transaction.done;
+      return false;
+    }
+    const records: CapabilityRecord[] = changed.map((declaration) => ({
+      ...declaration,
+      revoked: false,
+      declaredAt: now,
+    }));
+    for (const record of records) stored.set(record.name, record);
+    const apps = await transaction.objectStore('apps').getAll();
+    await this.#commit(transaction, async () => {
+      for (const record of records) await store.put(record);
+      await this.#publish(
+        transaction,
+        apps,
+        {
+          at: now,
+          type: 'capability_declared',
+          appId: 'host',
+          version: records.map((record) => `${record.name}@${record.version}`).join(' '),
+        },
+        [...stored.values()],
+      );
+    });
+    return true;
+  }
+
+  /**
+   * Revokes a declared capability: a new inventory revision without it; a call naming it is answered
+   * `unsupported` (`revoked`). Returns whether it changed (false when already revoked). Throws for a name never
+   * declared.
+   */
+  async revokeCapability(name: string): Promise<boolean> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const store = transaction.objectStore('capabilities');
+    const existing = await store.get(name);
+    if (existing === undefined) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw new LineUpProtocolError([
+        { path: 'name', code: 'unknown_reference', message: 'No capability with this name was declared.' },
+      ]);
+    }
+    if (existing.revoked) {
+      await transaction.done;
+      return false;
+    }
+    const now = this.#clock.now();
+    const record: CapabilityRecord = { ...existing, revoked: true };
+    const all = (await store.getAll()).map((item) => (item.name === name ? record : item));
+    const apps = await transaction.objectStore('apps').getAll();
+    await this.#commit(transaction, async () => {
+      await store.put(record);
+      await this.#publish(
+        transaction,
+        apps,
+        { at: now, type: 'capability_revoked', appId: 'host', version: `${name}@${existing.version}` },
+        all,
+      );
+    });
+    return true;
+  }
+
+  /** Every capability the host declared, revoked ones included, by name. */
+  async capabilities(): Promise<CapabilityRecord[]> {
+    return (await this.#db.getAll('capabilities')).sort(byName);
+  }
+
+  /** `lineup.v1.app.list` (seed 000 §5.2): the unrevoked capabilities with their input schemas. */
+  async appList(): Promise<AppListPayload> {
+    const capabilities = (await this.capabilities())
+      .filter((capability) => !capability.revoked)
+      .map(({ name, version, risk, input_schema }) => ({ name, version, risk, input_schema }));
+    return { capabilities } as AppListPayload;
+  }
+
   /** The new inventory, its audit entry and its outbox row, inside the caller's transaction. */
   async #publish(
     transaction: RegistryTransaction,
     apps: readonly AppRecord[],
-    type: AuditType,
-    manifest: MiniAppManifest,
-    now: number,
+    audit: Omit<AuditRecord, 'id'>,
+    capabilities?: readonly CapabilityRecord[],
   ): Promise<void> {
     const inventoryStore = transaction.objectStore('inventory');
-    const current = await inventoryStore.get('current');
+    const [current, declared] = await Promise.all([
+      inventoryStore.get('current'),
+      capabilities ?? transaction.objectStore('capabilities').getAll(),
+    ]);
     const counter = (current?.counter ?? 0) + 1;
-    const inventory = buildInventory(counter, apps);
+    const inventory = buildInventory(counter, apps, declared);
     await inventoryStore.put({ key: 'current', counter, inventory });
-    await transaction
-      .objectStore('audit')
-      .add({ at: now, type, appId: manifest.id, version: manifest.version });
-    await transaction
-      .objectStore('outbox')
-      .add({ at: now, type: 'lineup.v1.client.inventory', payload: inventory, pending: OUTBOX_PENDING });
+    await transaction.objectStore('audit').add(audit);
+    await transaction.objectStore('outbox').add({
+      at: audit.at,
+      type: 'lineup.v1.client.inventory',
+      payload: inventory,
+      pending: OUTBOX_PENDING,
+    });
   }
+}
+
+const MAX_DESCRIPTION_LENGTH = 512;
+
+/** The stored declaration, as it was given (for comparing). */
+function declarationOf(record: CapabilityRecord): CapabilityDeclaration {
+  const { revoked: _revoked, declaredAt: _declaredAt, ...declaration } = record;
+  return declaration as CapabilityDeclaration;
+}
+
+function checkDeclaration(input: CapabilityDeclaration, index: number): CapabilityDeclaration {
+  if (typeof input !== 'object' || input === null)
+    throw new LineUpProtocolError([
+      { path: `[${index}]`, code: 'invalid_type', message: 'A capability declaration is an object.' },
+    ]);
+  const { description, output_schema, ...descriptor } = input;
+  const parsed = AppCapabilityDescriptorSchema.safeParse(descriptor);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new LineUpProtocolError([
+      {
+        path: `[${index}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}`,
+        code: 'invalid_value',
+        message: `Not a valid capability descriptor: ${issue?.message ?? 'invalid'}`,
+      },
+    ]);
+  }
+  if (
+    typeof description !== 'string' ||
+    description.trim() === '' ||
+    description.length > MAX_DESCRIPTION_LENGTH
+  )
+    throw new LineUpProtocolError([
+      {
+        path: `[${index}].description`,
+        code: 'invalid_value',
+        message: `A capability needs a description of 1–${MAX_DESCRIPTION_LENGTH} characters: what running it does.`,
+      },
+    ]);
+  if (typeof output_schema !== 'object' || output_schema === null || Array.isArray(output_schema))
+    throw new LineUpProtocolError([
+      {
+        path: `[${index}].output_schema`,
+        code: 'invalid_type',
+        message: 'An output schema is a JSON Schema object.',
+      },
+    ]);
+  return JSON.parse(JSON.stringify({ ...parsed.data, description, output_schema })) as CapabilityDeclaration;
 }

@@ -19,6 +19,7 @@
  */
 import { hashCanonicalJSON, LineUpProtocolError } from '@lineup/shared';
 import {
+  type AppCallPayload,
   type AppResultPayload,
   type ClientInventoryPayload,
   type LineUpMessage,
@@ -73,6 +74,11 @@ export interface ToolCallReceiver {
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }>;
 }
 
+/** The runtime's intake of capability calls (a `CapabilityRuntime`). */
+export interface CapabilityCallReceiver {
+  receive(conversationId: string, call: AppCallPayload): Promise<{ readonly answer?: AppResultPayload }>;
+}
+
 export interface AgentClientOptions {
   readonly transport: AgentTransport;
   /** `sender.id` of every envelope: printable ASCII without spaces, at most 64 characters. */
@@ -81,6 +87,11 @@ export interface AgentClientOptions {
   readonly inventory: () => Promise<ClientInventoryPayload>;
   /** Where tool calls go; without it they are answered `unsupported` tool results. */
   readonly tools?: ToolCallReceiver;
+  /**
+   * Where capability calls go (a `CapabilityRuntime`): a new call's result leaves through the outbox, a replay is
+   * answered at once. Without it, `handlers.appCall` answers, else `unsupported`.
+   */
+  readonly capabilities?: CapabilityCallReceiver;
   readonly handlers?: AgentClientHandlers;
   /** Conversations open from the start (the host restores them). */
   readonly conversations?: Iterable<string>;
@@ -387,6 +398,14 @@ export class AgentClient {
         return;
       }
       case 'lineup.v1.app.call': {
+        const capabilities = this.#options.capabilities;
+        if (capabilities !== undefined) {
+          // A new call is recorded and returns at once (the user is asked meanwhile); its result is an outbox row.
+          const { answer } = await capabilities.receive(message.conversation_id, message.payload);
+          if (answer !== undefined)
+            await this.#send(message.conversation_id, 'lineup.v1.app.result', answer, this.#newId());
+          return;
+        }
         const result: AppResultPayload =
           handlers.appCall === undefined
             ? { call_id: message.payload.call_id, status: 'unsupported' }

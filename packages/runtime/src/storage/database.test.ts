@@ -27,7 +27,10 @@ describe('openRuntimeDatabase', () => {
       'activations',
       'apps',
       'audit',
+      'capabilities',
+      'capability_calls',
       'conversations',
+      'grants',
       'instances',
       'inventory',
       'messages',
@@ -37,7 +40,7 @@ describe('openRuntimeDatabase', () => {
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(5);
+    expect(RUNTIME_DATABASE_VERSION).toBe(6);
     db.close();
   });
 

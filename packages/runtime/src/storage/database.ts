@@ -8,13 +8,17 @@
  * delivered history; version 4 adds what executing a call needs: MiniApp instances (with their app
  * sub-session), activations, operations and session data, and indexes of what falls due (an activation's
  * foreground deadline, an operation's deadline, a call's timeout); version 5 adds conversations: their
- * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows. Later
- * versions add capability calls, the action ledger and stream records as their features land.
+ * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows; version
+ * 6 adds capabilities: what the host declared, every `app.call` with its decision and result, and the grants a
+ * user chose to remember. Later versions add the action ledger and stream records as their features land.
  */
 
 import type {
+  AppCallPayload,
+  AppResultPayload,
   ClientInventoryPayload,
   LineUpMessage,
+  LineUpRiskLevel,
   MiniAppManifest,
   ToolCallPayload,
   ToolProgressPayload,
@@ -23,7 +27,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 5;
+export const RUNTIME_DATABASE_VERSION = 6;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -70,7 +74,14 @@ export type AuditType =
   /** A MiniApp page wrote one key of its session data (seed 003 §5). */
   | 'session_data_written'
   /** A local UI action from a MiniApp page (seed 003 §3: never an agent tool call). */
-  | 'ui_action';
+  | 'ui_action'
+  /** The host declared or revoked a capability (seed 000 §5.1–§5.2: each is a new inventory revision). */
+  | 'capability_declared'
+  | 'capability_revoked'
+  /** An `app.call` (seed 000 §5.3): received, the user's decision, its one result. */
+  | 'capability_call_received'
+  | 'capability_call_decided'
+  | 'capability_call_finished';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -106,6 +117,7 @@ export type OutboxRecord = {
   | { readonly type: 'lineup.v1.client.inventory'; readonly payload: ClientInventoryPayload }
   | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }
   | { readonly type: 'lineup.v1.tool.result'; readonly payload: ToolResultPayload }
+  | { readonly type: 'lineup.v1.app.result'; readonly payload: AppResultPayload }
 );
 
 /**
@@ -247,6 +259,56 @@ export interface ViewStateRecord {
   readonly at: number;
 }
 
+/**
+ * A capability the host declared (seed 000 §5.2): what the inventory and `app.list` publish, and what the user is
+ * told before it runs. A revoked capability stays recorded (a call naming it is answered `unsupported`, `revoked`).
+ */
+export interface CapabilityRecord {
+  readonly name: string;
+  readonly version: string;
+  readonly risk: LineUpRiskLevel;
+  /** What running it does, in the host's words: shown in the confirmation. */
+  readonly description: string;
+  readonly input_schema: Readonly<Record<string, unknown>>;
+  readonly output_schema: Readonly<Record<string, unknown>>;
+  readonly revoked: boolean;
+  readonly declaredAt: number;
+}
+
+/**
+ * Where an `app.call` is: `awaiting_consent` (persisted, the user is asked), `running` (consent given, the handler
+ * started), `finished` (its one result persisted and queued for the agent).
+ */
+export type CapabilityCallStage = 'awaiting_consent' | 'running' | 'finished';
+
+/** One `app.call` (seed 000 §5.3), keyed by conversation and `call_id`. */
+export interface CapabilityCallRecord {
+  readonly key: string;
+  readonly conversationId: string;
+  readonly callId: string;
+  readonly call: AppCallPayload;
+  /** `hashCanonicalJSON` of the capability, reason, expiry and arguments: the same `call_id` with other content. */
+  readonly contentHash: string;
+  readonly stage: CapabilityCallStage;
+  readonly receivedAt: number;
+  /** `expires_at` in Unix ms. */
+  readonly expiresAt: number;
+  /** The user's decision, when one was asked or a remembered grant applied. */
+  readonly decision?: 'allowed' | 'remembered' | 'not_needed' | 'denied' | 'dismissed';
+  readonly result?: AppResultPayload;
+}
+
+/** A `user_confirmation` capability the user allowed for the rest of a conversation ("remember"). */
+export interface GrantRecord {
+  /** `conversationId + "\n" + capability`. */
+  readonly key: string;
+  readonly conversationId: string;
+  readonly capability: string;
+  /** The capability's contract version when granted: a new version asks again. */
+  readonly version: string;
+  readonly grantedAt: number;
+}
+
 /** The value of `ConversationMessageRecord.pending` while a queued message waits for the transport. */
 export const MESSAGE_PENDING = 1;
 
@@ -274,12 +336,15 @@ export interface RuntimeDatabaseSchema extends DBSchema {
     };
   };
   view_states: { key: string; value: ViewStateRecord };
+  capabilities: { key: string; value: CapabilityRecord };
+  capability_calls: { key: string; value: CapabilityCallRecord; indexes: { by_stage: CapabilityCallStage } };
+  grants: { key: string; value: GrantRecord };
 }
 
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
 
 /** The stores a registry change writes together. */
-export const REGISTRY_STORES = ['apps', 'inventory', 'audit', 'outbox'] as const;
+export const REGISTRY_STORES = ['apps', 'capabilities', 'inventory', 'audit', 'outbox'] as const;
 export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof REGISTRY_STORES, 'readwrite'>;
 
 /** The stores receiving a tool call writes together. */
@@ -306,6 +371,15 @@ export type ExecutionTransaction = IDBPTransaction<
   typeof EXECUTION_STORES,
   'readwrite'
 >;
+
+/** The stores a step of a capability call writes together. */
+export const CAPABILITY_CALL_STORES = [
+  'capabilities',
+  'capability_calls',
+  'grants',
+  'audit',
+  'outbox',
+] as const;
 
 /** The stores recording one conversation message writes together. */
 export const CONVERSATION_STORES = ['messages', 'conversations'] as const;
@@ -359,6 +433,11 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
         messages.createIndex('by_envelope', ['direction', 'id']);
         messages.createIndex('by_pending', 'pending');
         database.createObjectStore('view_states', { keyPath: 'key' });
+      }
+      if (oldVersion < 6) {
+        database.createObjectStore('capabilities', { keyPath: 'name' });
+        database.createObjectStore('capability_calls', { keyPath: 'key' }).createIndex('by_stage', 'stage');
+        database.createObjectStore('grants', { keyPath: 'key' });
       }
     },
   });

@@ -1,0 +1,489 @@
+/**
+ * `app.call` (seed 000 §5.3): an agent asks the host to do something on the user's device with a capability the
+ * host declared. In order, for a new call:
+ *
+ * 1. the same `call_id` again is answered from its record (the persisted result; nothing runs twice), and the
+ *    same `call_id` with other content is refused (`failed`, `call_id_conflict`);
+ * 2. a capability never declared is `unsupported` (`unknown_capability`); a revoked one `unsupported` (`revoked`);
+ * 3. a call past its `expires_at` (by the runtime's clock) is `expired` and never runs;
+ * 4. arguments off the capability's input schema are `failed` (`invalid_arguments`);
+ * 5. the call is recorded (strict durability) before the user is asked anything;
+ * 6. consent follows the risk: `display_only` needs none; `user_confirmation` asks the user, who may tick
+ *    "remember" for the rest of the conversation; `system_permission` and `restricted` always ask and are never
+ *    remembered (`restricted` asks for an extra confirmation step, `system_permission` goes through the
+ *    browser's own permission inside the handler). A refusal is `rejected`, a dismissed dialog `cancelled`;
+ * 7. after consent the expiry and the declaration are checked again (`expired`, `unsupported`), the call is
+ *    marked running (durably), then the handler runs; its result must match the output schema (`completed` with
+ *    `result`), else, or when it throws, `failed` — with the handler's stable code, never its text.
+ *
+ * Every step is audited; the one result goes to the outbox in the transaction that finishes the call. After a
+ * reload `recover()` settles what was left in flight: a call still waiting for consent is `cancelled`
+ * (`interrupted`), one that was running is `failed` (`outcome_unknown`): it is never run a second time.
+ */
+import { hashCanonicalJSON } from '@lineup/shared';
+import {
+  type AppCallPayload,
+  type AppResultPayload,
+  AppResultPayloadSchema,
+  type LineUpRiskLevel,
+} from '@lineup/shared/protocol';
+import type { Clock } from '../apps/registry.js';
+import {
+  CAPABILITY_CALL_STORES,
+  type CapabilityCallRecord,
+  type CapabilityRecord,
+  OUTBOX_PENDING,
+  type RuntimeDatabase,
+  STRICT,
+} from '../storage/database.js';
+import { matchesSchema } from '../tools/schema-validator.js';
+
+/** What the host runs for a capability. */
+export type CapabilityHandler = (
+  args: Readonly<Record<string, unknown>>,
+  context: {
+    readonly conversationId: string;
+    readonly callId: string;
+    /** Aborted when the call can no longer complete (the runtime is disposed). */
+    readonly signal: AbortSignal;
+  },
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/** A handler that fails on purpose: the agent gets `failed` with this stable `code` (and no other text). */
+export class CapabilityError extends Error {
+  override readonly name = 'CapabilityError';
+  readonly code: string;
+  constructor(code: string, message = code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** What the user is asked (the host shows it; the reason as text, never as markup). */
+export interface ConsentRequest {
+  readonly conversationId: string;
+  readonly callId: string;
+  readonly capability: Pick<CapabilityRecord, 'name' | 'version' | 'risk' | 'description'>;
+  readonly reason: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** Unix ms: past it the answer no longer counts (the call is `expired`). */
+  readonly expiresAt: number;
+  /** Whether "remember for this conversation" may be offered (`user_confirmation` only). */
+  readonly rememberable: boolean;
+  /** `restricted`: the host asks a second, explicit confirmation before allowing. */
+  readonly extraStep: boolean;
+  /** Aborted when the call expires while the question is open: close the dialog. */
+  readonly signal: AbortSignal;
+}
+
+export type ConsentDecision =
+  | { readonly decision: 'allow'; readonly remember?: boolean }
+  | { readonly decision: 'deny' }
+  /** The dialog was closed without an answer (Escape, navigation). */
+  | { readonly decision: 'dismiss' };
+
+export interface CapabilityRuntimeOptions {
+  /** The handlers of the declared capabilities, by name. A declared capability without one is `unsupported`. */
+  readonly handlers: Readonly<Record<string, CapabilityHandler>>;
+  /** Asks the user. Without it every call that needs consent is `rejected` (`no_consent_ui`). */
+  readonly confirm?: (request: ConsentRequest) => Promise<ConsentDecision>;
+  readonly clock?: Clock;
+  /** Called after a result was written to the outbox: deliver it. */
+  readonly onResult?: (conversationId: string, result: AppResultPayload) => void;
+}
+
+export type CapabilityCallDisposition = 'new' | 'replayed' | 'in_flight' | 'conflict';
+
+export interface CapabilityCallAnswer {
+  readonly disposition: CapabilityCallDisposition;
+  /** For a replay or a conflict, the answer to send now; a new call's result goes through the outbox. */
+  readonly answer?: AppResultPayload;
+  /** Resolves with the new call's result once it is persisted (for tests and hosts that wait). */
+  readonly settled?: Promise<AppResultPayload>;
+}
+
+const key = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
+
+export class CapabilityRuntime {
+  readonly #db: RuntimeDatabase;
+  readonly #options: CapabilityRuntimeOptions;
+  readonly #now: () => number;
+  readonly #abort = new AbortController();
+  /** Calls this runtime is working on: a repeat while in flight waits for the same result. */
+  readonly #inFlight = new Map<string, Promise<AppResultPayload>>();
+
+  constructor(db: RuntimeDatabase, options: CapabilityRuntimeOptions) {
+    this.#db = db;
+    this.#options = options;
+    const clock = options.clock;
+    this.#now = clock === undefined ? Date.now : () => clock.now();
+  }
+
+  /** Stops: open questions are dismissed by the host; running handlers see their signal aborted. */
+  dispose(): void {
+    this.#abort.abort();
+  }
+
+  /** An `app.call` from the agent (the payload already validated by the envelope parser). */
+  async receive(conversationId: string, call: AppCallPayload): Promise<CapabilityCallAnswer> {
+    const callKey = key(conversationId, call.call_id);
+    const contentHash = hashCanonicalJSON([call.capability, call.reason, call.expires_at, call.arguments]);
+    const tx = this.#db.transaction(CAPABILITY_CALL_STORES, 'readwrite', STRICT);
+    const calls = tx.objectStore('capability_calls');
+    const [existing, capability] = await Promise.all([
+      calls.get(callKey),
+      tx.objectStore('capabilities').get(call.capability),
+    ]);
+    if (existing !== undefined) {
+      await tx.done;
+      if (existing.contentHash !== contentHash)
+        return {
+          disposition: 'conflict',
+          answer: failure(
+            call.call_id,
+            'failed',
+            'call_id_conflict',
+            'This call_id was used for another call.',
+          ),
+        };
+      if (existing.result !== undefined) return { disposition: 'replayed', answer: existing.result };
+      const running = this.#inFlight.get(callKey);
+      return running === undefined
+        ? { disposition: 'in_flight' }
+        : { disposition: 'in_flight', settled: running };
+    }
+    const now = this.#now();
+    const expiresAt = Date.parse(call.expires_at);
+    const refusal = this.#refusal(call, capability, now, expiresAt);
+    const record: CapabilityCallRecord = {
+      key: callKey,
+      conversationId,
+      callId: call.call_id,
+      call,
+      contentHash,
+      stage: refusal === null ? 'awaiting_consent' : 'finished',
+      receivedAt: now,
+      expiresAt,
+      ...(refusal === null ? {} : { result: refusal }),
+    };
+    await calls.add(record);
+    await tx.objectStore('audit').add({
+      at: now,
+      type: 'capability_call_received',
+      appId: 'host',
+      version: capability?.version ?? '',
+      conversationId,
+      callId: call.call_id,
+      detail: refusal === null ? call.capability : `${call.capability} ${refusal.status}`,
+    });
+    if (refusal !== null)
+      await tx.objectStore('outbox').add({
+        at: now,
+        pending: OUTBOX_PENDING,
+        conversationId,
+        type: 'lineup.v1.app.result',
+        payload: refusal,
+      });
+    await tx.done;
+    if (refusal !== null) {
+      this.#options.onResult?.(conversationId, refusal);
+      return { disposition: 'new', settled: Promise.resolve(refusal) };
+    }
+    // The record is on disk: now the user is asked, and the call runs or not.
+    const settled = this.#proceed(record, capability as CapabilityRecord).finally(() =>
+      this.#inFlight.delete(callKey),
+    );
+    this.#inFlight.set(callKey, settled);
+    return { disposition: 'new', settled };
+  }
+
+  /**
+   * After a reload: every call left in flight gets its one result — `cancelled` (`interrupted`) when the user was
+   * still being asked, `failed` (`outcome_unknown`) when it was running. Returns how many were settled.
+   */
+  async recover(): Promise<number> {
+    const open = [
+      ...(await this.#db.getAllFromIndex('capability_calls', 'by_stage', 'awaiting_consent')),
+      ...(await this.#db.getAllFromIndex('capability_calls', 'by_stage', 'running')),
+    ].filter((record) => !this.#inFlight.has(record.key));
+    for (const record of open) {
+      const result =
+        record.stage === 'running'
+          ? failure(
+              record.callId,
+              'failed',
+              'outcome_unknown',
+              'The page was closed while this ran; it is not run again.',
+            )
+          : failure(
+              record.callId,
+              'cancelled',
+              'interrupted',
+              'The page was closed before the user answered.',
+            );
+      await this.#finish(record, result);
+    }
+    return open.length;
+  }
+
+  /** Why a new call is refused before anyone is asked, or null. */
+  #refusal(
+    call: AppCallPayload,
+    capability: CapabilityRecord | undefined,
+    now: number,
+    expiresAt: number,
+  ): AppResultPayload | null {
+    if (capability === undefined || this.#options.handlers[capability.name] === undefined)
+      return failure(
+        call.call_id,
+        'unsupported',
+        'unknown_capability',
+        'This host declares no such capability.',
+      );
+    if (capability.revoked)
+      return failure(call.call_id, 'unsupported', 'revoked', 'This capability was revoked.');
+    if (!(expiresAt > now))
+      return failure(call.call_id, 'expired', 'expired', 'The call expired before it ran.');
+    if (!matchesSchema(capability.input_schema, call.arguments))
+      return failure(
+        call.call_id,
+        'failed',
+        'invalid_arguments',
+        "The arguments do not match the capability's input schema.",
+      );
+    return null;
+  }
+
+  async #proceed(record: CapabilityCallRecord, capability: CapabilityRecord): Promise<AppResultPayload> {
+    const { call, conversationId } = record;
+    const decision = await this.#consent(record, capability);
+    if (decision === 'denied')
+      return this.#finish(
+        record,
+        failure(call.call_id, 'rejected', 'user_denied', 'The user said no.'),
+        decision,
+      );
+    if (decision === 'expired')
+      return this.#finish(
+        record,
+        failure(call.call_id, 'expired', 'expired', 'The call expired while the user was asked.'),
+        'dismissed',
+      );
+    if (decision === 'dismissed')
+      return this.#finish(
+        record,
+        failure(call.call_id, 'cancelled', 'dismissed', 'The user closed the question without answering.'),
+        decision,
+      );
+    if (decision === 'no_consent_ui')
+      return this.#finish(
+        record,
+        failure(call.call_id, 'rejected', 'no_consent_ui', 'This host cannot ask the user.'),
+        'denied',
+      );
+    // Consent given: is it still in time, and still declared?
+    const current = await this.#db.get('capabilities', capability.name);
+    const now = this.#now();
+    if (!(record.expiresAt > now))
+      return this.#finish(
+        record,
+        failure(call.call_id, 'expired', 'expired', 'The call expired while the user was asked.'),
+        decision,
+      );
+    if (current === undefined || current.revoked || current.version !== capability.version)
+      return this.#finish(
+        record,
+        failure(call.call_id, 'unsupported', 'revoked', 'This capability was revoked.'),
+        decision,
+      );
+    await this.#markRunning(record, decision);
+    let output: Record<string, unknown>;
+    try {
+      const handler = this.#options.handlers[capability.name];
+      if (handler === undefined) throw new CapabilityError('unknown_capability');
+      output = await handler(call.arguments, {
+        conversationId,
+        callId: call.call_id,
+        signal: this.#abort.signal,
+      });
+    } catch (error) {
+      const code =
+        error instanceof CapabilityError && /^[a-z][a-z0-9_]{0,63}$/.test(error.code)
+          ? error.code
+          : 'execution_failed';
+      return this.#finish(
+        { ...record, stage: 'running' },
+        failure(call.call_id, 'failed', code, 'The capability did not complete.'),
+      );
+    }
+    const checked = AppResultPayloadSchema.safeParse({
+      call_id: call.call_id,
+      status: 'completed',
+      result: output,
+    });
+    if (!checked.success || !matchesSchema(capability.output_schema, output))
+      return this.#finish(
+        { ...record, stage: 'running' },
+        failure(
+          call.call_id,
+          'failed',
+          'invalid_output',
+          "The result did not match the capability's output schema.",
+        ),
+      );
+    return this.#finish({ ...record, stage: 'running' }, checked.data);
+  }
+
+  /** The consent the risk needs, from a remembered grant or the user. */
+  async #consent(
+    record: CapabilityCallRecord,
+    capability: CapabilityRecord,
+  ): Promise<'not_needed' | 'remembered' | 'allowed' | 'denied' | 'dismissed' | 'expired' | 'no_consent_ui'> {
+    const risk: LineUpRiskLevel = capability.risk;
+    if (risk === 'display_only') return 'not_needed';
+    const grantKey = key(record.conversationId, capability.name);
+    if (risk === 'user_confirmation') {
+      const grant = await this.#db.get('grants', grantKey);
+      if (grant !== undefined && grant.version === capability.version) return 'remembered';
+    }
+    const confirm = this.#options.confirm;
+    if (confirm === undefined) return 'no_consent_ui';
+    // The question closes by itself when the call expires.
+    const expiry = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      const remaining = record.expiresAt - this.#now();
+      if (remaining <= 0) expiry.abort();
+      // setTimeout holds at most 2^31 - 1 ms; a later expiry is waited for in steps.
+      else timer = setTimeout(arm, Math.min(remaining, 2_147_483_647));
+    };
+    arm();
+    const onDispose = () => expiry.abort();
+    this.#abort.signal.addEventListener('abort', onDispose, { once: true });
+    let answer: ConsentDecision;
+    try {
+      answer = await Promise.race([
+        confirm({
+          conversationId: record.conversationId,
+          callId: record.callId,
+          capability: {
+            name: capability.name,
+            version: capability.version,
+            risk,
+            description: capability.description,
+          },
+          reason: record.call.reason,
+          arguments: record.call.arguments,
+          expiresAt: record.expiresAt,
+          rememberable: risk === 'user_confirmation',
+          extraStep: risk === 'restricted',
+          signal: expiry.signal,
+        }),
+        new Promise<ConsentDecision>((resolve) =>
+          expiry.signal.addEventListener('abort', () => resolve({ decision: 'dismiss' }), { once: true }),
+        ),
+      ]);
+    } catch {
+      answer = { decision: 'dismiss' };
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener('abort', onDispose);
+    }
+    // Past the expiry no answer counts: the question was closed, or answered too late.
+    if (!(record.expiresAt > this.#now())) return 'expired';
+    if (answer.decision === 'deny') return 'denied';
+    if (answer.decision !== 'allow') return 'dismissed';
+    if (answer.remember === true && risk === 'user_confirmation')
+      await this.#db.put('grants', {
+        key: grantKey,
+        conversationId: record.conversationId,
+        capability: capability.name,
+        version: capability.version,
+        grantedAt: this.#now(),
+      });
+    return 'allowed';
+  }
+
+  async #markRunning(
+    record: CapabilityCallRecord,
+    decision: CapabilityCallRecord['decision'],
+  ): Promise<void> {
+    const tx = this.#db.transaction(CAPABILITY_CALL_STORES, 'readwrite', STRICT);
+    const calls = tx.objectStore('capability_calls');
+    const current = await calls.get(record.key);
+    if (current?.stage === 'awaiting_consent') {
+      await calls.put({ ...current, stage: 'running', ...(decision === undefined ? {} : { decision }) });
+      await tx.objectStore('audit').add({
+        at: this.#now(),
+        type: 'capability_call_decided',
+        appId: 'host',
+        version: '',
+        conversationId: record.conversationId,
+        callId: record.callId,
+        detail: decision ?? 'allowed',
+      });
+    }
+    await tx.done;
+  }
+
+  /** Persists the one result (never over another), audits it and queues it for the agent. */
+  async #finish(
+    record: CapabilityCallRecord,
+    result: AppResultPayload,
+    decision?: CapabilityCallRecord['decision'],
+  ): Promise<AppResultPayload> {
+    const tx = this.#db.transaction(CAPABILITY_CALL_STORES, 'readwrite', STRICT);
+    const calls = tx.objectStore('capability_calls');
+    const current = await calls.get(record.key);
+    if (current === undefined || current.result !== undefined) {
+      await tx.done;
+      return current?.result ?? result;
+    }
+    const now = this.#now();
+    await calls.put({
+      ...current,
+      stage: 'finished',
+      result,
+      ...(decision === undefined ? {} : { decision }),
+    });
+    const audit = tx.objectStore('audit');
+    if (decision !== undefined && current.stage === 'awaiting_consent')
+      await audit.add({
+        at: now,
+        type: 'capability_call_decided',
+        appId: 'host',
+        version: '',
+        conversationId: record.conversationId,
+        callId: record.callId,
+        detail: decision,
+      });
+    await audit.add({
+      at: now,
+      type: 'capability_call_finished',
+      appId: 'host',
+      version: '',
+      conversationId: record.conversationId,
+      callId: record.callId,
+      detail: `${record.call.capability} ${result.status}`,
+    });
+    await tx.objectStore('outbox').add({
+      at: now,
+      pending: OUTBOX_PENDING,
+      conversationId: record.conversationId,
+      type: 'lineup.v1.app.result',
+      payload: result,
+    });
+    await tx.done;
+    this.#options.onResult?.(record.conversationId, result);
+    return result;
+  }
+}
+
+function failure(
+  callId: string,
+  status: Exclude<AppResultPayload['status'], 'completed'>,
+  code: string,
+  message: string,
+): AppResultPayload {
+  return { call_id: callId, status, error: { code, message } };
+}
