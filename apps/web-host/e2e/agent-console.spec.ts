@@ -70,7 +70,7 @@ test('calls pomodoro.start from the console, then sees its progress, its result 
     payload: {
       call_id: callId,
       tool: 'pomodoro.start',
-      inventory_revision: 'inventory-1',
+      inventory_revision: 'inventory-2',
       arguments: { minutes: 1, label: 'Console check' },
     },
   });

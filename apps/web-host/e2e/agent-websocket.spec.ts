@@ -121,7 +121,7 @@ test('the inventory arrives first, and a chat turn round-trips', async ({ page }
   expect(agent.received[0]).toMatchObject({
     type: 'lineup.v1.client.inventory',
     conversation_id: await shownConversation(page),
-    payload: { revision: 'inventory-1' },
+    payload: { revision: 'inventory-2' },
   });
   await page.getByLabel('Message to the agent').fill('start a 20 minute focus');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -143,7 +143,7 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   await open(page);
   agent.send('lineup.v1.tool.call', {
     call_id: 'call_ws_start',
-    inventory_revision: 'inventory-1',
+    inventory_revision: 'inventory-2',
     tool: 'pomodoro.start',
     arguments: { minutes: 1 },
   });
@@ -172,7 +172,7 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   // The agent, unsure, sends the call again: it is answered from the record, not run again.
   agent.send('lineup.v1.tool.call', {
     call_id: 'call_ws_start',
-    inventory_revision: 'inventory-1',
+    inventory_revision: 'inventory-2',
     tool: 'pomodoro.start',
     arguments: { minutes: 1 },
   });

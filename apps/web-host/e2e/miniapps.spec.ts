@@ -56,23 +56,23 @@ test('Pomodoro is installed from its generated manifest and stays installed acro
     'pomodoro.start operation · foreground required',
     'pomodoro.interrupt command · activation not required',
   ]);
-  await expect(panel.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  await expect(panel.getByText('Inventory published to agents: inventory-2, 2 Agent Tools')).toBeVisible();
   await page.screenshot({ path: 'test-results/miniapps.png', fullPage: true });
   expect(await stored(page)).toEqual({
     apps: ['com.lineup.pomodoro'],
-    outbox: 1,
-    audit: ['app_installed'],
-    revision: 'inventory-1',
+    outbox: 2,
+    audit: ['app_installed', 'capability_declared'],
+    revision: 'inventory-2',
   });
 
   await page.reload();
   await expect(panel.getByRole('listitem', { name: 'Pomodoro' })).toBeVisible();
-  await expect(panel.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  await expect(panel.getByText('Inventory published to agents: inventory-2, 2 Agent Tools')).toBeVisible();
   expect(await stored(page)).toEqual({
     apps: ['com.lineup.pomodoro'],
-    outbox: 1,
-    audit: ['app_installed'],
-    revision: 'inventory-1',
+    outbox: 2,
+    audit: ['app_installed', 'capability_declared'],
+    revision: 'inventory-2',
   });
 });
 
@@ -86,7 +86,7 @@ test('the bundled app is served next to its manifest', async ({ request }) => {
 
 test('an Agent Tool call is received by the runtime: accepted, replayed, refused', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  await expect(page.getByText('Inventory published to agents: inventory-2, 2 Agent Tools')).toBeVisible();
   const conversation = await shownConversation(page);
   const deliver = async (payload: object) => {
     await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
@@ -103,7 +103,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   };
   const call = {
     call_id: 'call_e2e_1',
-    inventory_revision: 'inventory-1',
+    inventory_revision: 'inventory-2',
     tool: 'pomodoro.interrupt',
     arguments: {},
   };
@@ -116,7 +116,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   // What was pending in the outbox since start-up, the inventory, went out as soon as the conversation opened.
   await expect(notes).toHaveCount(1);
   await expect(notes.first().locator('code')).toHaveText(
-    'lineup.v1.client.inventory inventory-1, 2 Agent Tools',
+    'lineup.v1.client.inventory inventory-2, 2 Agent Tools',
   );
   await notes.first().getByText('Whole message').click();
   await expect(notes.first().locator('pre')).toContainText('"name": "pomodoro.start"');
@@ -168,6 +168,7 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   // Every row written went out, in order, and is marked delivered.
   expect(stored.outbox).toEqual([
     'lineup.v1.client.inventory true',
+    'lineup.v1.client.inventory true',
     'lineup.v1.tool.progress true',
     'lineup.v1.tool.result true',
     'lineup.v1.tool.result true',
@@ -175,29 +176,50 @@ test('an Agent Tool call is received by the runtime: accepted, replayed, refused
   ]);
 });
 
-test('an app.call is answered with app.result unsupported: the host declares no capability yet', async ({
+test('an app.call asks the user first: the capability and the reason as text; Deny answers rejected, Escape cancelled', async ({
   page,
 }) => {
   await page.goto('/');
   const conversation = await shownConversation(page);
-  await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
-    JSON.stringify({
-      v: 1,
-      id: 'msg_call_1',
-      type: 'lineup.v1.app.call',
-      conversation_id: conversation,
-      sender: { kind: 'agent', id: 'agent_e2e' },
-      payload: {
-        call_id: 'call_open_docs_01',
-        capability: 'app.open_url',
-        reason: 'Open the deployment docs for you to check',
-        expires_at: '2099-08-02T12:10:00Z',
-        arguments: { url: 'https://example.com/docs' },
-      },
-    }),
+  const ask = async (callId: string, reason: string) => {
+    await page.getByLabel('Document or lineup.v1 message (JSON)').fill(
+      JSON.stringify({
+        v: 1,
+        id: `msg_${callId}`,
+        type: 'lineup.v1.app.call',
+        conversation_id: conversation,
+        sender: { kind: 'agent', id: 'agent_e2e' },
+        payload: {
+          call_id: callId,
+          capability: 'app.open_url',
+          reason,
+          expires_at: '2099-08-02T12:10:00Z',
+          arguments: { url: 'https://example.com/docs' },
+        },
+      }),
+    );
+    await page.getByRole('button', { name: 'Deliver' }).click();
+  };
+  const markup = 'Open the docs <img src=x onerror="window.hacked=1"> <b>now</b>';
+  await ask('call_open_docs_01', markup);
+  const dialog = page.getByRole('dialog', { name: 'The agent asks to use a capability' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('#consent-reason')).toHaveText(markup);
+  await expect(dialog.locator('img, b')).toHaveCount(0);
+  await expect(dialog).toContainText('app.open_url');
+  await expect(dialog).toContainText('Opens a web page in a new browser tab.');
+  await page.screenshot({ path: 'test-results/consent-dialog.png' });
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.host__note').last()).toContainText(
+    'lineup.v1.app.result {"call_id":"call_open_docs_01","status":"rejected"',
   );
-  await page.getByRole('button', { name: 'Deliver' }).click();
-  await expect(page.locator('.host__note').last()).toHaveText(
-    '→ agent lineup.v1.app.result {"call_id":"call_open_docs_01","status":"unsupported"}',
+  await ask('call_open_docs_02', 'Open the docs');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.host__note').last()).toContainText(
+    'lineup.v1.app.result {"call_id":"call_open_docs_02","status":"cancelled"',
   );
+  expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
 });

@@ -33,7 +33,7 @@ async function callTool(
       type: 'lineup.v1.tool.call',
       conversation_id: conversation,
       sender: { kind: 'agent', id: 'agent_e2e' },
-      payload: { call_id, inventory_revision: 'inventory-1', tool, arguments: args },
+      payload: { call_id, inventory_revision: 'inventory-2', tool, arguments: args },
     }),
   );
   await page.getByRole('button', { name: box.deliver }).click();
@@ -91,7 +91,7 @@ async function holdPomodoroPage(page: Page) {
 async function open(page: Page) {
   await page.clock.install();
   await page.goto('/');
-  await expect(page.getByText('Inventory published to agents: inventory-1, 2 Agent Tools')).toBeVisible();
+  await expect(page.getByText('Inventory published to agents: inventory-2, 2 Agent Tools')).toBeVisible();
 }
 
 test('start: Pomodoro comes forward by itself, starts once seen, counts down and completes on time', async ({
@@ -268,7 +268,7 @@ test.describe('in Chinese', () => {
   test('the host and Pomodoro speak the user language', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');
-    await expect(page.getByText('向智能体发布的清单： inventory-1, 2 个智能体工具')).toBeVisible();
+    await expect(page.getByText('向智能体发布的清单： inventory-2, 2 个智能体工具')).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
     await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25, label: '撰写季度报告' }, BOX.zh);
     await expect(workspace(page).getByRole('status')).toHaveText('在前台');

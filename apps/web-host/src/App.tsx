@@ -1,8 +1,9 @@
+import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
 import { Conversation } from './conversation/Conversation.tsx';
 import { LanguageProvider, LanguageSwitch, useText } from './i18n.tsx';
 import { MiniAppsPanel } from './MiniAppsPanel.tsx';
-import { RuntimeProvider } from './runtime.tsx';
+import { RuntimeProvider, useRuntime } from './runtime.tsx';
 import { Workspace } from './workspace/Workspace.tsx';
 
 /**
@@ -36,7 +37,14 @@ function Shell() {
             <AgentConsole />
           </div>
         </main>
+        <RuntimeConsent />
       </RuntimeProvider>
     </div>
   );
+}
+
+/** The confirmation dialog of capability calls, once the runtime is ready. */
+function RuntimeConsent() {
+  const runtime = useRuntime();
+  return runtime.status === 'ready' ? <ConsentDialog queue={runtime.consent} /> : null;
 }

@@ -5,10 +5,18 @@
  * page was closed is settled, and the app that was in the foreground comes back. The MiniApps panel, the
  * workspace and the conversation read it from context.
  */
-import { type AppRecord, AppRegistry, ConversationStore, openRuntimeDatabase } from '@lineup/runtime';
+import {
+  type AppRecord,
+  AppRegistry,
+  CapabilityRuntime,
+  ConversationStore,
+  openRuntimeDatabase,
+} from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
+import { ConsentQueue } from './capabilities/consent.ts';
+import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 /** The bundled apps, relative to the host page. */
@@ -21,6 +29,8 @@ export type RuntimeState =
       readonly registry: AppRegistry;
       readonly host: HostRuntime;
       readonly connection: AgentConnection;
+      /** The questions capability calls ask the user (the consent dialog shows them). */
+      readonly consent: ConsentQueue;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
     }
@@ -74,6 +84,8 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       if (!active) return close();
       const registry = new AppRegistry(db);
       await installBundledApps(registry);
+      // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
+      await registry.declareCapabilities(WEB_CAPABILITIES);
       const host = new HostRuntime(db, registry, {
         onProblem: (text) => {
           for (const listener of [...problemListeners]) listener(text);
@@ -88,14 +100,25 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       }
       // The conversation shown last comes back; a fresh profile starts one.
       const store = new ConversationStore(db);
+      const consent = new ConsentQueue();
+      const capabilities = new CapabilityRuntime(db, {
+        handlers: webCapabilityHandlers(),
+        confirm: consent.confirm,
+        onResult: () => void host.deliver(),
+      });
+      // Calls cut by the last page's end get their one result; none runs again.
+      await capabilities.recover();
       const connection = new AgentConnection(
         host,
         registry,
         store,
         await conversationToShow(store),
         remoteUrl,
+        capabilities,
       );
       close = () => {
+        consent.dismissAll();
+        capabilities.dispose();
         connection.stop();
         host.dispose();
         db.close();
@@ -103,7 +126,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       if (!active) return close();
       await host.start();
       const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
-      if (active) setState({ status: 'ready', registry, host, connection, apps, inventory });
+      if (active) setState({ status: 'ready', registry, host, connection, consent, apps, inventory });
     })().catch((error: unknown) => {
       if (active)
         setState({

@@ -17,6 +17,7 @@ import {
   type AgentConnectionStatus,
   type AgentTransport,
   type AppRegistry,
+  type CapabilityCallReceiver,
   type ConversationStore,
   createInProcessTransport,
   createWebSocketTransport,
@@ -94,6 +95,7 @@ export class AgentConnection {
     store: ConversationStore,
     conversationId: string,
     remoteUrl: string | null = null,
+    capabilities?: CapabilityCallReceiver,
   ) {
     this.store = store;
     this.#conversationId = conversationId;
@@ -118,6 +120,7 @@ export class AgentConnection {
       clientId: 'web-host',
       inventory: () => registry.inventory(),
       tools: host,
+      ...(capabilities === undefined ? {} : { capabilities }),
       journal: store,
       conversations: [conversationId],
       // Every session start: what the outbox holds goes out now, and from now on as it is written.

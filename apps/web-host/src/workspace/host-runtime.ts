@@ -118,6 +118,11 @@ export class HostRuntime implements RuntimeHost {
     if (sink !== null) void this.#deliver();
   }
 
+  /** Sends what the outbox holds now (after a capability call wrote its result, say). */
+  deliver(): Promise<void> {
+    return this.#deliver();
+  }
+
   /** A `tool.call` from the agent. */
   async receive(
     conversationId: string,

@@ -349,3 +349,27 @@ describe('connection problems', () => {
     expect(client.status).toBe('closed');
   });
 });
+
+describe('inventory rows', () => {
+  it('a row of an inventory that a newer revision superseded is never sent, only the current one', async () => {
+    const { agent, frames, client, db, deliver } = setup;
+    await vi.waitFor(async () => expect(await db.countFromIndex('outbox', 'by_pending')).toBe(0));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    agent.drop();
+    await vi.waitFor(() => expect(client.status).toBe('closed'));
+    const registry = new AppRegistry(db);
+    await registry.setEnabled('com.example.focus', false); // inventory-2
+    await registry.setEnabled('com.example.focus', true); // inventory-3
+    expect(await db.countFromIndex('outbox', 'by_pending')).toBe(2);
+    agent.restore();
+    await vi.waitFor(async () => {
+      await deliver();
+      expect(await db.countFromIndex('outbox', 'by_pending')).toBe(0);
+    });
+    const revisions = frames
+      .slice(1)
+      .filter((frame) => frame.type === 'lineup.v1.client.inventory')
+      .map((frame) => (frame.payload as { revision: string }).revision);
+    expect(revisions).toEqual(['inventory-3']);
+  });
+});

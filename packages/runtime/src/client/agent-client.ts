@@ -261,7 +261,7 @@ export class AgentClient {
 
   /**
    * Sends one outbox row as envelopes (a tool answer to its conversation; an inventory to every open
-   * conversation), with ids derived from the row. Throws when not connected, so the row stays pending: use it
+   * conversation, unless a newer revision superseded it), with ids derived from the row. Throws when not connected, so the row stays pending: use it
    * as `OutboxDelivery.deliver`'s `send`.
    */
   async sendOutboxMessage(message: OutboxMessage): Promise<void> {
@@ -273,6 +273,9 @@ export class AgentClient {
       message.type === 'lineup.v1.client.inventory'
         ? (message.payload as ClientInventoryPayload).revision
         : undefined;
+    // A row of an inventory that is no longer the current one is superseded: an agent must never get an older
+    // revision after a newer one. It counts as delivered (the current one goes out in its place).
+    if (revision !== undefined && (await this.#options.inventory()).revision !== revision) return;
     for (const conversationId of this.#conversations) {
       // A conversation that already has this revision (sent at session start) does not get it twice.
       if (revision !== undefined && this.#inventorySent.get(conversationId) === revision) continue;
