@@ -7,6 +7,13 @@
  * follow.
  */
 export {
+  type ActionDocumentSource,
+  ActionLedger,
+  ActionLedgerError,
+  type ActionLedgerErrorCode,
+  type ActionLedgerOptions,
+} from './actions/action-ledger.js';
+export {
   AppRegistry,
   buildInventory,
   type CapabilityDeclaration,
@@ -92,6 +99,8 @@ export {
   type OutboxMessage,
 } from './outbox/delivery.js';
 export {
+  type ActionLedgerRecord,
+  type ActionReceiptStatus,
   type ActivationRecord,
   type ActivationStatus,
   type AppRecord,

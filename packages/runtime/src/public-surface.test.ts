@@ -11,6 +11,8 @@ describe('@lineup/runtime public surface', () => {
 
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
+      'ActionLedger',
+      'ActionLedgerError',
       'AgentClient',
       'AgentClientError',
       'AppRegistry',

@@ -555,8 +555,12 @@ describe('through the agent client', () => {
     expect(results[0]).toEqual({ call_id: payload.call_id, status: 'completed', result: { opened: true } });
     expect(results[1]).toEqual(results[0]);
     expect(setup.ran).toEqual(['open https://example.com/docs']);
-    expect(frames[0]?.type).toBe('lineup.v1.client.inventory');
-    expect((frames[0]?.payload as { capabilities: unknown[] }).capabilities).toHaveLength(4);
+    const [inventory] = frames;
+    expect(inventory?.type).toBe('lineup.v1.client.inventory');
+    expect((inventory as LineUpMessage).payload).toMatchObject({ capabilities: expect.any(Array) });
+    expect(((inventory as LineUpMessage).payload as { capabilities: unknown[] }).capabilities).toHaveLength(
+      4,
+    );
     client.stop();
   });
 });

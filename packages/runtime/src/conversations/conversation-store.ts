@@ -142,6 +142,57 @@ export class ConversationStore implements ConversationJournal {
     return all;
   }
 
+  /**
+   * The document an agent sent in this conversation (the ledger's document source): a complete UI is the
+   * `ui.document` whose envelope id is `sourceCallId` and whose document id is `uiId` (generation 0); a stream's
+   * is the `ui.checkpoint` snapshot of that source, UI, generation and revision, complete only when that frame
+   * completed the stream. Never a copy the page holds.
+   */
+  async findDocument(
+    conversationId: string,
+    ref: {
+      readonly sourceCallId: string;
+      readonly uiId: string;
+      readonly generation: number;
+      readonly revision: number;
+    },
+  ): Promise<{ readonly document: unknown; readonly complete: boolean } | undefined> {
+    let candidate: { readonly document: unknown; readonly complete: boolean } | undefined;
+    for (const record of await this.allMessages(conversationId)) {
+      if (record.direction !== 'in') continue;
+      const { message } = record;
+      if (
+        ref.generation === 0 &&
+        message.type === 'lineup.v1.ui.document' &&
+        message.id === ref.sourceCallId
+      ) {
+        const document = message.payload.document as { id?: unknown };
+        if (document.id === ref.uiId) return { document, complete: true };
+      }
+      if (ref.generation > 0 && message.type === 'lineup.v1.ui.checkpoint') {
+        const frame = message.payload.checkpoint as {
+          sourceCallId?: unknown;
+          uiId?: unknown;
+          generation?: unknown;
+          revision?: unknown;
+          type?: unknown;
+          snapshot?: unknown;
+        };
+        if (
+          frame.sourceCallId === ref.sourceCallId &&
+          frame.uiId === ref.uiId &&
+          frame.generation === ref.generation &&
+          frame.revision === ref.revision
+        ) {
+          // The frame that completed the stream may share its revision with the last one before it.
+          if (frame.type === 'complete') return { document: frame.snapshot, complete: true };
+          candidate = { document: frame.snapshot, complete: false };
+        }
+      }
+    }
+    return candidate;
+  }
+
   /** Saves the local state of one interface the host shows (`key` is the host's: a document's message id…). */
   async saveViewState(conversationId: string, key: string, state: unknown): Promise<void> {
     checkId(conversationId, 'A conversation id');

@@ -24,6 +24,7 @@ describe('openRuntimeDatabase', () => {
     const db = await openRuntimeDatabase('db-fresh');
     expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual([
+      'action_ledger',
       'activations',
       'apps',
       'audit',
@@ -40,7 +41,7 @@ describe('openRuntimeDatabase', () => {
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(6);
+    expect(RUNTIME_DATABASE_VERSION).toBe(7);
     db.close();
   });
 

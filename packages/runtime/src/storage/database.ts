@@ -10,7 +10,7 @@
  * foreground deadline, an operation's deadline, a call's timeout); version 5 adds conversations: their
  * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows; version
  * 6 adds capabilities: what the host declared, every `app.call` with its decision and result, and the grants a
- * user chose to remember. Later versions add the action ledger and stream records as their features land.
+ * user chose to remember; version 7 adds the DSL action ledger. Later versions add stream records as they land.
  */
 
 import type {
@@ -27,7 +27,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 6;
+export const RUNTIME_DATABASE_VERSION = 7;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -81,7 +81,10 @@ export type AuditType =
   /** An `app.call` (seed 000 §5.3): received, the user's decision, its one result. */
   | 'capability_call_received'
   | 'capability_call_decided'
-  | 'capability_call_finished';
+  | 'capability_call_finished'
+  /** A DSL 1.1 action was reserved in the ledger, or its status changed (seed 002 §11, seed 004 §4). */
+  | 'action_reserved'
+  | 'action_status';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -309,6 +312,46 @@ export interface GrantRecord {
   readonly grantedAt: number;
 }
 
+/** seed 002 §11: `queued`, `awaiting_confirmation`, `running` (active); the rest final. */
+export type ActionReceiptStatus =
+  | 'queued'
+  | 'awaiting_confirmation'
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled'
+  | 'unknown'
+  | 'accepted';
+
+/** One operation of the DSL action ledger: the request, what the runtime derived for it, and its status. */
+export interface ActionLedgerRecord {
+  readonly operationId: string;
+  readonly conversationId: string;
+  readonly requestId: string;
+  readonly documentRef: {
+    readonly sourceCallId: string;
+    readonly uiId: string;
+    readonly generation: number;
+    readonly revision: number;
+  };
+  /** conversation, sourceCallId, uiId, generation, revision joined by newlines: `by_document` lists a UI's rows. */
+  readonly documentKey: string;
+  readonly actionId: string;
+  /** seed 002 §11: the SHA-256 of the request's documentRef, actionId and values. */
+  readonly parameterHash: string;
+  readonly kind: 'tool' | 'agent';
+  /** For a tool action: the capability and the arguments re-derived from the stored document. */
+  readonly capabilityId?: string;
+  readonly arguments?: Readonly<Record<string, string | number | boolean | null>>;
+  /** For an agent action: the prompt re-derived from the stored document. */
+  readonly prompt?: string;
+  readonly status: ActionReceiptStatus;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly message?: string;
+  readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+}
+
 /** The value of `ConversationMessageRecord.pending` while a queued message waits for the transport. */
 export const MESSAGE_PENDING = 1;
 
@@ -339,6 +382,11 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   capabilities: { key: string; value: CapabilityRecord };
   capability_calls: { key: string; value: CapabilityCallRecord; indexes: { by_stage: CapabilityCallStage } };
   grants: { key: string; value: GrantRecord };
+  action_ledger: {
+    key: string;
+    value: ActionLedgerRecord;
+    indexes: { by_request: [string, string]; by_document: string; by_status: ActionReceiptStatus };
+  };
 }
 
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
@@ -438,6 +486,12 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
         database.createObjectStore('capabilities', { keyPath: 'name' });
         database.createObjectStore('capability_calls', { keyPath: 'key' }).createIndex('by_stage', 'stage');
         database.createObjectStore('grants', { keyPath: 'key' });
+      }
+      if (oldVersion < 7) {
+        const ledger = database.createObjectStore('action_ledger', { keyPath: 'operationId' });
+        ledger.createIndex('by_request', ['conversationId', 'requestId'], { unique: true });
+        ledger.createIndex('by_document', 'documentKey');
+        ledger.createIndex('by_status', 'status');
       }
     },
   });

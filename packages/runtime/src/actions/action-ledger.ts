@@ -1,0 +1,378 @@
+/**
+ * The DSL action ledger (seed 002 §11, seed 004 §4): what a 1.1 `invoke` button asks for, recorded before anything
+ * is queued. The runtime plays seed 004's "host": it finds the document the agent sent (in the conversation's
+ * records, never the page's copy), validates the submitted state values against it, re-derives the action's
+ * capability arguments or agent prompt (`resolveUIAction`), and stores one row per operation with the request's
+ * parameter digest.
+ *
+ * - `reserve`: the same `requestId` with the same content returns the existing receipt (a network retry), with
+ *   other content is refused; a reference to an unknown document, to a stream snapshot that is not complete, to an
+ *   undeclared action or capability, or values the document refuses, are refused and write nothing.
+ * - `get`, `list` (a document's receipts), `catalog` (the DSL capabilities the host offers).
+ * - `cancel`: an operation still `queued` or `awaiting_confirmation` becomes `cancelled` (claiming no undo);
+ *   a running or final one is returned as it is.
+ * - `claim`: atomically moves one `queued` operation to `running` (only one claimant ever wins); `settle` records
+ *   its final status. A final status never changes again; `unknown` is never retried.
+ * - `recover`: after a reload, an operation left `running` is `unknown` (its effect cannot be known; it is not
+ *   run again).
+ *
+ * Running the claimed operations (a tool action through the capability runtime with consent by risk, an agent
+ * action as a turn of the conversation) is the caller's; this module keeps the facts.
+ */
+import {
+  assertValidState,
+  computeParameterHash,
+  initialState,
+  LineUpProtocolError,
+  parseDocument,
+  parseUIActionReserveRequest,
+  resolveUIAction,
+  type UIActionReceipt,
+  type UIActionReserveRequest,
+  type UICapabilityDescriptor,
+  type UIDocument,
+  type UIDocumentRef,
+} from '@lineup/shared';
+import type { Clock } from '../apps/registry.js';
+import {
+  type ActionLedgerRecord,
+  type ActionReceiptStatus,
+  type RuntimeDatabase,
+  STRICT,
+} from '../storage/database.js';
+
+/** Where the ledger finds the document an agent sent (a `ConversationStore`). */
+export interface ActionDocumentSource {
+  /** The document of `ref` in the conversation, and whether it is final (a complete UI, a completed stream). */
+  findDocument(
+    conversationId: string,
+    ref: UIDocumentRef,
+  ): Promise<{ readonly document: unknown; readonly complete: boolean } | undefined>;
+}
+
+/** Why a request was refused; nothing was written. */
+export type ActionLedgerErrorCode =
+  | 'invalid_request'
+  | 'request_conflict'
+  | 'unknown_document'
+  | 'stream_not_complete'
+  | 'invalid_values'
+  | 'unknown_action'
+  | 'unknown_capability'
+  | 'unknown_operation';
+
+export class ActionLedgerError extends Error {
+  override readonly name = 'ActionLedgerError';
+  readonly code: ActionLedgerErrorCode;
+  constructor(code: ActionLedgerErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export interface ActionLedgerOptions {
+  readonly documents: ActionDocumentSource;
+  /** The DSL capabilities the host offers (`capabilityId` → descriptor); a tool action must name one. */
+  readonly catalog: () => readonly UICapabilityDescriptor[];
+  readonly clock?: Clock;
+  /** New operation ids (default `op_` + `crypto.randomUUID()`). */
+  readonly ids?: () => string;
+}
+
+const ACTIVE: ReadonlySet<ActionReceiptStatus> = new Set(['queued', 'awaiting_confirmation', 'running']);
+
+export class ActionLedger {
+  readonly #db: RuntimeDatabase;
+  readonly #options: ActionLedgerOptions;
+  readonly #now: () => number;
+  readonly #ids: () => string;
+
+  constructor(db: RuntimeDatabase, options: ActionLedgerOptions) {
+    this.#db = db;
+    this.#options = options;
+    const clock = options.clock;
+    this.#now = clock === undefined ? Date.now : () => clock.now();
+    this.#ids = options.ids ?? (() => `op_${crypto.randomUUID()}`);
+  }
+
+  /** The DSL capabilities the host offers (seed 002 §11 `catalog`). */
+  catalog(): readonly UICapabilityDescriptor[] {
+    return this.#options.catalog();
+  }
+
+  /** Records a click's request, or returns the receipt of the same request made before. */
+  async reserve(conversationId: string, input: unknown): Promise<UIActionReceipt> {
+    let request: UIActionReserveRequest;
+    try {
+      request = parseUIActionReserveRequest(input);
+    } catch (error) {
+      if (!(error instanceof LineUpProtocolError)) throw error;
+      throw new ActionLedgerError('invalid_request', `Not a valid reserve request: ${firstIssue(error)}`, {
+        cause: error,
+      });
+    }
+    const parameterHash = computeParameterHash(request);
+    const existing = await this.#db.getFromIndex('action_ledger', 'by_request', [
+      conversationId,
+      request.requestId,
+    ]);
+    if (existing !== undefined) {
+      if (existing.parameterHash !== parameterHash)
+        throw new ActionLedgerError(
+          'request_conflict',
+          'This requestId was already used for a different request; nothing was recorded.',
+        );
+      return receiptOf(existing);
+    }
+    const derived = await this.#derive(conversationId, request);
+    const now = this.#now();
+    const record: ActionLedgerRecord = {
+      operationId: this.#ids(),
+      conversationId,
+      requestId: request.requestId,
+      documentRef: request.documentRef,
+      documentKey: documentKey(conversationId, request.documentRef),
+      actionId: request.actionId,
+      parameterHash,
+      status: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      ...derived,
+    };
+    const tx = this.#db.transaction(['action_ledger', 'audit'], 'readwrite', STRICT);
+    const ledger = tx.objectStore('action_ledger');
+    // Two reserves of one request racing: the second finds the first inside its own transaction.
+    const raced = await ledger.index('by_request').get([conversationId, request.requestId]);
+    if (raced !== undefined) {
+      await tx.done;
+      if (raced.parameterHash !== parameterHash)
+        throw new ActionLedgerError(
+          'request_conflict',
+          'This requestId was already used for a different request.',
+        );
+      return receiptOf(raced);
+    }
+    await ledger.add(record);
+    await tx.objectStore('audit').add({
+      at: now,
+      type: 'action_reserved',
+      appId: 'host',
+      version: '',
+      conversationId,
+      operationId: record.operationId,
+      detail: `${record.actionId} ${record.kind}`,
+    });
+    await tx.done;
+    return receiptOf(record);
+  }
+
+  /** One operation's receipt (of this conversation). */
+  async get(conversationId: string, operationId: string): Promise<UIActionReceipt> {
+    return receiptOf(await this.#record(conversationId, operationId));
+  }
+
+  /** The stored row (with what was derived), for the executor. */
+  async operation(conversationId: string, operationId: string): Promise<ActionLedgerRecord> {
+    return this.#record(conversationId, operationId);
+  }
+
+  /** The receipts of one document, oldest first. */
+  async list(conversationId: string, ref: UIDocumentRef): Promise<readonly UIActionReceipt[]> {
+    const records = await this.#db.getAllFromIndex(
+      'action_ledger',
+      'by_document',
+      documentKey(conversationId, ref),
+    );
+    return records.sort((a, b) => a.createdAt - b.createdAt).map(receiptOf);
+  }
+
+  /** Cancels an operation that has not started; a running or final one is returned unchanged. */
+  async cancel(conversationId: string, operationId: string): Promise<UIActionReceipt> {
+    return this.#transition(conversationId, operationId, ['queued', 'awaiting_confirmation'], 'cancelled', {
+      message: 'Cancelled before it ran.',
+    });
+  }
+
+  /** Moves a queued operation to `awaiting_confirmation` (the user is being asked). */
+  async awaitConfirmation(conversationId: string, operationId: string): Promise<UIActionReceipt> {
+    return this.#transition(conversationId, operationId, ['queued'], 'awaiting_confirmation');
+  }
+
+  /**
+   * Claims an operation for running: `queued` or `awaiting_confirmation` → `running`, in one transaction.
+   * Returns the record when this caller won, `null` when it was not claimable (already claimed, cancelled, final).
+   */
+  async claim(conversationId: string, operationId: string): Promise<ActionLedgerRecord | null> {
+    const { record, changed } = await this.#move(
+      conversationId,
+      operationId,
+      ['queued', 'awaiting_confirmation'],
+      'running',
+    );
+    return changed ? record : null;
+  }
+
+  /** Records the final status of an active operation; a final one never changes (the stored receipt is returned). */
+  async settle(
+    conversationId: string,
+    operationId: string,
+    status: 'succeeded' | 'failed' | 'cancelled' | 'unknown' | 'accepted',
+    details: {
+      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+      readonly message?: string;
+    } = {},
+  ): Promise<UIActionReceipt> {
+    if (details.result !== undefined && status !== 'succeeded')
+      throw new ActionLedgerError('invalid_request', 'Only a succeeded operation carries a result.');
+    return this.#transition(conversationId, operationId, [...ACTIVE], status, details);
+  }
+
+  /** After a reload: operations left running are `unknown` (never run again). Returns how many. */
+  async recover(): Promise<number> {
+    const running = await this.#db.getAllFromIndex('action_ledger', 'by_status', 'running');
+    for (const record of running)
+      await this.#transition(record.conversationId, record.operationId, ['running'], 'unknown', {
+        message: 'The page closed while this ran; its effect is unknown and it is not run again.',
+      });
+    return running.length;
+  }
+
+  async #record(conversationId: string, operationId: string): Promise<ActionLedgerRecord> {
+    const record = await this.#db.get('action_ledger', operationId);
+    // Another conversation's operation is as unknown as one that does not exist.
+    if (record === undefined || record.conversationId !== conversationId)
+      throw new ActionLedgerError('unknown_operation', 'No operation with this id in this conversation.');
+    return record;
+  }
+
+  async #transition(
+    conversationId: string,
+    operationId: string,
+    from: readonly ActionReceiptStatus[],
+    to: ActionReceiptStatus,
+    details: {
+      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+      readonly message?: string;
+    } = {},
+  ): Promise<UIActionReceipt> {
+    return receiptOf((await this.#move(conversationId, operationId, from, to, details)).record);
+  }
+
+  /** One status change inside one transaction: `changed` is true only for the caller whose write made it. */
+  async #move(
+    conversationId: string,
+    operationId: string,
+    from: readonly ActionReceiptStatus[],
+    to: ActionReceiptStatus,
+    details: {
+      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+      readonly message?: string;
+    } = {},
+  ): Promise<{ readonly record: ActionLedgerRecord; readonly changed: boolean }> {
+    const tx = this.#db.transaction(['action_ledger', 'audit'], 'readwrite', STRICT);
+    const ledger = tx.objectStore('action_ledger');
+    const record = await ledger.get(operationId);
+    if (record === undefined || record.conversationId !== conversationId) {
+      await tx.done;
+      throw new ActionLedgerError('unknown_operation', 'No operation with this id in this conversation.');
+    }
+    if (!from.includes(record.status)) {
+      await tx.done;
+      return { record, changed: false };
+    }
+    const now = this.#now();
+    const next: ActionLedgerRecord = {
+      ...record,
+      status: to,
+      updatedAt: Math.max(now, record.createdAt),
+      ...(details.message === undefined ? {} : { message: details.message.slice(0, 256) }),
+      ...(details.result === undefined ? {} : { result: details.result }),
+    };
+    await ledger.put(next);
+    await tx.objectStore('audit').add({
+      at: now,
+      type: 'action_status',
+      appId: 'host',
+      version: '',
+      conversationId,
+      operationId,
+      detail: `${record.status} → ${to}`,
+    });
+    await tx.done;
+    return { record: next, changed: true };
+  }
+
+  /** What the action submits, re-derived from the stored document and the submitted values. */
+  async #derive(
+    conversationId: string,
+    request: UIActionReserveRequest,
+  ): Promise<Pick<ActionLedgerRecord, 'kind' | 'capabilityId' | 'arguments' | 'prompt'>> {
+    const found = await this.#options.documents.findDocument(conversationId, request.documentRef);
+    if (found === undefined)
+      throw new ActionLedgerError('unknown_document', 'The agent sent no document with this reference here.');
+    if (!found.complete)
+      throw new ActionLedgerError(
+        'stream_not_complete',
+        'This stream snapshot is not complete; actions run on complete interfaces only.',
+      );
+    let document: UIDocument;
+    let resolved: ReturnType<typeof resolveUIAction>;
+    try {
+      document = parseDocument(found.document);
+    } catch (error) {
+      throw new ActionLedgerError('unknown_document', 'The stored document is not valid.', { cause: error });
+    }
+    const state = { ...initialState(document), ...request.values };
+    try {
+      for (const key of Object.keys(request.values))
+        if (!Object.hasOwn(document.state, key))
+          throw new Error(`${key} is not a state field of the document`);
+      assertValidState(document, state);
+    } catch (error) {
+      throw new ActionLedgerError(
+        'invalid_values',
+        `The submitted values do not fit the document's state: ${error instanceof Error ? firstIssue(error) : 'invalid'}`,
+        { cause: error },
+      );
+    }
+    try {
+      resolved = resolveUIAction(document, state, request.actionId);
+    } catch (error) {
+      throw new ActionLedgerError('unknown_action', `The action cannot be derived: ${firstIssue(error)}`, {
+        cause: error,
+      });
+    }
+    if (resolved.kind === 'agent') return { kind: 'agent', prompt: resolved.prompt };
+    const capabilityId = resolved.capabilityId;
+    if (!this.#options.catalog().some((capability) => capability.id === capabilityId))
+      throw new ActionLedgerError('unknown_capability', `The host offers no capability ${capabilityId}.`);
+    return { kind: 'tool', capabilityId, arguments: { ...resolved.arguments } };
+  }
+}
+
+function documentKey(conversationId: string, ref: UIDocumentRef): string {
+  return `${conversationId}\n${ref.sourceCallId}\n${ref.uiId}\n${ref.generation}\n${ref.revision}`;
+}
+
+function receiptOf(record: ActionLedgerRecord): UIActionReceipt {
+  return {
+    operationId: record.operationId,
+    requestId: record.requestId,
+    documentRef: record.documentRef,
+    actionId: record.actionId,
+    status: record.status,
+    parameterHash: record.parameterHash,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    ...(record.message === undefined ? {} : { message: record.message }),
+    ...(record.result === undefined || record.status !== 'succeeded' ? {} : { result: record.result }),
+  };
+}
+
+function firstIssue(error: unknown): string {
+  if (error !== null && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
+    const issue = error.issues[0] as { path?: unknown; message?: unknown } | undefined;
+    if (issue !== undefined) return `${String(issue.path ?? '')} ${String(issue.message ?? '')}`.trim();
+  }
+  return error instanceof Error ? error.message : 'invalid';
+}
