@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import capabilitiesSource from '../examples/capabilities.ts?raw';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
 import conversationsSource from '../examples/conversations.ts?raw';
 import installSource from '../examples/install.ts?raw';
@@ -201,6 +202,67 @@ describe('README example: conversations', () => {
       ]),
     );
     second.client.stop();
+    db.close();
+  });
+});
+
+describe('README example: capabilities', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(capabilitiesSource.trimEnd());
+  });
+
+  it('asks, writes once, and answers the agent; a repeat of the call is answered from its record', async () => {
+    const db = await openRuntimeDatabase('readme-capabilities');
+    const registry = new AppRegistry(db);
+    const { offerClipboard } = await import('../examples/capabilities.js');
+    const { transport, agent } = createInProcessTransport();
+    const results: unknown[] = [];
+    let inventory: { capabilities?: unknown[] } | undefined;
+    agent.onFrame((text) => {
+      const envelope = JSON.parse(text);
+      if (envelope.type === 'lineup.v1.client.inventory') inventory = envelope.payload;
+      if (envelope.type === 'lineup.v1.app.result') results.push(envelope.payload);
+    });
+    const written: string[] = [];
+    const asked: string[] = [];
+    const client = await offerClipboard(
+      db,
+      registry,
+      transport,
+      async (request) => {
+        asked.push(`${request.capability.name}: ${request.reason}`);
+        return { decision: 'allow' };
+      },
+      async (text) => {
+        written.push(text);
+      },
+    );
+    await vi.waitFor(() => expect(inventory?.capabilities).toHaveLength(1));
+    const call = {
+      v: 1,
+      id: 'msg_copy',
+      type: 'lineup.v1.app.call',
+      conversation_id: 'conv_1',
+      sender: { kind: 'agent', id: 'agent_example' },
+      payload: {
+        call_id: 'call_copy_1',
+        capability: 'clipboard.write',
+        reason: 'Copy the command for you',
+        expires_at: new Date(Date.now() + 60_000).toISOString(),
+        arguments: { text: 'npm start' },
+      },
+    };
+    agent.send(call);
+    await vi.waitFor(() => expect(results).toHaveLength(1));
+    agent.send({ ...call, id: 'msg_copy_again' });
+    await vi.waitFor(() => expect(results).toHaveLength(2));
+    expect(results).toEqual([
+      { call_id: 'call_copy_1', status: 'completed', result: { written: true } },
+      { call_id: 'call_copy_1', status: 'completed', result: { written: true } },
+    ]);
+    expect(asked).toEqual(['clipboard.write: Copy the command for you']);
+    expect(written).toEqual(['npm start']);
+    client.stop();
     db.close();
   });
 });
