@@ -57,6 +57,14 @@ const en = {
       restricted: 'Restricted: asked every time, with a second confirmation',
     } as Record<string, string>,
     expires: (time: string) => `This request expires at ${time}.`,
+    /** What each of this host's capabilities does, in the host's words. */
+    descriptions: {
+      'app.open_url': 'Opens a web page in a new browser tab. The page does not get access to this one.',
+      'clipboard.write': 'Copies text to your clipboard, replacing what is there.',
+      'device.pick_file':
+        'Asks you to pick one file from your device. Its name, type and size are shared, and its text when it is small.',
+      'artifact.save': 'Saves a file the agent wrote to your downloads.',
+    } as Record<string, string>,
     remember: 'Allow this capability for the rest of this conversation',
     allow: 'Allow',
     deny: 'Deny',
@@ -226,6 +234,13 @@ const zh: HostText = {
       restricted: '受限能力：每次都会询问，并需再次确认',
     } as Record<string, string>,
     expires: (time: string) => `此请求将于 ${time} 过期。`,
+    descriptions: {
+      'app.open_url': '在新的浏览器标签页中打开一个网页。该网页无法访问当前页面。',
+      'clipboard.write': '把文字复制到你的剪贴板，替换其中原有的内容。',
+      'device.pick_file':
+        '请你从设备上选择一个文件。会共享它的名称、类型和大小；文件较小时也会共享其文字内容。',
+      'artifact.save': '把智能体写好的文件保存到你的下载目录。',
+    } as Record<string, string>,
     remember: '在本次对话中允许此能力，不再询问',
     allow: '允许',
     deny: '拒绝',

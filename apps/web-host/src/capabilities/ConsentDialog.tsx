@@ -3,41 +3,71 @@
  * host's words), the agent's reason — as text, never as markup — the arguments, the risk, and when the request
  * expires. A modal `<dialog>`: focus stays inside it, Escape cancels (the call is `cancelled`), "Deny" refuses
  * (`rejected`). "Remember" is offered only where the runtime allows it (`user_confirmation`); a `restricted`
- * capability asks a second, explicit confirmation.
+ * capability asks a second, explicit confirmation. Focus starts on "Deny", and the buttons only accept a press a
+ * moment after a question appears, so a double click meant for one question never answers the next.
  */
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useText } from '../i18n.tsx';
 import type { ConsentQueue } from './consent.ts';
 
+/** How long after a question appears its buttons start to accept presses. */
+const ARMING_DELAY_MS = 500;
+
 export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
   const text = useText();
-  const request = useSyncExternalStore(
+  // The version changes with the queue (also when a question waits behind the shown one).
+  useSyncExternalStore(
     (listener) => queue.subscribe(listener),
-    () => queue.current,
-    () => null,
+    () => queue.version,
+    () => 0,
   );
+  const request = queue.current;
   const dialog = useRef<HTMLDialogElement>(null);
+  const deny = useRef<HTMLButtonElement>(null);
   const [remember, setRemember] = useState(false);
   const [secondStep, setSecondStep] = useState(false);
+  /** The question and step on screen: its buttons accept presses once it has been armed. */
+  const step = useMemo(() => ({ request, secondStep }), [request, secondStep]);
+  const [armedStep, setArmedStep] = useState<object | null>(null);
+  const armed = armedStep === step;
   // A new question starts unticked, at its first step.
   useEffect(() => {
     setRemember(false);
     setSecondStep(false);
     const element = dialog.current;
     if (element === null) return;
-    if (request !== null && !element.open) element.showModal();
-    if (request === null && element.open) element.close();
+    if (request === null) {
+      if (element.open) element.close();
+      return;
+    }
+    if (!element.open) element.showModal();
+    element.focus();
   }, [request]);
 
+  // Each question, and the second confirmation of a restricted one, is armed a moment after it appears.
+  useEffect(() => {
+    const timer = setTimeout(() => setArmedStep(step), ARMING_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [step]);
+
+  // Once armed, focus starts on "Deny": a stray Enter or Space refuses, never allows.
+  useEffect(() => {
+    if (armed) deny.current?.focus();
+  }, [armed]);
+
   const answer = (decision: 'allow' | 'deny' | 'dismiss') => {
+    // Escape always cancels; a button press counts only once the question has been on screen for a moment.
+    if (decision !== 'dismiss' && !armed) return;
+    if (request === null) return;
     if (decision === 'allow')
-      queue.answer({ decision, remember: remember && request?.rememberable === true });
-    else queue.answer({ decision });
+      queue.answer({ decision, remember: remember && request.rememberable === true }, request);
+    else queue.answer({ decision }, request);
   };
 
   return (
     <dialog
       ref={dialog}
+      tabIndex={-1}
       className="host__consent"
       aria-labelledby="consent-title"
       aria-describedby="consent-reason"
@@ -66,7 +96,7 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
               </span>
             </dd>
             <dt>{text.consent.what}</dt>
-            <dd>{request.capability.description}</dd>
+            <dd>{text.consent.descriptions[request.capability.name] ?? request.capability.description}</dd>
             <dt>{text.consent.reason}</dt>
             <dd id="consent-reason" className="host__consent-reason">
               {request.reason}
@@ -77,7 +107,7 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
             </dd>
           </dl>
           <p className="host__consent-expiry">
-            {text.consent.expires(new Date(request.expiresAt).toLocaleTimeString(text.locale))}
+            {text.consent.expires(new Date(request.expiresAt).toLocaleString(text.locale))}
           </p>
           {request.rememberable && (
             <label className="host__consent-remember">
@@ -95,17 +125,23 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
             </p>
           )}
           <div className="host__consent-actions">
-            <button type="button" onClick={() => answer('deny')}>
+            <button type="button" ref={deny} disabled={!armed} onClick={() => answer('deny')}>
               {text.consent.deny}
             </button>
             {request.extraStep && !secondStep ? (
-              <button type="button" className="host__consent-allow" onClick={() => setSecondStep(true)}>
+              <button
+                type="button"
+                className="host__consent-allow"
+                disabled={!armed}
+                onClick={() => setSecondStep(true)}
+              >
                 {text.consent.allow}
               </button>
             ) : (
               <button
                 type="button"
                 className="host__consent-allow"
+                disabled={!armed}
                 // biome-ignore lint/a11y/noAutofocus: the second step asks for a deliberate second press.
                 autoFocus={secondStep}
                 onClick={() => answer('allow')}

@@ -12,11 +12,18 @@ interface Question {
 
 export class ConsentQueue {
   #questions: readonly Question[] = [];
+  /** Grows on every change (a question added behind the current one too): the dialog's snapshot. */
+  #version = 0;
   readonly #listeners = new Set<() => void>();
 
   /** The question shown now, if any. */
   get current(): ConsentRequest | null {
     return this.#questions[0]?.request ?? null;
+  }
+
+  /** Changes whenever the queue does. */
+  get version(): number {
+    return this.#version;
   }
 
   /** How many wait behind the current one. */
@@ -50,9 +57,14 @@ export class ConsentQueue {
       this.#notify();
     });
 
-  /** The user's answer to the current question. */
-  answer(decision: ConsentDecision): void {
-    this.#questions[0]?.answer(decision);
+  /**
+   * The user's answer to the current question — only if it is still `request` when given: a press meant for one
+   * question never answers the next.
+   */
+  answer(decision: ConsentDecision, request?: ConsentRequest): void {
+    const current = this.#questions[0];
+    if (current === undefined || (request !== undefined && current.request !== request)) return;
+    current.answer(decision);
   }
 
   /** Every open question is dismissed (the page is closing). */
@@ -66,6 +78,7 @@ export class ConsentQueue {
   }
 
   #notify(): void {
+    this.#version++;
     for (const listener of [...this.#listeners]) listener();
   }
 }

@@ -75,6 +75,17 @@ describe('handlers', () => {
     expect(open).toHaveBeenCalledTimes(1);
   });
 
+  it('app.open_url says popup_blocked instead of pretending, when no press of the user is behind it', async () => {
+    const { env, open } = environment();
+    (env.window.navigator as { userActivation?: unknown }).userActivation = { isActive: false };
+    await expect(
+      Promise.resolve().then(() =>
+        webCapabilityHandlers(env)['app.open_url']?.({ url: 'https://example.com' }, context),
+      ),
+    ).rejects.toMatchObject({ code: 'popup_blocked' });
+    expect(open).not.toHaveBeenCalled();
+  });
+
   it('clipboard.write writes the text, and says why when the browser cannot or will not', async () => {
     const writeText = vi.fn(async () => {});
     const handlers = webCapabilityHandlers(environment({ clipboard: { writeText } }).env);

@@ -101,6 +101,9 @@ export function webCapabilityHandlers(
     'app.open_url': (args) => {
       const url = new URL(String(args.url));
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CapabilityError('unsupported_url');
+      // The browser opens a tab only right after a press (the consent dialog's "Allow"). Without one — a call the
+      // user let run without asking — it would block the tab silently, so the agent is told instead.
+      if (env.window.navigator.userActivation?.isActive === false) throw new CapabilityError('popup_blocked');
       // With noopener, window.open returns null even when the tab opened: the browser gives no other proof.
       env.window.open(url.href, '_blank', 'noopener,noreferrer');
       return { opened: true };
