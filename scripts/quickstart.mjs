@@ -143,7 +143,8 @@ function test() {
   ]);
 
   log('End-to-end tests (Playwright in Chromium against the built host)…');
-  const e2eStatus = run('turbo', ['run', 'test:e2e', '--concurrency=1'], {
+  // --continue: every suite runs and reports, also after another one failed.
+  const e2eStatus = run('turbo', ['run', 'test:e2e', '--concurrency=1', '--continue'], {
     env: { ...env, CHROMIUM_PATH: chromiumPath },
   });
 
