@@ -134,7 +134,7 @@ test.describe('inline Surfaces', () => {
             image.onerror = function () { resolve('blocked'); };
             image.src = 'http://127.0.0.1:4173/favicon.svg';
           });
-          results.popup = window.open('about:blank') ? 'allowed' : 'blocked';
+          try { results.popup = window.open('about:blank') ? 'allowed' : 'blocked'; } catch (e) { results.popup = 'blocked'; }
           results.appCall = typeof LineUpSurface.call === 'undefined' ? 'absent' : 'present';
           LineUpSurface.event('probe', results);
         })();`;

@@ -254,7 +254,16 @@ export function Conversation() {
   const conversationId = useConversationId(connection);
   const text = useText();
   // One model per conversation shown; a page load or a switch reads it back from the store.
-  const model = useMemo(() => new ConversationModel(conversationId ?? 'none'), [conversationId]);
+  // What the user opened before the runtime was ready (an example, a pasted document) carries over to the
+  // conversation that is then shown, instead of vanishing with the placeholder model.
+  const previous = useRef<ConversationModel | null>(null);
+  const model = useMemo(() => {
+    const next = new ConversationModel(conversationId ?? 'none');
+    if (previous.current?.conversationId === 'none')
+      for (const { key: _key, ...entry } of previous.current.entries) next.add(entry);
+    previous.current = next;
+    return next;
+  }, [conversationId]);
   const entries = useSyncExternalStore(
     (listener) => model.subscribe(listener),
     () => model.entries,
