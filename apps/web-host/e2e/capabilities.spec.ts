@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from '@playwright/test';
-import { type WebSocket, WebSocketServer } from 'ws';
 import { expect, test } from './fixtures.ts';
+import { startAgent, type TestAgent } from './test-agent.ts';
 
 /**
  * `lineup.v1.app.call` (seed 000 §5.3) from a remote agent over a real WebSocket (`?agent=ws://…`): the host's
@@ -14,68 +13,6 @@ import { expect, test } from './fixtures.ts';
  *
  * Every page counts the modal dialogs it opens (`showModal`), so "no dialog" is checked, not just not seen.
  */
-
-interface Envelope {
-  readonly id: string;
-  readonly type: string;
-  readonly conversation_id: string;
-  readonly payload: Record<string, unknown>;
-}
-
-interface TestAgent {
-  readonly url: string;
-  /** Envelopes received, copies (same id) dropped. */
-  readonly received: Envelope[];
-  send(type: string, payload: object, conversation?: string): void;
-  close(): Promise<void>;
-}
-
-let sequence = 0;
-
-/** A test agent speaking `lineup.v1.ack` (as in agent-websocket.spec.ts): it acknowledges every envelope. */
-async function startAgent(): Promise<TestAgent> {
-  const server = new WebSocketServer({
-    port: 0,
-    host: '127.0.0.1',
-    handleProtocols: (protocols) => (protocols.has('lineup.v1.ack') ? 'lineup.v1.ack' : false),
-  });
-  await new Promise((resolve) => server.once('listening', resolve));
-  const received: Envelope[] = [];
-  const seen = new Set<string>();
-  let current: WebSocket | null = null;
-  server.on('connection', (socket) => {
-    current = socket;
-    socket.on('message', (data) => {
-      const envelope = JSON.parse(String(data)) as Envelope;
-      socket.send(JSON.stringify({ ack: envelope.id }));
-      if (seen.has(envelope.id)) return;
-      seen.add(envelope.id);
-      received.push(envelope);
-    });
-  });
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
-    received,
-    // Unless told otherwise, the agent answers in the conversation its first inventory came from.
-    send(type, payload, conversation = received[0]?.conversation_id ?? 'conv_unknown') {
-      current?.send(
-        JSON.stringify({
-          v: 1,
-          id: `msg_cap_${++sequence}`,
-          type,
-          conversation_id: conversation,
-          sender: { kind: 'agent', id: 'agent_ws' },
-          payload,
-        }),
-      );
-    },
-    close: () =>
-      new Promise((resolve) => {
-        for (const client of server.clients) client.terminate();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 let agent: TestAgent;
 test.beforeEach(async () => {

@@ -6,6 +6,7 @@
 import 'fake-indexeddb/auto';
 import { type LineUpMessage, parseEnvelopeText } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { agentEnvelope } from '../../test/envelopes.js';
 import { focusManifest } from '../../test/manifests.js';
 import { AppRegistry } from '../apps/registry.js';
 import { ToolRuntime } from '../execution/tool-runtime.js';
@@ -40,19 +41,6 @@ interface Setup {
 }
 
 let ids = 0;
-const agentEnvelope = (
-  type: string,
-  payload: object,
-  id = `msg_agent_${++ids}`,
-  conversation = CONVERSATION,
-) => ({
-  v: 1,
-  id,
-  type,
-  conversation_id: conversation,
-  sender: { kind: 'agent', id: 'agent_test' },
-  payload,
-});
 
 async function setUp(options: { conversations?: string[] } = {}): Promise<Setup> {
   const db = await openRuntimeDatabase(`agent-client-${databases++}`);

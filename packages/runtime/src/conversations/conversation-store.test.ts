@@ -8,6 +8,7 @@
 import 'fake-indexeddb/auto';
 import { type LineUpMessage, parseEnvelope, parseEnvelopeText } from '@lineup/shared/protocol';
 import { describe, expect, it, vi } from 'vitest';
+import { agentEnvelope } from '../../test/envelopes.js';
 import { focusManifest } from '../../test/manifests.js';
 import { AppRegistry } from '../apps/registry.js';
 import { AgentClient } from '../client/agent-client.js';
@@ -28,20 +29,6 @@ import {
 let databases = 0;
 let ids = 0;
 const CONVERSATION = 'conv_1';
-
-const agentEnvelope = (
-  type: string,
-  payload: object,
-  id = `msg_agent_${++ids}`,
-  conversation = CONVERSATION,
-) => ({
-  v: 1,
-  id,
-  type,
-  conversation_id: conversation,
-  sender: { kind: 'agent', id: 'agent_test' },
-  payload,
-});
 
 function asMessage(envelope: object): LineUpMessage {
   const parsed = parseEnvelope(envelope, { direction: 'agent_to_client' });
