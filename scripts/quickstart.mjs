@@ -8,7 +8,7 @@
 // Plain Node (no dependencies) so that it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,6 +94,41 @@ function unitCounts() {
   };
 }
 
+/** "file › test: first line of the error" for each failed Vitest test, so CI's last lines name them. */
+function unitFailures() {
+  const report = readJson(join(reportsDir, 'unit.json'));
+  const failures = [];
+  for (const file of report?.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const message = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      failures.push(`${relative(root, file.name)} › ${test.fullName}: ${message}`);
+    }
+  }
+  return failures;
+}
+
+/** The same for each failed or flaky Playwright test of the given workspaces. */
+function e2eFailures(workspaces) {
+  const failures = [];
+  const walk = (workspace, suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'expected' || test.status === 'skipped') continue;
+        const error = test.results?.find((result) => result.error)?.error?.message ?? '';
+        const message = error.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300);
+        failures.push(`${workspace}/${spec.file}:${spec.line} › ${spec.title} (${test.status}): ${message}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(workspace, child);
+  };
+  for (const workspace of workspaces) {
+    const report = readJson(join(root, workspace, 'playwright-report', 'results.json'));
+    for (const suite of report?.suites ?? []) walk(workspace, suite);
+  }
+  return failures;
+}
+
 /** Counts from each workspace's Playwright JSON report. */
 function e2eCounts(workspaces) {
   const total = { passed: 0, failed: 0, skipped: 0 };
@@ -154,6 +189,8 @@ function test() {
   console.log('');
   console.log(`[lineup] unit: ${unit ? `${unit.passed} passed, ${unit.failed} failed` : 'no report'}`);
   console.log(`[lineup] e2e:  ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}`);
+  for (const failure of [...unitFailures(), ...e2eFailures(e2eWorkspaces)])
+    console.log(`[lineup] failed: ${failure}`);
   console.log(`[lineup] wall time: ${seconds}s`);
   const passed = (unit?.passed ?? 0) + (e2e?.passed ?? 0);
   // A suite that exited non-zero counts at least one failure, and a missing report counts as one: never zero.
