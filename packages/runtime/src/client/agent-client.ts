@@ -133,7 +133,7 @@ export class AgentClient {
   readonly #conversations = new Set<string>();
   readonly #seen = new Set<string>();
   /** The inventory revision last sent to each conversation (seed 000 §5.1: which revision went to whom). */
-  readonly #inventorySent = new Map<string, string>();
+  readonly #inventorySent = new Map<string, { readonly revision: string }>();
   readonly #dedupeWindow: number;
   #status: AgentConnectionStatus = 'idle';
   /** Incoming frames are handled one at a time, in arrival order. */
@@ -277,24 +277,48 @@ export class AgentClient {
     // revision after a newer one. It counts as delivered (the current one goes out in its place).
     if (revision !== undefined && (await this.#options.inventory()).revision !== revision) return;
     for (const conversationId of this.#conversations) {
-      // A conversation that already has this revision (sent at session start) does not get it twice.
-      if (revision !== undefined && this.#inventorySent.get(conversationId) === revision) continue;
-      await this.#send(
-        conversationId,
-        message.type,
-        message.payload,
-        this.#rowId(message.id, conversationId),
-      );
-      if (revision !== undefined) {
-        this.#inventorySent.set(conversationId, revision);
-        await this.#recordInventory(conversationId, revision);
+      if (revision === undefined) {
+        await this.#send(
+          conversationId,
+          message.type,
+          message.payload,
+          this.#rowId(message.id, conversationId),
+        );
+        continue;
       }
+      // A conversation that already has this revision (sent at session start, maybe still on its way) does not
+      // get it twice.
+      if (this.#inventorySent.get(conversationId)?.revision === revision) continue;
+      await this.#claimInventory(conversationId, revision, () =>
+        this.#send(conversationId, message.type, message.payload, this.#rowId(message.id, conversationId)),
+      );
     }
+  }
+
+  /**
+   * Sends an inventory revision to a conversation, noting it as sent *before* the send awaits anything, so a
+   * session start and an outbox delivery running at once never both send it; a failed send takes the note back.
+   */
+  async #claimInventory(conversationId: string, revision: string, send: () => Promise<void>): Promise<void> {
+    const previous = this.#inventorySent.get(conversationId);
+    // A note of its own: taken back only if no one (a new session, another revision) replaced it meanwhile.
+    const note = { revision };
+    this.#inventorySent.set(conversationId, note);
+    try {
+      await send();
+    } catch (error) {
+      if (this.#inventorySent.get(conversationId) === note) {
+        if (previous === undefined) this.#inventorySent.delete(conversationId);
+        else this.#inventorySent.set(conversationId, previous);
+      }
+      throw error;
+    }
+    await this.#recordInventory(conversationId, revision);
   }
 
   /** The inventory revision last sent to `conversationId` on this client, if any. */
   inventoryRevisionSent(conversationId: string): string | undefined {
-    return this.#inventorySent.get(conversationId);
+    return this.#inventorySent.get(conversationId)?.revision;
   }
 
   // ── Incoming ──────────────────────────────────────────────────────────────────────────────────────────
@@ -304,9 +328,14 @@ export class AgentClient {
   }
 
   async #sessionStart(): Promise<void> {
+    // A new session: every conversation gets the inventory again, first (an outbox delivery of the same
+    // revision that runs meanwhile sends it in its place, once: see #claimInventory).
+    this.#inventorySent.clear();
     this.#setStatus('open');
     const inventory = await this.#options.inventory();
-    for (const conversationId of this.#conversations) await this.#sendInventory(conversationId, inventory);
+    for (const conversationId of this.#conversations)
+      if (this.#inventorySent.get(conversationId)?.revision !== inventory.revision)
+        await this.#sendInventory(conversationId, inventory);
     this.#sessionStarted = true;
     // What the user said while the agent was away goes out now, in order, before anything else of ours.
     await this.#flush();
@@ -436,14 +465,14 @@ export class AgentClient {
 
   async #sendInventory(conversationId: string, inventory: ClientInventoryPayload): Promise<void> {
     // One id per revision and conversation: sent again after a reconnect, the agent can drop the copy.
-    await this.#send(
-      conversationId,
-      'lineup.v1.client.inventory',
-      inventory,
-      `${this.#options.clientId}:inv:${shortHash([inventory.revision, conversationId])}`,
+    await this.#claimInventory(conversationId, inventory.revision, () =>
+      this.#send(
+        conversationId,
+        'lineup.v1.client.inventory',
+        inventory,
+        `${this.#options.clientId}:inv:${shortHash([inventory.revision, conversationId])}`,
+      ),
     );
-    this.#inventorySent.set(conversationId, inventory.revision);
-    await this.#recordInventory(conversationId, inventory.revision);
   }
 
   async #send(conversationId: string, type: string, payload: unknown, id: string): Promise<void> {
