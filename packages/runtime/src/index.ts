@@ -14,6 +14,16 @@ export {
   type ActionLedgerOptions,
 } from './actions/action-ledger.js';
 export {
+  ActionRunner,
+  type ActionRunnerOptions,
+  type AgentActionAnswer,
+  type AgentActionChannel,
+  type AgentActionPayload,
+  type AgentAnswerOutcome,
+  DSL_RISK_OF,
+  type DslCapabilityBinding,
+} from './actions/action-runner.js';
+export {
   AppRegistry,
   buildInventory,
   type CapabilityDeclaration,
@@ -29,7 +39,10 @@ export {
   CapabilityRuntime,
   type CapabilityRuntimeOptions,
   type ConsentDecision,
+  type ConsentOrigin,
+  type ConsentOutcome,
   type ConsentRequest,
+  type ExecuteOutcome,
 } from './capabilities/capability-runtime.js';
 export {
   AgentClient,

@@ -13,6 +13,7 @@ describe('@lineup/runtime public surface', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'ActionLedger',
       'ActionLedgerError',
+      'ActionRunner',
       'AgentClient',
       'AgentClientError',
       'AppRegistry',
@@ -21,6 +22,7 @@ describe('@lineup/runtime public surface', () => {
       'CapabilityRuntime',
       'ConversationStore',
       'ConversationStoreError',
+      'DSL_RISK_OF',
       'HOST_INTENTS',
       'HOST_STANDARD_COMPONENTS',
       'LINEUP_WEBSOCKET_PROTOCOLS',

@@ -245,16 +245,56 @@ describe('the receipt lifecycle', () => {
     });
   });
 
-  it('a restart turns running operations into unknown, never runs them again, and leaves the rest', async () => {
+  it('a restart schedules nothing again: not started → cancelled, a running tool action → unknown', async () => {
     const { ledger, db } = await setUp();
     const running = await ledger.reserve(CONVERSATION, request('req_1'));
     await ledger.claim(CONVERSATION, running.operationId);
     const queued = await ledger.reserve(CONVERSATION, request('req_2', { path: 'b.md' }));
+    const asking = await ledger.reserve(CONVERSATION, request('req_3', { path: 'c.md' }));
+    expect(await ledger.awaitConfirmation(CONVERSATION, asking.operationId)).not.toBeNull();
+    // Only one claimant moves it: the second gets null.
+    expect(await ledger.awaitConfirmation(CONVERSATION, asking.operationId)).toBeNull();
+    const done = await ledger.reserve(CONVERSATION, request('req_4', { path: 'd.md' }));
+    await ledger.claim(CONVERSATION, done.operationId);
+    await ledger.settle(CONVERSATION, done.operationId, 'succeeded', { result: { totalLines: 3 } });
     const after = new ActionLedger(db, { documents: new ConversationStore(db), catalog: () => [] });
-    expect(await after.recover()).toBe(1);
+    expect(await after.recover()).toBe(3);
     expect((await after.get(CONVERSATION, running.operationId)).status).toBe('unknown');
     expect(await after.claim(CONVERSATION, running.operationId)).toBeNull();
-    expect((await after.get(CONVERSATION, queued.operationId)).status).toBe('queued');
+    expect(await after.get(CONVERSATION, queued.operationId)).toMatchObject({
+      status: 'cancelled',
+      message: 'The page closed before this ran; it was not run.',
+    });
+    expect((await after.get(CONVERSATION, asking.operationId)).status).toBe('cancelled');
+    expect(await after.get(CONVERSATION, done.operationId)).toMatchObject({
+      status: 'succeeded',
+      result: { totalLines: 3 },
+    });
     expect(await after.recover()).toBe(0);
+  });
+
+  it('a restart leaves an agent action that was sent waiting for the answer; one maybe unsent is unknown', async () => {
+    const { ledger, db } = await setUp();
+    const callbackRef = { sourceCallId: 'msg_callback', uiId: agentCallback.id, generation: 0, revision: 0 };
+    const agentRequest = (requestId: string) => ({
+      documentRef: callbackRef,
+      requestId,
+      actionId: Object.keys(agentCallback.actions)[0],
+      values: {},
+    });
+    const sent = await ledger.reserve(CONVERSATION, agentRequest('req_a1'));
+    await ledger.claim(CONVERSATION, sent.operationId);
+    await ledger.markSent(CONVERSATION, sent.operationId);
+    const unsent = await ledger.reserve(CONVERSATION, agentRequest('req_a2'));
+    await ledger.claim(CONVERSATION, unsent.operationId);
+    const after = new ActionLedger(db, { documents: new ConversationStore(db), catalog: () => [] });
+    expect(await after.recover()).toBe(1);
+    expect((await after.get(CONVERSATION, sent.operationId)).status).toBe('running');
+    expect((await after.awaitingAgent()).map((record) => record.operationId)).toEqual([sent.operationId]);
+    expect((await after.get(CONVERSATION, unsent.operationId)).status).toBe('unknown');
+    // A page still working on an operation keeps it: recover() skips the ids it is given.
+    const third = await after.reserve(CONVERSATION, agentRequest('req_a3'));
+    expect(await after.recover(new Set([third.operationId]))).toBe(0);
+    expect((await after.get(CONVERSATION, third.operationId)).status).toBe('queued');
   });
 });

@@ -13,11 +13,11 @@
  *   a running or final one is returned as it is.
  * - `claim`: atomically moves one `queued` operation to `running` (only one claimant ever wins); `settle` records
  *   its final status. A final status never changes again; `unknown` is never retried.
- * - `recover`: after a reload, an operation left `running` is `unknown` (its effect cannot be known; it is not
- *   run again).
+ * - `recover`: after a reload nothing is scheduled again: what had not started is `cancelled`, a tool action left
+ *   `running` is `unknown` (its effect cannot be known; it is not run again).
  *
  * Running the claimed operations (a tool action through the capability runtime with consent by risk, an agent
- * action as a turn of the conversation) is the caller's; this module keeps the facts.
+ * action as a turn of the conversation) is the `ActionRunner`'s; this module keeps the facts.
  */
 import {
   assertValidState,
@@ -73,10 +73,12 @@ export class ActionLedgerError extends Error {
 export interface ActionLedgerOptions {
   readonly documents: ActionDocumentSource;
   /** The DSL capabilities the host offers (`capabilityId` → descriptor); a tool action must name one. */
-  readonly catalog: () => readonly UICapabilityDescriptor[];
+  readonly catalog: () => readonly UICapabilityDescriptor[] | Promise<readonly UICapabilityDescriptor[]>;
   readonly clock?: Clock;
   /** New operation ids (default `op_` + `crypto.randomUUID()`). */
   readonly ids?: () => string;
+  /** Called after each committed change (a new reserve, a status change) with the operation's new receipt. */
+  readonly onChange?: (conversationId: string, receipt: UIActionReceipt) => void;
 }
 
 const ACTIVE: ReadonlySet<ActionReceiptStatus> = new Set(['queued', 'awaiting_confirmation', 'running']);
@@ -96,7 +98,7 @@ export class ActionLedger {
   }
 
   /** The DSL capabilities the host offers (seed 002 §11 `catalog`). */
-  catalog(): readonly UICapabilityDescriptor[] {
+  async catalog(): Promise<readonly UICapabilityDescriptor[]> {
     return this.#options.catalog();
   }
 
@@ -163,7 +165,9 @@ export class ActionLedger {
       detail: `${record.actionId} ${record.kind}`,
     });
     await tx.done;
-    return receiptOf(record);
+    const receipt = receiptOf(record);
+    this.#options.onChange?.(conversationId, receipt);
+    return receipt;
   }
 
   /** One operation's receipt (of this conversation). */
@@ -193,9 +197,30 @@ export class ActionLedger {
     });
   }
 
-  /** Moves a queued operation to `awaiting_confirmation` (the user is being asked). */
-  async awaitConfirmation(conversationId: string, operationId: string): Promise<UIActionReceipt> {
-    return this.#transition(conversationId, operationId, ['queued'], 'awaiting_confirmation');
+  /**
+   * Moves a queued operation to `awaiting_confirmation` (the user is being asked), in one transaction: the record
+   * when this caller won, `null` when it was not queued any more (another claimant, a cancel).
+   */
+  async awaitConfirmation(conversationId: string, operationId: string): Promise<ActionLedgerRecord | null> {
+    const { record, changed } = await this.#move(
+      conversationId,
+      operationId,
+      ['queued'],
+      'awaiting_confirmation',
+    );
+    return changed ? record : null;
+  }
+
+  /**
+   * Notes that a running agent action's message is in the conversation's journal (it reaches the agent now or when
+   * it is back): after a reload the operation keeps waiting for the agent's answer instead of becoming `unknown`.
+   */
+  async markSent(conversationId: string, operationId: string): Promise<void> {
+    const tx = this.#db.transaction('action_ledger', 'readwrite', STRICT);
+    const record = await tx.store.get(operationId);
+    if (record !== undefined && record.conversationId === conversationId && record.status === 'running')
+      await tx.store.put({ ...record, sentAt: this.#now() });
+    await tx.done;
   }
 
   /**
@@ -222,19 +247,63 @@ export class ActionLedger {
       readonly message?: string;
     } = {},
   ): Promise<UIActionReceipt> {
-    if (details.result !== undefined && status !== 'succeeded')
-      throw new ActionLedgerError('invalid_request', 'Only a succeeded operation carries a result.');
-    return this.#transition(conversationId, operationId, [...ACTIVE], status, details);
+    return (await this.settleOnce(conversationId, operationId, status, details)).receipt;
   }
 
-  /** After a reload: operations left running are `unknown` (never run again). Returns how many. */
-  async recover(): Promise<number> {
+  /** `settle`, telling whether this call made the change (`false`: it was final already; nothing changed). */
+  async settleOnce(
+    conversationId: string,
+    operationId: string,
+    status: 'succeeded' | 'failed' | 'cancelled' | 'unknown' | 'accepted',
+    details: {
+      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+      readonly message?: string;
+    } = {},
+  ): Promise<{ readonly receipt: UIActionReceipt; readonly changed: boolean }> {
+    if (details.result !== undefined && status !== 'succeeded')
+      throw new ActionLedgerError('invalid_request', 'Only a succeeded operation carries a result.');
+    const { record, changed } = await this.#move(conversationId, operationId, [...ACTIVE], status, details);
+    return { receipt: receiptOf(record), changed };
+  }
+
+  /**
+   * After a reload, nothing is scheduled again (seed 004 §4): an operation that had not started (`queued`,
+   * `awaiting_confirmation`) is `cancelled`; a tool action left `running` is `unknown` (its effect cannot be
+   * known); an agent action whose message was sent keeps `running` (the agent's answer settles it), one that was
+   * claimed but maybe not sent is `unknown`. `active` lists operations this page is still working on (left
+   * alone). Returns how many changed.
+   */
+  async recover(active: ReadonlySet<string> = new Set()): Promise<number> {
+    let changed = 0;
+    for (const status of ['queued', 'awaiting_confirmation', 'running'] as const) {
+      const records = await this.#db.getAllFromIndex('action_ledger', 'by_status', status);
+      for (const record of records) {
+        if (active.has(record.operationId)) continue;
+        if (status !== 'running') {
+          await this.#transition(record.conversationId, record.operationId, [status], 'cancelled', {
+            message: 'The page closed before this ran; it was not run.',
+          });
+          changed += 1;
+        } else if (record.kind === 'tool' || record.sentAt === undefined) {
+          await this.#transition(record.conversationId, record.operationId, ['running'], 'unknown', {
+            message:
+              record.kind === 'tool'
+                ? 'The page closed while this ran; its effect is unknown and it is not run again.'
+                : 'The page closed while this was sent to the agent; it may not have arrived and is not sent again.',
+          });
+          changed += 1;
+        }
+      }
+    }
+    return changed;
+  }
+
+  /** Agent actions sent and still waiting for the agent's answer, oldest first. */
+  async awaitingAgent(): Promise<readonly ActionLedgerRecord[]> {
     const running = await this.#db.getAllFromIndex('action_ledger', 'by_status', 'running');
-    for (const record of running)
-      await this.#transition(record.conversationId, record.operationId, ['running'], 'unknown', {
-        message: 'The page closed while this ran; its effect is unknown and it is not run again.',
-      });
-    return running.length;
+    return running
+      .filter((record) => record.kind === 'agent' && record.sentAt !== undefined)
+      .sort((a, b) => a.createdAt - b.createdAt);
   }
 
   async #record(conversationId: string, operationId: string): Promise<ActionLedgerRecord> {
@@ -299,6 +368,7 @@ export class ActionLedger {
       detail: `${record.status} → ${to}`,
     });
     await tx.done;
+    this.#options.onChange?.(conversationId, receiptOf(next));
     return { record: next, changed: true };
   }
 
@@ -306,7 +376,7 @@ export class ActionLedger {
   async #derive(
     conversationId: string,
     request: UIActionReserveRequest,
-  ): Promise<Pick<ActionLedgerRecord, 'kind' | 'capabilityId' | 'arguments' | 'prompt'>> {
+  ): Promise<Pick<ActionLedgerRecord, 'kind' | 'title' | 'capabilityId' | 'arguments' | 'prompt'>> {
     const found = await this.#options.documents.findDocument(conversationId, request.documentRef);
     if (found === undefined)
       throw new ActionLedgerError('unknown_document', 'The agent sent no document with this reference here.');
@@ -342,11 +412,11 @@ export class ActionLedger {
         cause: error,
       });
     }
-    if (resolved.kind === 'agent') return { kind: 'agent', prompt: resolved.prompt };
+    if (resolved.kind === 'agent') return { kind: 'agent', title: document.title, prompt: resolved.prompt };
     const capabilityId = resolved.capabilityId;
-    if (!this.#options.catalog().some((capability) => capability.id === capabilityId))
+    if (!(await this.#options.catalog()).some((capability) => capability.id === capabilityId))
       throw new ActionLedgerError('unknown_capability', `The host offers no capability ${capabilityId}.`);
-    return { kind: 'tool', capabilityId, arguments: { ...resolved.arguments } };
+    return { kind: 'tool', title: document.title, capabilityId, arguments: { ...resolved.arguments } };
   }
 }
 

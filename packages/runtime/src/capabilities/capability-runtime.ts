@@ -59,14 +59,30 @@ export class CapabilityError extends Error {
   }
 }
 
+/**
+ * Who asks: the agent with an `app.call`, or a DSL 1.1 `invoke` button the user clicked in an interface the agent
+ * sent (an action of the ledger, seed 002 §11).
+ */
+export type ConsentOrigin =
+  | { readonly kind: 'agent' }
+  | {
+      readonly kind: 'interface';
+      readonly operationId: string;
+      /** The interface's title and the action id, as the agent's document declared them: show as text. */
+      readonly title: string;
+      readonly actionId: string;
+    };
+
 /** What the user is asked (the host shows it; the reason as text, never as markup). */
 export interface ConsentRequest {
   readonly conversationId: string;
+  /** The `call_id` of an `app.call`, or the `operationId` of an interface action. */
   readonly callId: string;
+  readonly origin: ConsentOrigin;
   readonly capability: Pick<CapabilityRecord, 'name' | 'version' | 'risk' | 'description'>;
   readonly reason: string;
   readonly arguments: Readonly<Record<string, unknown>>;
-  /** Unix ms: past it the answer no longer counts (the call is `expired`). */
+  /** Unix ms: past it the answer no longer counts (the call is `expired`). An interface action never expires. */
   readonly expiresAt: number;
   /** Whether "remember for this conversation" may be offered (`user_confirmation` only). */
   readonly rememberable: boolean;
@@ -90,6 +106,31 @@ export interface CapabilityRuntimeOptions {
   readonly clock?: Clock;
   /** Called after a result was written to the outbox: deliver it. */
   readonly onResult?: (conversationId: string, result: AppResultPayload) => void;
+}
+
+/** How a consent question ended (or why none was asked). */
+export type ConsentOutcome =
+  | 'not_needed'
+  | 'remembered'
+  | 'allowed'
+  | 'denied'
+  | 'dismissed'
+  | 'expired'
+  | 'no_consent_ui';
+
+/** What running a handler gave: its checked output, or a stable code. */
+export type ExecuteOutcome =
+  | { readonly ok: true; readonly output: NonNullable<AppResultPayload['result']> }
+  | { readonly ok: false; readonly code: string };
+
+/** What a consent question is about. */
+interface ConsentSubject {
+  readonly conversationId: string;
+  readonly callId: string;
+  readonly origin: ConsentOrigin;
+  readonly reason: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly expiresAt: number;
 }
 
 export type CapabilityCallDisposition = 'new' | 'replayed' | 'in_flight' | 'conflict';
@@ -256,7 +297,17 @@ export class CapabilityRuntime {
 
   async #proceed(record: CapabilityCallRecord, capability: CapabilityRecord): Promise<AppResultPayload> {
     const { call, conversationId } = record;
-    const decision = await this.#consent(record, capability);
+    const decision = await this.#consent(
+      {
+        conversationId,
+        callId: call.call_id,
+        origin: { kind: 'agent' },
+        reason: call.reason,
+        arguments: call.arguments,
+        expiresAt: record.expiresAt,
+      },
+      capability,
+    );
     if (decision === 'denied')
       return this.#finish(
         record,
@@ -297,48 +348,118 @@ export class CapabilityRuntime {
         decision,
       );
     await this.#markRunning(record, decision);
-    let output: Record<string, unknown>;
-    try {
-      const handler = this.#options.handlers[capability.name];
-      if (handler === undefined) throw new CapabilityError('unknown_capability');
-      output = await handler(call.arguments, {
-        conversationId,
-        callId: call.call_id,
-        signal: this.#abort.signal,
-      });
-    } catch (error) {
-      const code =
-        error instanceof CapabilityError && /^[a-z][a-z0-9_]{0,63}$/.test(error.code)
-          ? error.code
-          : 'execution_failed';
-      return this.#finish(
-        { ...record, stage: 'running' },
-        failure(call.call_id, 'failed', code, 'The capability did not complete.'),
-      );
-    }
-    const checked = AppResultPayloadSchema.safeParse({
-      call_id: call.call_id,
-      status: 'completed',
-      result: output,
-    });
-    if (!checked.success || !matchesSchema(capability.output_schema, output))
+    const ran = await this.#execute(current, call.arguments, { conversationId, callId: call.call_id });
+    if (!ran.ok)
       return this.#finish(
         { ...record, stage: 'running' },
         failure(
           call.call_id,
           'failed',
-          'invalid_output',
-          "The result did not match the capability's output schema.",
+          ran.code,
+          ran.code === 'invalid_output'
+            ? "The result did not match the capability's output schema."
+            : 'The capability did not complete.',
         ),
       );
-    return this.#finish({ ...record, stage: 'running' }, checked.data);
+    return this.#finish(
+      { ...record, stage: 'running' },
+      {
+        call_id: call.call_id,
+        status: 'completed',
+        result: ran.output,
+      },
+    );
+  }
+
+  /**
+   * Runs a capability's handler and checks its output: the output when it matches the output schema (and is a
+   * valid `app.result` result), else a stable code — the handler's `CapabilityError` code, `execution_failed` for
+   * anything else it threw, `invalid_output`. The handler's own text never leaves.
+   */
+  async #execute(
+    capability: CapabilityRecord,
+    args: Readonly<Record<string, unknown>>,
+    context: { readonly conversationId: string; readonly callId: string },
+  ): Promise<ExecuteOutcome> {
+    let output: Record<string, unknown>;
+    try {
+      const handler = this.#options.handlers[capability.name];
+      if (handler === undefined) throw new CapabilityError('unknown_capability');
+      output = await handler(args, { ...context, signal: this.#abort.signal });
+    } catch (error) {
+      const code =
+        error instanceof CapabilityError && /^[a-z][a-z0-9_]{0,63}$/.test(error.code)
+          ? error.code
+          : 'execution_failed';
+      return { ok: false, code };
+    }
+    const checked = AppResultPayloadSchema.safeParse({
+      call_id: context.callId,
+      status: 'completed',
+      result: output,
+    });
+    if (!checked.success || !matchesSchema(capability.output_schema, output) || !checked.data.result)
+      return { ok: false, code: 'invalid_output' };
+    return { ok: true, output: checked.data.result };
+  }
+
+  /**
+   * For the DSL action runner: the consent an interface action needs by its capability's risk — the same policy
+   * as an `app.call` (none for `display_only`, a remembered grant for `user_confirmation`, always asked for
+   * `system_permission` and `restricted`). Interface actions never expire. Nothing is recorded here: the ledger
+   * keeps the operation's facts.
+   */
+  consentForAction(
+    subject: {
+      readonly conversationId: string;
+      readonly operationId: string;
+      readonly title: string;
+      readonly actionId: string;
+      readonly reason: string;
+      readonly arguments: Readonly<Record<string, unknown>>;
+    },
+    capability: CapabilityRecord,
+  ): Promise<ConsentOutcome> {
+    return this.#consent(
+      {
+        conversationId: subject.conversationId,
+        callId: subject.operationId,
+        origin: {
+          kind: 'interface',
+          operationId: subject.operationId,
+          title: subject.title,
+          actionId: subject.actionId,
+        },
+        reason: subject.reason,
+        arguments: subject.arguments,
+        expiresAt: Number.POSITIVE_INFINITY,
+      },
+      capability,
+    );
+  }
+
+  /** Whether consent for `capability` would be asked (false for `display_only` and a remembered grant). */
+  async needsConsent(conversationId: string, capability: CapabilityRecord): Promise<boolean> {
+    if (capability.risk === 'display_only') return false;
+    if (capability.risk !== 'user_confirmation') return true;
+    const grant = await this.#db.get('grants', key(conversationId, capability.name));
+    return grant === undefined || grant.version !== capability.version;
+  }
+
+  /** For the DSL action runner: runs the capability's handler after consent (see `#execute`). */
+  executeForAction(
+    capability: CapabilityRecord,
+    args: Readonly<Record<string, unknown>>,
+    context: { readonly conversationId: string; readonly operationId: string },
+  ): Promise<ExecuteOutcome> {
+    return this.#execute(capability, args, {
+      conversationId: context.conversationId,
+      callId: context.operationId,
+    });
   }
 
   /** The consent the risk needs, from a remembered grant or the user. */
-  async #consent(
-    record: CapabilityCallRecord,
-    capability: CapabilityRecord,
-  ): Promise<'not_needed' | 'remembered' | 'allowed' | 'denied' | 'dismissed' | 'expired' | 'no_consent_ui'> {
+  async #consent(record: ConsentSubject, capability: CapabilityRecord): Promise<ConsentOutcome> {
     const risk: LineUpRiskLevel = capability.risk;
     if (risk === 'display_only') return 'not_needed';
     const grantKey = key(record.conversationId, capability.name);
@@ -366,14 +487,15 @@ export class CapabilityRuntime {
         confirm({
           conversationId: record.conversationId,
           callId: record.callId,
+          origin: record.origin,
           capability: {
             name: capability.name,
             version: capability.version,
             risk,
             description: capability.description,
           },
-          reason: record.call.reason,
-          arguments: record.call.arguments,
+          reason: record.reason,
+          arguments: record.arguments,
           expiresAt: record.expiresAt,
           rememberable: risk === 'user_confirmation',
           extraStep: risk === 'restricted',

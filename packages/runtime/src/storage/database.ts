@@ -340,6 +340,8 @@ export interface ActionLedgerRecord {
   /** seed 002 §11: the SHA-256 of the request's documentRef, actionId and values. */
   readonly parameterHash: string;
   readonly kind: 'tool' | 'agent';
+  /** The document's title (as the agent wrote it: show as text), for the consent question. */
+  readonly title?: string;
   /** For a tool action: the capability and the arguments re-derived from the stored document. */
   readonly capabilityId?: string;
   readonly arguments?: Readonly<Record<string, string | number | boolean | null>>;
@@ -350,6 +352,8 @@ export interface ActionLedgerRecord {
   readonly updatedAt: number;
   readonly message?: string;
   readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+  /** An agent action: when its message went into the conversation's journal (it reaches the agent from there). */
+  readonly sentAt?: number;
 }
 
 /** The value of `ConversationMessageRecord.pending` while a queued message waits for the transport. */
