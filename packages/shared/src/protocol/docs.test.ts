@@ -37,7 +37,9 @@ import {
   SurfaceMessageFromFrameSchema,
   SurfaceMessageToFrameSchema,
 } from '../bridge/surface.js';
+import { resolveUIAction } from '../dsl/actions.js';
 import { parseDocument } from '../dsl/document.js';
+import { initialState } from '../dsl/state.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
   UI_LIMITS,
@@ -477,6 +479,30 @@ describe('docs/protocol.md: the examples tell one story', () => {
     const document = parseDocument(message.payload.document);
     expect(document.id).toBe(request.documentRef.uiId);
     expect(document.version === '1.1' && Object.keys(document.actions)).toContain(request.actionId);
+  });
+
+  it('ui.action clicks an agent action of the documented document, and ui.action_result answers it', () => {
+    const action = only('envelope', (e) => sectionType(e) === 'lineup.v1.ui.action').value;
+    const click = action.payload;
+    const message = only('envelope', (e) => sectionType(e) === 'lineup.v1.ui.document').value;
+    const document = parseDocument(message.payload.document);
+    const reference = parseUIDocumentRef(only('document-ref').value);
+    expect(click.document).toEqual({
+      source_call_id: reference.sourceCallId,
+      ui_id: reference.uiId,
+      generation: reference.generation,
+      revision: reference.revision,
+    });
+    expect(document.id).toBe(click.document.ui_id);
+    // The prompt is what the action computes in the document's initial state.
+    expect(resolveUIAction(document, initialState(document), click.action_id)).toEqual({
+      kind: 'agent',
+      actionId: click.action_id,
+      prompt: click.prompt,
+    });
+    const answer = only('envelope', (e) => sectionType(e) === 'lineup.v1.ui.action_result').value;
+    expect(answer.payload.operation_id).toBe(click.operation_id);
+    expect(answer.conversation_id).toBe(action.conversation_id);
   });
 
   it('the three mutations lead from the documented checkpoint to the documented complete frame', () => {

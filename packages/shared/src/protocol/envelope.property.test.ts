@@ -77,6 +77,27 @@ const VALID: J[] = [
       ],
     },
   },
+  {
+    v: 1,
+    id: 'm5',
+    type: 'lineup.v1.ui.action',
+    conversation_id: 'c1',
+    sender: { kind: 'client', id: 'h' },
+    payload: {
+      operation_id: 'op_1',
+      action_id: 'ask',
+      document: { source_call_id: 'k', ui_id: 'd', generation: 2, revision: 1 },
+      prompt: 'Explain this.',
+    },
+  },
+  {
+    v: 1,
+    id: 'm6',
+    type: 'lineup.v1.ui.action_result',
+    conversation_id: 'c1',
+    sender: { kind: 'agent', id: 'a' },
+    payload: { operation_id: 'op_1', status: 'declined', message: 'Not now.' },
+  },
 ];
 
 function setAt(root: J, path: (string | number)[], value: unknown): J {

@@ -408,6 +408,8 @@ describe('directions (seed 000 §3)', () => {
       'lineup.v1.ui.event': 'client_to_agent',
       'lineup.v1.ui.document': 'agent_to_client',
       'lineup.v1.ui.checkpoint': 'agent_to_client',
+      'lineup.v1.ui.action': 'client_to_agent',
+      'lineup.v1.ui.action_result': 'agent_to_client',
       'lineup.v1.client.inventory': 'client_to_agent',
       'lineup.v1.app.list': 'client_to_agent',
       'lineup.v1.app.call': 'agent_to_client',

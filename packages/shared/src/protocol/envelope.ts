@@ -4,7 +4,8 @@
  * Every agent ↔ client message is `{ v: 1, id, type, conversation_id, sender, target?, payload }`. `target`
  * is optional: the seed's own `ui.open` example (§4.1) has none. Seed 000 names the `ui.*`,
  * `client.inventory` and `app.*` types; the types the seeds leave open — a DSL document, a stream checkpoint,
- * Agent Tool calls, conversation text (`chat.*`), and the `unsupported` answer — are defined here in the same style (DESIGN.md
+ * a DSL 1.1 agent callback and its answer (`ui.action`, `ui.action_result`), Agent Tool calls, conversation
+ * text (`chat.*`), and the `unsupported` answer — are defined here in the same style (DESIGN.md
  * "Wire messages").
  *
  * `parseEnvelope` sorts what arrives into three outcomes, and nothing is executed on the way:
@@ -20,6 +21,7 @@ import { createIssue, IssueCollector, LineUpProtocolError, type UIIssueCode } fr
 import { deepFreeze } from '../json/freeze.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './messages/action.js';
 import { AppCallPayloadSchema, AppResultPayloadSchema } from './messages/capability.js';
 import { ChatAgentMessagePayloadSchema, ChatUserMessagePayloadSchema } from './messages/chat.js';
 import { LineUpIdSchema, LineUpTokenSchema } from './messages/common.js';
@@ -165,6 +167,18 @@ const MESSAGE_SCHEMAS = {
     'agent_to_client',
     UICheckpointPayloadSchema,
     'UICheckpointMessage',
+  ),
+  'lineup.v1.ui.action': messageSchema(
+    'lineup.v1.ui.action',
+    'client_to_agent',
+    UIActionPayloadSchema,
+    'UIActionMessage',
+  ),
+  'lineup.v1.ui.action_result': messageSchema(
+    'lineup.v1.ui.action_result',
+    'agent_to_client',
+    UIActionAnswerPayloadSchema,
+    'UIActionAnswerMessage',
   ),
   'lineup.v1.client.inventory': messageSchema(
     'lineup.v1.client.inventory',

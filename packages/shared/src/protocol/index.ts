@@ -37,6 +37,15 @@ export {
   type UnsupportedPayload,
   UnsupportedPayloadSchema,
 } from './envelope.js';
+// ui.action / ui.action_result (DSL 1.1 agent callbacks)
+export {
+  UI_ACTION_ANSWER_STATUSES,
+  type UIActionAnswerPayload,
+  UIActionAnswerPayloadSchema,
+  type UIActionAnswerStatus,
+  type UIActionPayload,
+  UIActionPayloadSchema,
+} from './messages/action.js';
 // app.call / app.result
 export {
   APP_RESULT_STATUSES,

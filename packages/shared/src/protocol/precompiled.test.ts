@@ -26,6 +26,7 @@ type J = any;
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** The others have a part `precompile` does not read (a refinement, an integer, a format …): the full path. */
 const PRECOMPILED_TYPES: LineUpMessageType[] = [
   'lineup.v1.ui.patch',
   'lineup.v1.ui.close',
@@ -291,6 +292,65 @@ describe('precompile', () => {
     expect(parse?.({ a: { x: [1] }, b: 'text' })).toEqual({ a: { x: [1] }, b: 'text' });
     expect(parse?.({ a: {}, b: 'more than ten bytes' })).toBeUndefined();
     expect(schema.safeParse({ a: {}, b: 'more than ten bytes' }).success).toBe(false);
+  });
+});
+
+/**
+ * Messages of types left to the full path (refined payloads: the not-blank prompt and the document reference's
+ * cross-field rule of `ui.action`, the text for people of `ui.action_result`).
+ */
+const FULL_PATH_ONLY: J[] = [
+  {
+    ...header('lineup.v1.ui.action', 'client'),
+    payload: {
+      operation_id: 'op_0004',
+      action_id: 'draft_notes',
+      document: { source_call_id: 'call_ui_0008', ui_id: 'helper', generation: 3, revision: 2 },
+      prompt: 'Draft the notes.',
+    },
+  },
+  {
+    ...header('lineup.v1.ui.action_result', 'agent'),
+    payload: { operation_id: 'op_0004', status: 'declined', message: 'Not now.' },
+  },
+];
+
+describe('types left to the full path', () => {
+  it('are not precompiled, and parseEnvelope gives the full path’s result on random mutations of them', () => {
+    for (const message of FULL_PATH_ONLY) {
+      const schema = LINEUP_MESSAGE_SCHEMAS[message.type as LineUpMessageType] as z.ZodType<unknown>;
+      expect(precompile(schema, LINEUP_ENVELOPE_BUDGET), message.type).toBeUndefined();
+      expect(PRECOMPILED_TYPES).not.toContain(message.type);
+    }
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...FULL_PATH_ONLY),
+        fc.nat(),
+        fc.oneof(
+          fc.jsonValue(),
+          fc.constantFrom(...ODD_VALUES).map((make) => make()),
+        ),
+        (message, pick, replacement) => {
+          const all = paths(message);
+          const input = setAt(clone(message), all[pick % all.length] as (string | number)[], replacement);
+          const full = reference(
+            LINEUP_MESSAGE_SCHEMAS[message.type as LineUpMessageType] as z.ZodType<unknown>,
+            input,
+          );
+          let parsed: ReturnType<typeof parseEnvelope> | undefined;
+          try {
+            parsed = parseEnvelope(input);
+          } catch {
+            parsed = undefined;
+          }
+          if (full.ok) {
+            expect(parsed?.kind).toBe('message');
+            if (parsed?.kind === 'message') expectSameResult(parsed.message, full.value, input);
+          } else expect(parsed?.kind).not.toBe('message');
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });
 

@@ -127,17 +127,17 @@ export const HUMAN_TEXT_PATTERN = /^[^\x00-\x08\x0b-\x1f\x7f-\x9f]*$/;
 
 const NOT_BLANK = /\S/;
 
+/** `schema`, refusing text that is only white space (`invalid_value`). */
+export function notBlank(schema: z.ZodString) {
+  return schema.refine((text) => NOT_BLANK.test(text), {
+    message: 'Must contain more than white space.',
+    params: { code: 'invalid_value' satisfies UIIssueCode },
+  });
+}
+
 /** Text for people of at most `maxLength` UTF-16 code units. */
 export function humanText(maxLength: number) {
-  return z
-    .string()
-    .min(1)
-    .max(maxLength)
-    .regex(HUMAN_TEXT_PATTERN)
-    .refine((text) => NOT_BLANK.test(text), {
-      message: 'Must contain more than white space.',
-      params: { code: 'invalid_value' satisfies UIIssueCode },
-    });
+  return notBlank(z.string().min(1).max(maxLength).regex(HUMAN_TEXT_PATTERN));
 }
 
 /** A display name: one line of text for people. */

@@ -52,4 +52,9 @@ export const LINEUP_WIRE_LIMITS = Object.freeze({
   maxTimestampLength: 64,
   /** UTF-16 code units of one chat turn's `text` (user or agent): several pages of prose. */
   maxChatTextLength: 16_384,
+  /**
+   * UTF-16 code units of the `message` of a `ui.action_result`: a sentence or two the client shows with the
+   * settled receipt, well within a receipt's own `message` (`UI_ACTION_PROTOCOL_LIMITS.maxReceiptMessageLength`).
+   */
+  maxActionAnswerMessageLength: 256,
 } as const);
