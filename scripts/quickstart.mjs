@@ -101,12 +101,17 @@ function unitFailures() {
   for (const file of report?.testResults ?? []) {
     for (const test of file.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
-      const message = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      const message = String(test.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
       failures.push(`${relative(root, file.name)} › ${test.fullName}: ${message}`);
     }
   }
   return failures;
 }
+
+/** Terminal colour codes in Playwright's error messages. */
+const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 /** The same for each failed or flaky Playwright test of the given workspaces. */
 function e2eFailures(workspaces) {
@@ -116,7 +121,7 @@ function e2eFailures(workspaces) {
       for (const test of spec.tests ?? []) {
         if (test.status === 'expected' || test.status === 'skipped') continue;
         const error = test.results?.find((result) => result.error)?.error?.message ?? '';
-        const message = error.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300);
+        const message = error.replace(ANSI_COLOUR, '').split('\n')[0].slice(0, 300);
         failures.push(`${workspace}/${spec.file}:${spec.line} › ${spec.title} (${test.status}): ${message}`);
       }
     }

@@ -322,15 +322,15 @@ export class ActionRunner {
   #final(operationId: string, current?: UIActionReceipt): Promise<UIActionReceipt> {
     if (current !== undefined && !ACTIVE.has(current.status)) return Promise.resolve(current);
     return new Promise((resolve) => {
-      let waiting = this.#waiters.get(operationId);
-      if (waiting === undefined) this.#waiters.set(operationId, (waiting = new Set()));
+      const waiting = this.#waiters.get(operationId) ?? new Set();
+      this.#waiters.set(operationId, waiting);
       waiting.add(resolve);
     });
   }
 
   #listen(operationId: string, listener: (receipt: UIActionReceipt) => void): () => void {
-    let set = this.#listeners.get(operationId);
-    if (set === undefined) this.#listeners.set(operationId, (set = new Set()));
+    const set = this.#listeners.get(operationId) ?? new Set();
+    this.#listeners.set(operationId, set);
     set.add(listener);
     return () => {
       set.delete(listener);
