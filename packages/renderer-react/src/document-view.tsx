@@ -11,6 +11,7 @@ import {
   parseDocument,
   resolveUIAction,
   restoreState,
+  type UIActionReceipt,
   type UIDocument,
   type UIDocumentRef,
   type UIIssue,
@@ -53,6 +54,12 @@ export interface IntelligentUIViewProps {
   readonly savedState?: unknown;
   /** Called with each new local state (after an input, a local action or an applied result). */
   readonly onStateChange?: (state: UIState) => void;
+  /**
+   * Receipts the host keeps for this document (its action ledger's `list`), e.g. after a reload or while an
+   * action settles elsewhere: an `invoke` button with no click of its own in this view shows the latest receipt
+   * of its action. They are only shown — never applied to the state, never run again (seed 002 §10).
+   */
+  readonly receipts?: readonly UIActionReceipt[];
 }
 
 /** Internal props of the stream view: invoke availability follows the stream's status. */
@@ -115,7 +122,7 @@ export function DocumentRenderer(props: DocumentRendererProps) {
 }
 
 function ValidDocument(props: DocumentRendererProps & { readonly document: UIDocument }) {
-  const { document, locale, onInvoke, documentRef, onStateChange, invokeUnavailable } = props;
+  const { document, locale, onInvoke, documentRef, onStateChange, invokeUnavailable, receipts } = props;
   const [state, setState] = useState<UIState>(() =>
     props.savedState === undefined ? initialState(document) : restoreState(document, props.savedState),
   );
@@ -168,9 +175,12 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
     [commit],
   );
 
+  const latestReceipts = useMemo(() => latestByAction(receipts, documentRef), [receipts, documentRef]);
+
   const invoke = useMemo<InvokeController>(
     () => ({
       unavailable: onInvoke === undefined ? 'no_handler' : (invokeUnavailable ?? null),
+      receipt: (actionId: string) => latestReceipts.get(actionId),
       start(actionId: string, onUpdate: (progress: InvokeProgress) => void): void {
         if (onInvoke === undefined) return;
         const snapshot = stateRef.current;
@@ -223,11 +233,15 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
               });
             }
           },
-          () => onUpdate({ phase: 'error', message: 'The action could not be submitted.' }),
+          (error: unknown) =>
+            onUpdate({
+              phase: 'error',
+              message: submitErrorText(error),
+            }),
         );
       },
     }),
-    [onInvoke, invokeUnavailable, documentRef, commit],
+    [onInvoke, invokeUnavailable, documentRef, commit, latestReceipts],
   );
 
   const derived = useMemo(() => deriveAll(document, current), [document, current]);
@@ -244,4 +258,40 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
       </RenderContext.Provider>
     </section>
   );
+}
+
+/** The latest receipt of each action among `receipts` (of this document only, when its reference is known). */
+function latestByAction(
+  receipts: readonly UIActionReceipt[] | undefined,
+  ref: UIDocumentRef | undefined,
+): ReadonlyMap<string, UIActionReceipt> {
+  const latest = new Map<string, UIActionReceipt>();
+  for (const receipt of receipts ?? []) {
+    if (ref !== undefined && !sameRef(receipt.documentRef, ref)) continue;
+    const known = latest.get(receipt.actionId);
+    if (
+      known === undefined ||
+      receipt.createdAt > known.createdAt ||
+      (receipt.createdAt === known.createdAt && receipt.updatedAt >= known.updatedAt)
+    )
+      latest.set(receipt.actionId, receipt);
+  }
+  return latest;
+}
+
+function sameRef(a: UIDocumentRef, b: UIDocumentRef): boolean {
+  return (
+    a.sourceCallId === b.sourceCallId &&
+    a.uiId === b.uiId &&
+    a.generation === b.generation &&
+    a.revision === b.revision
+  );
+}
+
+/** Why a submit failed: the host's own message (an `Error` it threw, e.g. a refused reserve), bounded. */
+function submitErrorText(error: unknown): string {
+  const detail = error instanceof Error ? error.message.slice(0, 300) : '';
+  return detail === ''
+    ? 'The action could not be submitted.'
+    : `The action could not be submitted: ${detail}`;
 }

@@ -47,6 +47,7 @@ function controlledHandler() {
 }
 
 const lines = () => document.querySelector('.lu-result-value')!.textContent;
+const actionStatus = () => document.querySelector('.lu-action-status')!.textContent;
 const path = () => screen.getByLabelText('文件路径') as HTMLInputElement;
 const readButton = () => screen.getByRole('button', { name: '读取' }) as HTMLButtonElement;
 
@@ -54,7 +55,7 @@ describe('invoke', () => {
   it('is disabled, and says why, when the host gives no handler', () => {
     render(<IntelligentUIView document={fileReader} />);
     expect(readButton().disabled).toBe(true);
-    expect(screen.getByText('This host does not run actions.')).toBeTruthy();
+    expect(screen.getByText('Actions are not available here.')).toBeTruthy();
   });
 
   it('hands the host a new request per click and applies resultMap from a succeeded receipt', async () => {
@@ -159,7 +160,7 @@ describe('invoke', () => {
     const { unmount } = render(<IntelligentUIView document={fileReader} onInvoke={handler} />);
     fireEvent.click(readButton());
     await act(async () => answers[0]!.reject(new Error('offline')));
-    expect(screen.getByText('The action could not be submitted.')).toBeTruthy();
+    expect(screen.getByText('The action could not be submitted: offline')).toBeTruthy();
     expect(readButton().disabled).toBe(false);
     unmount();
 
@@ -172,7 +173,77 @@ describe('invoke', () => {
       />,
     );
     await act(async () => fireEvent.click(readButton()));
+    expect(screen.getByText('The action could not be submitted: broken host')).toBeTruthy();
+    unmount();
+  });
+
+  it('a rejection that is not an Error says only that it could not be submitted; a long message is bounded', async () => {
+    const { handler, answers } = controlledHandler();
+    const { unmount } = render(<IntelligentUIView document={fileReader} onInvoke={handler} />);
+    fireEvent.click(readButton());
+    await act(async () => answers[0]!.reject('nope'));
     expect(screen.getByText('The action could not be submitted.')).toBeTruthy();
+    fireEvent.click(readButton());
+    await act(async () => answers[1]!.reject(new Error('x'.repeat(5000))));
+    const status = document.querySelector('.lu-action-status')!.textContent ?? '';
+    expect(status.length).toBeLessThan(400);
+    unmount();
+  });
+
+  it('shows the latest receipt the host kept for an action, never applies its result, and prefers a click of its own', async () => {
+    const { handler, answers, requests } = controlledHandler();
+    const kept = (
+      status: UIActionReceipt['status'],
+      createdAt: number,
+      extra: object = {},
+    ): UIActionReceipt =>
+      ({
+        operationId: `op-${createdAt}`,
+        requestId: `req-${createdAt}`,
+        documentRef: DOCUMENT_REF,
+        actionId: 'read_info',
+        status,
+        parameterHash: 'b'.repeat(64),
+        createdAt,
+        updatedAt: createdAt + 10,
+        ...extra,
+      }) as UIActionReceipt;
+    const older = kept('failed', 1_000, { message: 'It did not complete (popup_blocked).' });
+    const newer = kept('succeeded', 2_000, { result: { totalLines: 99 } });
+    const other = { ...kept('cancelled', 3_000), documentRef: { ...DOCUMENT_REF, sourceCallId: 'call-2' } };
+    const { rerender } = render(
+      <IntelligentUIView
+        document={fileReader}
+        onInvoke={handler}
+        documentRef={DOCUMENT_REF}
+        receipts={[newer, older, other]}
+      />,
+    );
+    expect(actionStatus()).toBe('Last time: Done');
+    // Shown, never applied: the state keeps its initial value.
+    expect(lines()).toBe('0');
+    // A later change of the kept receipts (an answer arriving) is shown too.
+    rerender(
+      <IntelligentUIView
+        document={fileReader}
+        onInvoke={handler}
+        documentRef={DOCUMENT_REF}
+        receipts={[older, newer, kept('unknown', 2_500)]}
+      />,
+    );
+    expect(actionStatus()).toBe('Last time: Outcome unknown; it will not be retried automatically');
+    fireEvent.click(readButton());
+    expect(actionStatus()).toBe('Submitting…');
+    await act(async () =>
+      answers[0]!.resolve(receipt(requests[0]!, 'succeeded', { result: { totalLines: 7 } })),
+    );
+    expect(actionStatus()).toBe('Done');
+    expect(lines()).toBe('7');
+  });
+
+  it('speaks Chinese when the locale is Chinese', () => {
+    render(<IntelligentUIView document={fileReader} locale="zh-CN" />);
+    expect(screen.getByText('此处不能执行操作。')).toBeTruthy();
   });
 
   it('sends an agent callback with its computed prompt and shows accepted as accepted only', async () => {

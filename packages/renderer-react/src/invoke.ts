@@ -47,6 +47,8 @@ export type InvokeUnavailableReason = 'no_handler' | 'streaming' | 'stream_ended
 
 export interface InvokeController {
   readonly unavailable: InvokeUnavailableReason;
+  /** The latest receipt the host kept for an action of this document (shown when there is no click here). */
+  readonly receipt: (actionId: string) => UIActionReceipt | undefined;
   /** Starts one click; never throws. `onUpdate` receives each step of the action's progress. */
   readonly start: (actionId: string, onUpdate: (progress: InvokeProgress) => void) => void;
 }

@@ -16,9 +16,7 @@ export {
 export {
   ActionRunner,
   type ActionRunnerOptions,
-  type AgentActionAnswer,
   type AgentActionChannel,
-  type AgentActionPayload,
   type AgentAnswerOutcome,
   DSL_RISK_OF,
   type DslCapabilityBinding,
@@ -45,6 +43,7 @@ export {
   type ExecuteOutcome,
 } from './capabilities/capability-runtime.js';
 export {
+  type ActionAnswerReceiver,
   AgentClient,
   AgentClientError,
   type AgentClientHandlers,

@@ -3,40 +3,24 @@
  * one declared action: `set` / `reset` run locally; `invoke` goes to the host through `onInvoke` and shows the
  * receipt. Rendering never dispatches anything.
  */
-import type { UIAction, UIActionReceipt, UINodeOf } from '@lineup/shared';
+import type { UIAction, UINodeOf } from '@lineup/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useRenderContext } from '../context.js';
 import { errorText } from '../errors.js';
-import type { InvokeProgress, InvokeUnavailableReason } from '../invoke.js';
+import { ACTIVE_RECEIPT_STATUSES, type InvokeProgress } from '../invoke.js';
+import { type ActionTexts, actionTexts } from '../texts.js';
 import { NodeChildren } from './layout.js';
 
-const UNAVAILABLE_TEXT: Readonly<Record<Exclude<InvokeUnavailableReason, null>, string>> = {
-  no_handler: 'This host does not run actions.',
-  streaming: 'Available once the interface has finished loading.',
-  stream_ended: 'This interface did not finish loading; its actions are not available.',
-};
-
-const RECEIPT_TEXT: Readonly<Record<UIActionReceipt['status'], string>> = {
-  queued: 'Queued',
-  awaiting_confirmation: 'Waiting for confirmation',
-  running: 'Running',
-  succeeded: 'Done',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  unknown: 'Outcome unknown; it will not be retried automatically',
-  accepted: 'Sent to the agent',
-};
-
-function progressText(progress: InvokeProgress): string {
+function progressText(progress: InvokeProgress, texts: ActionTexts): string {
   switch (progress.phase) {
     case 'submitting':
-      return 'Submitting…';
+      return texts.submitting;
     case 'receipt': {
       const { status, message } = progress.receipt;
-      return message === undefined ? RECEIPT_TEXT[status] : `${RECEIPT_TEXT[status]}: ${message}`;
+      return message === undefined ? texts.receipt[status] : `${texts.receipt[status]}: ${message}`;
     }
     case 'conflict':
-      return 'Done. You changed values after the click, so the result was not applied; your values were kept.';
+      return texts.conflict;
     case 'error':
       return progress.message;
   }
@@ -67,15 +51,27 @@ function useAction(action: UIAction): ActionHandle {
         ),
     };
   }
+  const texts = actionTexts(context.locale);
   const unavailable = context.invoke.unavailable;
   const busy =
     progress !== null &&
     (progress.phase === 'submitting' || (progress.phase === 'receipt' && !progress.final));
+  // No click in this view: the latest receipt the host kept (after a reload it is shown, never run again).
+  const kept = progress === null ? context.invoke.receipt(action.actionId) : undefined;
+  const shown: InvokeProgress | null =
+    progress ??
+    (kept === undefined
+      ? null
+      : { phase: 'receipt', receipt: kept, final: !ACTIVE_RECEIPT_STATUSES.has(kept.status) });
   const text =
-    progress !== null ? progressText(progress) : unavailable !== null ? UNAVAILABLE_TEXT[unavailable] : null;
+    shown !== null
+      ? `${kept !== undefined ? `${texts.earlier}: ` : ''}${progressText(shown, texts)}`
+      : unavailable !== null
+        ? texts.unavailable[unavailable]
+        : null;
   const failed =
-    progress?.phase === 'error' ||
-    (progress?.phase === 'receipt' && ['failed', 'unknown'].includes(progress.receipt.status));
+    shown?.phase === 'error' ||
+    (shown?.phase === 'receipt' && ['failed', 'unknown'].includes(shown.receipt.status));
   return {
     run: () => {
       setProgress({ phase: 'submitting' });
@@ -86,6 +82,7 @@ function useAction(action: UIAction): ActionHandle {
       <span
         className={`lu-action-status${failed ? ' lu-action-error' : ''}${progress?.phase === 'conflict' ? ' lu-action-conflict' : ''}`}
         role="status"
+        data-status={shown?.phase === 'receipt' ? shown.receipt.status : shown?.phase}
       >
         {text}
       </span>

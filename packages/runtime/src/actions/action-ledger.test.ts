@@ -160,6 +160,39 @@ describe('reserve', () => {
     expect(row.prompt).toContain('Streaming');
   });
 
+  it('refuses an agent action whose prompt computes to white space only (the wire message could never carry it)', async () => {
+    const { ledger, store, db } = await setUp();
+    const ask = {
+      version: '1.1',
+      id: 'asker',
+      mode: 'interactive_ui',
+      title: 'Ask',
+      state: { p: { type: 'string', initial: 'hello', maxLength: 100 } },
+      derived: {},
+      actions: { ask: { kind: 'agent', prompt: { expr: { state: 'p' } } } },
+      root: { id: 'b', type: 'Button', props: { label: 'Ask', action: { type: 'invoke', actionId: 'ask' } } },
+    };
+    await store.received(incoming('msg_ask', 'lineup.v1.ui.document', { document: ask }));
+    const askRef = { sourceCallId: 'msg_ask', uiId: 'asker', generation: 0, revision: 0 };
+    await expect(
+      ledger.reserve(CONVERSATION, {
+        documentRef: askRef,
+        requestId: 'req_blank',
+        actionId: 'ask',
+        values: { p: ' \t ' },
+      }),
+    ).rejects.toMatchObject({ code: 'unknown_action' });
+    expect(await db.count('action_ledger')).toBe(0);
+    expect(
+      await ledger.reserve(CONVERSATION, {
+        documentRef: askRef,
+        requestId: 'req_ok',
+        actionId: 'ask',
+        values: { p: ' hi ' },
+      }),
+    ).toMatchObject({ status: 'queued' });
+  });
+
   it('refuses a stream snapshot that is not complete, and accepts the one that completed it', async () => {
     const { ledger, store } = await setUp();
     const snapshot = { ...fileReader, id: 'streamed_reader' };

@@ -33,6 +33,7 @@ import {
   type UIDocument,
   type UIDocumentRef,
 } from '@lineup/shared';
+import { UIActionPayloadSchema } from '@lineup/shared/protocol';
 import type { Clock } from '../apps/registry.js';
 import {
   type ActionLedgerRecord,
@@ -412,7 +413,16 @@ export class ActionLedger {
         cause: error,
       });
     }
-    if (resolved.kind === 'agent') return { kind: 'agent', title: document.title, prompt: resolved.prompt };
+    if (resolved.kind === 'agent') {
+      // The wire message carries a prompt that is not only whitespace (lineup.v1.ui.action): refused here, before
+      // anything is recorded, rather than reserved and never sendable.
+      if (!UIActionPayloadSchema.shape.prompt.safeParse(resolved.prompt).success)
+        throw new ActionLedgerError(
+          'unknown_action',
+          'The action computes a prompt the agent cannot be sent (empty or only white space); nothing was recorded.',
+        );
+      return { kind: 'agent', title: document.title, prompt: resolved.prompt };
+    }
     const capabilityId = resolved.capabilityId;
     if (!(await this.#options.catalog()).some((capability) => capability.id === capabilityId))
       throw new ActionLedgerError('unknown_capability', `The host offers no capability ${capabilityId}.`);

@@ -9,8 +9,13 @@ import 'fake-indexeddb/auto';
 import type { UIActionReceipt } from '@lineup/shared';
 import agentCallback from '@lineup/shared/fixtures/agent-callback.json' with { type: 'json' };
 import fileReader from '@lineup/shared/fixtures/file-reader.json' with { type: 'json' };
-import { type LineUpMessage, parseEnvelope } from '@lineup/shared/protocol';
-import { describe, expect, it } from 'vitest';
+import {
+  type LineUpMessage,
+  parseEnvelope,
+  parseEnvelopeText,
+  type UIActionPayload,
+} from '@lineup/shared/protocol';
+import { describe, expect, it, vi } from 'vitest';
 import { AppRegistry, type CapabilityDeclaration } from '../apps/registry.js';
 import {
   CapabilityError,
@@ -19,12 +24,13 @@ import {
   type ConsentDecision,
   type ConsentRequest,
 } from '../capabilities/capability-runtime.js';
+import { AgentClient } from '../client/agent-client.js';
+import { createInProcessTransport } from '../client/transport.js';
 import { ConversationStore } from '../conversations/conversation-store.js';
 import { openRuntimeDatabase } from '../storage/database.js';
 import {
   ActionRunner,
   type ActionRunner as ActionRunnerType,
-  type AgentActionPayload,
   DSL_RISK_OF,
   type DslCapabilityBinding,
 } from './action-runner.js';
@@ -162,7 +168,7 @@ async function setUp(options: { agent?: boolean; bindings?: DslCapabilityBinding
   await registry.declareCapabilities(WIRE);
   const asked: ConsentRequest[] = [];
   const ran: string[] = [];
-  const sent: AgentActionPayload[] = [];
+  const sent: UIActionPayload[] = [];
   const receipts: UIActionReceipt[] = [];
   const handlers: Record<string, CapabilityHandler> = {
     'device.pick_file': (args) => {
@@ -202,7 +208,7 @@ async function setUp(options: { agent?: boolean; bindings?: DslCapabilityBinding
         ? {}
         : {
             agent: {
-              sendAction: async (_conversation: string, payload: AgentActionPayload) => {
+              sendAction: async (_conversation: string, payload: UIActionPayload) => {
                 sent.push(payload);
               },
             },
@@ -507,7 +513,7 @@ describe('agent actions', () => {
     const { runner, sent, receipts } = await setUp();
     const pending = runner.submit(CONVERSATION, agentClick());
     await expect.poll(() => sent.length).toBe(1);
-    const payload = sent[0] as AgentActionPayload;
+    const payload = sent[0] as UIActionPayload;
     expect(payload).toMatchObject({
       action_id: CALLBACK_ACTION,
       document: { source_call_id: 'msg_callback', ui_id: agentCallback.id, generation: 0, revision: 0 },
@@ -532,7 +538,7 @@ describe('agent actions', () => {
     const { runner, sent } = await setUp();
     const pending = runner.submit(CONVERSATION, agentClick());
     await expect.poll(() => sent.length).toBe(1);
-    const operationId = (sent[0] as AgentActionPayload).operation_id;
+    const operationId = (sent[0] as UIActionPayload).operation_id;
     const tool = await runner.submit(CONVERSATION, click(REFS.count));
     expect(await runner.receiveAnswer(CONVERSATION, { operation_id: 'op_nope', status: 'accepted' })).toEqual(
       {
@@ -572,7 +578,7 @@ describe('agent actions', () => {
     const setup = await setUp();
     void setup.runner.submit(CONVERSATION, agentClick());
     await expect.poll(() => setup.sent.length).toBe(1);
-    const operationId = (setup.sent[0] as AgentActionPayload).operation_id;
+    const operationId = (setup.sent[0] as UIActionPayload).operation_id;
     await expect
       .poll(async () => (await setup.runner.ledger.operation(CONVERSATION, operationId)).sentAt)
       .toBeDefined();
@@ -585,5 +591,73 @@ describe('agent actions', () => {
       outcome: 'settled',
       receipt: { status: 'accepted' },
     });
+  });
+
+  it('over the AgentClient: a click while the agent is away waits in the journal, reaches it once, and its answer settles it', async () => {
+    const db = await openRuntimeDatabase(`action-runner-${databases++}`);
+    const store = new ConversationStore(db);
+    await store.received(incoming('msg_callback', { document: agentCallback }));
+    const registry = new AppRegistry(db);
+    const { transport, agent } = createInProcessTransport();
+    const actions: LineUpMessage[] = [];
+    agent.onFrame((text) => {
+      const parsed = parseEnvelopeText(text, { direction: 'client_to_agent' });
+      if (parsed.kind === 'message' && parsed.message.type === 'lineup.v1.ui.action')
+        actions.push(parsed.message);
+    });
+    let runner: ActionRunner;
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      journal: store,
+      conversations: [CONVERSATION],
+      actions: { receiveAnswer: (conversationId, answer) => runner.receiveAnswer(conversationId, answer) },
+    });
+    runner = new ActionRunner(db, {
+      documents: store,
+      capabilities: new CapabilityRuntime(db, { handlers: {} }),
+      bindings: [],
+      agent: { sendAction: (conversationId, payload) => client.sendUIAction(conversationId, payload) },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent.drop();
+    await vi.waitFor(() => expect(client.status).not.toBe('open'));
+    const final = runner.submit(CONVERSATION, agentClick());
+    // Queued in the journal (strictly) before the receipt says it was sent.
+    await vi.waitFor(async () =>
+      expect((await store.pending()).map((message) => message.type)).toEqual(['lineup.v1.ui.action']),
+    );
+    await vi.waitFor(async () => {
+      const [record] = await db.getAll('action_ledger');
+      expect(record?.sentAt).toBeDefined();
+    });
+    expect(actions).toEqual([]);
+    agent.restore();
+    await vi.waitFor(() => expect(actions).toHaveLength(1));
+    const message = actions[0] as LineUpMessage & { payload: UIActionPayload };
+    expect(message.conversation_id).toBe(CONVERSATION);
+    expect(message.sender.kind).toBe('client');
+    // The agent answers for another operation first: nothing changes; then for this one.
+    agent.send({
+      v: 1,
+      id: 'msg_answer_wrong',
+      type: 'lineup.v1.ui.action_result',
+      conversation_id: CONVERSATION,
+      sender: { kind: 'agent', id: 'agent_test' },
+      payload: { operation_id: 'op_forged', status: 'accepted' },
+    });
+    agent.send({
+      v: 1,
+      id: 'msg_answer',
+      type: 'lineup.v1.ui.action_result',
+      conversation_id: CONVERSATION,
+      sender: { kind: 'agent', id: 'agent_test' },
+      payload: { operation_id: message.payload.operation_id, status: 'accepted', message: 'On it.' },
+    });
+    expect(await final).toMatchObject({ status: 'accepted', message: 'On it.' });
+    expect(await db.count('action_ledger')).toBe(1);
+    client.stop();
   });
 });

@@ -36,7 +36,7 @@ import {
   type UICapabilityDescriptor,
   type UICapabilityRisk,
 } from '@lineup/shared';
-import type { LineUpRiskLevel } from '@lineup/shared/protocol';
+import type { LineUpRiskLevel, UIActionAnswerPayload, UIActionPayload } from '@lineup/shared/protocol';
 import type { Clock } from '../apps/registry.js';
 import type { CapabilityRuntime } from '../capabilities/capability-runtime.js';
 import type { ActionLedgerRecord, CapabilityRecord, RuntimeDatabase } from '../storage/database.js';
@@ -71,30 +71,10 @@ export interface DslCapabilityBinding {
   readonly toResult?: (output: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
-/** What goes to the agent for an agent action: the payload of `lineup.v1.ui.action`. */
-export interface AgentActionPayload {
-  readonly operation_id: string;
-  readonly action_id: string;
-  readonly document: {
-    readonly source_call_id: string;
-    readonly ui_id: string;
-    readonly generation: number;
-    readonly revision: number;
-  };
-  readonly prompt: string;
-}
-
-/** The agent's answer for one agent action: the payload of `lineup.v1.ui.action_result`. */
-export interface AgentActionAnswer {
-  readonly operation_id: string;
-  readonly status: 'accepted' | 'declined';
-  readonly message?: string;
-}
-
 /** How agent actions reach the agent (an `AgentClient`). */
 export interface AgentActionChannel {
   /** Records the message in the conversation's journal and sends it, or leaves it queued while the agent is away. */
-  sendAction(conversationId: string, payload: AgentActionPayload): Promise<unknown>;
+  sendAction(conversationId: string, payload: UIActionPayload): Promise<unknown>;
 }
 
 /** Why an agent's answer changed nothing. */
@@ -206,7 +186,7 @@ export class ActionRunner {
    * The agent's answer for an agent action. Only a running agent action of this conversation is settled:
    * `accepted`, or `failed` when declined (with the agent's message, as text). Anything else changes nothing.
    */
-  async receiveAnswer(conversationId: string, answer: AgentActionAnswer): Promise<AgentAnswerOutcome> {
+  async receiveAnswer(conversationId: string, answer: UIActionAnswerPayload): Promise<AgentAnswerOutcome> {
     let record: ActionLedgerRecord;
     try {
       record = await this.ledger.operation(conversationId, answer.operation_id);

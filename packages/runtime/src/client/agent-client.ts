@@ -29,6 +29,8 @@ import {
   parseEnvelope,
   parseEnvelopeText,
   type ToolCallPayload,
+  type UIActionAnswerPayload,
+  type UIActionPayload,
 } from '@lineup/shared/protocol';
 import type { ConversationJournal } from '../conversations/conversation-store.js';
 import type { OutboxMessage } from '../outbox/delivery.js';
@@ -79,6 +81,11 @@ export interface CapabilityCallReceiver {
   receive(conversationId: string, call: AppCallPayload): Promise<{ readonly answer?: AppResultPayload }>;
 }
 
+/** Where the agent's answers for DSL agent actions go (an `ActionRunner`). */
+export interface ActionAnswerReceiver {
+  receiveAnswer(conversationId: string, answer: UIActionAnswerPayload): Promise<unknown>;
+}
+
 export interface AgentClientOptions {
   readonly transport: AgentTransport;
   /** `sender.id` of every envelope: printable ASCII without spaces, at most 64 characters. */
@@ -92,6 +99,11 @@ export interface AgentClientOptions {
    * answered at once. Without it, `handlers.appCall` answers, else `unsupported`.
    */
   readonly capabilities?: CapabilityCallReceiver;
+  /**
+   * Where `lineup.v1.ui.action_result` goes (an `ActionRunner`: only a running agent action of that conversation
+   * is settled). Without it, such answers change nothing.
+   */
+  readonly actions?: ActionAnswerReceiver;
   readonly handlers?: AgentClientHandlers;
   /** Conversations open from the start (the host restores them). */
   readonly conversations?: Iterable<string>;
@@ -209,6 +221,16 @@ export class AgentClient {
     payload: LineUpPayloadOf<'lineup.v1.ui.event'>,
   ): Promise<AgentClientSendResult> {
     return this.#sendQueued(this.#build(conversationId, 'lineup.v1.ui.event', payload, this.#newId()));
+  }
+
+  /**
+   * Sends a DSL agent action (`lineup.v1.ui.action`, from an `ActionRunner`) as the user's next turn; recorded and
+   * queued like a chat turn, so it reaches the agent once, also after a reload while the agent is away.
+   */
+  async sendUIAction(conversationId: string, payload: UIActionPayload): Promise<AgentClientSendResult> {
+    const message = this.#build(conversationId, 'lineup.v1.ui.action', payload, this.#newId());
+    await this.openConversation(conversationId);
+    return this.#sendQueued(message);
   }
 
   async #sendQueued(message: LineUpMessage): Promise<AgentClientSendResult> {
@@ -445,6 +467,10 @@ export class AgentClient {
         await this.#send(message.conversation_id, 'lineup.v1.app.result', result, this.#newId());
         return;
       }
+      case 'lineup.v1.ui.action_result':
+        // The runner settles only a running agent action of this conversation; anything else changes nothing.
+        await this.#options.actions?.receiveAnswer(message.conversation_id, message.payload);
+        return;
       default:
         // parseEnvelope accepted it for agent → client, so no other type arrives here.
         return;
