@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
-import { lineUpIdFrom } from './envelopes.js';
+import { lineUpIdFrom, RecentIds } from './envelopes.js';
 import { functionNameOf } from './llm/tools.js';
 
 describe('readConfig', () => {
@@ -28,5 +28,19 @@ describe('names and ids', () => {
     expect(lineUpIdFrom('call abc', () => 'fallback')).toBe('call_abc');
     expect(lineUpIdFrom('', () => 'fallback')).toBe('fallback');
     expect(lineUpIdFrom('x'.repeat(200), () => 'fallback')).toHaveLength(128);
+  });
+});
+
+describe('RecentIds', () => {
+  it('adds an id once, forgets the oldest beyond its limit, and forgets an id on request', () => {
+    const ids = new RecentIds(2);
+    expect(ids.add('a')).toBe(true);
+    expect(ids.add('a')).toBe(false);
+    ids.add('b');
+    ids.add('c');
+    expect(ids.add('a')).toBe(true);
+    expect(ids.delete('c')).toBe(true);
+    expect(ids.delete('c')).toBe(false);
+    expect(ids.add('c')).toBe(true);
   });
 });

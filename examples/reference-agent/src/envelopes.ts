@@ -63,4 +63,9 @@ export class RecentIds {
     }
     return true;
   }
+
+  /** Forgets `id`; returns whether it was there. */
+  delete(id: string): boolean {
+    return this.#ids.delete(id);
+  }
 }

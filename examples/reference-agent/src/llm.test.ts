@@ -8,7 +8,16 @@ import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
 import productComparison from '@lineup/shared/fixtures/product-comparison.json' with { type: 'json' };
 import streamInitial from '@lineup/shared/fixtures/stream-initial.json' with { type: 'json' };
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ChatRequest, CONVERSATION, connectClient, fakeChatServer } from '../test/harness.js';
+import {
+  ACTION_DOCUMENT,
+  type ChatRequest,
+  CONVERSATION,
+  connectClient,
+  envelopesOf,
+  fakeChatServer,
+  openRawSocket,
+  rawEnvelope,
+} from '../test/harness.js';
 import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
 import { createChatCompletionsModel } from './llm/chat.js';
 
@@ -189,5 +198,88 @@ describe('llm mode with the real client', () => {
     expect(problems).toHaveLength(1);
     await client.client.sendUserMessage(CONVERSATION, 'hello again');
     await vi.waitFor(() => expect(client.replies).toEqual([client.replies[0], 'Back again.']));
+  });
+});
+
+describe('agent actions (ui.action) in llm mode', () => {
+  const PROMPT = 'Explain what README.md is for, in three sentences.';
+  const click = (operationId: string, prompt = PROMPT) => ({
+    operation_id: operationId,
+    action_id: 'explain',
+    document: ACTION_DOCUMENT,
+    prompt,
+  });
+
+  it('answers accepted first, then gives the model the prompt as a plain user message and relays its reply', async () => {
+    const { model, client, problems } = await setUp([
+      text('Hi.'),
+      text('README.md introduces the project, shows how to run it and where to read more.'),
+    ]);
+    await client.client.sendUserMessage(CONVERSATION, 'hello');
+    await vi.waitFor(() => expect(client.replies).toEqual(['Hi.']));
+    await client.client.sendUIAction(CONVERSATION, click('op_0005'));
+    await vi.waitFor(() => expect(client.replies).toHaveLength(2));
+    expect(client.answers).toEqual([{ operation_id: 'op_0005', status: 'accepted' }]);
+    const types = client.received.map((message) => message.type);
+    expect(types.indexOf('lineup.v1.ui.action_result')).toBeLessThan(
+      types.lastIndexOf('lineup.v1.chat.agent_message'),
+    );
+    expect(types.indexOf('lineup.v1.ui.action_result')).toBeGreaterThan(
+      types.indexOf('lineup.v1.chat.agent_message'),
+    );
+    // The next user turn, with the prompt as it is: no system message, no prefix, the same system prompt.
+    const request = model.requests[1];
+    expect(lastMessage(request)).toEqual({ role: 'user', content: PROMPT });
+    expect(request?.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(request?.messages[0]).toEqual(model.requests[0]?.messages[0]);
+    expect(client.problems).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('stays accepted when the model then fails: the failure is a polite chat message, as for a typed turn', async () => {
+    const { model, client, problems } = await setUp([{ status: 500 }]);
+    await client.client.sendUIAction(CONVERSATION, click('op_0006'));
+    await vi.waitFor(() => expect(client.replies).toHaveLength(1));
+    expect(client.answers).toEqual([{ operation_id: 'op_0006', status: 'accepted' }]);
+    expect(client.replies[0]).toMatch(/^Sorry — I could not reach the language model/);
+    expect(model.requests).toHaveLength(1);
+    expect(problems).toHaveLength(1);
+    expect(client.ofType('lineup.v1.ui.action_result')).toHaveLength(1);
+  });
+
+  it('answers once per envelope and per operation, in a conversation it has not seen', async () => {
+    const { model, server } = await setUp([text('First answer.'), text('Second answer.')]);
+    const { socket, frames } = await openRawSocket(server.url);
+    cleanups.push(() => socket.terminate());
+    const action = (id: string, operationId: string) =>
+      rawEnvelope(id, 'lineup.v1.ui.action', click(operationId), 'conv_never_seen');
+    socket.send(action('msg_client_31', 'op_0007'));
+    socket.send(action('msg_client_31', 'op_0007'));
+    socket.send(action('msg_client_32', 'op_0007'));
+    socket.send(action('msg_client_33', 'op_0008'));
+    await vi.waitFor(() => expect(envelopesOf(frames)).toHaveLength(4));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sent = envelopesOf(frames);
+    const payloads = sent.map((message) => message.payload);
+    // Each answer comes before the reply to its prompt (the second click may arrive during the first turn).
+    expect(payloads[0]).toEqual({ operation_id: 'op_0007', status: 'accepted' });
+    expect(payloads.filter((payload) => 'operation_id' in payload)).toEqual([
+      { operation_id: 'op_0007', status: 'accepted' },
+      { operation_id: 'op_0008', status: 'accepted' },
+    ]);
+    expect(payloads.filter((payload) => 'text' in payload)).toEqual([
+      { text: 'First answer.' },
+      { text: 'Second answer.' },
+    ]);
+    expect(
+      payloads.findIndex((payload) => 'operation_id' in payload && payload.operation_id === 'op_0008'),
+    ).toBeLessThan(payloads.findIndex((payload) => 'text' in payload && payload.text === 'Second answer.'));
+    expect(sent.every((message) => message.conversation_id === 'conv_never_seen')).toBe(true);
+    // Two operations, two turns: the model never saw the repeated envelopes.
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.messages.filter((message) => message.role === 'user')).toEqual([
+      { role: 'user', content: PROMPT },
+      { role: 'user', content: PROMPT },
+    ]);
   });
 });

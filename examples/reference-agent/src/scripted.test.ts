@@ -1,7 +1,14 @@
 /** Scripted mode: the real LineUp client dials the server, which answers with the scripted demo agent. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { CONVERSATION, connectClient } from '../test/harness.js';
+import {
+  ACTION_DOCUMENT,
+  CONVERSATION,
+  connectClient,
+  envelopesOf,
+  openRawSocket,
+  rawEnvelope,
+} from '../test/harness.js';
 import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
 
 let server: ReferenceAgentServer | undefined;
@@ -118,5 +125,67 @@ describe('the WebSocket binding', () => {
     await vi.waitFor(() => expect(frames).toHaveLength(1));
     expect(JSON.parse(frames[0]!).type).toBe('lineup.v1.chat.agent_message');
     await expect(open(server.url, ['graphql-ws'])).rejects.toThrow();
+  });
+});
+
+describe('agent actions (ui.action) in scripted mode', () => {
+  it('the real client gets accepted for its operation first, then the prompt is handled as a typed message', async () => {
+    const { server, problems } = await scriptedServer();
+    const setup = await connectClient(server.url);
+    cleanups.push(setup.stop);
+    await setup.client.sendUIAction(CONVERSATION, {
+      operation_id: 'op_0005',
+      action_id: 'explain',
+      document: ACTION_DOCUMENT,
+      prompt: 'start a 20 minute focus',
+    });
+    await vi.waitFor(() => expect(setup.replies).toHaveLength(2));
+    expect(setup.answers).toEqual([{ operation_id: 'op_0005', status: 'accepted' }]);
+    const types = setup.received.map((message) => message.type);
+    expect(types.indexOf('lineup.v1.ui.action_result')).toBeLessThan(
+      types.indexOf('lineup.v1.chat.agent_message'),
+    );
+    // The same path as `chat.user_message`: the scripted start, with the inventory's revision.
+    expect(setup.ofType('lineup.v1.tool.call')[0]?.payload).toMatchObject({
+      tool: 'pomodoro.start',
+      arguments: { minutes: 20, label: 'Focus' },
+    });
+    expect(setup.replies[0]).toMatch(/^Opening \*\*Pomodoro\*\*/);
+    expect(setup.problems).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('answers once per envelope and per operation, in a conversation it has not seen, then replies', async () => {
+    const { server, problems } = await scriptedServer();
+    const { socket, frames } = await openRawSocket(server.url);
+    cleanups.push(() => socket.terminate());
+    const click = (id: string, operationId: string, prompt: string) =>
+      rawEnvelope(id, 'lineup.v1.ui.action', {
+        operation_id: operationId,
+        action_id: 'explain',
+        document: ACTION_DOCUMENT,
+        prompt,
+      });
+    // No inventory, no earlier message: the first envelope of conv_raw is the click.
+    socket.send(click('msg_client_31', 'op_0005', 'Explain what README.md is for, in three sentences.'));
+    socket.send(click('msg_client_31', 'op_0005', 'Explain what README.md is for, in three sentences.'));
+    socket.send(click('msg_client_32', 'op_0005', 'Explain what README.md is for, in three sentences.'));
+    socket.send(click('msg_client_33', 'op_0006', 'help'));
+    await vi.waitFor(() => expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toHaveLength(4));
+    await vi.waitFor(() => expect(envelopesOf(frames)).toHaveLength(4));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sent = envelopesOf(frames);
+    expect(sent.map((message) => message.type)).toEqual([
+      'lineup.v1.ui.action_result',
+      'lineup.v1.chat.agent_message',
+      'lineup.v1.ui.action_result',
+      'lineup.v1.chat.agent_message',
+    ]);
+    expect(sent.every((message) => message.conversation_id === 'conv_raw')).toBe(true);
+    expect(sent[0]?.payload).toEqual({ operation_id: 'op_0005', status: 'accepted' });
+    expect(sent[2]?.payload).toEqual({ operation_id: 'op_0006', status: 'accepted' });
+    // A prompt it has no script for gets its usual "demo agent" reply.
+    expect(sent[1]?.payload).toMatchObject({ text: expect.stringContaining('demo agent') });
+    expect(problems).toEqual([]);
   });
 });

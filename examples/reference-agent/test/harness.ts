@@ -14,7 +14,7 @@ import {
   openRuntimeDatabase,
   ToolRuntime,
 } from '@lineup/runtime';
-import type { LineUpMessage } from '@lineup/shared/protocol';
+import { type LineUpMessage, parseEnvelopeText, type UIActionAnswerPayload } from '@lineup/shared/protocol';
 import { expect, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { POMODORO_MANIFEST } from './pomodoro.js';
@@ -53,6 +53,8 @@ export async function connectClient(url: string) {
   const sent: LineUpMessage[] = [];
   const replies: string[] = [];
   const problems: unknown[] = [];
+  /** The `ui.action_result` answers, as an ActionRunner would receive them to settle its receipts. */
+  const answers: UIActionAnswerPayload[] = [];
   const transport = createWebSocketTransport({
     url,
     connect: (address, protocols) => new WebSocket(address, protocols) as never,
@@ -61,6 +63,11 @@ export async function connectClient(url: string) {
     transport,
     clientId: 'web-host',
     inventory: () => registry.inventory(),
+    actions: {
+      async receiveAnswer(_conversationId, answer) {
+        answers.push(answer);
+      },
+    },
     tools: {
       async receive(conversationId, call) {
         const answer = await runtime.receive(conversationId, call);
@@ -88,6 +95,7 @@ export async function connectClient(url: string) {
     sent,
     replies,
     problems,
+    answers,
     foreground,
     deliver,
     ofType: <T extends LineUpMessage['type']>(type: T) =>
@@ -97,6 +105,49 @@ export async function connectClient(url: string) {
     },
     stop: () => client.stop(),
   };
+}
+
+/** The document reference of an agent action's click: the `ui.document` example of docs/protocol.md. */
+export const ACTION_DOCUMENT = Object.freeze({
+  source_call_id: 'call_ui_0007',
+  ui_id: 'compact_reader',
+  generation: 0,
+  revision: 0,
+});
+
+/**
+ * A bare WebSocket client (no LineUp client): every text frame it receives, and `envelope` to build client →
+ * agent envelopes of one conversation.
+ */
+export function openRawSocket(url: string, protocols: string[] = ['lineup.v1', 'lineup.v1.ack']) {
+  const socket = new WebSocket(url, protocols);
+  const frames: string[] = [];
+  socket.on('message', (data) => frames.push(String(data)));
+  return new Promise<{ socket: WebSocket; frames: string[] }>((resolve, reject) => {
+    socket.once('open', () => resolve({ socket, frames }));
+    socket.once('error', reject);
+  });
+}
+
+export const rawEnvelope = (id: string, type: string, payload: object, conversationId = 'conv_raw') =>
+  JSON.stringify({
+    v: 1,
+    id,
+    type,
+    conversation_id: conversationId,
+    sender: { kind: 'client', id: 'raw' },
+    payload,
+  });
+
+/** The envelopes among raw frames (not the acks), parsed as a client would: an invalid one throws. */
+export function envelopesOf(frames: readonly string[]): LineUpMessage[] {
+  return frames
+    .filter((frame) => !frame.startsWith('{"ack"'))
+    .map((frame) => {
+      const parsed = parseEnvelopeText(frame, { direction: 'agent_to_client' });
+      if (parsed.kind !== 'message') throw new Error(`The agent sent an unsupported envelope: ${frame}`);
+      return parsed.message;
+    });
 }
 
 /** What the fake model gets: the parsed request body. */

@@ -8,6 +8,8 @@
  *   reported to `onProblem` and otherwise ignored; a well-formed one of an unknown type or later version is
  *   answered `lineup.v1.unsupported` and never acted on (seed 000 §3);
  * - envelopes are deduplicated by `id` (delivery is at least once: the client resends after a reconnect);
+ * - a `ui.action` (a DSL 1.1 agent action the user clicked) is answered `ui.action_result` `accepted` once per
+ *   `operation_id` of its conversation, and its `prompt` is then handled as the user's next message;
  * - a tool is called only with an inventory of its conversation that lists it, and always with that
  *   inventory's `revision` (seed 003 §4.2 step 1);
  * - everything it sends is validated with `parseEnvelope(…, { direction: 'agent_to_client' })` first; an
@@ -71,7 +73,12 @@ export const POMODORO_TOOLS = Object.freeze({
 const WEATHER_INSTANCE_ID = 'lineup-demo.weather';
 
 /** How much the agent remembers: the client's dedupe window, and bounds on conversations and calls. */
-const MEMORY = Object.freeze({ envelopeIds: 4_096, conversations: 1_024, callsPerConversation: 64 });
+const MEMORY = Object.freeze({
+  envelopeIds: 4_096,
+  conversations: 1_024,
+  callsPerConversation: 64,
+  operationsPerConversation: 1_024,
+});
 
 type PendingCall =
   | {
@@ -89,6 +96,8 @@ interface Conversation {
   language: Language;
   /** Tool calls sent and not yet answered with a final result, by `call_id`. */
   readonly calls: RecentMap<string, PendingCall>;
+  /** The `operation_id`s of the `ui.action`s answered, so a second envelope for one is not answered again. */
+  readonly operations: RecentMap<string, true>;
   /** How many times the weather Surface was refreshed. */
   weatherRefreshes: number;
   weatherOpen: boolean;
@@ -129,6 +138,7 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
       conversation = {
         language: 'en',
         calls: new RecentMap(MEMORY.callsPerConversation),
+        operations: new RecentMap(MEMORY.operationsPerConversation),
         weatherRefreshes: 0,
         weatherOpen: false,
       };
@@ -290,11 +300,39 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
     },
   } satisfies Record<IntentName | 'unknown', IntentHandler>;
 
+  /** One turn of the user: what they typed, or the prompt of an agent action they clicked. */
+  function userTurn(conversationId: string, said: string): void {
+    const conversation = conversationOf(conversationId);
+    conversation.language = languageOf(said);
+    const text = normalizeText(said);
+    INTENT_HANDLERS[recognizeIntent(text)](conversationId, conversation, text);
+  }
+
   function userMessage(message: Message<'lineup.v1.chat.user_message'>): void {
+    userTurn(message.conversation_id, message.payload.text);
+  }
+
+  /**
+   * A DSL 1.1 agent action the user clicked: answered `accepted` first (queued, nothing more), then its prompt is
+   * the user's next message, on the same path as `chat.user_message` and with no more authority. An
+   * `operation_id` already answered in this conversation (under another envelope id) is not answered again. When
+   * the answer cannot be sent, the prompt is not acted on and the operation is forgotten, so a later envelope for
+   * it can still be answered.
+   */
+  function uiAction(message: Message<'lineup.v1.ui.action'>): void {
     const conversation = conversationOf(message.conversation_id);
-    conversation.language = languageOf(message.payload.text);
-    const text = normalizeText(message.payload.text);
-    INTENT_HANDLERS[recognizeIntent(text)](message.conversation_id, conversation, text);
+    const { operation_id: operationId, prompt } = message.payload;
+    if (conversation.operations.has(operationId)) return;
+    conversation.operations.set(operationId, true);
+    const answered = send(message.conversation_id, 'lineup.v1.ui.action_result', {
+      operation_id: operationId,
+      status: 'accepted',
+    });
+    if (answered === undefined) {
+      conversation.operations.delete(operationId);
+      return;
+    }
+    userTurn(message.conversation_id, prompt);
   }
 
   // ── What the client reports ───────────────────────────────────────────────────────────────────────────
@@ -395,6 +433,7 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
   const MESSAGE_HANDLERS: { [T in LineUpMessageType]?: (message: Message<T>) => void } = {
     'lineup.v1.client.inventory': inventory,
     'lineup.v1.chat.user_message': userMessage,
+    'lineup.v1.ui.action': uiAction,
     'lineup.v1.tool.progress': toolProgress,
     'lineup.v1.tool.result': toolResult,
     'lineup.v1.ui.event': uiEvent,

@@ -15,6 +15,7 @@ import {
   ToolRuntime,
 } from '@lineup/runtime';
 import { parseDocument } from '@lineup/shared';
+import type { UIActionAnswerPayload } from '@lineup/shared/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { POMODORO_MANIFEST } from '../test/pomodoro.js';
 import { createScriptedAgent } from './agent.js';
@@ -42,11 +43,19 @@ async function setUp() {
   const replies: string[] = [];
   const documents: unknown[] = [];
   const problems: unknown[] = [];
+  const answers: [string, UIActionAnswerPayload][] = [];
   const deliver = () => outbox.deliver((message) => client.sendOutboxMessage(message));
   const client: AgentClient = new AgentClient({
     transport,
     clientId: 'web-host',
     inventory: () => registry.inventory(),
+    // Where an ActionRunner would settle the receipt: recorded, with when it came relative to the replies.
+    actions: {
+      async receiveAnswer(conversationId, answer) {
+        answers.push([conversationId, answer]);
+        replies.push(`(answer ${answer.operation_id}: ${answer.status})`);
+      },
+    },
     tools: {
       async receive(conversationId, call) {
         const received = await runtime.receive(conversationId, call);
@@ -75,6 +84,7 @@ async function setUp() {
     replies,
     documents,
     problems,
+    answers,
     foreground,
     deliver,
     advance: (milliseconds: number) => {
@@ -129,5 +139,21 @@ describe('the scripted agent with the real runtime', () => {
     await setup.client.sendUserMessage(CONVERSATION, 'compare two products');
     await vi.waitFor(() => expect(setup.documents).toHaveLength(1));
     expect(parseDocument(setup.documents[0]).id).toBe('product-comparison');
+  });
+
+  it('answers an agent action the client sends, then replies to its prompt in chat', async () => {
+    const setup = await setUp();
+    await setup.client.sendUIAction(CONVERSATION, {
+      operation_id: 'op_0005',
+      action_id: 'explain',
+      document: { source_call_id: 'call_ui_0007', ui_id: 'compact_reader', generation: 0, revision: 0 },
+      prompt: 'compare two products',
+    });
+    await vi.waitFor(() => expect(setup.documents).toHaveLength(1));
+    expect(setup.answers).toEqual([[CONVERSATION, { operation_id: 'op_0005', status: 'accepted' }]]);
+    expect(setup.replies[0]).toBe('(answer op_0005: accepted)');
+    expect(setup.replies).toHaveLength(2);
+    expect(parseDocument(setup.documents[0]).id).toBe('product-comparison');
+    expect(setup.problems).toEqual([]);
   });
 });

@@ -11,7 +11,10 @@
  * - the stream tools → seed 004 §5: the `intelligent_ui_open` call id is the `sourceCallId`, the agent assigns
  *   the `generation`, every accepted step is a full-snapshot `lineup.v1.ui.checkpoint`.
  * Then the model is asked again, until it answers with text, which goes out as `chat.agent_message`.
- * Turns of one conversation run one after another. Model or network errors become a polite chat message.
+ * A `ui.action` (a DSL 1.1 agent action the user clicked) is answered `ui.action_result` `accepted` at once — once
+ * per `operation_id` of the conversation — and its `prompt` is queued as the next user message, exactly as if the
+ * user had typed it. Turns of one conversation run one after another. Model or network errors become a polite
+ * chat message (after an action, too: `accepted` only said it was queued).
  */
 import {
   advanceUIStream,
@@ -91,6 +94,8 @@ interface Conversation {
   queue: Promise<void>;
   /** How many user messages are queued behind the running turn. */
   waitingUsers: number;
+  /** The `operation_id`s of the `ui.action`s answered, so a second envelope for one is not answered again. */
+  readonly operations: RecentIds;
 }
 
 export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
@@ -126,6 +131,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
         generations: new Map(),
         queue: Promise.resolve(),
         waitingUsers: 0,
+        operations: new RecentIds(1_024),
       };
       conversations.set(id, conversation);
     }
@@ -337,6 +343,27 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     );
   }
 
+  /**
+   * A DSL 1.1 agent action the user clicked: answered `accepted` (queued, nothing more) before anything else, then
+   * its prompt becomes the user's next message — a plain `user` message with the prompt as it is, no more
+   * authority than typed text. When the answer cannot be sent, nothing is queued and the operation is forgotten,
+   * so a later envelope for it can still be answered.
+   */
+  function uiAction(message: LineUpMessageOf<'lineup.v1.ui.action'>): void {
+    const conversation = conversationOf(message.conversation_id);
+    const { operation_id: operationId, prompt } = message.payload;
+    if (!conversation.operations.add(operationId)) return;
+    const answered = send(message.conversation_id, 'lineup.v1.ui.action_result', {
+      operation_id: operationId,
+      status: 'accepted',
+    });
+    if (answered === undefined) {
+      conversation.operations.delete(operationId);
+      return;
+    }
+    enqueueTurn(message.conversation_id, { role: 'user', content: prompt }, true);
+  }
+
   const MESSAGE_HANDLERS: { [T in LineUpMessage['type']]?: (message: LineUpMessageOf<T>) => void } = {
     'lineup.v1.client.inventory': (message) => {
       conversationOf(message.conversation_id).inventory = {
@@ -346,6 +373,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     },
     'lineup.v1.chat.user_message': (message) =>
       enqueueTurn(message.conversation_id, { role: 'user', content: message.payload.text }, true),
+    'lineup.v1.ui.action': uiAction,
     'lineup.v1.tool.result': toolResult,
     'lineup.v1.unsupported': (message) => {
       // A tool call the client did not support never gets a result: answer the waiting turn now.
