@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from '@playwright/test';
+import { connectedTo, dialogsShown, openWithAgent } from './agent-page.ts';
 import { expect, test } from './fixtures.ts';
 import { startAgent, type TestAgent } from './test-agent.ts';
 
@@ -9,9 +10,7 @@ import { startAgent, type TestAgent } from './test-agent.ts';
  * (the capability, the host's description, the agent's reason as text) and runs only after "Allow"; the agent
  * gets one `lineup.v1.app.result` per call. Refusals (undeclared, expired, off-schema, conflicting) are answered
  * without asking anyone; a repeat is answered from the record and never runs twice; a reload settles an open
- * question as `cancelled` (`interrupted`).
- *
- * Every page counts the modal dialogs it opens (`showModal`), so "no dialog" is checked, not just not seen.
+ * question as `cancelled` (`interrupted`). Pages count the modal dialogs they open (agent-page.ts).
  */
 
 let agent: TestAgent;
@@ -56,33 +55,8 @@ const refusal = (callId: string, status: string, code: string) => ({
   error: { code, message: expect.any(String) },
 });
 
-/** How many modal dialogs this page has opened since it loaded. */
-const dialogsShown = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __modalsShown: number }).__modalsShown);
-
-async function open(page: Page) {
-  await page.addInitScript(() => {
-    const counter = window as unknown as { __modalsShown: number };
-    counter.__modalsShown = 0;
-    const showModal = HTMLDialogElement.prototype.showModal;
-    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
-      counter.__modalsShown++;
-      showModal.call(this);
-    };
-  });
-  await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
-  await connected(page);
-}
-
-/** The page is connected and the agent has its inventory (so `agent.send` knows the conversation). */
-async function connected(page: Page) {
-  await expect(
-    page.getByRole('status').filter({ hasText: /^(Agent: connected|智能体：已连接)/ }),
-  ).toBeVisible();
-  await expect
-    .poll(() => agent.received.some((envelope) => envelope.type === 'lineup.v1.client.inventory'))
-    .toBe(true);
-}
+const open = (page: Page) => openWithAgent(page, agent);
+const connected = (page: Page) => connectedTo(page, agent);
 
 /** Pages other than the test's page (tabs opened by `app.open_url`); the stub answers every request to it. */
 async function stubDocs(context: BrowserContext): Promise<Page[]> {

@@ -105,7 +105,9 @@ test.describe('agent interfaces', () => {
     await expect(page.locator('.lu-result-value')).toContainText('16,288.95');
   });
 
-  test('every example renders; invoke actions say why they are unavailable', async ({ page }) => {
+  test('every example renders; the 1.1 examples come from the demo agent, so their actions are available', async ({
+    page,
+  }) => {
     for (const name of [
       'Product comparison',
       'Form controls',
@@ -115,8 +117,10 @@ test.describe('agent interfaces', () => {
       await page.getByRole('button', { name }).click();
     await expect(page.locator('.lu-ui')).toHaveCount(4);
     await expect(page.locator('.lu-node-error, .lu-value-error, .lu-invalid')).toHaveCount(0);
-    await expect(page.getByRole('button', { name: '读取' })).toBeDisabled();
-    await expect(page.getByText('This host does not run actions.').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: '读取' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: '起草说明' })).toBeEnabled();
+    // The demo agent sent them: they are part of the conversation.
+    await expect(page.locator('.host__entry--document')).toHaveCount(4);
     await page.screenshot({ path: 'test-results/examples.png', fullPage: true });
   });
 });

@@ -31,6 +31,7 @@ const en = {
   refused: 'refused',
   you: 'You',
   agent: 'Agent',
+  viaAction: (actionId: string) => `pressed “${actionId}” in an interface`,
   waitingForFrame: 'Waiting for the first frame…',
   locale: 'en',
   conversations: 'Conversations',
@@ -46,8 +47,13 @@ const en = {
   closeNamed: (name: string) => `Close ${name}`,
   consent: {
     title: 'The agent asks to use a capability',
+    titleInterface: 'A button you pressed asks to use a capability',
     capability: 'Capability',
     reason: "Why, in the agent's words",
+    origin: 'Asked by',
+    fromInterface: (title: string, actionId: string) =>
+      `You pressed the “${actionId}” action of the interface “${title}”, which the agent sent.`,
+    noExpiry: 'This request waits for your answer; it runs only if you allow it.',
     what: 'What will happen',
     arguments: 'Details',
     risk: {
@@ -213,6 +219,7 @@ const zh: HostText = {
   refused: '已拒绝',
   you: '你',
   agent: '智能体',
+  viaAction: (actionId: string) => `在界面中按下了“${actionId}”`,
   waitingForFrame: '等待第一帧…',
   locale: 'zh-CN',
   conversations: '对话记录',
@@ -223,8 +230,13 @@ const zh: HostText = {
   closeNamed: (name: string) => `关闭 ${name}`,
   consent: {
     title: '智能体请求使用一项能力',
+    titleInterface: '你按下的按钮请求使用一项能力',
     capability: '能力',
     reason: '原因（智能体的原话）',
+    origin: '来源',
+    fromInterface: (title: string, actionId: string) =>
+      `你在智能体发送的界面“${title}”中按下了“${actionId}”操作。`,
+    noExpiry: '此请求会等待你的回答；只有你允许后才会执行。',
     what: '将会发生什么',
     arguments: '详情',
     risk: {

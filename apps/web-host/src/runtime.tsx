@@ -6,6 +6,7 @@
  * workspace and the conversation read it from context.
  */
 import {
+  ActionRunner,
   type AppRecord,
   AppRegistry,
   CapabilityRuntime,
@@ -16,6 +17,8 @@ import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
 import { ConsentQueue } from './capabilities/consent.ts';
+import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
+import { ActionReceipts } from './capabilities/receipts.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
@@ -31,6 +34,10 @@ export type RuntimeState =
       readonly connection: AgentConnection;
       /** The questions capability calls ask the user (the consent dialog shows them). */
       readonly consent: ConsentQueue;
+      /** Runs DSL 1.1 `invoke` actions of the interfaces the agent sent (the action ledger). */
+      readonly actions: ActionRunner;
+      /** The receipts of those actions, for the views. */
+      readonly receipts: ActionReceipts;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
     }
@@ -108,25 +115,56 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       });
       // Calls cut by the last page's end get their one result; none runs again.
       await capabilities.recover();
-      const connection = new AgentConnection(
+      const receipts = new ActionReceipts();
+      let connection: AgentConnection | null = null;
+      // DSL 1.1 invoke buttons: tool actions through the same consent and handlers, agent actions as a turn.
+      const actions = new ActionRunner(db, {
+        documents: store,
+        capabilities,
+        bindings: WEB_DSL_CAPABILITIES,
+        agent: {
+          sendAction: async (conversationId, payload) => {
+            if (connection === null) throw new Error('The agent connection has not started.');
+            return connection.client.sendUIAction(conversationId, payload);
+          },
+        },
+        onReceipt: (conversationId, receipt) => receipts.update(conversationId, receipt),
+      });
+      receipts.attach(actions);
+      // Operations cut by the last page's end: nothing is scheduled again (sent agent actions keep waiting).
+      await actions.recover();
+      connection = new AgentConnection(
         host,
         registry,
         store,
         await conversationToShow(store),
         remoteUrl,
         capabilities,
+        actions,
       );
+      const started = connection;
       close = () => {
         consent.dismissAll();
         capabilities.dispose();
-        connection.stop();
+        started.stop();
         host.dispose();
         db.close();
       };
       if (!active) return close();
       await host.start();
       const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
-      if (active) setState({ status: 'ready', registry, host, connection, consent, apps, inventory });
+      if (active)
+        setState({
+          status: 'ready',
+          registry,
+          host,
+          connection: started,
+          consent,
+          actions,
+          receipts,
+          apps,
+          inventory,
+        });
     })().catch((error: unknown) => {
       if (active)
         setState({

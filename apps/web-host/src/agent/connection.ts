@@ -11,6 +11,7 @@
  * latest one again, and the user can start a new one or go back to an earlier one.
  */
 import {
+  type ActionAnswerReceiver,
   AgentClient,
   type AgentClientHandlers,
   type AgentClientSendResult,
@@ -96,6 +97,7 @@ export class AgentConnection {
     conversationId: string,
     remoteUrl: string | null = null,
     capabilities?: CapabilityCallReceiver,
+    actions?: ActionAnswerReceiver,
   ) {
     this.store = store;
     this.#conversationId = conversationId;
@@ -121,6 +123,7 @@ export class AgentConnection {
       inventory: () => registry.inventory(),
       tools: host,
       ...(capabilities === undefined ? {} : { capabilities }),
+      ...(actions === undefined ? {} : { actions }),
       journal: store,
       conversations: [conversationId],
       // Every session start: what the outbox holds goes out now, and from now on as it is written.

@@ -1,7 +1,8 @@
 /**
  * The confirmation the user sees before a capability runs (seed 000 §5.3): the capability, what it will do (the
  * host's words), the agent's reason — as text, never as markup — the arguments, the risk, and when the request
- * expires. A modal `<dialog>`: focus stays inside it, Escape cancels (the call is `cancelled`), "Deny" refuses
+ * expires. A question from a DSL `invoke` button (an interface action, seed 002 §11) says which interface and
+ * action asked instead of an agent's reason, and does not expire. A modal `<dialog>`: focus stays inside it, Escape cancels (the call is `cancelled`), "Deny" refuses
  * (`rejected`). "Remember" is offered only where the runtime allows it (`user_confirmation`); a `restricted`
  * capability asks a second, explicit confirmation. Focus starts on "Deny", and the buttons only accept a press a
  * moment after a question appears, so a double click meant for one question never answers the next.
@@ -85,7 +86,7 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
           }}
         >
           <h2 id="consent-title" className="host__consent-title">
-            {text.consent.title}
+            {request.origin.kind === 'interface' ? text.consent.titleInterface : text.consent.title}
           </h2>
           <dl className="host__consent-facts">
             <dt>{text.consent.capability}</dt>
@@ -97,17 +98,30 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
             </dd>
             <dt>{text.consent.what}</dt>
             <dd>{text.consent.descriptions[request.capability.name] ?? request.capability.description}</dd>
-            <dt>{text.consent.reason}</dt>
-            <dd id="consent-reason" className="host__consent-reason">
-              {request.reason}
-            </dd>
+            {request.origin.kind === 'interface' ? (
+              <>
+                <dt>{text.consent.origin}</dt>
+                <dd id="consent-reason" className="host__consent-reason">
+                  {text.consent.fromInterface(request.origin.title, request.origin.actionId)}
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>{text.consent.reason}</dt>
+                <dd id="consent-reason" className="host__consent-reason">
+                  {request.reason}
+                </dd>
+              </>
+            )}
             <dt>{text.consent.arguments}</dt>
             <dd>
               <pre className="host__consent-arguments">{JSON.stringify(request.arguments, null, 2)}</pre>
             </dd>
           </dl>
           <p className="host__consent-expiry">
-            {text.consent.expires(new Date(request.expiresAt).toLocaleString(text.locale))}
+            {Number.isFinite(request.expiresAt)
+              ? text.consent.expires(new Date(request.expiresAt).toLocaleString(text.locale))
+              : text.consent.noExpiry}
           </p>
           {request.rememberable && (
             <label className="host__consent-remember">

@@ -118,6 +118,7 @@ describe('ConsentQueue', () => {
   const request = (signal = new AbortController().signal) => ({
     conversationId: 'conv_1',
     callId: `call_${Math.random()}`,
+    origin: { kind: 'agent' as const },
     capability: {
       name: 'app.open_url',
       version: '1.0',

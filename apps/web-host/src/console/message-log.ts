@@ -57,6 +57,9 @@ const SUMMARIES: { readonly [T in LineUpMessageType]: (payload: LineUpPayloadOf<
       .filter((part) => part !== undefined)
       .join(' ');
   },
+  'lineup.v1.ui.action': (payload) => `${payload.operation_id} ${payload.action_id} ${json(payload.prompt)}`,
+  'lineup.v1.ui.action_result': (payload) =>
+    `${payload.operation_id} ${payload.status}${payload.message === undefined ? '' : ` ${json(payload.message)}`}`,
   'lineup.v1.client.inventory': (payload) => `${payload.revision} tools=${payload.tools?.length ?? 0}`,
   'lineup.v1.app.list': (payload) => payload.capabilities.map((capability) => capability.name).join(' '),
   'lineup.v1.app.call': (payload) => `${payload.call_id} ${payload.capability} ${json(payload.arguments)}`,

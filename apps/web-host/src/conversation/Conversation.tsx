@@ -8,15 +8,16 @@
  * it is.
  */
 
-import { IntelligentUIStreamView, IntelligentUIView } from '@lineup/renderer-react';
-import type { ConversationRecord } from '@lineup/runtime';
-import { LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import { IntelligentUIStreamView, IntelligentUIView, type UIInvokeHandler } from '@lineup/renderer-react';
+import type { ActionRunner, ConversationRecord } from '@lineup/runtime';
+import { LineUpProtocolError, type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
+import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
 import { type HostText, labelText, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
-import { EXAMPLE_DOCUMENTS } from './examples.ts';
+import { EXAMPLE_DOCUMENTS, exampleDocumentEnvelope } from './examples.ts';
 import {
   type ConversationMessage,
   ConversationModel,
@@ -426,6 +427,11 @@ export function Conversation() {
   };
 
   const states = loaded?.model === model ? loaded.states : null;
+  /** DSL 1.1 invoke buttons of the agent's interfaces go to the runtime's action ledger (runner). */
+  const actions: EntryActions | null =
+    runtime.status === 'ready' && conversationId !== null
+      ? { runner: runtime.actions, receipts: runtime.receipts, conversationId }
+      : null;
   const saveState = (key: string | undefined) =>
     key === undefined || connection === null || conversationId === null
       ? undefined
@@ -465,6 +471,7 @@ export function Conversation() {
               <EntryView
                 entry={entry}
                 text={text}
+                actions={actions}
                 instances={instances}
                 savedState={
                   entry.kind === 'document' || entry.kind === 'checkpoints'
@@ -493,7 +500,11 @@ export function Conversation() {
               key={example.key}
               type="button"
               onClick={() =>
-                model.add({ kind: 'document', label: example.label, document: example.document })
+                example.sentByAgent === true && connection?.agent !== null
+                  ? sendAsAgent(
+                      exampleDocumentEnvelope(model.conversationId, crypto.randomUUID(), example.document),
+                    )
+                  : model.add({ kind: 'document', label: example.label, document: example.document })
               }
             >
               {labelText(text, example.label)}
@@ -515,9 +526,100 @@ export function Conversation() {
   );
 }
 
+/** What an agent interface needs to run its `invoke` actions. */
+interface EntryActions {
+  readonly runner: ActionRunner;
+  readonly receipts: ActionReceipts;
+  readonly conversationId: string;
+}
+
+/**
+ * The renderer's `onInvoke` for one conversation: the click's request goes to the action ledger, which re-derives
+ * it from the document the agent sent (never from what the page says), asks the user by risk and runs it.
+ */
+function invokeHandler(actions: EntryActions): UIInvokeHandler {
+  return (request) => {
+    if (request.documentRef === undefined)
+      return Promise.reject(new Error('This interface has no document reference.'));
+    return actions.runner.submit(
+      actions.conversationId,
+      {
+        documentRef: request.documentRef,
+        requestId: request.requestId,
+        actionId: request.actionId,
+        values: request.values,
+      },
+      request.report,
+    );
+  };
+}
+
+/** An interface the agent sent: its actions run through the ledger, and its kept receipts are shown. */
+function AgentDocument({
+  document,
+  documentRef,
+  actions,
+  locale,
+  stateProps,
+}: {
+  readonly document: unknown;
+  readonly documentRef: UIDocumentRef | undefined;
+  readonly actions: EntryActions | null;
+  readonly locale: string;
+  readonly stateProps: { readonly savedState?: unknown; readonly onStateChange?: (state: unknown) => void };
+}) {
+  const onInvoke = useMemo(() => (actions === null ? undefined : invokeHandler(actions)), [actions]);
+  const receipts = useReceipts(actions?.receipts ?? null, actions?.conversationId ?? null, documentRef);
+  return (
+    <IntelligentUIView
+      document={document}
+      locale={locale}
+      {...(documentRef === undefined ? {} : { documentRef })}
+      {...(onInvoke === undefined ? {} : { onInvoke, receipts })}
+      {...stateProps}
+    />
+  );
+}
+
+function AgentStream({
+  stream,
+  actions,
+  locale,
+  stateProps,
+}: {
+  readonly stream: UIStreamState;
+  readonly actions: EntryActions | null;
+  readonly locale: string;
+  readonly stateProps: { readonly savedState?: unknown; readonly onStateChange?: (state: unknown) => void };
+}) {
+  const onInvoke = useMemo(() => (actions === null ? undefined : invokeHandler(actions)), [actions]);
+  const { sourceCallId, uiId, generation, revision } = stream;
+  const ref = useMemo(
+    () => ({ sourceCallId, uiId, generation, revision }),
+    [sourceCallId, uiId, generation, revision],
+  );
+  const receipts = useReceipts(actions?.receipts ?? null, actions?.conversationId ?? null, ref);
+  return (
+    <IntelligentUIStreamView
+      stream={stream}
+      locale={locale}
+      {...(onInvoke === undefined ? {} : { onInvoke, receipts })}
+      {...stateProps}
+    />
+  );
+}
+
+/** The reference of a document the agent sent as `ui.document` (its envelope id is the source call). */
+function documentRefOf(entry: Extract<Entry, { kind: 'document' }>): UIDocumentRef | undefined {
+  const document = entry.document as { id?: unknown } | null;
+  if (entry.viewKey === undefined || typeof document?.id !== 'string') return undefined;
+  return { sourceCallId: entry.viewKey, uiId: document.id, generation: 0, revision: 0 };
+}
+
 function EntryView({
   entry,
   text,
+  actions,
   instances,
   savedState,
   onStateChange,
@@ -525,6 +627,7 @@ function EntryView({
 }: {
   readonly entry: Entry;
   readonly text: HostText;
+  readonly actions: EntryActions | null;
   readonly instances: SurfaceInstances;
   readonly savedState: unknown;
   readonly onStateChange: ((state: unknown) => void) | undefined;
@@ -536,11 +639,24 @@ function EntryView({
   };
   switch (entry.kind) {
     case 'document':
-      return <IntelligentUIView document={entry.document} {...stateProps} />;
+      // A document the agent sent (recorded, with its envelope id) can run actions; a local one cannot.
+      return entry.viewKey === undefined ? (
+        <IntelligentUIView document={entry.document} locale={text.locale} {...stateProps} />
+      ) : (
+        <AgentDocument
+          document={entry.document}
+          documentRef={documentRefOf(entry)}
+          actions={actions}
+          locale={text.locale}
+          stateProps={stateProps}
+        />
+      );
     case 'stream':
       return <StreamEntry id={entry.key} />;
     case 'checkpoints':
-      return <IntelligentUIStreamView stream={entry.stream} {...stateProps} />;
+      return (
+        <AgentStream stream={entry.stream} actions={actions} locale={text.locale} stateProps={stateProps} />
+      );
     case 'surface':
       return (
         <SurfaceEntry
@@ -554,6 +670,7 @@ function EntryView({
       return (
         <div className={`host__chat-turn host__chat-turn--${entry.from}`}>
           <span className="host__chat-from">{entry.from === 'user' ? text.you : text.agent}</span>
+          {entry.via !== undefined && <span className="host__chat-via">{text.viaAction(entry.via)}</span>}
           {entry.from === 'user' ? (
             <p className="host__chat-text">{entry.text}</p>
           ) : (

@@ -578,6 +578,33 @@ describe('ConversationModel: what the client sends', () => {
     ]);
   });
 
+  it('shows a ui.action (a button’s agent action) as the user’s turn with its prompt and the action id; the answer adds nothing', () => {
+    const model = new ConversationModel(CONVERSATION);
+    const action = fromClient('lineup.v1.ui.action', {
+      operation_id: 'op_1',
+      action_id: 'draft_notes',
+      document: { source_call_id: 'msg_doc', ui_id: 'helper', generation: 0, revision: 0 },
+      prompt: 'Draft the notes <b>now</b>',
+    });
+    model.apply(sent(action, true));
+    model.apply({
+      direction: 'in',
+      message: fromAgent('lineup.v1.ui.action_result', { operation_id: 'op_1', status: 'accepted' }),
+    });
+    expect(model.entries).toEqual([
+      {
+        kind: 'chat',
+        label: 'You',
+        from: 'user',
+        text: 'Draft the notes <b>now</b>',
+        pending: true,
+        via: 'draft_notes',
+        key: 1,
+        messageId: action.id,
+      },
+    ]);
+  });
+
   it('shows an inventory as one line, the whole payload folded', () => {
     const model = new ConversationModel(CONVERSATION);
     const message = inventory();

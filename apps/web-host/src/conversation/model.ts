@@ -49,6 +49,8 @@ export type NewEntry =
       readonly text: string;
       /** The user's turn waits for the agent (queued while it is away). */
       readonly pending?: boolean;
+      /** The turn came from a DSL agent action (`ui.action`): the action id of the button the user pressed. */
+      readonly via?: string;
     }
   /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
   | {
@@ -206,6 +208,21 @@ export class ConversationModel {
     if (message.type === 'lineup.v1.chat.user_message') {
       this.#push(
         { kind: 'chat', label: 'You', from: 'user', text: message.payload.text, pending },
+        message.id,
+      );
+      return null;
+    }
+    if (message.type === 'lineup.v1.ui.action') {
+      // A button's agent action is the user's next turn (seed 002 §11): shown as such, with where it came from.
+      this.#push(
+        {
+          kind: 'chat',
+          label: 'You',
+          from: 'user',
+          text: message.payload.prompt,
+          pending,
+          via: message.payload.action_id,
+        },
         message.id,
       );
       return null;
