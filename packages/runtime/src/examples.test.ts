@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import actionsSource from '../examples/actions.ts?raw';
 import capabilitiesSource from '../examples/capabilities.ts?raw';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
 import conversationsSource from '../examples/conversations.ts?raw';
@@ -11,8 +12,11 @@ import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
 import { AppRegistry } from './apps/registry.js';
+import { CapabilityRuntime } from './capabilities/capability-runtime.js';
+import { AgentClient } from './client/agent-client.js';
 import { createInProcessTransport } from './client/transport.js';
 import type { WebSocketLike } from './client/websocket-transport.js';
+import { ConversationStore } from './conversations/conversation-store.js';
 import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
 import { openRuntimeDatabase } from './storage/database.js';
@@ -262,6 +266,143 @@ describe('README example: capabilities', () => {
     ]);
     expect(asked).toEqual(['clipboard.write: Copy the command for you']);
     expect(written).toEqual(['npm start']);
+    client.stop();
+    db.close();
+  });
+});
+
+describe('README example: actions', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(actionsSource.trimEnd());
+  });
+
+  it('copies once after the user allows it; an agent action waits for the agent’s answer', async () => {
+    const db = await openRuntimeDatabase('readme-actions');
+    const registry = new AppRegistry(db);
+    await registry.declareCapabilities([
+      {
+        name: 'clipboard.write',
+        version: '1.0',
+        risk: 'user_confirmation',
+        description: 'Copies text to your clipboard.',
+        input_schema: {
+          type: 'object',
+          properties: { text: { type: 'string' } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+        output_schema: {
+          type: 'object',
+          properties: { written: { type: 'boolean' } },
+          required: ['written'],
+          additionalProperties: false,
+        },
+      },
+    ]);
+    const store = new ConversationStore(db);
+    const document = {
+      version: '1.1',
+      id: 'copier',
+      mode: 'interactive_ui',
+      title: 'Copy',
+      state: { text: { type: 'string', initial: 'npm start', maxLength: 100 } },
+      derived: {},
+      actions: {
+        copy: { kind: 'tool', capabilityId: 'copy_text', arguments: { text: { expr: { state: 'text' } } } },
+        ask: { kind: 'agent', prompt: { expr: { op: 'concat', args: ['Explain ', { state: 'text' }] } } },
+      },
+      root: {
+        id: 'root',
+        type: 'Row',
+        props: {},
+        children: [
+          {
+            id: 'b1',
+            type: 'Button',
+            props: { label: 'Copy', action: { type: 'invoke', actionId: 'copy' } },
+          },
+          { id: 'b2', type: 'Button', props: { label: 'Ask', action: { type: 'invoke', actionId: 'ask' } } },
+        ],
+      },
+    };
+    const { transport, agent } = createInProcessTransport();
+    const actions: { operation_id: string; prompt: string }[] = [];
+    agent.onFrame((text) => {
+      const envelope = JSON.parse(text);
+      if (envelope.type === 'lineup.v1.ui.action') actions.push(envelope.payload);
+    });
+    const written: string[] = [];
+    const capabilities = new CapabilityRuntime(db, {
+      handlers: {
+        'clipboard.write': ({ text }) => {
+          written.push(String(text));
+          return { written: true };
+        },
+      },
+      confirm: async () => ({ decision: 'allow' }),
+    });
+    const { runActions } = await import('../examples/actions.js');
+    const seen: string[] = [];
+    let runner: Awaited<ReturnType<typeof runActions>> | undefined;
+    const client = new AgentClient({
+      transport,
+      clientId: 'my-host',
+      inventory: () => registry.inventory(),
+      journal: store,
+      conversations: ['conv_1'],
+      actions: {
+        receiveAnswer: (conversationId, answer) =>
+          (runner as NonNullable<typeof runner>).receiveAnswer(conversationId, answer),
+      },
+    });
+    runner = await runActions(
+      db,
+      store,
+      capabilities,
+      () => client,
+      (receipt) => seen.push(`${receipt.actionId} ${receipt.status}`),
+    );
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent.send({
+      v: 1,
+      id: 'msg_ui',
+      type: 'lineup.v1.ui.document',
+      conversation_id: 'conv_1',
+      sender: { kind: 'agent', id: 'agent_example' },
+      payload: { document },
+    });
+    const documentRef = { sourceCallId: 'msg_ui', uiId: 'copier', generation: 0, revision: 0 };
+    await vi.waitFor(async () => expect(await store.findDocument('conv_1', documentRef)).toBeDefined());
+    const copied = await runner.submit('conv_1', {
+      documentRef,
+      requestId: 'req_1',
+      actionId: 'copy',
+      values: {},
+    });
+    expect(copied).toMatchObject({ status: 'succeeded', result: { written: true } });
+    expect(written).toEqual(['npm start']);
+    const asked = runner.submit('conv_1', { documentRef, requestId: 'req_2', actionId: 'ask', values: {} });
+    await vi.waitFor(() => expect(actions).toHaveLength(1));
+    expect(actions[0]?.prompt).toBe('Explain npm start');
+    agent.send({
+      v: 1,
+      id: 'msg_answer',
+      type: 'lineup.v1.ui.action_result',
+      conversation_id: 'conv_1',
+      sender: { kind: 'agent', id: 'agent_example' },
+      payload: { operation_id: actions[0]?.operation_id, status: 'accepted' },
+    });
+    expect((await asked).status).toBe('accepted');
+    expect(seen).toEqual([
+      'copy queued',
+      'copy awaiting_confirmation',
+      'copy running',
+      'copy succeeded',
+      'ask queued',
+      'ask running',
+      'ask accepted',
+    ]);
     client.stop();
     db.close();
   });

@@ -3,8 +3,8 @@
  * the database with its versioned upgrade path, the app registry that publishes the revisioned
  * `client.inventory`, the intake of Agent Tool calls, their execution (activations and their waiting queue,
  * the deadline-operation and interrupt built-ins, SDK handlers in the app's sandboxed page, session data,
- * local UI actions, host lifecycle intents), and the outbox delivery. The action ledger and capability calls
- * follow.
+ * local UI actions, host lifecycle intents), the outbox delivery, the agent connection and conversations,
+ * capabilities (`app.call`) and DSL 1.1 actions (the action ledger and its runner).
  */
 export {
   type ActionDocumentSource,

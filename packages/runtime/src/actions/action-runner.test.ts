@@ -438,6 +438,21 @@ describe('tool actions', () => {
       status: 'failed',
       message: 'Its result could not be shown (invalid_output).',
     });
+    handlers['status.count'] = () => ({ count: 1 });
+    expect(
+      await (
+        await setUp({
+          bindings: [
+            {
+              ...(BINDINGS[1] as DslCapabilityBinding),
+              toResult: () => {
+                throw new CapabilityError('file_too_large', 'the file /home/secret is 9 GB');
+              },
+            },
+          ],
+        })
+      ).runner.submit(CONVERSATION, click(REFS.count)),
+    ).toMatchObject({ status: 'failed', message: 'It did not complete (file_too_large).' });
     handlers['status.count'] = () => ({ total: 1 });
     expect(await runner.submit(CONVERSATION, click(REFS.count))).toMatchObject({
       status: 'failed',

@@ -38,7 +38,7 @@ import {
 } from '@lineup/shared';
 import type { LineUpRiskLevel, UIActionAnswerPayload, UIActionPayload } from '@lineup/shared/protocol';
 import type { Clock } from '../apps/registry.js';
-import type { CapabilityRuntime } from '../capabilities/capability-runtime.js';
+import { CapabilityError, type CapabilityRuntime } from '../capabilities/capability-runtime.js';
 import type { ActionLedgerRecord, CapabilityRecord, RuntimeDatabase } from '../storage/database.js';
 import { matchesSchema } from '../tools/schema-validator.js';
 import { type ActionDocumentSource, ActionLedger } from './action-ledger.js';
@@ -67,7 +67,10 @@ export interface DslCapabilityBinding {
   readonly resultFields: readonly string[];
   /** The wire arguments for the DSL arguments (default: the same object). Throwing refuses the action. */
   readonly toArguments?: (args: Readonly<Record<string, Scalar>>) => Record<string, unknown>;
-  /** The public result for the wire output (default: the output). Throwing fails the action (`invalid_output`). */
+  /**
+   * The public result for the wire output (default: the output). Throwing a `CapabilityError` fails the action
+   * with its code; anything else it throws is `invalid_output`.
+   */
   readonly toResult?: (output: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
@@ -100,6 +103,8 @@ export interface ActionRunnerOptions {
 }
 
 const ACTIVE: ReadonlySet<string> = new Set(UI_ACTION_ACTIVE_STATUSES);
+/** A code a handler or an adapter may say (`CapabilityError`), as the capability runtime accepts it. */
+const STABLE_CODE = /^[a-z][a-z0-9_]{0,63}$/;
 
 export class ActionRunner {
   /** The facts: reserve, get, list, cancel, catalog. */
@@ -262,8 +267,13 @@ export class ActionRunner {
     const ran = await runtime.executeForAction(capability, args, { conversationId, operationId });
     if (!ran.ok) return fail(`It did not complete (${ran.code}).`);
     const result = publicResult(binding, ran.output);
-    if (result === null) return fail('Its result could not be shown (invalid_output).');
-    return this.ledger.settle(conversationId, operationId, 'succeeded', { result });
+    if (!result.ok)
+      return fail(
+        result.code === 'invalid_output'
+          ? 'Its result could not be shown (invalid_output).'
+          : `It did not complete (${result.code}).`,
+      );
+    return this.ledger.settle(conversationId, operationId, 'succeeded', { result: result.value });
   }
 
   async #runAgent(record: ActionLedgerRecord): Promise<UIActionReceipt> {
@@ -359,16 +369,24 @@ function wireArguments(
   return matchesSchema(capability.input_schema, wire) ? wire : null;
 }
 
-/** The public result: the binding's result fields only, each a scalar; `null` when it cannot be made public. */
+/**
+ * The public result: the binding's result fields only, each a scalar. `toResult` may refuse with a
+ * `CapabilityError` (its stable code is said); anything else that does not fit is `invalid_output`.
+ */
 function publicResult(
   binding: DslCapabilityBinding,
   output: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, Scalar>> | null {
+):
+  | { readonly ok: true; readonly value: Readonly<Record<string, Scalar>> }
+  | { readonly ok: false; readonly code: string } {
+  const invalid = { ok: false, code: 'invalid_output' } as const;
   let projected: Readonly<Record<string, unknown>>;
   try {
     projected = binding.toResult === undefined ? output : binding.toResult(output);
-  } catch {
-    return null;
+  } catch (error) {
+    return error instanceof CapabilityError && STABLE_CODE.test(error.code)
+      ? { ok: false, code: error.code }
+      : invalid;
   }
   const result: Record<string, Scalar> = {};
   for (const field of binding.resultFields) {
@@ -378,12 +396,12 @@ function publicResult(
       !(value === null || typeof value === 'string' || typeof value === 'boolean') &&
       !(typeof value === 'number' && Number.isFinite(value))
     )
-      return null;
+      return invalid;
     result[field] = value as Scalar;
   }
   try {
-    return parseUIActionResult(result);
+    return { ok: true, value: parseUIActionResult(result) };
   } catch {
-    return null;
+    return invalid;
   }
 }
