@@ -460,6 +460,22 @@ describe('tool actions', () => {
     });
   });
 
+  it('a forged reserve runs nothing: another conversation’s document, a document never sent, an action of another document', async () => {
+    const { runner, asked, ran, db } = await setUp();
+    const forged: [string, object, string][] = [
+      ['conv_other', click(REFS.count), 'unknown_document'],
+      [CONVERSATION, click({ ...REFS.count, sourceCallId: 'msg_never_sent' }), 'unknown_document'],
+      [CONVERSATION, click({ ...REFS.count, uiId: 'copier' }), 'unknown_document'],
+      [CONVERSATION, click(REFS.count, 'read_info'), 'unknown_action'],
+      [CONVERSATION, { ...click(REFS.count), arguments: { text: 'x' } }, 'invalid_request'],
+    ];
+    for (const [conversation, request, code] of forged)
+      await expect(runner.submit(conversation, request)).rejects.toMatchObject({ code });
+    expect(await db.count('action_ledger')).toBe(0);
+    expect(asked).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
   it('one request runs once: a retry while running waits for it, a retry after returns the receipt', async () => {
     const { runner, ran } = await setUp();
     const request = click(REFS.count, 'go', { text: 'once' });
