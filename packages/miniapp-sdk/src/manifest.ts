@@ -4,10 +4,14 @@
  * `parseMiniAppManifest` — the runtime's own parser — so a build cannot emit a manifest the runtime refuses.
  */
 import {
+  type BundleFile,
+  bundleIntegrity,
+  MINIAPP_MANIFEST_FILE_NAME,
   MINIAPP_MANIFEST_VERSION,
   type MiniAppManifest,
   type MiniAppSurface,
   parseMiniAppManifest,
+  sortBundleFiles,
 } from '@lineup/shared/protocol';
 import type { AgentTools } from './define.js';
 
@@ -25,21 +29,28 @@ export interface MiniAppInfo {
   readonly surfaces?: readonly MiniAppSurface[];
   /** Host capabilities the app may request; declaring one never grants it. */
   readonly permissions?: readonly string[];
-  /** `sha256-…` of the bundle, when the build computes one. */
-  readonly integrity?: string;
 }
 
 /** The file name of the manifest next to the bundle's entry. */
-export const MINIAPP_MANIFEST_FILE = 'lineup.manifest.json';
+export const MINIAPP_MANIFEST_FILE = MINIAPP_MANIFEST_FILE_NAME;
 
-/** Builds and validates the manifest; throws `LineUpProtocolError` with paths into the manifest. */
-export function generateManifest(app: MiniAppInfo, tools: AgentTools): MiniAppManifest {
+/**
+ * Builds and validates the manifest; throws `LineUpProtocolError` with paths into the manifest. With `files` (the
+ * bundle's files, as the Vite plugin lists them) the manifest carries them sorted by path and their
+ * `bundleIntegrity`.
+ */
+export function generateManifest(
+  app: MiniAppInfo,
+  tools: AgentTools,
+  files?: readonly BundleFile[],
+): MiniAppManifest {
+  const listed = files === undefined ? undefined : sortBundleFiles(files);
   return parseMiniAppManifest({
     manifest_version: MINIAPP_MANIFEST_VERSION,
     id: app.id,
     name: app.name,
     version: app.version,
-    ...(app.integrity === undefined ? {} : { integrity: app.integrity }),
+    ...(listed === undefined ? {} : { integrity: bundleIntegrity(listed), files: listed }),
     app_scope: tools.appScope,
     entry: app.entry ?? 'index.html',
     surfaces: [...(app.surfaces ?? [])],

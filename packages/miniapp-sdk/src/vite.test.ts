@@ -1,7 +1,8 @@
 /** The plugin in a real Vite build of a fixture MiniApp: the manifest is emitted, or the build fails with its issues. */
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseMiniAppManifest } from '@lineup/shared/protocol';
+import { bundleIntegrity, fileIntegrity, parseMiniAppManifest } from '@lineup/shared/protocol';
 import { build, defaultClientConditions } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lineupMiniApp } from './vite.js';
@@ -9,9 +10,9 @@ import { lineupMiniApp } from './vite.js';
 const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/${name}/`, import.meta.url));
 const outDirs: string[] = [];
 
-async function buildFixture(name: string) {
+async function buildFixture(name: string, out = name, publicDir: string | false = false) {
   const root = fixture(name);
-  const outDir = fileURLToPath(new URL(`../test/.out/${name}/`, import.meta.url));
+  const outDir = fileURLToPath(new URL(`../test/.out/${out}/`, import.meta.url));
   outDirs.push(outDir);
   await build({
     root,
@@ -20,6 +21,7 @@ async function buildFixture(name: string) {
     // As the workspace's apps do: LineUp packages from their TypeScript sources.
     resolve: { conditions: ['@lineup/source', ...defaultClientConditions] },
     build: { outDir, emptyOutDir: true },
+    publicDir,
     plugins: [
       lineupMiniApp({
         app: { id: 'com.example.notes', name: 'Notes', version: '0.1.0' },
@@ -49,5 +51,48 @@ describe('lineupMiniApp (Vite plugin)', () => {
     await expect(buildFixture('invalid')).rejects.toThrow(
       /tools\.add\.contract_version[\s\S]*tools\.add\.description[\s\S]*tools\.add\.timeout_ms/,
     );
+  });
+
+  it('lists every file of the bundle with its size and SHA-256, and the integrity of the list', async () => {
+    const outDir = await buildFixture('valid', 'valid-files');
+    const manifest = parseMiniAppManifest(
+      JSON.parse(await readFile(`${outDir}lineup.manifest.json`, 'utf8')),
+    );
+    const written = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(outDir.length).split('\\').join('/'))
+      .filter((path) => path !== 'lineup.manifest.json')
+      .sort();
+    expect(manifest.files?.map((file) => file.path)).toEqual(written);
+    expect(written).toContain('index.html');
+    for (const file of manifest.files ?? []) {
+      const bytes = await readFile(join(outDir, file.path));
+      expect(file).toEqual({ path: file.path, size: bytes.length, integrity: fileIntegrity(bytes) });
+    }
+    expect(manifest.integrity).toBe(bundleIntegrity(manifest.files ?? []));
+  });
+
+  it('is reproducible: the same sources built twice give the same manifest, integrity included', async () => {
+    const first = await buildFixture('valid', 'valid-a');
+    const second = await buildFixture('valid', 'valid-b');
+    const a = await readFile(`${first}lineup.manifest.json`, 'utf8');
+    const b = await readFile(`${second}lineup.manifest.json`, 'utf8');
+    expect(a).toBe(b);
+    expect(JSON.parse(a).integrity).toMatch(/^sha256-/);
+  });
+
+  it('lists the files Vite copies from publicDir too', async () => {
+    const publicDir = fileURLToPath(new URL('../test/.out/public-src/', import.meta.url));
+    outDirs.push(publicDir);
+    await mkdir(join(publicDir, 'icons'), { recursive: true });
+    await writeFile(join(publicDir, 'icons', 'app.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const outDir = await buildFixture('valid', 'valid-public', publicDir);
+    const manifest = parseMiniAppManifest(
+      JSON.parse(await readFile(`${outDir}lineup.manifest.json`, 'utf8')),
+    );
+    const icon = manifest.files?.find((file) => file.path === 'icons/app.svg');
+    const copied = await readFile(join(outDir, 'icons', 'app.svg'));
+    expect(copied.toString()).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    expect(icon).toEqual({ path: 'icons/app.svg', size: copied.length, integrity: fileIntegrity(copied) });
   });
 });

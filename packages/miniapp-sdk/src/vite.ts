@@ -3,9 +3,16 @@
  * 生成"). A thin adapter over `generateManifest`: it loads the module that default-exports the app's
  * `defineAgentTools(...)` through Vite's module runner — the same TypeScript and resolution as the app —
  * and emits `lineup.manifest.json` next to the bundle. An invalid tool or manifest fails the build with the
- * located issues. The dev server serves the same file.
+ * located issues. The dev server serves the same file (without a file list: nothing is built there).
+ *
+ * Integrity (seed 000 §2.7, §6 M2): after every other plugin has emitted its files, the manifest lists each file of
+ * the bundle — chunks, assets, the HTML, and the files Vite copies from `publicDir` — with its size and SHA-256,
+ * and `integrity` names the whole list. The same sources give the same bytes, so the same list.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { LineUpProtocolError } from '@lineup/shared';
+import { type BundleFile, fileIntegrity } from '@lineup/shared/protocol';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import type { AgentTools } from './define.js';
 import { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';
@@ -39,7 +46,11 @@ function issueLines(error: unknown): string[] | null {
 }
 
 /** Loads the tools module and returns the manifest text, or throws an Error listing what is wrong. */
-async function buildManifest(options: LineUpMiniAppPluginOptions, config: ResolvedConfig): Promise<string> {
+async function buildManifest(
+  options: LineUpMiniAppPluginOptions,
+  config: ResolvedConfig,
+  files?: readonly BundleFile[],
+): Promise<string> {
   try {
     // A short-lived server loads the module with the app's own resolution conditions; LineUp packages run
     // through Vite like the app's code, so a workspace that resolves them to TypeScript sources works as
@@ -63,12 +74,35 @@ async function buildManifest(options: LineUpMiniAppPluginOptions, config: Resolv
     }
     if (!isAgentTools(module.default))
       throw new Error(`${options.tools} must default-export the result of defineAgentTools(...).`);
-    return manifestText(generateManifest(options.app, module.default));
+    return manifestText(generateManifest(options.app, module.default, files));
   } catch (error) {
     const lines = issueLines(error);
     if (lines === null) throw error;
     throw new Error(`The MiniApp manifest of ${options.tools} is not valid:\n${lines.join('\n')}`);
   }
+}
+
+const encoder = new TextEncoder();
+
+function describe(path: string, bytes: Uint8Array): BundleFile {
+  return { path, size: bytes.length, integrity: fileIntegrity(bytes) };
+}
+
+/** The files Vite copies from `publicDir` into the bundle (after this hook): listed like the rest. */
+async function publicFiles(config: ResolvedConfig): Promise<BundleFile[]> {
+  if (config.publicDir === '' || !config.build.copyPublicDir) return [];
+  let entries: string[];
+  try {
+    entries = (await readdir(config.publicDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  } catch {
+    return []; // no public directory
+  }
+  const files: BundleFile[] = [];
+  for (const path of entries.sort())
+    files.push(describe(relative(config.publicDir, path).split(sep).join('/'), await readFile(path)));
+  return files;
 }
 
 /** The Vite plugin: `plugins: [lineupMiniApp({ app: { … }, tools: './src/tools.ts' })]`. */
@@ -79,14 +113,31 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    async generateBundle() {
-      let source: string;
-      try {
-        source = await buildManifest(options, config);
-      } catch (error) {
-        this.error(error instanceof Error ? error.message : String(error));
-      }
-      this.emitFile({ type: 'asset', fileName: MINIAPP_MANIFEST_FILE, source });
+    generateBundle: {
+      // After the other plugins: the HTML and every asset are in the bundle by then.
+      order: 'post',
+      async handler(_output, bundle) {
+        let source: string;
+        try {
+          const files: BundleFile[] = [];
+          for (const item of Object.values(bundle)) {
+            if (item.fileName === MINIAPP_MANIFEST_FILE) continue;
+            const bytes =
+              item.type === 'chunk'
+                ? encoder.encode(item.code)
+                : typeof item.source === 'string'
+                  ? encoder.encode(item.source)
+                  : item.source;
+            files.push(describe(item.fileName, bytes));
+          }
+          for (const file of await publicFiles(config))
+            if (!files.some((listed) => listed.path === file.path)) files.push(file);
+          source = await buildManifest(options, config, files);
+        } catch (error) {
+          this.error(error instanceof Error ? error.message : String(error));
+        }
+        this.emitFile({ type: 'asset', fileName: MINIAPP_MANIFEST_FILE, source });
+      },
     },
     configureServer(server) {
       server.middlewares.use(`/${MINIAPP_MANIFEST_FILE}`, (_request, response, next) => {

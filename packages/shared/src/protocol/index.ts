@@ -171,6 +171,18 @@ export {
   OperationInterruptResultSchema,
   type OperationNotStartedReason,
 } from './tools/builtins.js';
+// MiniApp bundle integrity
+export {
+  BUNDLE_LIMITS,
+  BUNDLE_PATH_PATTERN,
+  type BundleFile,
+  BundleFileSchema,
+  BundlePathSchema,
+  bundleIntegrity,
+  fileIntegrity,
+  integrityOfDigest,
+  sortBundleFiles,
+} from './tools/bundle.js';
 // Agent Tool descriptors
 export {
   AGENT_TOOL_ACTIVATIONS,
@@ -204,6 +216,7 @@ export { isScriptURL } from './tools/executable-content.js';
 export {
   BUNDLE_HTML_PATH_PATTERN,
   BundleHTMLPathSchema,
+  MINIAPP_MANIFEST_FILE_NAME,
   MINIAPP_MANIFEST_LIMITS,
   MINIAPP_MANIFEST_VERSION,
   type MiniAppManifest,

@@ -6,12 +6,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { bundleIntegrity, fileIntegrity } from './bundle.js';
 import { MINIAPP_MANIFEST_LIMITS, parseMiniAppManifest } from './manifest.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.
 type J = any;
 
 const DIGEST = 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
+
+/** The files of the fixture's bundle, as the SDK's build lists them. */
+const FILES = [
+  { path: 'assets/app.js', size: 3, integrity: fileIntegrity(new TextEncoder().encode('a()')) },
+  { path: 'index.html', size: 0, integrity: DIGEST },
+  { path: 'surfaces/focus.html', size: 0, integrity: DIGEST },
+];
 
 const tool = (method: string, change?: (descriptor: J) => void): J => {
   const descriptor: J = {
@@ -39,7 +47,8 @@ const manifest = (change?: (manifest: J) => void): J => {
     id: 'com.lineup.pomodoro',
     name: 'Pomodoro',
     version: '0.4.0',
-    integrity: DIGEST,
+    integrity: bundleIntegrity(FILES),
+    files: FILES.map((file) => ({ ...file })),
     app_scope: 'pomodoro',
     entry: 'index.html',
     surfaces: [{ id: 'focus', entry: 'surfaces/focus.html', events: ['tick', 'done'] }],
@@ -137,6 +146,78 @@ const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: stri
   ['a version that is not SemVer', () => manifest((m) => (m.version = '0.4')), 'invalid_value', 'version'],
   ['a bad integrity', () => manifest((m) => (m.integrity = 'md5-abc')), 'invalid_value', 'integrity'],
   [
+    'an integrity that is not the digest of the files',
+    () => manifest((m) => (m.integrity = DIGEST)),
+    'invalid_value',
+    'integrity',
+  ],
+  [
+    'a file whose size changed after the integrity was computed',
+    () => manifest((m) => (m.files[0].size = 4)),
+    'invalid_value',
+    'integrity',
+  ],
+  ['an integrity without files', () => manifest((m) => delete m.files), 'missing_property', 'files'],
+  ['files without an integrity', () => manifest((m) => delete m.integrity), 'missing_property', 'integrity'],
+  [
+    'an entry that is not a listed file',
+    () =>
+      manifest((m) => {
+        m.files = m.files.filter((f: J) => f.path !== 'index.html');
+        m.integrity = bundleIntegrity(m.files);
+      }),
+    'unknown_reference',
+    'entry',
+  ],
+  [
+    'a Surface entry that is not a listed file',
+    () =>
+      manifest((m) => {
+        m.files = m.files.filter((f: J) => f.path !== 'surfaces/focus.html');
+        m.integrity = bundleIntegrity(m.files);
+      }),
+    'unknown_reference',
+    'surfaces[0].entry',
+  ],
+  [
+    'the manifest listing itself',
+    () =>
+      manifest((m) => {
+        m.files.push({ path: 'lineup.manifest.json', size: 0, integrity: DIGEST });
+        m.integrity = bundleIntegrity(m.files);
+      }),
+    'invalid_value',
+    'files[3].path',
+  ],
+  [
+    'a file path that climbs out',
+    () => manifest((m) => (m.files[0].path = '../secret.js')),
+    'invalid_value',
+    'files[0].path',
+  ],
+  [
+    'a file path with a backslash',
+    () => manifest((m) => (m.files[0].path = 'assets\\app.js')),
+    'invalid_value',
+    'files[0].path',
+  ],
+  [
+    'a file with a negative size',
+    () => manifest((m) => (m.files[0].size = -1)),
+    'number_out_of_range',
+    'files[0].size',
+  ],
+  [
+    'two files with one path',
+    () =>
+      manifest((m) => {
+        m.files.push({ ...m.files[0] });
+        m.integrity = bundleIntegrity(m.files);
+      }),
+    'duplicate_id',
+    'files[3].path',
+  ],
+  [
     "a tool of another app's scope",
     () => manifest((m) => (m.tools[1].app_scope = 'todo')),
     'invalid_value',
@@ -224,7 +305,14 @@ describe('MiniApp manifests (seed 003 §4.1)', () => {
     expect(() =>
       parseMiniAppManifest(manifest((m) => Object.assign(m, { surfaces: [], tools: [] }))),
     ).not.toThrow();
-    expect(() => parseMiniAppManifest(manifest((m) => delete m.integrity))).not.toThrow();
+    expect(() =>
+      parseMiniAppManifest(
+        manifest((m) => {
+          delete m.integrity;
+          delete m.files;
+        }),
+      ),
+    ).not.toThrow();
   });
 
   it('reports a script URL in a tool once, not once per level', () => {

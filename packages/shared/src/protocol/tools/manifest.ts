@@ -21,6 +21,7 @@ import {
 import { LINEUP_WIRE_LIMITS } from '../messages/limits.js';
 import { SurfaceIdSchema, UIEventNameSchema } from '../messages/surface.js';
 import { messageBudget, parseShape } from '../parse.js';
+import { BUNDLE_LIMITS, BundleFileSchema, bundleIntegrity } from './bundle.js';
 import { AGENT_TOOL_LIMITS, AgentToolDescriptorSchema, AppScopeSchema } from './descriptor.js';
 import { checkNoScriptURLs } from './executable-content.js';
 
@@ -71,7 +72,10 @@ export const MiniAppManifestSchema = z
     id: AppIdSchema,
     name: DisplayNameSchema,
     version: SemVerSchema,
+    /** The digest of `files` (`bundleIntegrity`): one value naming the whole bundle. Given with `files` only. */
     integrity: IntegritySchema.exactOptional(),
+    /** Every file of the bundle but the manifest, with its size and digest (written by the SDK's build). */
+    files: z.array(BundleFileSchema).max(BUNDLE_LIMITS.maxFiles).exactOptional(),
     /** The scope of the app's session data and of every tool it declares (seed 003 §1, §4.1). */
     app_scope: AppScopeSchema,
     entry: BundleHTMLPathSchema,
@@ -105,11 +109,67 @@ export const MiniAppManifestSchema = z
         }
       });
     });
+    checkBundleFiles(manifest, context);
     // Each descriptor already scanned itself; scanning them again would report every issue twice.
     checkNoScriptURLs({ ...manifest, tools: [] }, context);
   })
   .meta({ id: 'MiniAppManifest' });
 export type MiniAppManifest = z.infer<typeof MiniAppManifestSchema>;
+
+/** The manifest's own file name, which its file list never holds. */
+export const MINIAPP_MANIFEST_FILE_NAME = 'lineup.manifest.json';
+
+/**
+ * `files` and `integrity` come together: unique paths, not the manifest itself, within the bundle budget, the HTML
+ * entry and every Surface entry among them, and `integrity` equal to `bundleIntegrity(files)`.
+ */
+function checkBundleFiles(
+  manifest: {
+    integrity?: string;
+    files?: readonly z.infer<typeof BundleFileSchema>[];
+    entry: string;
+    surfaces: readonly { entry: string }[];
+  },
+  context: z.RefinementCtx,
+): void {
+  const issue = (path: (string | number)[], message: string, code: UIIssueCode) =>
+    context.addIssue({ code: 'custom', path, message, params: { code } });
+  const { files, integrity } = manifest;
+  if (files === undefined) {
+    if (integrity !== undefined)
+      issue(['files'], 'An integrity needs the file list it is the digest of.', 'missing_property');
+    return;
+  }
+  if (integrity === undefined) {
+    issue(
+      ['integrity'],
+      'A file list needs its integrity (bundleIntegrity of the list).',
+      'missing_property',
+    );
+    return;
+  }
+  checkUnique(files, (file) => file.path, context, ['files'], ['path'], 'path');
+  const paths = new Set(files.map((file) => file.path));
+  files.forEach((file, index) => {
+    if (file.path === MINIAPP_MANIFEST_FILE_NAME)
+      issue(['files', index, 'path'], 'The manifest does not list itself.', 'invalid_value');
+  });
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  if (total > BUNDLE_LIMITS.maxBundleBytes)
+    issue(['files'], `The bundle is larger than ${BUNDLE_LIMITS.maxBundleBytes} bytes.`, 'too_large');
+  if (!paths.has(manifest.entry))
+    issue(['entry'], 'The entry must be one of the listed files.', 'unknown_reference');
+  manifest.surfaces.forEach((surface, index) => {
+    if (!paths.has(surface.entry))
+      issue(
+        ['surfaces', index, 'entry'],
+        "A Surface's entry must be one of the listed files.",
+        'unknown_reference',
+      );
+  });
+  if (paths.size === files.length && bundleIntegrity(files) !== integrity)
+    issue(['integrity'], 'The integrity is not the digest of the file list.', 'invalid_value');
+}
 
 const MANIFEST_BUDGET = messageBudget(MINIAPP_MANIFEST_LIMITS.maxManifestBytes);
 

@@ -1,0 +1,91 @@
+/**
+ * Bundle integrity (seed 000 §2.7, §6 M2): file digests in `sha256-<base64>` agree with Node's own SHA-256 and
+ * base64, and the bundle's integrity names its file list whatever the order it was listed in, and nothing else.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  BUNDLE_PATH_PATTERN,
+  type BundleFile,
+  bundleIntegrity,
+  fileIntegrity,
+  integrityOfDigest,
+  sortBundleFiles,
+} from './bundle.js';
+
+const node = (bytes: Uint8Array) => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
+
+describe('fileIntegrity', () => {
+  it('matches the known digests of "" and "abc"', () => {
+    expect(fileIntegrity(new Uint8Array())).toBe('sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+    expect(fileIntegrity(new TextEncoder().encode('abc'))).toBe(
+      'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+    );
+  });
+
+  it('agrees with Node’s SHA-256 and base64 on any bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => {
+        expect(fileIntegrity(bytes)).toBe(node(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('integrityOfDigest refuses what is not a SHA-256 digest', () => {
+    expect(() => integrityOfDigest(new Uint8Array(31))).toThrow(RangeError);
+  });
+});
+
+describe('bundleIntegrity', () => {
+  const file = (path: string, text: string): BundleFile => {
+    const bytes = new TextEncoder().encode(text);
+    return { path, size: bytes.length, integrity: fileIntegrity(bytes) };
+  };
+  const files = [
+    file('index.html', '<!doctype html>'),
+    file('assets/a.js', 'a()'),
+    file('assets/b.css', 'b{}'),
+  ];
+
+  it('is the digest of the canonical list, whatever the order given', () => {
+    const sorted = sortBundleFiles(files);
+    expect(sorted.map((entry) => entry.path)).toEqual(['assets/a.js', 'assets/b.css', 'index.html']);
+    const canonical = JSON.stringify(sorted.map(({ integrity, path, size }) => ({ integrity, path, size })));
+    expect(bundleIntegrity(files)).toBe(node(new TextEncoder().encode(canonical)));
+    expect(bundleIntegrity([...files].reverse())).toBe(bundleIntegrity(files));
+  });
+
+  it('changes when any file’s path, size or digest changes, or a file is added or removed', () => {
+    const base = bundleIntegrity(files);
+    const variants = [
+      files.map((entry, index) => (index === 0 ? { ...entry, path: 'index2.html' } : entry)),
+      files.map((entry, index) => (index === 1 ? { ...entry, size: entry.size + 1 } : entry)),
+      files.map((entry, index) => (index === 2 ? file(entry.path, 'c{}') : entry)),
+      [...files, file('extra.txt', '')],
+      files.slice(1),
+    ];
+    for (const variant of variants) expect(bundleIntegrity(variant)).not.toBe(base);
+  });
+});
+
+describe('BUNDLE_PATH_PATTERN', () => {
+  it.each([
+    ['index.html', true],
+    ['assets/index-4f2a.js', true],
+    ['a/b/c_d-e.f.g', true],
+    ['../x.js', false],
+    ['./x.js', false],
+    ['/x.js', false],
+    ['.env', false],
+    ['a//b', false],
+    ['a\\b', false],
+    ['https://x/y.js', false],
+    ['a?b', false],
+    ['a b', false],
+    ['', false],
+  ])('%j → %s', (path, ok) => {
+    expect(BUNDLE_PATH_PATTERN.test(path)).toBe(ok);
+  });
+});

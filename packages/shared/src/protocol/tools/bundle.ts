@@ -1,0 +1,89 @@
+/**
+ * The integrity of a MiniApp bundle (seed 000 §2.7, §4.1, §6 M2): the manifest lists every file of the bundle with
+ * its size and `sha256-<base64>` digest, and `integrity` is the digest of that list — one value that names the
+ * whole bundle, for a host's allow-list or a signature. The SDK's Vite plugin computes both at build time; the
+ * runtime checks every file against them before it keeps anything, and before it mounts.
+ *
+ * `bundleIntegrity(files)` is `sha256-` and the base64 SHA-256 of the UTF-8 canonical JSON (RFC 8785 form) of
+ * the list sorted by path, each entry `{ integrity, path, size }`.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { z } from 'zod';
+import { canonicalJSONString } from '../../json/canonical.js';
+import { IntegritySchema } from '../messages/common.js';
+
+/** Bounds of a bundle. Seed 000 suggests 160 KiB for an inline Surface; an installed app may be larger. */
+export const BUNDLE_LIMITS = Object.freeze({
+  /** Files one bundle lists. */
+  maxFiles: 512,
+  /** Bytes of one file. */
+  maxFileBytes: 8_388_608,
+  /** Bytes of all files together. */
+  maxBundleBytes: 33_554_432,
+  /** UTF-16 code units of a bundle-relative path. */
+  maxPathLength: 256,
+} as const);
+
+/**
+ * A path inside the bundle (`index.html`, `assets/index-4f2a.js`): segments of letters, digits, `.`, `_` and `-`
+ * that do not start with a dot — so no `..`, no scheme, no host, no query, no backslash.
+ */
+export const BUNDLE_PATH_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+export const BundlePathSchema = z
+  .string()
+  .min(1)
+  .max(BUNDLE_LIMITS.maxPathLength)
+  .regex(BUNDLE_PATH_PATTERN)
+  .meta({ id: 'BundlePath', description: 'A relative path inside the bundle.' });
+
+/** One file of a bundle: its path, size in bytes and SHA-256 digest. */
+export const BundleFileSchema = z
+  .strictObject({
+    path: BundlePathSchema,
+    size: z.int().min(0).max(BUNDLE_LIMITS.maxFileBytes),
+    integrity: IntegritySchema,
+  })
+  .meta({ id: 'BundleFile' });
+export type BundleFile = z.infer<typeof BundleFileSchema>;
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function base64(bytes: Uint8Array): string {
+  let text = '';
+  for (let index = 0; index < bytes.length; index += 3) {
+    const a = bytes[index] as number;
+    const b = bytes[index + 1];
+    const c = bytes[index + 2];
+    text += BASE64[a >> 2];
+    text += BASE64[((a & 3) << 4) | ((b ?? 0) >> 4)];
+    text += b === undefined ? '=' : BASE64[((b & 15) << 2) | ((c ?? 0) >> 6)];
+    text += c === undefined ? '=' : BASE64[c & 63];
+  }
+  return text;
+}
+
+/** `sha256-<base64>` of a SHA-256 digest (32 bytes). */
+export function integrityOfDigest(digest: Uint8Array): string {
+  if (digest.length !== 32) throw new RangeError('A SHA-256 digest is 32 bytes.');
+  return `sha256-${base64(digest)}`;
+}
+
+/** `sha256-<base64>` of `bytes` (synchronous; a browser may use WebCrypto and `integrityOfDigest`). */
+export function fileIntegrity(bytes: Uint8Array): string {
+  return integrityOfDigest(sha256(bytes));
+}
+
+/** The list in its canonical order: by path, in UTF-16 code unit order. */
+export function sortBundleFiles(files: readonly BundleFile[]): BundleFile[] {
+  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The integrity of a whole bundle: the digest of its canonical file list (see the module comment). */
+export function bundleIntegrity(files: readonly BundleFile[]): string {
+  const list = sortBundleFiles(files).map(({ path, size, integrity }) => ({ integrity, path, size }));
+  return integrityOfDigest(
+    sha256(utf8ToBytes(canonicalJSONString(list, { maxBytes: 1_048_576, maxDepth: 4, maxValues: 4_096 }))),
+  );
+}
