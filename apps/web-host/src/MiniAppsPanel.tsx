@@ -1,7 +1,8 @@
 /**
  * The MiniApps panel: the runtime's installed apps and the inventory it publishes to agents (runtime.tsx
- * installs the bundled apps at start-up; an app already installed at the same version is left as it is, so a
- * reload publishes no new inventory).
+ * installs the bundled apps at start-up from their verified bundles; an app already installed at the same
+ * version is left as it is, so a reload publishes no new inventory). Each app shows whether its bundle was
+ * verified (its `integrity`); a bundle that failed the check is named with the file and both digests.
  */
 import { useText } from './i18n.tsx';
 import { useRuntime } from './runtime.tsx';
@@ -20,6 +21,11 @@ export function MiniAppsPanel() {
       {state.status === 'error' && <p role="alert">{state.message}</p>}
       {state.status === 'ready' && (
         <>
+          {state.bundleProblems.map((problem) => (
+            <p key={problem} className="host__bundle-problem" role="alert">
+              {problem}
+            </p>
+          ))}
           {state.apps.length === 0 && <p className="host__empty">{text.apps.none}</p>}
           <ul className="host__app-list">
             {state.apps.map((app) => (
@@ -32,6 +38,16 @@ export function MiniAppsPanel() {
                   </span>
                 </div>
                 <div className="host__app-id">{app.id}</div>
+                <div className="host__app-integrity">
+                  {app.manifest.integrity === undefined ? (
+                    text.apps.unverified
+                  ) : (
+                    <>
+                      {text.apps.verified(app.manifest.files?.length ?? 0)}{' '}
+                      <code title={app.manifest.integrity}>{app.manifest.integrity.slice(0, 19)}…</code>
+                    </>
+                  )}
+                </div>
                 <ul className="host__tools" aria-label={text.apps.tools(app.manifest.name)}>
                   {app.manifest.tools.map((tool) => (
                     <li key={tool.method}>

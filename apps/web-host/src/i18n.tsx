@@ -87,6 +87,8 @@ const en = {
     tools: (name: string) => `${name} Agent Tools`,
     inventory: 'Inventory published to agents:',
     toolCount: (count: number) => `${count} Agent Tools`,
+    verified: (files: number) => `Verified bundle: ${files} files`,
+    unverified: 'Bundle not verified',
   },
   /** The agent console (console/AgentConsole.tsx): a protocol inspector that speaks as the agent. */
   agentConsole: {
@@ -269,6 +271,8 @@ const zh: HostText = {
     tools: (name: string) => `${name} 的智能体工具`,
     inventory: '向智能体发布的清单：',
     toolCount: (count: number) => `${count} 个智能体工具`,
+    verified: (files: number) => `已验证的包：${files} 个文件`,
+    unverified: '包未经验证',
   },
   agentConsole: {
     title: '智能体控制台',

@@ -9,6 +9,7 @@ import {
   ActionRunner,
   type AppRecord,
   AppRegistry,
+  BundleIntegrityError,
   CapabilityRuntime,
   ConversationStore,
   openRuntimeDatabase,
@@ -40,6 +41,8 @@ export type RuntimeState =
       readonly receipts: ActionReceipts;
       readonly apps: readonly AppRecord[];
       readonly inventory: ClientInventoryPayload;
+      /** Bundled apps that failed their integrity check at start-up (not installed), as text. */
+      readonly bundleProblems: readonly string[];
     }
   | { readonly status: 'error'; readonly message: string };
 
@@ -71,13 +74,21 @@ export function onHostProblem(listener: (text: string) => void): () => void {
   return () => problemListeners.delete(listener);
 }
 
-async function installBundledApps(registry: AppRegistry): Promise<void> {
+/**
+ * Installs the bundled apps from their verified bundles: every file is checked against the manifest's SHA-256
+ * digests before anything is kept. One that fails is not installed, and says which file and both digests.
+ */
+async function installBundledApps(registry: AppRegistry): Promise<string[]> {
+  const problems: string[] = [];
   for (const app of BUNDLED_APPS) {
-    const response = await fetch(new URL('lineup.manifest.json', new URL(app.bundleUrl, document.baseURI)));
-    if (!response.ok)
-      throw new Error(`The bundled app at ${app.bundleUrl} has no manifest (HTTP ${response.status}).`);
-    await registry.install(await response.json(), { bundleUrl: app.bundleUrl });
+    try {
+      await registry.installBundle(new URL(app.bundleUrl, document.baseURI));
+    } catch (error) {
+      if (!(error instanceof BundleIntegrityError)) throw error;
+      problems.push(`The bundle at ${app.bundleUrl} was not installed: ${error.message}`);
+    }
   }
+  return problems;
 }
 
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
@@ -90,7 +101,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       close = () => db.close();
       if (!active) return close();
       const registry = new AppRegistry(db);
-      await installBundledApps(registry);
+      const bundleProblems = await installBundledApps(registry);
       // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
       await registry.declareCapabilities(WEB_CAPABILITIES);
       const host = new HostRuntime(db, registry, {
@@ -164,6 +175,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
           receipts,
           apps,
           inventory,
+          bundleProblems,
         });
     })().catch((error: unknown) => {
       if (active)

@@ -22,6 +22,14 @@ export {
   type DslCapabilityBinding,
 } from './actions/action-runner.js';
 export {
+  BundleIntegrityError,
+  type BundleIntegrityErrorCode,
+  digestIntegrity,
+  type FetchedBundle,
+  fetchVerifiedBundle,
+  verifyBundleFiles,
+} from './apps/bundle.js';
+export {
   AppRegistry,
   buildInventory,
   type CapabilityDeclaration,

@@ -17,6 +17,7 @@ describe('@lineup/runtime public surface', () => {
       'AgentClient',
       'AgentClientError',
       'AppRegistry',
+      'BundleIntegrityError',
       'CONVERSATION_TITLE_LENGTH',
       'CapabilityError',
       'CapabilityRuntime',
@@ -37,9 +38,12 @@ describe('@lineup/runtime public surface', () => {
       'buildInventory',
       'createInProcessTransport',
       'createWebSocketTransport',
+      'digestIntegrity',
+      'fetchVerifiedBundle',
       'miniAppPageUrl',
       'mountMiniAppFrame',
       'openRuntimeDatabase',
+      'verifyBundleFiles',
     ]);
   });
 });

@@ -64,6 +64,8 @@ export class HostRuntime implements RuntimeHost {
   #sink: AgentSink | null = null;
   #mounted: { readonly target: AppTarget; readonly page: MountedMiniApp } | null = null;
   #container: HTMLElement | null = null;
+  /** The mount waiting for its bundle check; a newer attach or an unmount replaces it. */
+  #attempt: object | null = null;
   #wake: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
 
@@ -148,6 +150,27 @@ export class HostRuntime implements RuntimeHost {
     }
     this.#unmount();
     const { target, app } = foreground;
+    // The app's kept files are checked against its manifest before every mount; a failed check never mounts.
+    const attempt = {};
+    this.#attempt = attempt;
+    this.#registry.verifyInstalled(app.id).then(
+      () => {
+        if (this.#attempt !== attempt || this.#disposed || this.#container !== container) return;
+        if (this.#state.foreground?.target.instanceId !== target.instanceId) return;
+        this.#attempt = null;
+        this.#mount(container, target, app);
+      },
+      (error: unknown) => {
+        if (this.#attempt !== attempt) return;
+        this.#attempt = null;
+        this.#onProblem(
+          `${app.manifest.name} was not opened: ${error instanceof Error ? error.message : 'its bundle could not be checked'}`,
+        );
+      },
+    );
+  }
+
+  #mount(container: HTMLElement, target: AppTarget, app: AppRecord): void {
     const page = mountMiniAppFrame(container, this.runtime, target, {
       url: new URL(app.manifest.entry, new URL(app.bundleUrl, this.#document.baseURI)),
       title: app.manifest.name,
@@ -273,6 +296,7 @@ export class HostRuntime implements RuntimeHost {
   };
 
   #unmount(): void {
+    this.#attempt = null;
     this.#mounted?.page.remove();
     this.#mounted = null;
   }

@@ -26,12 +26,14 @@ import {
 import {
   type AppRecord,
   type AuditRecord,
+  type BundleFileRecord,
   type CapabilityRecord,
   OUTBOX_PENDING,
   REGISTRY_STORES,
   type RegistryTransaction,
   type RuntimeDatabase,
 } from '../storage/database.js';
+import { BundleIntegrityError, digestIntegrity, fetchVerifiedBundle } from './bundle.js';
 
 /** The standard components this host renders itself: the Intelligent UI DSL, versions 1.0 and 1.1. */
 export const HOST_STANDARD_COMPONENTS: readonly StandardComponent[] = Object.freeze([
@@ -150,6 +152,107 @@ export class AppRegistry {
       });
     });
     return existing === undefined ? 'installed' : 'updated';
+  }
+
+  /**
+   * Installs (or updates) the bundle at `bundleUrl`: fetches its manifest and every file it lists, checks each
+   * file's size and SHA-256 against it (`BundleIntegrityError` naming the file and both digests, audited as
+   * `bundle_rejected`; nothing is kept), keeps the verified files in the database, then installs the manifest as
+   * `install` does. A bundle whose manifest lists no files is refused (`no_integrity`).
+   */
+  async installBundle(
+    bundleUrl: string | URL,
+    options: { readonly fetch?: (url: URL) => Promise<Response> } = {},
+  ): Promise<InstallOutcome> {
+    let bundle: Awaited<ReturnType<typeof fetchVerifiedBundle>>;
+    try {
+      bundle = await fetchVerifiedBundle(bundleUrl, options.fetch);
+    } catch (error) {
+      if (error instanceof BundleIntegrityError) await this.#rejected(String(bundleUrl), '', error);
+      throw error;
+    }
+    const { manifest, files } = bundle;
+    const key = (path: string) => `${manifest.id}\n${manifest.version}\n${path}`;
+    const transaction = this.#db.transaction('bundle_files', 'readwrite');
+    const store = transaction.objectStore('bundle_files');
+    // Files of another version of this app, or no longer listed, go; the verified ones are kept.
+    for (const stored of await store.index('by_app').getAll(manifest.id))
+      if (stored.version !== manifest.version || !files.has(stored.path)) await store.delete(stored.key);
+    for (const file of manifest.files ?? []) {
+      const record: BundleFileRecord = {
+        key: key(file.path),
+        appId: manifest.id,
+        version: manifest.version,
+        path: file.path,
+        integrity: file.integrity,
+        bytes: files.get(file.path) as Uint8Array,
+      };
+      await store.put(record);
+    }
+    await transaction.done;
+    return this.install(manifest, { bundleUrl: String(bundleUrl) });
+  }
+
+  /**
+   * Checks the kept files of an installed app against its manifest again (before a mount): each listed file must
+   * be there with its size and SHA-256. Throws `BundleIntegrityError` (audited) when one is not; an app installed
+   * without a file list is `no_integrity`.
+   */
+  async verifyInstalled(appId: string): Promise<void> {
+    const app = await this.#db.get('apps', appId);
+    if (app === undefined)
+      throw new LineUpProtocolError([
+        { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
+      ]);
+    const { manifest } = app;
+    try {
+      if (manifest.files === undefined)
+        throw new BundleIntegrityError(
+          'no_integrity',
+          `${manifest.id} was installed without a verified file list.`,
+        );
+      for (const file of manifest.files) {
+        const stored = await this.#db.get(
+          'bundle_files',
+          `${manifest.id}\n${manifest.version}\n${file.path}`,
+        );
+        if (stored === undefined)
+          throw new BundleIntegrityError('missing_file', `The kept bundle has no ${file.path}.`, {
+            path: file.path,
+            expected: file.integrity,
+          });
+        if (stored.bytes.length !== file.size)
+          throw new BundleIntegrityError(
+            'size_mismatch',
+            `The kept ${file.path} is ${stored.bytes.length} bytes; the manifest says ${file.size}.`,
+            {
+              path: file.path,
+              expected: String(file.size),
+              actual: String(stored.bytes.length),
+            },
+          );
+        const actual = await digestIntegrity(stored.bytes);
+        if (actual !== file.integrity)
+          throw new BundleIntegrityError(
+            'digest_mismatch',
+            `The kept ${file.path} does not match the manifest: expected ${file.integrity}, found ${actual}.`,
+            { path: file.path, expected: file.integrity, actual },
+          );
+      }
+    } catch (error) {
+      if (error instanceof BundleIntegrityError) await this.#rejected(manifest.id, manifest.version, error);
+      throw error;
+    }
+  }
+
+  async #rejected(appId: string, version: string, error: BundleIntegrityError): Promise<void> {
+    await this.#db.add('audit', {
+      at: this.#clock.now(),
+      type: 'bundle_rejected',
+      appId: appId.slice(0, 256),
+      version,
+      detail: `${error.code}${error.path === undefined ? '' : ` ${error.path}`}`,
+    });
   }
 
   /** Enables or disables an installed app; a change publishes a new inventory. Returns whether it changed. */

@@ -28,6 +28,7 @@ describe('openRuntimeDatabase', () => {
       'activations',
       'apps',
       'audit',
+      'bundle_files',
       'capabilities',
       'capability_calls',
       'conversations',
@@ -41,7 +42,7 @@ describe('openRuntimeDatabase', () => {
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(7);
+    expect(RUNTIME_DATABASE_VERSION).toBe(8);
     db.close();
   });
 

@@ -27,7 +27,7 @@ import type {
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 7;
+export const RUNTIME_DATABASE_VERSION = 8;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -42,6 +42,18 @@ export interface AppRecord {
   /** Unix milliseconds. */
   readonly installedAt: number;
   readonly updatedAt: number;
+}
+
+/** One verified file of an installed bundle, kept so it can be checked again before every mount. */
+export interface BundleFileRecord {
+  /** `appId + "\n" + version + "\n" + path`. */
+  readonly key: string;
+  readonly appId: string;
+  readonly version: string;
+  readonly path: string;
+  /** `sha256-<base64>`, as the manifest lists it (verified when stored). */
+  readonly integrity: string;
+  readonly bytes: Uint8Array;
 }
 
 /** The one inventory record: a counter that only grows, and the inventory it last published. */
@@ -84,7 +96,9 @@ export type AuditType =
   | 'capability_call_finished'
   /** A DSL 1.1 action was reserved in the ledger, or its status changed (seed 002 §11, seed 004 §4). */
   | 'action_reserved'
-  | 'action_status';
+  | 'action_status'
+  /** A bundle's files failed their check (at install or before a mount): nothing was kept or mounted. */
+  | 'bundle_rejected';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -386,6 +400,7 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   capabilities: { key: string; value: CapabilityRecord };
   capability_calls: { key: string; value: CapabilityCallRecord; indexes: { by_stage: CapabilityCallStage } };
   grants: { key: string; value: GrantRecord };
+  bundle_files: { key: string; value: BundleFileRecord; indexes: { by_app: string } };
   action_ledger: {
     key: string;
     value: ActionLedgerRecord;
@@ -496,6 +511,9 @@ export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promi
         ledger.createIndex('by_request', ['conversationId', 'requestId'], { unique: true });
         ledger.createIndex('by_document', 'documentKey');
         ledger.createIndex('by_status', 'status');
+      }
+      if (oldVersion < 8) {
+        database.createObjectStore('bundle_files', { keyPath: 'key' }).createIndex('by_app', 'appId');
       }
     },
   });

@@ -3,6 +3,7 @@
  * objects, no function, no code-like field, no script URL, bundle-relative HTML entries — plus the rules
  * between an app and its tools.
  */
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
@@ -16,7 +17,7 @@ const DIGEST = 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
 
 /** The files of the fixture's bundle, as the SDK's build lists them. */
 const FILES = [
-  { path: 'assets/app.js', size: 3, integrity: fileIntegrity(new TextEncoder().encode('a()')) },
+  { path: 'assets/app.js', size: 3, integrity: fileIntegrity(utf8ToBytes('a()')) },
   { path: 'index.html', size: 0, integrity: DIGEST },
   { path: 'surfaces/focus.html', size: 0, integrity: DIGEST },
 ];

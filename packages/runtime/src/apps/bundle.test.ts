@@ -1,0 +1,196 @@
+/**
+ * Verified bundles (seed 000 §2.7, §6 M2): a bundle is installed only when every file it lists matches its size
+ * and SHA-256; a tampered, missing or unreachable file is refused with the file and both digests, and nothing is
+ * kept. The kept files are checked again before a mount: a changed byte in storage is caught.
+ */
+import 'fake-indexeddb/auto';
+import { defineAgentTools, generateManifest } from '@lineup/miniapp-sdk';
+import { fileIntegrity, MINIAPP_MANIFEST_FILE_NAME, type MiniAppManifest } from '@lineup/shared/protocol';
+import { describe, expect, it } from 'vitest';
+import { openRuntimeDatabase } from '../storage/database.js';
+import { BundleIntegrityError, digestIntegrity } from './bundle.js';
+import { AppRegistry } from './registry.js';
+
+let databases = 0;
+const BASE = 'https://host.example/apps/notes/';
+const encoder = new TextEncoder();
+const tools = defineAgentTools({ appScope: 'notes', tools: {} });
+
+function bundle(version = '1.0.0', texts: Record<string, string> = {}) {
+  const sources: Record<string, string> = {
+    'index.html': '<!doctype html><title>Notes</title><script type="module" src="./assets/app.js"></script>',
+    'assets/app.js': 'console.log("notes")',
+    ...texts,
+  };
+  const bytes = new Map(Object.entries(sources).map(([path, text]) => [path, encoder.encode(text)]));
+  const files = [...bytes].map(([path, data]) => ({
+    path,
+    size: data.length,
+    integrity: fileIntegrity(data),
+  }));
+  const manifest = generateManifest({ id: 'com.example.notes', name: 'Notes', version }, tools, files);
+  return { manifest, bytes };
+}
+
+/** A fetch that serves `served` under BASE, and records what was asked. */
+function server(
+  manifest: MiniAppManifest | object,
+  served: Map<string, Uint8Array>,
+  failing = new Set<string>(),
+) {
+  const asked: string[] = [];
+  const fetch = async (url: URL) => {
+    asked.push(url.href);
+    const path = url.href.slice(BASE.length);
+    if (failing.has(path)) throw new TypeError('network down');
+    if (path === MINIAPP_MANIFEST_FILE_NAME) return new Response(JSON.stringify(manifest));
+    const data = served.get(path);
+    return data === undefined
+      ? new Response('not found', { status: 404 })
+      : new Response(data as Uint8Array<ArrayBuffer>);
+  };
+  return { fetch, asked };
+}
+
+async function setUp() {
+  const db = await openRuntimeDatabase(`bundles-${databases++}`);
+  return { db, registry: new AppRegistry(db) };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<BundleIntegrityError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BundleIntegrityError) return error;
+    throw error;
+  }
+  throw new Error('expected a BundleIntegrityError');
+}
+
+describe('digestIntegrity (WebCrypto)', () => {
+  it('agrees with the shared synchronous digest on random bytes of many lengths', async () => {
+    for (const length of [0, 1, 2, 3, 55, 56, 63, 64, 65, 1000, 4096]) {
+      const bytes = crypto.getRandomValues(new Uint8Array(length));
+      expect(await digestIntegrity(bytes)).toBe(fileIntegrity(bytes));
+    }
+  });
+});
+
+describe('installBundle', () => {
+  it('fetches the manifest and every listed file, verifies them, keeps them, and installs', async () => {
+    const { db, registry } = await setUp();
+    const { manifest, bytes } = bundle();
+    const { fetch, asked } = server(manifest, bytes);
+    expect(await registry.installBundle(BASE, { fetch })).toBe('installed');
+    expect(asked).toEqual([`${BASE}lineup.manifest.json`, `${BASE}assets/app.js`, `${BASE}index.html`]);
+    const kept = await db.getAll('bundle_files');
+    expect(kept.map((file) => [file.path, file.version, file.integrity])).toEqual([
+      ['assets/app.js', '1.0.0', manifest.files?.[0]?.integrity],
+      ['index.html', '1.0.0', manifest.files?.[1]?.integrity],
+    ]);
+    await expect(registry.verifyInstalled('com.example.notes')).resolves.toBeUndefined();
+    // The same bundle again changes nothing.
+    expect(await registry.installBundle(BASE, { fetch })).toBe('unchanged');
+  });
+
+  it('refuses a tampered, resized, missing or unreachable file, naming it and both digests; nothing is kept', async () => {
+    const { manifest, bytes } = bundle();
+    const tampered = new Uint8Array(bytes.get('assets/app.js') as Uint8Array);
+    tampered[3] = (tampered[3] as number) ^ 1;
+    const cases: [string, ReturnType<typeof server>, object][] = [
+      [
+        'one changed byte',
+        server(manifest, new Map([...bytes, ['assets/app.js', tampered]])),
+        {
+          code: 'digest_mismatch',
+          path: 'assets/app.js',
+          expected: manifest.files?.[0]?.integrity,
+          actual: fileIntegrity(tampered),
+        },
+      ],
+      [
+        'one byte more',
+        server(manifest, new Map([...bytes, ['index.html', encoder.encode('<!doctype html>!')]])),
+        { code: 'size_mismatch', path: 'index.html' },
+      ],
+      [
+        'a missing file',
+        server(manifest, new Map([...bytes].filter(([path]) => path !== 'index.html'))),
+        { code: 'missing_file', path: 'index.html' },
+      ],
+      [
+        'the network failing',
+        server(manifest, bytes, new Set(['assets/app.js'])),
+        { code: 'fetch_failed', path: 'assets/app.js' },
+      ],
+      [
+        'a manifest without a file list',
+        server({ ...manifest, files: undefined, integrity: undefined }, bytes),
+        { code: 'no_integrity' },
+      ],
+    ];
+    for (const [, { fetch }, expected] of cases) {
+      const { db, registry } = await setUp();
+      const error = await refusal(registry.installBundle(BASE, { fetch }));
+      expect(error).toMatchObject(expected);
+      expect(await db.count('apps')).toBe(0);
+      expect(await db.count('bundle_files')).toBe(0);
+      expect((await db.getAll('audit')).map((entry) => entry.type)).toEqual(['bundle_rejected']);
+    }
+    const { registry } = await setUp();
+    const error = await refusal(
+      registry.installBundle(BASE, { fetch: (cases[0] as (typeof cases)[number])[1].fetch }),
+    );
+    expect(error.message).toBe(
+      `assets/app.js does not match the manifest: expected ${manifest.files?.[0]?.integrity}, found ${fileIntegrity(tampered)}.`,
+    );
+  });
+
+  it('an upgrade keeps the new version’s files only', async () => {
+    const { db, registry } = await setUp();
+    const first = bundle('1.0.0');
+    await registry.installBundle(BASE, { fetch: server(first.manifest, first.bytes).fetch });
+    const second = bundle('1.1.0', { 'assets/app.js': 'console.log("notes 1.1")' });
+    expect(await registry.installBundle(BASE, { fetch: server(second.manifest, second.bytes).fetch })).toBe(
+      'updated',
+    );
+    expect((await db.getAll('bundle_files')).map((file) => `${file.version} ${file.path}`)).toEqual([
+      '1.1.0 assets/app.js',
+      '1.1.0 index.html',
+    ]);
+    await expect(registry.verifyInstalled('com.example.notes')).resolves.toBeUndefined();
+  });
+});
+
+describe('verifyInstalled (before every mount)', () => {
+  it('catches a kept file changed or removed in storage, and an app installed without a file list', async () => {
+    const { db, registry } = await setUp();
+    const { manifest, bytes } = bundle();
+    await registry.installBundle(BASE, { fetch: server(manifest, bytes).fetch });
+    const key = 'com.example.notes\n1.0.0\nassets/app.js';
+    const stored = await db.get('bundle_files', key);
+    const changed = new Uint8Array(stored?.bytes as Uint8Array);
+    changed[0] = (changed[0] as number) ^ 0x20;
+    await db.put('bundle_files', { ...(stored as NonNullable<typeof stored>), bytes: changed });
+    expect(await refusal(registry.verifyInstalled('com.example.notes'))).toMatchObject({
+      code: 'digest_mismatch',
+      path: 'assets/app.js',
+      expected: manifest.files?.[0]?.integrity,
+      actual: fileIntegrity(changed),
+    });
+    await db.delete('bundle_files', key);
+    expect(await refusal(registry.verifyInstalled('com.example.notes'))).toMatchObject({
+      code: 'missing_file',
+      path: 'assets/app.js',
+    });
+    const plain = generateManifest(
+      { id: 'com.example.plain', name: 'Plain', version: '1.0.0' },
+      defineAgentTools({ appScope: 'plain', tools: {} }),
+    );
+    await registry.install(plain, { bundleUrl: '/apps/plain/' });
+    expect(await refusal(registry.verifyInstalled('com.example.plain'))).toMatchObject({
+      code: 'no_integrity',
+    });
+    expect((await db.getAll('audit')).filter((entry) => entry.type === 'bundle_rejected')).toHaveLength(3);
+  });
+});
