@@ -224,6 +224,52 @@ setTimeout(function () { LineUpSurface.event('summary', { refused: refused, seco
     expect(dropped).toBe(accepted - ticks);
   });
 
+  test('a resize loop (content that grows when its frame shrinks) settles: the host holds it and reports it', async ({
+    harnessPage: page,
+  }) => {
+    // Every animation frame the Surface asks for 40 px more or less than its frame has: a loop without end.
+    await call(page, 'mount', 'loop', {
+      html: '<main id="box" style="height:100px"></main>',
+      css: '',
+      js: `var up = true; function step() { LineUpSurface.resize(up ? 320 : 280); up = !up; requestAnimationFrame(step); }
+requestAnimationFrame(step);`,
+    });
+    await expect
+      .poll(async () =>
+        (await call(page, 'rejections', 'loop')).some((rejection) => rejection.reason === 'resize_throttled'),
+      )
+      .toBe(true);
+    // Held: for most of a second the height stays put while the Surface keeps asking.
+    const heights: number[] = [];
+    for (let index = 0; index < 8; index++) {
+      heights.push(await call(page, 'frameHeight', 'loop'));
+      await page.waitForTimeout(50);
+    }
+    expect(new Set(heights).size).toBeLessThanOrEqual(2);
+    expect(await call(page, 'isMounted', 'loop')).toBe(true);
+  });
+
+  test('a small shrink is ignored; a growth and a real shrink are applied', async ({ harnessPage: page }) => {
+    await call(page, 'mount', 'shrink', {
+      html: '',
+      css: '',
+      js: `LineUpSurface.resize(300);
+setTimeout(function () { LineUpSurface.resize(296); }, 100);
+setTimeout(function () { LineUpSurface.event('small', {}); }, 200);
+setTimeout(function () { LineUpSurface.resize(200); }, 300);
+setTimeout(function () { LineUpSurface.event('large', {}); }, 400);`,
+    });
+    await expect
+      .poll(async () => (await call(page, 'events', 'shrink')).map((event) => event.event))
+      .toContain('small');
+    expect(await call(page, 'frameHeight', 'shrink')).toBe(300);
+    await expect
+      .poll(async () => (await call(page, 'events', 'shrink')).map((event) => event.event))
+      .toContain('large');
+    await expect.poll(() => call(page, 'frameHeight', 'shrink')).toBe(200);
+    expect(await call(page, 'rejections', 'shrink')).toEqual([]);
+  });
+
   test('window messages are never read; a flood of them removes the Surface', async ({
     harnessPage: page,
   }) => {

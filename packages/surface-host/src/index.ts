@@ -18,6 +18,8 @@ export {
   checkSurfaceBundle,
   type MountSurfaceOptions,
   mountSurface,
+  RESIZE_CHANGES_PER_SECOND,
+  RESIZE_SHRINK_TOLERANCE,
   type SurfaceEvent,
   type SurfaceHandle,
   type SurfaceRejection,

@@ -12,6 +12,8 @@ describe('@lineup/surface-host public surface', () => {
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'FORBIDDEN_SANDBOX_TOKENS',
+      'RESIZE_CHANGES_PER_SECOND',
+      'RESIZE_SHRINK_TOLERANCE',
       'SURFACE_CSP',
       'SURFACE_FORBIDDEN_ELEMENTS',
       'SURFACE_PERMISSIONS_POLICY',

@@ -7,14 +7,21 @@ import { LineUpProtocolError } from '@lineup/shared';
 import { SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FORBIDDEN_SANDBOX_TOKENS, SURFACE_CSP, SURFACE_PERMISSIONS_POLICY } from './sandbox.js';
-import { mountSurface, type SurfaceHandle } from './surface-frame.js';
+import {
+  mountSurface,
+  RESIZE_CHANGES_PER_SECOND,
+  RESIZE_SHRINK_TOLERANCE,
+  type SurfaceHandle,
+} from './surface-frame.js';
 
 const BUNDLE = { name: '天气面板', html: '<main></main>', css: '', js: '' };
 const INSTANCE = 'weather.dashboard.01';
 let handle: SurfaceHandle | undefined;
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'performance', 'requestAnimationFrame', 'cancelAnimationFrame'],
+  });
 });
 
 afterEach(() => {
@@ -203,13 +210,61 @@ describe('mountSurface: the channel', () => {
     expect(onEvent).toHaveBeenCalledTimes(SURFACE_CHANNEL_LIMITS.eventBurst + 1);
   });
 
-  it('sizes the frame on resize, up to the host maximum', () => {
+  it('sizes the frame on resize, up to the host maximum, once per animation frame (the latest wins)', () => {
     const { frame, connect, fromPort } = mount({ maxHeight: 500 });
     connect();
     fromPort(message('resize', { height: 321.2 }));
+    expect(frame.style.height).toBe('240px');
+    vi.advanceTimersToNextFrame();
     expect(frame.style.height).toBe('322px');
     fromPort(message('resize', { height: 5000 }));
+    vi.advanceTimersToNextFrame();
     expect(frame.style.height).toBe('500px');
+    for (const height of [300, 410, 280]) fromPort(message('resize', { height }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe('280px');
+  });
+
+  it('ignores a shrink smaller than the tolerance, so content that reflows cannot make the frame oscillate', () => {
+    const { frame, connect, fromPort, onRejected } = mount();
+    connect();
+    fromPort(message('resize', { height: 400 }));
+    vi.advanceTimersToNextFrame();
+    fromPort(message('resize', { height: 400 - RESIZE_SHRINK_TOLERANCE + 1 }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe('400px');
+    fromPort(message('resize', { height: 400 - RESIZE_SHRINK_TOLERANCE }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe(`${400 - RESIZE_SHRINK_TOLERANCE}px`);
+    fromPort(message('resize', { height: 401 }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe('401px');
+    expect(onRejected).not.toHaveBeenCalled();
+  });
+
+  it('holds the resizes of a Surface that keeps changing its height for a second, and reports it', () => {
+    const { frame, connect, fromPort, onRejected } = mount();
+    connect();
+    // A loop: grow and shrink by 50 px every frame.
+    for (let index = 0; index < RESIZE_CHANGES_PER_SECOND; index++) {
+      fromPort(message('resize', { height: index % 2 === 0 ? 300 : 250 }));
+      vi.advanceTimersToNextFrame();
+    }
+    expect(frame.style.height).toBe('250px');
+    fromPort(message('resize', { height: 300 }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe('250px');
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'resize_throttled', count: 1 });
+    for (let index = 0; index < 5; index++) {
+      fromPort(message('resize', { height: 320 + index * 10 }));
+      vi.advanceTimersToNextFrame();
+    }
+    expect(frame.style.height).toBe('250px');
+    vi.advanceTimersByTime(1_000);
+    expect(onRejected).toHaveBeenLastCalledWith({ reason: 'resize_throttled', count: 5 });
+    fromPort(message('resize', { height: 360 }));
+    vi.advanceTimersToNextFrame();
+    expect(frame.style.height).toBe('360px');
   });
 
   it('removes the Surface at once on a navigation violation', () => {

@@ -33,6 +33,11 @@ export type SurfaceRejection =
   | { readonly reason: 'foreign_message'; readonly count: number }
   /** Events or resizes beyond the channel's rate, dropped. */
   | { readonly reason: 'rate_limited'; readonly count: number }
+  /**
+   * The Surface kept changing its height (more than `RESIZE_CHANGES_PER_SECOND` changes in a second, a resize
+   * loop): its resizes are held for a second; `count` of them were not applied.
+   */
+  | { readonly reason: 'resize_throttled'; readonly count: number }
   /** The Surface took keyboard focus without a user gesture in it; focus went back to the host. */
   | { readonly reason: 'focus_taken' }
   /** The Surface tried to leave or reload its document; it was removed before the navigation left. */
@@ -76,6 +81,13 @@ export interface SurfaceHandle {
 
 const DEFAULT_HEIGHT = 240;
 const DEFAULT_MAX_HEIGHT = 1_200;
+/**
+ * A shrink by less than this many CSS pixels is ignored: content whose height depends on its frame's (a scroll
+ * bar that appears, text that reflows) cannot make the frame oscillate.
+ */
+export const RESIZE_SHRINK_TOLERANCE = 8;
+/** More applied height changes than this within one second is a resize loop: resizes are held for a second. */
+export const RESIZE_CHANGES_PER_SECOND = 12;
 /** How soon after the user's Tab in the host a Surface's focus report counts as that Tab (ms). */
 const TAB_ENTRY_MS = 500;
 
@@ -149,6 +161,41 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
 
   let port: MessagePort | null = null;
   let closed = false;
+  // Resizes: the latest request wins, applied once per animation frame (many in one frame are one change).
+  let requestedHeight: number | null = null;
+  let resizeScheduled = false;
+  let appliedChanges: number[] = [];
+  let resizeHeldUntil = Number.NEGATIVE_INFINITY;
+  const throttled = new ReportTally<undefined>(
+    (count) => onRejected?.({ reason: 'resize_throttled', count }),
+    view,
+  );
+  const nextFrame = (callback: () => void) => {
+    if (typeof view.requestAnimationFrame === 'function') view.requestAnimationFrame(() => callback());
+    else view.setTimeout(callback, 16);
+  };
+  const applyResize = () => {
+    resizeScheduled = false;
+    const height = requestedHeight;
+    requestedHeight = null;
+    if (closed || height === null) return;
+    const current = Number.parseFloat(frame.style.height) || 0;
+    if (height === current || (height < current && current - height < RESIZE_SHRINK_TOLERANCE)) return;
+    const at = now();
+    if (at < resizeHeldUntil) {
+      throttled.add(undefined);
+      return;
+    }
+    appliedChanges = appliedChanges.filter((time) => at - time < 1_000);
+    if (appliedChanges.length >= RESIZE_CHANGES_PER_SECOND) {
+      resizeHeldUntil = at + 1_000;
+      appliedChanges = [];
+      throttled.add(undefined);
+      return;
+    }
+    appliedChanges.push(at);
+    frame.style.height = `${height}px`;
+  };
   let lastHostFocus: Element | null = null;
   let tabEntered = false;
   let lastTabAt = Number.NEGATIVE_INFINITY;
@@ -183,7 +230,11 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
         onEvent({ instance_id: instanceId, event: message.event, data: message.data });
         return;
       case 'resize':
-        frame.style.height = `${Math.min(Math.ceil(message.height), maxHeight)}px`;
+        requestedHeight = Math.min(Math.ceil(message.height), maxHeight);
+        if (!resizeScheduled) {
+          resizeScheduled = true;
+          nextFrame(applyResize);
+        }
         return;
       case 'violation':
         if (message.kind === 'navigation') {

@@ -104,6 +104,9 @@ export function rejectionNote(instanceId: string, rejection: SurfaceRejection): 
     case 'rate_limited':
       text = `Dropped ${times(rejection.count, 'event')} from Surface ${instanceId} over its rate limit.`;
       break;
+    case 'resize_throttled':
+      text = `Surface ${instanceId} kept resizing itself; ${times(rejection.count, 'resize')} held back.`;
+      break;
     case 'foreign_message':
       text = `Ignored ${times(rejection.count, 'window message')} from Surface ${instanceId}.`;
       break;
