@@ -240,7 +240,7 @@ requestAnimationFrame(step);`,
       )
       .toBe(true);
     // Held: for most of a second the height stays put while the Surface keeps asking.
-    const heights: number[] = [];
+    const heights: (number | null)[] = [];
     for (let index = 0; index < 8; index++) {
       heights.push(await call(page, 'frameHeight', 'loop'));
       await page.waitForTimeout(50);
