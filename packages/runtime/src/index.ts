@@ -24,6 +24,8 @@ export {
 export {
   BundleIntegrityError,
   type BundleIntegrityErrorCode,
+  type BundlePolicy,
+  checkPolicy,
   digestIntegrity,
   type FetchedBundle,
   fetchVerifiedBundle,

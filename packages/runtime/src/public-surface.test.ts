@@ -36,6 +36,7 @@ describe('@lineup/runtime public surface', () => {
       'ToolRuntime',
       'backoffDelay',
       'buildInventory',
+      'checkPolicy',
       'createInProcessTransport',
       'createWebSocketTransport',
       'digestIntegrity',

@@ -5,7 +5,13 @@
  */
 import 'fake-indexeddb/auto';
 import { defineAgentTools, generateManifest } from '@lineup/miniapp-sdk';
-import { fileIntegrity, MINIAPP_MANIFEST_FILE_NAME, type MiniAppManifest } from '@lineup/shared/protocol';
+import {
+  bundleSignatureMessage,
+  fileIntegrity,
+  MINIAPP_MANIFEST_FILE_NAME,
+  type MiniAppManifest,
+  manifestDigest,
+} from '@lineup/shared/protocol';
 import { describe, expect, it } from 'vitest';
 import { openRuntimeDatabase } from '../storage/database.js';
 import { BundleIntegrityError, digestIntegrity } from './bundle.js';
@@ -37,6 +43,7 @@ function server(
   manifest: MiniAppManifest | object,
   served: Map<string, Uint8Array>,
   failing = new Set<string>(),
+  signature?: string,
 ) {
   const asked: string[] = [];
   const fetch = async (url: URL) => {
@@ -44,6 +51,8 @@ function server(
     const path = url.href.slice(BASE.length);
     if (failing.has(path)) throw new TypeError('network down');
     if (path === MINIAPP_MANIFEST_FILE_NAME) return new Response(JSON.stringify(manifest));
+    if (path === 'lineup.manifest.sig')
+      return signature === undefined ? new Response('not found', { status: 404 }) : new Response(signature);
     const data = served.get(path);
     return data === undefined
       ? new Response('not found', { status: 404 })
@@ -192,5 +201,98 @@ describe('verifyInstalled (before every mount)', () => {
       code: 'no_integrity',
     });
     expect((await db.getAll('audit')).filter((entry) => entry.type === 'bundle_rejected')).toHaveLength(3);
+  });
+});
+
+const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
+
+/** An Ed25519 publisher: its public key (base64 raw) and a signature file for a manifest. */
+async function publisher() {
+  const keys = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
+  const key = base64(await crypto.subtle.exportKey('raw', keys.publicKey));
+  const sign = async (manifest: unknown) =>
+    JSON.stringify({
+      alg: 'Ed25519',
+      key,
+      signature: base64(
+        await crypto.subtle.sign(
+          { name: 'Ed25519' },
+          keys.privateKey,
+          new TextEncoder().encode(bundleSignatureMessage(manifest)),
+        ),
+      ),
+    });
+  return { key, sign };
+}
+
+describe('a host policy (production): allow-listed or signed manifests only', () => {
+  it('accepts a manifest signed by a trusted key, and checks the policy before fetching any file', async () => {
+    const { registry } = await setUp();
+    const { manifest, bytes } = bundle();
+    const trusted = await publisher();
+    const { fetch, asked } = server(manifest, bytes, new Set(), await trusted.sign(manifest));
+    expect(await registry.installBundle(BASE, { fetch, policy: { trustedKeys: [trusted.key] } })).toBe(
+      'installed',
+    );
+    expect(asked.slice(0, 2)).toEqual([`${BASE}lineup.manifest.json`, `${BASE}lineup.manifest.sig`]);
+  });
+
+  it('accepts an allow-listed manifest without a signature', async () => {
+    const { registry } = await setUp();
+    const { manifest, bytes } = bundle();
+    const { fetch } = server(manifest, bytes);
+    expect(
+      await registry.installBundle(BASE, { fetch, policy: { allowedManifests: [manifestDigest(manifest)] } }),
+    ).toBe('installed');
+  });
+
+  it('refuses an unsigned, foreign-signed, altered or badly signed manifest before fetching its files', async () => {
+    const { manifest, bytes } = bundle();
+    const trusted = await publisher();
+    const stranger = await publisher();
+    // The same files, another tool description: the signature covered the whole manifest.
+    const altered = { ...manifest, name: 'Notes Pro' };
+    const cases: [string, object, string | undefined, object][] = [
+      [
+        'unsigned, not allow-listed',
+        manifest,
+        undefined,
+        { code: 'not_allowed', actual: manifestDigest(manifest) },
+      ],
+      [
+        'signed by a stranger',
+        manifest,
+        await stranger.sign(manifest),
+        { code: 'not_allowed', actual: stranger.key },
+      ],
+      ['altered after signing', altered, await trusted.sign(manifest), { code: 'signature_invalid' }],
+      ['a malformed signature file', manifest, '{"alg":"RSA"}', { code: 'signature_invalid' }],
+      [
+        'a signature of the right size that is wrong',
+        manifest,
+        JSON.stringify({ ...JSON.parse(await trusted.sign(manifest)), signature: `${'A'.repeat(86)}==` }),
+        { code: 'signature_invalid' },
+      ],
+    ];
+    for (const [, served, signature, expected] of cases) {
+      const { db, registry } = await setUp();
+      const { fetch, asked } = server(served, bytes, new Set(), signature);
+      const error = await refusal(
+        registry.installBundle(BASE, {
+          fetch,
+          policy: {
+            trustedKeys: [trusted.key],
+            allowedManifests: ['sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='],
+          },
+        }),
+      );
+      expect(error).toMatchObject(expected);
+      expect(asked.every((url) => url.endsWith('.json') || url.endsWith('.sig'))).toBe(true);
+      expect(await db.count('apps')).toBe(0);
+      expect(await db.count('bundle_files')).toBe(0);
+    }
   });
 });

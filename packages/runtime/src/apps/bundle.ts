@@ -5,9 +5,13 @@
  */
 import {
   BUNDLE_LIMITS,
+  BundleSignatureSchema,
+  bundleSignatureMessage,
   integrityOfDigest,
   MINIAPP_MANIFEST_FILE_NAME,
+  MINIAPP_SIGNATURE_FILE_NAME,
   type MiniAppManifest,
+  manifestDigest,
   parseMiniAppManifest,
 } from '@lineup/shared/protocol';
 
@@ -17,7 +21,24 @@ export type BundleIntegrityErrorCode =
   | 'fetch_failed'
   | 'missing_file'
   | 'size_mismatch'
-  | 'digest_mismatch';
+  | 'digest_mismatch'
+  /** A host policy is set and the manifest is neither allow-listed nor signed by a trusted key. */
+  | 'not_allowed'
+  /** The signature file is malformed, or does not verify for this manifest under its key. */
+  | 'signature_invalid';
+
+/**
+ * What a host accepts in production (seed 000 §2.7: only signed or allow-listed bundles). Without a policy every
+ * bundle whose files match its manifest is accepted (development). With one, a manifest is accepted when its
+ * `manifestDigest` is allow-listed, or when `lineup.manifest.sig` next to it is a valid Ed25519 signature of
+ * `bundleSignatureMessage(manifest)` by one of `trustedKeys`.
+ */
+export interface BundlePolicy {
+  /** `manifestDigest` values accepted as they are. */
+  readonly allowedManifests?: readonly string[];
+  /** Ed25519 public keys (raw 32 bytes, base64) whose signatures are accepted. */
+  readonly trustedKeys?: readonly string[];
+}
 
 export class BundleIntegrityError extends Error {
   override readonly name = 'BundleIntegrityError';
@@ -101,6 +122,7 @@ export interface FetchedBundle {
 export async function fetchVerifiedBundle(
   bundleUrl: string | URL,
   fetchImpl: (url: URL) => Promise<Response> = (url) => fetch(url),
+  policy?: BundlePolicy,
 ): Promise<FetchedBundle> {
   const base = new URL(bundleUrl);
   const get = async (path: string): Promise<Response | undefined> => {
@@ -134,6 +156,12 @@ export async function fetchVerifiedBundle(
       path: MINIAPP_MANIFEST_FILE_NAME,
     });
   const manifest = parseMiniAppManifest(await manifestResponse.json());
+  // The policy first: a bundle the host would not accept is not downloaded.
+  if (policy !== undefined)
+    await checkPolicy(manifest, policy, async () => {
+      const response = await get(MINIAPP_SIGNATURE_FILE_NAME);
+      return response === undefined ? undefined : response.text();
+    });
   const files = await verifyBundleFiles(manifest, async (path) => {
     const response = await get(path);
     if (response === undefined) return undefined;
@@ -145,4 +173,70 @@ export async function fetchVerifiedBundle(
     return bytes;
   });
   return { manifest, files };
+}
+
+const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+
+/** Accepts the manifest under `policy` or throws `not_allowed` / `signature_invalid`. */
+export async function checkPolicy(
+  manifest: MiniAppManifest,
+  policy: BundlePolicy,
+  readSignature: () => Promise<string | undefined>,
+): Promise<void> {
+  const digest = manifestDigest(manifest);
+  if (policy.allowedManifests?.includes(digest) === true) return;
+  const text = (policy.trustedKeys?.length ?? 0) > 0 ? await readSignature() : undefined;
+  if (text === undefined)
+    throw new BundleIntegrityError(
+      'not_allowed',
+      `${manifest.id} ${manifest.version} is neither allow-listed (${digest}) nor signed by a trusted key.`,
+      { actual: digest },
+    );
+  let signature: { key: string; signature: string };
+  try {
+    signature = BundleSignatureSchema.parse(JSON.parse(text));
+  } catch {
+    throw new BundleIntegrityError(
+      'signature_invalid',
+      `${MINIAPP_SIGNATURE_FILE_NAME} is not a valid signature file.`,
+      {
+        path: MINIAPP_SIGNATURE_FILE_NAME,
+      },
+    );
+  }
+  if (policy.trustedKeys?.includes(signature.key) !== true)
+    throw new BundleIntegrityError(
+      'not_allowed',
+      `${manifest.id} is signed by a key this host does not trust.`,
+      {
+        path: MINIAPP_SIGNATURE_FILE_NAME,
+        actual: signature.key,
+      },
+    );
+  let valid = false;
+  try {
+    const key = await crypto.subtle.importKey(
+      'raw',
+      fromBase64(signature.key) as BufferSource,
+      { name: 'Ed25519' },
+      false,
+      ['verify'],
+    );
+    valid = await crypto.subtle.verify(
+      { name: 'Ed25519' },
+      key,
+      fromBase64(signature.signature) as BufferSource,
+      new TextEncoder().encode(bundleSignatureMessage(manifest)) as BufferSource,
+    );
+  } catch {
+    valid = false;
+  }
+  if (!valid)
+    throw new BundleIntegrityError(
+      'signature_invalid',
+      `The signature of ${manifest.id} does not verify for this manifest.`,
+      {
+        path: MINIAPP_SIGNATURE_FILE_NAME,
+      },
+    );
 }

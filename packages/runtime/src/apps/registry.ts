@@ -33,7 +33,7 @@ import {
   type RegistryTransaction,
   type RuntimeDatabase,
 } from '../storage/database.js';
-import { BundleIntegrityError, digestIntegrity, fetchVerifiedBundle } from './bundle.js';
+import { BundleIntegrityError, type BundlePolicy, digestIntegrity, fetchVerifiedBundle } from './bundle.js';
 
 /** The standard components this host renders itself: the Intelligent UI DSL, versions 1.0 and 1.1. */
 export const HOST_STANDARD_COMPONENTS: readonly StandardComponent[] = Object.freeze([
@@ -158,15 +158,16 @@ export class AppRegistry {
    * Installs (or updates) the bundle at `bundleUrl`: fetches its manifest and every file it lists, checks each
    * file's size and SHA-256 against it (`BundleIntegrityError` naming the file and both digests, audited as
    * `bundle_rejected`; nothing is kept), keeps the verified files in the database, then installs the manifest as
-   * `install` does. A bundle whose manifest lists no files is refused (`no_integrity`).
+   * `install` does. A bundle whose manifest lists no files is refused (`no_integrity`). With a `policy` (production)
+   * the manifest must be allow-listed or signed by a trusted key first (`not_allowed`, `signature_invalid`).
    */
   async installBundle(
     bundleUrl: string | URL,
-    options: { readonly fetch?: (url: URL) => Promise<Response> } = {},
+    options: { readonly fetch?: (url: URL) => Promise<Response>; readonly policy?: BundlePolicy } = {},
   ): Promise<InstallOutcome> {
     let bundle: Awaited<ReturnType<typeof fetchVerifiedBundle>>;
     try {
-      bundle = await fetchVerifiedBundle(bundleUrl, options.fetch);
+      bundle = await fetchVerifiedBundle(bundleUrl, options.fetch, options.policy);
     } catch (error) {
       if (error instanceof BundleIntegrityError) await this.#rejected(String(bundleUrl), '', error);
       throw error;

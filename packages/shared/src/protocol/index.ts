@@ -178,9 +178,14 @@ export {
   type BundleFile,
   BundleFileSchema,
   BundlePathSchema,
+  type BundleSignature,
+  BundleSignatureSchema,
   bundleIntegrity,
+  bundleSignatureMessage,
   fileIntegrity,
   integrityOfDigest,
+  MINIAPP_SIGNATURE_FILE_NAME,
+  manifestDigest,
   sortBundleFiles,
 } from './tools/bundle.js';
 // Agent Tool descriptors

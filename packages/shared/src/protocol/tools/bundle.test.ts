@@ -9,9 +9,12 @@ import { describe, expect, it } from 'vitest';
 import {
   BUNDLE_PATH_PATTERN,
   type BundleFile,
+  BundleSignatureSchema,
   bundleIntegrity,
+  bundleSignatureMessage,
   fileIntegrity,
   integrityOfDigest,
+  manifestDigest,
   sortBundleFiles,
 } from './bundle.js';
 
@@ -99,5 +102,31 @@ describe('BUNDLE_PATH_PATTERN', () => {
     ['', false],
   ])('%j → %s', (path, ok) => {
     expect(BUNDLE_PATH_PATTERN.test(path)).toBe(ok);
+  });
+});
+
+describe('manifestDigest and bundleSignatureMessage', () => {
+  const manifest = { id: 'com.example.notes', version: '1.0.0', tools: [{ method: 'add', b: 1, a: 2 }] };
+
+  it('name the manifest by its canonical JSON, whatever the key order', () => {
+    const reordered = { tools: [{ a: 2, method: 'add', b: 1 }], version: '1.0.0', id: 'com.example.notes' };
+    expect(manifestDigest(reordered)).toBe(manifestDigest(manifest));
+    expect(bundleSignatureMessage(manifest)).toBe(
+      'lineup-manifest-v1\n{"id":"com.example.notes","tools":[{"a":2,"b":1,"method":"add"}],"version":"1.0.0"}',
+    );
+    expect(manifestDigest(manifest)).toBe(node(utf8ToBytes(bundleSignatureMessage(manifest).slice(19))));
+    expect(manifestDigest({ ...manifest, version: '1.0.1' })).not.toBe(manifestDigest(manifest));
+  });
+
+  it('the signature file is closed: Ed25519, a 32-byte key and a 64-byte signature in base64', () => {
+    const valid = { alg: 'Ed25519', key: `${'A'.repeat(43)}=`, signature: `${'B'.repeat(86)}==` };
+    expect(BundleSignatureSchema.safeParse(valid).success).toBe(true);
+    for (const bad of [
+      { ...valid, alg: 'RSA' },
+      { ...valid, key: 'A'.repeat(44) },
+      { ...valid, signature: 'B'.repeat(88) },
+      { ...valid, extra: 1 },
+    ])
+      expect(BundleSignatureSchema.safeParse(bad).success).toBe(false);
   });
 });

@@ -6,6 +6,10 @@
  *
  * `bundleIntegrity(files)` is `sha256-` and the base64 SHA-256 of the UTF-8 canonical JSON (RFC 8785 form) of
  * the list sorted by path, each entry `{ integrity, path, size }`.
+ *
+ * A host's policy names whole manifests, not only their files (the tools and permissions a manifest declares matter
+ * as much as its code): `manifestDigest(manifest)` is `sha256-<base64>` of the manifest's canonical JSON, and a
+ * signature is Ed25519 over the UTF-8 bytes of `bundleSignatureMessage(manifest)`.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
@@ -79,6 +83,31 @@ export function fileIntegrity(bytes: Uint8Array): string {
 export function sortBundleFiles(files: readonly BundleFile[]): BundleFile[] {
   return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/** What a publisher signs: a fixed label and the manifest's canonical JSON (`lineup-manifest-v1\n` + JSON). */
+export function bundleSignatureMessage(manifest: unknown): string {
+  return `lineup-manifest-v1\n${canonicalJSONString(manifest, MANIFEST_CANONICAL_BUDGET)}`;
+}
+
+/** `sha256-<base64>` of the manifest's canonical JSON: the value a host's allow-list holds. */
+export function manifestDigest(manifest: unknown): string {
+  return integrityOfDigest(sha256(utf8ToBytes(canonicalJSONString(manifest, MANIFEST_CANONICAL_BUDGET))));
+}
+
+const MANIFEST_CANONICAL_BUDGET = { maxBytes: 524_288, maxDepth: 64, maxValues: 65_536 } as const;
+
+/** The name of the detached signature file next to `lineup.manifest.json`. */
+export const MINIAPP_SIGNATURE_FILE_NAME = 'lineup.manifest.sig';
+
+/** The signature file: `{ "alg": "Ed25519", "key": <base64 raw public key>, "signature": <base64, 64 bytes> }`. */
+export const BundleSignatureSchema = z
+  .strictObject({
+    alg: z.literal('Ed25519'),
+    key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/),
+    signature: z.string().regex(/^[A-Za-z0-9+/]{86}==$/),
+  })
+  .meta({ id: 'BundleSignature' });
+export type BundleSignature = z.infer<typeof BundleSignatureSchema>;
 
 /** The integrity of a whole bundle: the digest of its canonical file list (see the module comment). */
 export function bundleIntegrity(files: readonly BundleFile[]): string {
