@@ -88,8 +88,9 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   agent.refuse(false);
   await page.clock.fastForward(31_000);
   await expect.poll(() => agent.connections(), { timeout: 15_000 }).toBe(2);
+  // The outbox goes out after the new session's inventory; on a loaded machine that can take a few seconds.
   await expect
-    .poll(() => about(agent, 'call_ws_start'))
+    .poll(() => about(agent, 'call_ws_start'), { timeout: 15_000 })
     .toEqual(['accepted', 'starting', 'started', 'result completed']);
   // The agent, unsure, sends the call again: it is answered from the record, not run again.
   agent.send('lineup.v1.tool.call', {

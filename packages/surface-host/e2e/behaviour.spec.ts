@@ -250,23 +250,36 @@ requestAnimationFrame(step);`,
   });
 
   test('a small shrink is ignored; a growth and a real shrink are applied', async ({ harnessPage: page }) => {
-    await call(page, 'mount', 'shrink', {
-      html: '',
-      css: '',
-      js: `LineUpSurface.resize(300);
-setTimeout(function () { LineUpSurface.resize(296); }, 100);
-setTimeout(function () { LineUpSurface.event('small', {}); }, 200);
-setTimeout(function () { LineUpSurface.resize(200); }, 300);
-setTimeout(function () { LineUpSurface.event('large', {}); }, 400);`,
-    });
-    await expect
-      .poll(async () => (await call(page, 'events', 'shrink')).map((event) => event.event))
-      .toContain('small');
+    // The host drives each step with a patch; the Surface asks for that height, then says so two frames later.
+    await call(
+      page,
+      'mount',
+      'shrink',
+      {
+        html: '',
+        css: '',
+        js: `LineUpSurface.onState(function (state) {
+  LineUpSurface.resize(state.h);
+  requestAnimationFrame(function () { requestAnimationFrame(function () { LineUpSurface.event('asked', { h: state.h }); }); });
+});`,
+      },
+      { h: 300 },
+    );
+    const asked = async (h: number) =>
+      expect
+        .poll(async () => (await call(page, 'events', 'shrink')).map((event) => event.data))
+        .toContainEqual({ h });
+    await asked(300);
+    await expect.poll(() => call(page, 'frameHeight', 'shrink')).toBe(300);
+    await call(page, 'patch', 'shrink', { h: 296 });
+    await asked(296);
+    await page.waitForTimeout(100);
     expect(await call(page, 'frameHeight', 'shrink')).toBe(300);
-    await expect
-      .poll(async () => (await call(page, 'events', 'shrink')).map((event) => event.event))
-      .toContain('large');
+    await call(page, 'patch', 'shrink', { h: 200 });
+    await asked(200);
     await expect.poll(() => call(page, 'frameHeight', 'shrink')).toBe(200);
+    await call(page, 'patch', 'shrink', { h: 201 });
+    await expect.poll(() => call(page, 'frameHeight', 'shrink')).toBe(201);
     expect(await call(page, 'rejections', 'shrink')).toEqual([]);
   });
 
