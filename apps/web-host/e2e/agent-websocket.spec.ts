@@ -142,7 +142,7 @@ test('what the user says while the agent is away waits, survives a reload, and g
       timeout: 15_000,
     })
     .toEqual([expect.objectContaining({ payload: { text: 'are you still there?' } })]);
-  await expect(turn).not.toContainText('waiting for the agent');
+  await expect(turn).not.toContainText('waiting for the agent', { timeout: 15_000 });
   await expect(turn).toHaveCount(1);
   // After the reconnect the inventory came before the waiting message.
   const types = agent.received.map((envelope) => envelope.type);
