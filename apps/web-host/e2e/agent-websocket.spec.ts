@@ -26,7 +26,17 @@ let agent: TestAgent;
 test.beforeEach(async () => {
   agent = await startAgent();
 });
-test.afterEach(async () => {
+test.afterEach(async ({}, testInfo) => {
+  // A failure prints what the agent got (ids, types, call ids, statuses): what a flaky run needs to be understood.
+  if (testInfo.status !== testInfo.expectedStatus)
+    console.log(
+      agent.received
+        .map(
+          (envelope) =>
+            `${envelope.id} ${envelope.type} ${envelope.conversation_id} ${String(envelope.payload.call_id ?? envelope.payload.revision ?? '')} ${String(envelope.payload.status ?? envelope.payload.outcome ?? '')}`,
+        )
+        .join('\n'),
+    );
   await agent.close();
 });
 
