@@ -26,6 +26,7 @@ let agent: TestAgent;
 test.beforeEach(async () => {
   agent = await startAgent();
 });
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads which fixtures a hook uses from this pattern.
 test.afterEach(async ({}, testInfo) => {
   // A failure prints what the agent got (ids, types, call ids, statuses): what a flaky run needs to be understood.
   if (testInfo.status !== testInfo.expectedStatus)
