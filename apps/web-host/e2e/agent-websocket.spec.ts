@@ -46,6 +46,11 @@ async function open(page: Page) {
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     `Agent: connected (${agent.url})`,
   );
+  // The agent writes into the conversation its first inventory came from: it must have arrived (else a call would
+  // start another conversation, and a resend in the right one would be a new call there).
+  await expect
+    .poll(() => agent.received.some((envelope) => envelope.type === 'lineup.v1.client.inventory'))
+    .toBe(true);
 }
 
 test('the inventory arrives first, and a chat turn round-trips', async ({ page }) => {

@@ -179,7 +179,7 @@ describe('the WebSocket binding', () => {
     stop();
   });
 
-  it('without an ack a row stays pending, and goes out again with the same id after a reconnect', async () => {
+  it('without an ack a row stays pending, the connection is dropped, and the row goes out again with the same id', async () => {
     const agent = await startAgent({ mode: 'no-row-acks' });
     const { db, client, stop, retries } = await connectClient(agent.url, { ackTimeoutMs: 100 });
     await vi.waitFor(() => expect(client.status).toBe('open'));
@@ -192,8 +192,8 @@ describe('the WebSocket binding', () => {
     expect(pending.map((row) => row.type)).toEqual(['lineup.v1.tool.progress', 'lineup.v1.tool.result']);
     const rowFrames = () => agent.frames.filter((frame) => /:o\d+/.test(frame.id)).map((frame) => frame.id);
     expect(new Set(rowFrames()).size).toBe(1);
-    agent.kill();
-    await vi.waitFor(() => expect(agent.connections).toBe(2));
+    // The ack timeout dropped the connection: the client dialled again by itself.
+    await vi.waitFor(() => expect(agent.connections).toBeGreaterThanOrEqual(2));
     // After the reconnect the same row goes out again, with the same envelope id.
     await vi.waitFor(() => expect(rowFrames().length).toBeGreaterThan(1));
     expect(new Set(rowFrames()).size).toBe(1);

@@ -191,6 +191,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           const timer = timers.setTimeout(() => {
             waitingForAck.delete(id);
             reject(new Error(`No ack for ${id} within ${ackTimeoutMs} ms.`));
+            // An agent that does not ack is not really there: the connection is dropped, so the client dials
+            // again and starts a new session (else a session whose start timed out would stay open, sending
+            // nothing).
+            if (socket === current) current.close(4000, 'no ack');
           }, ackTimeoutMs);
           waitingForAck.set(id, { resolve, reject, timer });
           current.send(text);
