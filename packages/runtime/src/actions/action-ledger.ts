@@ -82,6 +82,15 @@ export interface ActionLedgerOptions {
   readonly onChange?: (conversationId: string, receipt: UIActionReceipt) => void;
 }
 
+/** The statuses an operation ends in (seed 002 §11); each is final. */
+type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'unknown' | 'accepted';
+
+/** What a status change may record: a public result (with `succeeded` only) and a message for people. */
+interface SettleDetails {
+  readonly result?: Readonly<Record<string, string | number | boolean | null>>;
+  readonly message?: string;
+}
+
 const ACTIVE: ReadonlySet<ActionReceiptStatus> = new Set(['queued', 'awaiting_confirmation', 'running']);
 
 export class ActionLedger {
@@ -242,11 +251,8 @@ export class ActionLedger {
   async settle(
     conversationId: string,
     operationId: string,
-    status: 'succeeded' | 'failed' | 'cancelled' | 'unknown' | 'accepted',
-    details: {
-      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
-      readonly message?: string;
-    } = {},
+    status: FinalStatus,
+    details: SettleDetails = {},
   ): Promise<UIActionReceipt> {
     return (await this.settleOnce(conversationId, operationId, status, details)).receipt;
   }
@@ -255,11 +261,8 @@ export class ActionLedger {
   async settleOnce(
     conversationId: string,
     operationId: string,
-    status: 'succeeded' | 'failed' | 'cancelled' | 'unknown' | 'accepted',
-    details: {
-      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
-      readonly message?: string;
-    } = {},
+    status: FinalStatus,
+    details: SettleDetails = {},
   ): Promise<{ readonly receipt: UIActionReceipt; readonly changed: boolean }> {
     if (details.result !== undefined && status !== 'succeeded')
       throw new ActionLedgerError('invalid_request', 'Only a succeeded operation carries a result.');
@@ -320,10 +323,7 @@ export class ActionLedger {
     operationId: string,
     from: readonly ActionReceiptStatus[],
     to: ActionReceiptStatus,
-    details: {
-      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
-      readonly message?: string;
-    } = {},
+    details: SettleDetails = {},
   ): Promise<UIActionReceipt> {
     return receiptOf((await this.#move(conversationId, operationId, from, to, details)).record);
   }
@@ -334,10 +334,7 @@ export class ActionLedger {
     operationId: string,
     from: readonly ActionReceiptStatus[],
     to: ActionReceiptStatus,
-    details: {
-      readonly result?: Readonly<Record<string, string | number | boolean | null>>;
-      readonly message?: string;
-    } = {},
+    details: SettleDetails = {},
   ): Promise<{ readonly record: ActionLedgerRecord; readonly changed: boolean }> {
     const tx = this.#db.transaction(['action_ledger', 'audit'], 'readwrite', STRICT);
     const ledger = tx.objectStore('action_ledger');
