@@ -1,4 +1,4 @@
-import type { FrameLocator, Page, Route } from '@playwright/test';
+import type { FrameLocator, Page } from '@playwright/test';
 import { expect, shownConversation, test } from './fixtures.ts';
 
 /**
@@ -71,20 +71,50 @@ async function remainingSeconds(frame: FrameLocator): Promise<number> {
   return Number(match[1]) * 60 + Number(match[2]);
 }
 
-/** Holds the Pomodoro page's load until `release()`: the app cannot come to the foreground meanwhile. */
+/**
+ * Holds the Pomodoro page's start until `release()`: the page is built from its kept files (nothing to hold on
+ * the network), so the messages its frame posts to the host — its hello and `app_ready` — are held instead,
+ * by a capturing listener that runs before the host's, and handed on in order on release. The app cannot come
+ * to the foreground meanwhile.
+ */
 async function holdPomodoroPage(page: Page) {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route('**/apps/pomodoro/index.html*', (route) => {
-    if (holding) held.push(route);
-    else void route.continue();
+  await page.evaluate(() => {
+    const held: MessageEvent[] = [];
+    const state = { holding: true, held };
+    (window as unknown as { __pomodoroHold: typeof state }).__pomodoroHold = state;
+    window.addEventListener(
+      'message',
+      (event) => {
+        const frame = document.querySelector<HTMLIFrameElement>('.host__workspace-frame iframe');
+        if (!state.holding || !event.isTrusted || frame === null || event.source !== frame.contentWindow)
+          return;
+        event.stopImmediatePropagation();
+        held.push(event);
+      },
+      true,
+    );
   });
+  const count = () =>
+    page.evaluate(
+      () => (window as unknown as { __pomodoroHold: { held: unknown[] } }).__pomodoroHold.held.length,
+    );
   return {
-    waitForHeld: () => expect.poll(() => held.length).toBeGreaterThan(0),
-    release: async () => {
-      holding = false;
-      for (const route of held.splice(0)) await route.continue();
-    },
+    waitForHeld: () => expect.poll(count).toBeGreaterThan(0),
+    release: () =>
+      page.evaluate(() => {
+        const state = (window as unknown as { __pomodoroHold: { holding: boolean; held: MessageEvent[] } })
+          .__pomodoroHold;
+        state.holding = false;
+        for (const event of state.held.splice(0))
+          window.dispatchEvent(
+            new MessageEvent('message', {
+              data: event.data,
+              origin: event.origin,
+              source: event.source,
+              ports: [...event.ports],
+            }),
+          );
+      }),
   };
 }
 

@@ -53,6 +53,12 @@ describe('lineupMiniApp (Vite plugin)', () => {
     );
   });
 
+  it('fails the build of a page that imports another chunk, naming it (pages run from their kept files)', async () => {
+    await expect(buildFixture('split')).rejects.toThrow(
+      /assets\/index-[\w-]+\.js imports assets\/later-[\w-]+\.js: a MiniApp page runs from its verified files/,
+    );
+  });
+
   it('lists every file of the bundle with its size and SHA-256, and the integrity of the list', async () => {
     const outDir = await buildFixture('valid', 'valid-files');
     const manifest = parseMiniAppManifest(

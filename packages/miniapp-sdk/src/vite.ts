@@ -122,6 +122,12 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
           const files: BundleFile[] = [];
           for (const item of Object.values(bundle)) {
             if (item.fileName === MINIAPP_MANIFEST_FILE) continue;
+            // The host builds each page from the kept files, every script a data: URL: a script that
+            // imports another chunk has no URL to resolve it against there.
+            if (item.type === 'chunk' && (item.imports.length > 0 || item.dynamicImports.length > 0))
+              throw new Error(
+                `${item.fileName} imports ${[...item.imports, ...item.dynamicImports].join(', ')}: a MiniApp page runs from its verified files as one script per page, so split chunks and dynamic import() are not supported. Remove the dynamic import, or give each page its own entry without shared chunks.`,
+              );
             const bytes =
               item.type === 'chunk'
                 ? encoder.encode(item.code)

@@ -102,6 +102,7 @@ export {
   type ToolRuntimeOptions,
   type UIActionHandler,
 } from './execution/tool-runtime.js';
+export { MINIAPP_PAGE_CSP, miniAppPageDocument, resolveBundlePath } from './hosting/bundle-document.js';
 export {
   MiniAppConnection,
   type MiniAppConnectionOptions,

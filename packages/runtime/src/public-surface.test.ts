@@ -27,6 +27,7 @@ describe('@lineup/runtime public surface', () => {
       'HOST_INTENTS',
       'HOST_STANDARD_COMPONENTS',
       'LINEUP_WEBSOCKET_PROTOCOLS',
+      'MINIAPP_PAGE_CSP',
       'MiniAppConnection',
       'OPERATION_SESSION_KEY',
       'OutboxDelivery',
@@ -41,9 +42,11 @@ describe('@lineup/runtime public surface', () => {
       'createWebSocketTransport',
       'digestIntegrity',
       'fetchVerifiedBundle',
+      'miniAppPageDocument',
       'miniAppPageUrl',
       'mountMiniAppFrame',
       'openRuntimeDatabase',
+      'resolveBundlePath',
       'verifyBundleFiles',
     ]);
   });

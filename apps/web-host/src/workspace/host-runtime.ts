@@ -47,6 +47,8 @@ export interface HostRuntimeOptions {
   /** Reports what the host refused or could not do (a page's invalid message, a storage error). */
   readonly onProblem?: (text: string) => void;
   readonly document?: Document;
+  /** How long a new version's first start may take before it rolls back (default 10 s). */
+  readonly firstStartMs?: number;
 }
 
 /** The longest a wake-up timer is set for; a later deadline is reached through several wake-ups. */
@@ -59,6 +61,8 @@ export class HostRuntime implements RuntimeHost {
   readonly #document: Document;
   readonly #onProblem: (text: string) => void;
   readonly #listeners = new Set<() => void>();
+  readonly #appListeners = new Set<() => void>();
+  readonly #firstStartMs: number;
   #state: WorkspaceState = { foreground: null, confirmed: false };
   #apps: readonly AppRecord[] = [];
   #sink: AgentSink | null = null;
@@ -73,6 +77,7 @@ export class HostRuntime implements RuntimeHost {
     this.#registry = registry;
     this.#document = options.document ?? document;
     this.#onProblem = options.onProblem ?? (() => {});
+    this.#firstStartMs = options.firstStartMs ?? 10_000;
     this.#outbox = new OutboxDelivery(db);
     this.runtime = new ToolRuntime(db, registry, {
       host: this,
@@ -150,34 +155,98 @@ export class HostRuntime implements RuntimeHost {
     }
     this.#unmount();
     const { target, app } = foreground;
-    // The app's kept files are checked against its manifest before every mount; a failed check never mounts.
+    // The app's kept files are checked against its manifest before every mount, and the page is built from
+    // them: a failed check never mounts.
     const attempt = {};
     this.#attempt = attempt;
-    this.#registry.verifyInstalled(app.id).then(
-      () => {
+    this.#registry.bundleFiles(app.id).then(
+      ({ manifest, files }) => {
         if (this.#attempt !== attempt || this.#disposed || this.#container !== container) return;
         if (this.#state.foreground?.target.instanceId !== target.instanceId) return;
         this.#attempt = null;
-        this.#mount(container, target, app);
+        try {
+          this.#mount(container, target, app, manifest.entry, files);
+        } catch (error) {
+          void this.#failedStart(app, error instanceof Error ? error.message : 'its page could not be built');
+        }
       },
       (error: unknown) => {
         if (this.#attempt !== attempt) return;
         this.#attempt = null;
-        this.#onProblem(
-          `${app.manifest.name} was not opened: ${error instanceof Error ? error.message : 'its bundle could not be checked'}`,
+        void this.#failedStart(
+          app,
+          error instanceof Error ? error.message : 'its bundle could not be checked',
         );
       },
     );
   }
 
-  #mount(container: HTMLElement, target: AppTarget, app: AppRecord): void {
+  /**
+   * The app's registry record changed (installed, upgraded, rolled back, enabled, disabled, uninstalled): read
+   * the apps again, and end what belongs to apps no longer enabled (their calls get `revoked`, their pages close).
+   */
+  async appsChanged(): Promise<void> {
+    this.#apps = await this.#registry.list();
+    await this.runtime.withdraw();
+    const foreground = this.#state.foreground;
+    if (foreground !== null) {
+      const app = this.#apps.find((record) => record.id === foreground.app.id);
+      if (app !== undefined && app !== foreground.app)
+        this.#set({ ...this.#state, foreground: { ...foreground, app } });
+    }
+    await this.#changed();
+    for (const listener of [...this.#appListeners]) listener();
+  }
+
+  /** Called after `appsChanged` (the app center reads the registry again). */
+  onAppsChanged(listener: () => void): () => void {
+    this.#appListeners.add(listener);
+    return () => this.#appListeners.delete(listener);
+  }
+
+  /**
+   * A start that failed — the kept files failed their check, the page could not be built, or it said
+   * `app_failed`. A new version that never started before goes back to the one it replaced (its data is
+   * untouched) and the page opens again with it; otherwise the problem is reported and nothing mounts.
+   */
+  async #failedStart(app: AppRecord, reason: string): Promise<void> {
+    this.#onProblem(`${app.manifest.name} was not opened: ${reason}`);
+    if (app.previous === undefined) return;
+    if (!(await this.#registry.rollback(app.id, reason))) return;
+    this.#onProblem(
+      `${app.manifest.name} ${app.manifest.version} did not start; version ${app.previous.manifest.version} is back.`,
+    );
+    this.#unmount();
+    await this.appsChanged();
+    const foreground = this.#state.foreground;
+    if (foreground !== null && this.#container !== null && foreground.app.id === app.id)
+      this.attachWorkspace(this.#container);
+  }
+
+  #mount(
+    container: HTMLElement,
+    target: AppTarget,
+    app: AppRecord,
+    entry: string,
+    files: ReadonlyMap<string, Uint8Array>,
+  ): void {
     const page = mountMiniAppFrame(container, this.runtime, target, {
-      url: new URL(app.manifest.entry, new URL(app.bundleUrl, this.#document.baseURI)),
+      page: { entry, files },
       title: app.manifest.name,
       // The app speaks the user's language (the browser's), whatever the host's own page is written in.
       parameters: { lang: navigator.language },
-      onReady: () => void this.#confirmWhenSeen(),
-      onFailed: (code) => this.#onProblem(`${app.manifest.name} could not start (${code}).`),
+      onReady: () => {
+        // A new version's first start: the version it replaced is let go.
+        if (app.previous !== undefined)
+          void this.#registry.confirmStarted(app.id).then(async (confirmed) => {
+            if (confirmed) await this.appsChanged();
+          });
+        void this.#confirmWhenSeen();
+      },
+      onFailed: (code) => {
+        this.#onProblem(`${app.manifest.name} could not start (${code}).`);
+        if (app.previous !== undefined) void this.#failedStart(app, `it could not start (${code})`);
+      },
       onRejected: (error) =>
         this.#onProblem(
           `Ignored a message from ${app.manifest.name}: ${error.issues[0]?.message ?? 'invalid'}`,
@@ -186,6 +255,24 @@ export class HostRuntime implements RuntimeHost {
         this.#onProblem(`The runtime failed: ${error instanceof Error ? error.message : 'unknown error'}`),
     });
     this.#mounted = { target, page };
+    if (app.previous !== undefined) {
+      // A page that never says ready (its script threw, say) is a failed first start too.
+      const timer = setTimeout(() => {
+        if (this.#mounted?.page === page && !page.connection.ready)
+          void this.#failedStart(app, `it did not start within ${this.#firstStartMs / 1_000} s`);
+      }, this.#firstStartMs);
+      const remove = page.remove.bind(page);
+      this.#mounted = {
+        target,
+        page: {
+          ...page,
+          remove() {
+            clearTimeout(timer);
+            remove();
+          },
+        },
+      };
+    }
   }
 
   /** The user went back to the conversation-only view (or to another app): a `leave` intent. */

@@ -154,20 +154,146 @@ describe('installBundle', () => {
       `assets/app.js does not match the manifest: expected ${manifest.files?.[0]?.integrity}, found ${fileIntegrity(tampered)}.`,
     );
   });
+});
 
-  it('an upgrade keeps the new version’s files only', async () => {
-    const { db, registry } = await setUp();
+describe('upgrade, rollback and uninstall (M4)', () => {
+  const files = async (db: Awaited<ReturnType<typeof setUp>>['db']) =>
+    (await db.getAll('bundle_files')).map((file) => `${file.version} ${file.path}`).sort();
+  const app = async (registry: AppRegistry) => (await registry.list())[0];
+  const ID = 'com.example.notes';
+
+  async function upgraded() {
+    const set = await setUp();
     const first = bundle('1.0.0');
-    await registry.installBundle(BASE, { fetch: server(first.manifest, first.bytes).fetch });
+    await set.registry.installBundle(BASE, { fetch: server(first.manifest, first.bytes).fetch });
+    // The app's data: session data of an instance of it, which no upgrade or rollback may touch.
+    await set.db.put('instances', {
+      key: 'conv\nnotes',
+      instanceId: 'i1',
+      appSessionId: 's1',
+      conversationId: 'conv',
+      appScope: 'notes',
+      appId: ID,
+      state: 'open',
+      foreground: false,
+      createdAt: 1,
+    });
+    await set.db.put('session_data', { key: 'notes\ns1', revision: 3, data: { draft: 'keep me' } });
     const second = bundle('1.1.0', { 'assets/app.js': 'console.log("notes 1.1")' });
-    expect(await registry.installBundle(BASE, { fetch: server(second.manifest, second.bytes).fetch })).toBe(
-      'updated',
-    );
-    expect((await db.getAll('bundle_files')).map((file) => `${file.version} ${file.path}`)).toEqual([
+    expect(
+      await set.registry.installBundle(BASE, { fetch: server(second.manifest, second.bytes).fetch }),
+    ).toBe('updated');
+    return { ...set, first, second };
+  }
+
+  it('an upgrade keeps the new files beside the running version’s until the new one has started once', async () => {
+    const { db, registry, first } = await upgraded();
+    expect(await files(db)).toEqual([
+      '1.0.0 assets/app.js',
+      '1.0.0 index.html',
       '1.1.0 assets/app.js',
       '1.1.0 index.html',
     ]);
-    await expect(registry.verifyInstalled('com.example.notes')).resolves.toBeUndefined();
+    expect(await app(registry)).toMatchObject({
+      manifest: { version: '1.1.0' },
+      previous: { manifest: first.manifest },
+    });
+    expect((await registry.inventory()).applications).toEqual([{ id: ID, version: '1.1.0', surfaces: [] }]);
+    const { files: kept } = await registry.bundleFiles(ID);
+    expect(new TextDecoder().decode(kept.get('assets/app.js'))).toBe('console.log("notes 1.1")');
+    expect(await registry.confirmStarted(ID)).toBe(true);
+    expect(await files(db)).toEqual(['1.1.0 assets/app.js', '1.1.0 index.html']);
+    expect(await app(registry)).not.toHaveProperty('previous');
+    expect(await registry.confirmStarted(ID)).toBe(false);
+    expect(await registry.rollback(ID, 'too late')).toBe(false);
+    expect((await db.getAll('audit')).map((entry) => entry.type)).toEqual([
+      'app_installed',
+      'app_updated',
+      'app_upgrade_confirmed',
+    ]);
+  });
+
+  it('a failed first start rolls back in one step: old manifest, a new revision, the new files gone, data intact', async () => {
+    const { db, registry, first } = await upgraded();
+    const before = (await registry.inventory()).revision;
+    expect(await registry.rollback(ID, 'it could not start (boot_failed)')).toBe(true);
+    expect(await app(registry)).toMatchObject({ manifest: first.manifest, bundleUrl: BASE });
+    expect(await app(registry)).not.toHaveProperty('previous');
+    const inventory = await registry.inventory();
+    expect(inventory.revision).not.toBe(before);
+    expect(inventory.applications).toEqual([{ id: ID, version: '1.0.0', surfaces: [] }]);
+    expect(await files(db)).toEqual(['1.0.0 assets/app.js', '1.0.0 index.html']);
+    await expect(registry.verifyInstalled(ID)).resolves.toBeUndefined();
+    expect(await db.get('session_data', 'notes\ns1')).toEqual({
+      key: 'notes\ns1',
+      revision: 3,
+      data: { draft: 'keep me' },
+    });
+    expect((await db.getAll('audit')).at(-1)).toMatchObject({
+      type: 'app_rolled_back',
+      version: '1.0.0',
+      detail: 'from 1.1.0: it could not start (boot_failed)',
+    });
+    const outbox = await db.getAll('outbox');
+    expect(outbox.at(-1)).toMatchObject({ type: 'lineup.v1.client.inventory', payload: inventory });
+  });
+
+  it('an upgrade whose bundle fails verification changes nothing: the old version keeps running', async () => {
+    const { db, registry } = await setUp();
+    const first = bundle('1.0.0');
+    await registry.installBundle(BASE, { fetch: server(first.manifest, first.bytes).fetch });
+    const before = {
+      files: await files(db),
+      app: await app(registry),
+      inventory: await registry.inventory(),
+    };
+    const second = bundle('2.0.0', { 'assets/app.js': 'console.log("notes 2")' });
+    const tampered = new Map(second.bytes);
+    tampered.set('assets/app.js', encoder.encode('console.log("notes 3")'));
+    expect(
+      await refusal(registry.installBundle(BASE, { fetch: server(second.manifest, tampered).fetch })),
+    ).toMatchObject({ code: 'digest_mismatch', path: 'assets/app.js' });
+    expect(await files(db)).toEqual(before.files);
+    expect(await app(registry)).toEqual(before.app);
+    expect(await registry.inventory()).toEqual(before.inventory);
+    await expect(registry.verifyInstalled(ID)).resolves.toBeUndefined();
+  });
+
+  it('two upgrades before a start roll back to the last version that started', async () => {
+    const { db, registry, first } = await upgraded();
+    const third = bundle('1.2.0', { 'assets/app.js': 'console.log("notes 1.2")' });
+    await registry.installBundle(BASE, { fetch: server(third.manifest, third.bytes).fetch });
+    expect(await files(db)).toEqual([
+      '1.0.0 assets/app.js',
+      '1.0.0 index.html',
+      '1.2.0 assets/app.js',
+      '1.2.0 index.html',
+    ]);
+    expect(await registry.rollback(ID, 'failed')).toBe(true);
+    expect((await app(registry))?.manifest).toEqual(first.manifest);
+  });
+
+  it('uninstall removes the record, every kept file and the session data, and publishes a revision without it', async () => {
+    const { db, registry } = await upgraded();
+    const before = (await registry.inventory()).revision;
+    await registry.uninstall(ID);
+    expect(await registry.list()).toEqual([]);
+    expect(await files(db)).toEqual([]);
+    expect(await db.get('session_data', 'notes\ns1')).toBeUndefined();
+    const inventory = await registry.inventory();
+    expect(inventory.revision).not.toBe(before);
+    expect(inventory.applications).toEqual([]);
+    expect((await db.getAll('audit')).at(-1)).toMatchObject({
+      type: 'app_uninstalled',
+      appId: ID,
+      version: '1.1.0',
+    });
+    await expect(registry.uninstall(ID)).rejects.toMatchObject({
+      issues: [expect.objectContaining({ code: 'unknown_reference' })],
+    });
+    await expect(registry.bundleFiles(ID)).rejects.toMatchObject({
+      issues: [expect.objectContaining({ code: 'unknown_reference' })],
+    });
   });
 });
 

@@ -19,6 +19,7 @@ import {
   type AppListPayload,
   type ClientInventoryPayload,
   ClientInventoryPayloadSchema,
+  type MiniAppManifest,
   parseMiniAppManifest,
   type StandardComponent,
   toAgentToolInventoryEntry,
@@ -53,6 +54,11 @@ export interface CapabilityDeclaration extends AppCapabilityDescriptor {
   readonly description: string;
   /** The JSON Schema its result must match. */
   readonly output_schema: Readonly<Record<string, unknown>>;
+}
+
+/** The key of one kept file. */
+function bundleFileKey(appId: string, version: string, path: string): string {
+  return `${appId}\n${version}\n${path}`;
 }
 
 const byName = <T extends { readonly name: string }>(a: T, b: T) =>
@@ -104,62 +110,26 @@ export class AppRegistry {
   /**
    * Installs or updates an app from its manifest (untrusted JSON). Throws `LineUpProtocolError` for an invalid
    * manifest, or one whose app scope another installed app already uses; nothing is written then. The same
-   * manifest again is `unchanged` and writes nothing.
+   * manifest again is `unchanged` and writes nothing. (`installBundle` is the verified path: it also keeps the
+   * bundle's files.)
    */
   async install(input: unknown, options: { readonly bundleUrl: string }): Promise<InstallOutcome> {
     const manifest = parseMiniAppManifest(input);
-    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
-    const apps = transaction.objectStore('apps');
-    const all = await apps.getAll();
-    const existing = all.find((app) => app.id === manifest.id);
-    if (
-      existing !== undefined &&
-      existing.bundleUrl === options.bundleUrl &&
-      canonicalJSONString(existing.manifest) === canonicalJSONString(manifest)
-    ) {
-      await transaction.done;
-      return 'unchanged';
-    }
-    const clash = all.find((app) => app.id !== manifest.id && app.manifest.app_scope === manifest.app_scope);
-    if (clash !== undefined) {
-      transaction.abort();
-      await transaction.done.catch(() => {});
-      throw new LineUpProtocolError([
-        {
-          path: 'app_scope',
-          code: 'duplicate_id',
-          message: 'Another installed app uses this app scope; tool names would collide.',
-        },
-      ]);
-    }
-    const now = this.#clock.now();
-    const record: AppRecord = {
-      id: manifest.id,
-      manifest,
-      bundleUrl: options.bundleUrl,
-      enabled: existing?.enabled ?? true,
-      installedAt: existing?.installedAt ?? now,
-      updatedAt: now,
-    };
-    const others = all.filter((app) => app.id !== manifest.id);
-    await this.#commit(transaction, async () => {
-      await apps.put(record);
-      await this.#publish(transaction, [...others, record], {
-        at: now,
-        type: existing === undefined ? 'app_installed' : 'app_updated',
-        appId: manifest.id,
-        version: manifest.version,
-      });
-    });
-    return existing === undefined ? 'installed' : 'updated';
+    return this.#installIn(manifest, options.bundleUrl);
   }
 
   /**
-   * Installs (or updates) the bundle at `bundleUrl`: fetches its manifest and every file it lists, checks each
+   * Installs (or upgrades) the bundle at `bundleUrl`: fetches its manifest and every file it lists, checks each
    * file's size and SHA-256 against it (`BundleIntegrityError` naming the file and both digests, audited as
-   * `bundle_rejected`; nothing is kept), keeps the verified files in the database, then installs the manifest as
-   * `install` does. A bundle whose manifest lists no files is refused (`no_integrity`). With a `policy` (production)
-   * the manifest must be allow-listed or signed by a trusted key first (`not_allowed`, `signature_invalid`).
+   * `bundle_rejected`; nothing is kept, and an installed version keeps running untouched), then in one
+   * transaction keeps the verified files, switches the app's record to the new manifest and publishes the new
+   * inventory revision. A bundle whose manifest lists no files is refused (`no_integrity`). With a `policy`
+   * (production) the manifest must be allow-listed or signed by a trusted key first (`not_allowed`,
+   * `signature_invalid`).
+   *
+   * An upgrade to another version keeps the running version's files beside the new ones, as `previous`, until
+   * the new version has started once (`confirmStarted`); a failed first start or a failed check before it goes
+   * back to it (`rollback`). The same version with other files replaces it in place (no way back).
    */
   async installBundle(
     bundleUrl: string | URL,
@@ -172,26 +142,201 @@ export class AppRegistry {
       if (error instanceof BundleIntegrityError) await this.#rejected(String(bundleUrl), '', error);
       throw error;
     }
-    const { manifest, files } = bundle;
-    const key = (path: string) => `${manifest.id}\n${manifest.version}\n${path}`;
-    const transaction = this.#db.transaction('bundle_files', 'readwrite');
-    const store = transaction.objectStore('bundle_files');
-    // Files of another version of this app, or no longer listed, go; the verified ones are kept.
-    for (const stored of await store.index('by_app').getAll(manifest.id))
-      if (stored.version !== manifest.version || !files.has(stored.path)) await store.delete(stored.key);
-    for (const file of manifest.files ?? []) {
-      const record: BundleFileRecord = {
-        key: key(file.path),
+    return this.#installIn(bundle.manifest, String(bundleUrl), bundle.files);
+  }
+
+  /**
+   * Installs `manifest` in one transaction: the app record, the verified files (when given), the new inventory
+   * revision, its audit entry and outbox row.
+   */
+  async #installIn(
+    manifest: MiniAppManifest,
+    bundleUrl: string,
+    files?: ReadonlyMap<string, Uint8Array>,
+  ): Promise<InstallOutcome> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const apps = transaction.objectStore('apps');
+    const all = await apps.getAll();
+    const existing = all.find((app) => app.id === manifest.id);
+    const clash = all.find((app) => app.id !== manifest.id && app.manifest.app_scope === manifest.app_scope);
+    if (clash !== undefined) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw new LineUpProtocolError([
+        {
+          path: 'app_scope',
+          code: 'duplicate_id',
+          message: 'Another installed app uses this app scope; tool names would collide.',
+        },
+      ]);
+    }
+    const same =
+      existing !== undefined &&
+      existing.bundleUrl === bundleUrl &&
+      canonicalJSONString(existing.manifest) === canonicalJSONString(manifest);
+    // The version to go back to: the one running, or — over an upgrade that has not started yet — the one
+    // before it, the last that did.
+    const previous =
+      existing === undefined || existing.manifest.version === manifest.version
+        ? existing?.previous
+        : (existing.previous ?? { manifest: existing.manifest, bundleUrl: existing.bundleUrl });
+    const now = this.#clock.now();
+    const record: AppRecord = {
+      id: manifest.id,
+      manifest,
+      bundleUrl,
+      enabled: existing?.enabled ?? true,
+      installedAt: existing?.installedAt ?? now,
+      updatedAt: now,
+      ...(previous === undefined || previous.manifest.version === manifest.version ? {} : { previous }),
+    };
+    await this.#commit(transaction, async () => {
+      if (files !== undefined) {
+        // The new files go in beside the running version's; files of any other version go.
+        const store = transaction.objectStore('bundle_files');
+        const keep = new Set([manifest.version, record.previous?.manifest.version]);
+        for (const stored of await store.index('by_app').getAll(manifest.id))
+          if (!keep.has(stored.version) || (stored.version === manifest.version && !files.has(stored.path)))
+            await store.delete(stored.key);
+        for (const file of manifest.files ?? [])
+          await store.put({
+            key: bundleFileKey(manifest.id, manifest.version, file.path),
+            appId: manifest.id,
+            version: manifest.version,
+            path: file.path,
+            integrity: file.integrity,
+            bytes: files.get(file.path) as Uint8Array,
+          } satisfies BundleFileRecord);
+      }
+      if (same) return;
+      await apps.put(record);
+      await this.#publish(transaction, [...all.filter((app) => app.id !== manifest.id), record], {
+        at: now,
+        type: existing === undefined ? 'app_installed' : 'app_updated',
         appId: manifest.id,
         version: manifest.version,
-        path: file.path,
-        integrity: file.integrity,
-        bytes: files.get(file.path) as Uint8Array,
-      };
-      await store.put(record);
+      });
+    });
+    return same ? 'unchanged' : existing === undefined ? 'installed' : 'updated';
+  }
+
+  /**
+   * The new version of `appId` started once (its page said `app_ready`): the version it replaced, and that
+   * version's files, are let go. Returns whether there was one (an app without a pending upgrade: false).
+   */
+  async confirmStarted(appId: string): Promise<boolean> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const existing = await transaction.objectStore('apps').get(appId);
+    if (existing?.previous === undefined) {
+      await transaction.done;
+      return false;
     }
-    await transaction.done;
-    return this.install(manifest, { bundleUrl: String(bundleUrl) });
+    const { previous, ...record } = existing;
+    await this.#commit(transaction, async () => {
+      await transaction.objectStore('apps').put({ ...record, updatedAt: this.#clock.now() });
+      await this.#deleteFiles(transaction, appId, previous.manifest.version);
+      await transaction.objectStore('audit').add({
+        at: this.#clock.now(),
+        type: 'app_upgrade_confirmed',
+        appId,
+        version: existing.manifest.version,
+        detail: `from ${previous.manifest.version}`,
+      });
+    });
+    return true;
+  }
+
+  /**
+   * Goes back from a new version that failed its check or its first start to the version it replaced, in one
+   * transaction: the record, a new inventory revision (the old version's tools and Surfaces), the audit entry
+   * with `reason`; the new version's files are removed. The app's data is not touched. Returns false (and
+   * changes nothing) when the app has no previous version to go back to.
+   */
+  async rollback(appId: string, reason: string): Promise<boolean> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const all = await transaction.objectStore('apps').getAll();
+    const existing = all.find((app) => app.id === appId);
+    if (existing?.previous === undefined) {
+      await transaction.done;
+      return false;
+    }
+    const { previous, ...current } = existing;
+    const now = this.#clock.now();
+    const record: AppRecord = {
+      ...current,
+      manifest: previous.manifest,
+      bundleUrl: previous.bundleUrl,
+      updatedAt: now,
+    };
+    await this.#commit(transaction, async () => {
+      await transaction.objectStore('apps').put(record);
+      await this.#deleteFiles(transaction, appId, existing.manifest.version);
+      await this.#publish(
+        transaction,
+        all.map((app) => (app.id === appId ? record : app)),
+        {
+          at: now,
+          type: 'app_rolled_back',
+          appId,
+          version: previous.manifest.version,
+          detail: `from ${existing.manifest.version}: ${reason.slice(0, 200)}`,
+        },
+      );
+    });
+    return true;
+  }
+
+  /**
+   * Uninstalls `appId` in one transaction: its record, its kept files (every version), the session data of
+   * its instances, and a new inventory revision without it. Calls and instances still open end through
+   * `ToolRuntime.withdraw` (the agent gets `revoked`, the host closes the page). Throws `LineUpProtocolError`
+   * (`unknown_reference`) for an app that is not installed.
+   */
+  async uninstall(appId: string): Promise<void> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const all = await transaction.objectStore('apps').getAll();
+    const existing = all.find((app) => app.id === appId);
+    if (existing === undefined) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw new LineUpProtocolError([
+        { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
+      ]);
+    }
+    await this.#commit(transaction, async () => {
+      await transaction.objectStore('apps').delete(appId);
+      await this.#deleteFiles(transaction, appId);
+      const sessions = transaction.objectStore('session_data');
+      for (const instance of await transaction.objectStore('instances').getAll())
+        if (instance.appId === appId) await sessions.delete(`${instance.appScope}\n${instance.appSessionId}`);
+      await this.#publish(
+        transaction,
+        all.filter((app) => app.id !== appId),
+        {
+          at: this.#clock.now(),
+          type: 'app_uninstalled',
+          appId,
+          version: existing.manifest.version,
+        },
+      );
+    });
+  }
+
+  /**
+   * The kept, verified files of the installed version of `appId`, by path: checked again first
+   * (`verifyInstalled`), so what a host mounts is what was verified. Throws as `verifyInstalled` does.
+   */
+  async bundleFiles(
+    appId: string,
+  ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
+    return this.#verify(appId);
+  }
+
+  /** Deletes the kept files of `appId` (of one `version`, or all). */
+  async #deleteFiles(transaction: RegistryTransaction, appId: string, version?: string): Promise<void> {
+    const store = transaction.objectStore('bundle_files');
+    for (const stored of await store.index('by_app').getAll(appId))
+      if (version === undefined || stored.version === version) await store.delete(stored.key);
   }
 
   /**
@@ -200,12 +345,19 @@ export class AppRegistry {
    * without a file list is `no_integrity`.
    */
   async verifyInstalled(appId: string): Promise<void> {
+    await this.#verify(appId);
+  }
+
+  async #verify(
+    appId: string,
+  ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
     const app = await this.#db.get('apps', appId);
     if (app === undefined)
       throw new LineUpProtocolError([
         { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
       ]);
     const { manifest } = app;
+    const files = new Map<string, Uint8Array>();
     try {
       if (manifest.files === undefined)
         throw new BundleIntegrityError(
@@ -215,7 +367,7 @@ export class AppRegistry {
       for (const file of manifest.files) {
         const stored = await this.#db.get(
           'bundle_files',
-          `${manifest.id}\n${manifest.version}\n${file.path}`,
+          bundleFileKey(manifest.id, manifest.version, file.path),
         );
         if (stored === undefined)
           throw new BundleIntegrityError('missing_file', `The kept bundle has no ${file.path}.`, {
@@ -239,11 +391,13 @@ export class AppRegistry {
             `The kept ${file.path} does not match the manifest: expected ${file.integrity}, found ${actual}.`,
             { path: file.path, expected: file.integrity, actual },
           );
+        files.set(file.path, stored.bytes);
       }
     } catch (error) {
       if (error instanceof BundleIntegrityError) await this.#rejected(manifest.id, manifest.version, error);
       throw error;
     }
+    return { manifest, files };
   }
 
   async #rejected(appId: string, version: string, error: BundleIntegrityError): Promise<void> {

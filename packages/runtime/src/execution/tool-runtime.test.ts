@@ -333,3 +333,68 @@ describe('final results', () => {
     expect(results.map((row) => row.payload.call_id).sort()).toEqual(['c1', 'c2', 'c3', 'c4']);
   });
 });
+
+describe('withdraw: a disabled, uninstalled or rolled-back app gets definite answers (seed 000 §5.1)', () => {
+  const FOCUS = 'com.lineup.focus';
+  const focusId = async () => (await registry.list())[0]?.id ?? FOCUS;
+
+  it('disabling ends a running operation’s call revoked, closes the instance and keeps its data', async () => {
+    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.confirmForeground(CONVERSATION, 'focus');
+    advance(90_000);
+    expect(await registry.setEnabled(await focusId(), false)).toBe(true);
+    expect(await runtime.withdraw()).toBe(1);
+    expect((await finalOf('c1'))?.payload).toMatchObject({ outcome: 'error', error: { code: 'revoked' } });
+    expect(host.calls).toEqual(['foreground focus', 'close focus']);
+    const [operation] = await db.getAll('operations');
+    expect(operation).toMatchObject({ status: 'interrupted', endedAt: START + 90_000 });
+    expect(operation).not.toHaveProperty('dueAt');
+    const [instance] = await db.getAll('instances');
+    expect(instance).toMatchObject({ state: 'closed', foreground: false });
+    // The data stays (enabled again, the app shows the focus ended), and nothing falls due any more.
+    expect(host.snapshots.at(-1)?.data).toMatchObject({
+      operation: { status: 'interrupted', focused_seconds: 90 },
+    });
+    expect(await runtime.nextDueAt()).toBeUndefined();
+    // Again: nothing more to end; one final result each.
+    expect(await runtime.withdraw()).toBe(0);
+    expect((await answers()).filter((answer) => answer.startsWith('c1 revoked'))).toHaveLength(1);
+  });
+
+  it('a start still waiting for the foreground and the calls queued on it end revoked', async () => {
+    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await registry.setEnabled(await focusId(), false);
+    expect(await runtime.withdraw()).toBe(1);
+    expect((await finalOf('c1'))?.payload).toMatchObject({ outcome: 'error', error: { code: 'revoked' } });
+    const [activation] = await db.getAll('activations');
+    expect(activation).toMatchObject({ status: 'cancelled' });
+    expect(await runtime.nextDueAt()).toBeUndefined();
+  });
+
+  it('a call against the withdrawn tool afterwards is unsupported at the new revision, stale at the old', async () => {
+    await registry.setEnabled(await focusId(), false);
+    await runtime.withdraw();
+    const latest = (await registry.inventory()).revision;
+    const stale = await runtime.receive(CONVERSATION, call('c2', 'focus.start', { minutes: 5 }));
+    expect(stale.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'stale_inventory' } });
+    const fresh = await runtime.receive(CONVERSATION, {
+      ...call('c3', 'focus.start', { minutes: 5 }),
+      inventory_revision: latest,
+    });
+    expect(fresh.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'unsupported' } });
+    expect(host.calls).toEqual([]);
+  });
+
+  it('an enabled app is left alone, and recover withdraws what a crash left behind', async () => {
+    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.confirmForeground(CONVERSATION, 'focus');
+    expect(await runtime.withdraw()).toBe(0);
+    expect((await finalOf('c1'))?.payload).toMatchObject({ status: 'started' });
+    // Uninstalled, and the page closed before the host could withdraw: the next start-up does it.
+    await registry.uninstall(await focusId());
+    const restarted = newRuntime();
+    await restarted.recover();
+    expect((await finalOf('c1'))?.payload).toMatchObject({ outcome: 'error', error: { code: 'revoked' } });
+    expect(await db.getAll('session_data')).toEqual([]);
+  });
+});

@@ -260,7 +260,59 @@ export class ToolRuntime {
           return true;
         });
     }
+    await this.withdraw();
     await this.settle();
+  }
+
+  /**
+   * Ends what belongs to apps that are no longer enabled — disabled, uninstalled, or a tool an upgrade or a
+   * rollback dropped (seed 000 §5.1: a revoked reference gets a definite answer, never a fallback): every
+   * unfinished call of a tool no longer in the inventory ends `revoked`; a starting activation of such an app
+   * is cancelled and its running operation interrupted; its open instances close (the host hears `closeApp`).
+   * A host calls it after every registry change that withdraws something; `recover` calls it too. Calling it
+   * again changes nothing. Returns how many calls it ended.
+   */
+  async withdraw(): Promise<number> {
+    let ended = 0;
+    await this.#step(async (transaction, effects, descriptors) => {
+      const now = this.#clock.now();
+      const calls = transaction.objectStore('tool_calls');
+      for (const call of await calls.index('by_due').getAll()) {
+        if (call.stage === 'finished' || descriptors.has(call.call.tool)) continue;
+        await this.#finish(transaction, call, { outcome: 'error', error: { code: 'revoked' } }, descriptors);
+        ended++;
+      }
+      const installed = new Set((await transaction.objectStore('apps').getAll()).map((app) => app.id));
+      for (const instance of await transaction.objectStore('instances').getAll()) {
+        if (instance.state !== 'open' || descriptors.appIds.get(instance.appScope) === instance.appId)
+          continue;
+        const activation = await this.#currentActivation(transaction, instance);
+        if (activation?.status === 'starting')
+          await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
+        const operation = await this.#runningOperation(transaction, instance.key);
+        if (operation !== undefined) {
+          const { dueAt: _, ...stopped } = operation;
+          await transaction
+            .objectStore('operations')
+            .put({ ...stopped, status: 'interrupted', endedAt: now });
+          // A disabled app keeps its data (enabled again, it shows the operation ended); an uninstalled one
+          // has none left to write to.
+          if (installed.has(instance.appId))
+            await this.#project(transaction, effects, instance, {
+              status: 'interrupted',
+              started_at: iso(operation.startedAt),
+              interrupted_at: iso(now),
+              focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
+            });
+        }
+        await this.#audit(transaction, 'instance_withdrawn', instance, {});
+        await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
+        const target = targetOf(instance);
+        effects.push((host) => host.closeApp(target));
+      }
+      return true;
+    });
+    return ended;
   }
 
   /**

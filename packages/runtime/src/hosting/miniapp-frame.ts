@@ -1,19 +1,23 @@
 /**
  * A browser host's MiniApp frame: the installed app's page in `<iframe sandbox="allow-scripts">` — an opaque
- * origin, so it cannot read the host's storage, cookies or DOM — opened at its entry with
- * `#lineup-instance=<id>`, and wired to a `MiniAppConnection`. Only messages whose `event.source` is this
- * frame's window reach the connection; everything it posts goes to that window only.
+ * origin, so it cannot read the host's storage, cookies or DOM — with `#lineup-instance=<id>` on its URL, and
+ * wired to a `MiniAppConnection`. Only messages whose `event.source` is this frame's window reach the
+ * connection; everything it posts goes to that window only.
  *
- * The page is served by the host (same origin as the host, loaded from an opaque origin): its server must
- * answer the page's module requests, which carry `Origin: null`, with `Access-Control-Allow-Origin`.
+ * The page comes from the app's kept, verified files (`page`: `miniAppPageDocument` builds its `srcdoc`, so what
+ * runs is what was verified), or — for development — from a URL the host serves (`url`; its server must answer
+ * the page's module requests, which carry `Origin: null`, with `Access-Control-Allow-Origin`).
  */
 import { MINIAPP_INSTANCE_PARAMETER } from '@lineup/shared/bridge';
 import type { AppTarget, ToolRuntime } from '../execution/tool-runtime.js';
+import { miniAppPageDocument } from './bundle-document.js';
 import { MiniAppConnection, type MiniAppConnectionOptions } from './miniapp-connection.js';
 
 export interface MountMiniAppOptions extends MiniAppConnectionOptions {
-  /** The page's URL: the app's bundle URL joined with its manifest `entry`. */
-  readonly url: string | URL;
+  /** The page's URL: the app's bundle URL joined with its manifest `entry` (when `page` is not given). */
+  readonly url?: string | URL;
+  /** The page from kept files: the manifest's `entry` and the verified files by path (`AppRegistry.bundleFiles`). */
+  readonly page?: { readonly entry: string; readonly files: ReadonlyMap<string, Uint8Array> };
   /** The frame's accessible name (the app's name). */
   readonly title: string;
   /** Extra fragment parameters for the page, e.g. `{ lang: 'zh-CN' }`. */
@@ -53,7 +57,14 @@ export function mountMiniAppFrame(
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.setAttribute('referrerpolicy', 'no-referrer');
   frame.title = options.title;
-  frame.src = miniAppPageUrl(options.url, target.instanceId, options.parameters);
+  if (options.page !== undefined)
+    frame.srcdoc = miniAppPageDocument(options.page.entry, options.page.files, {
+      ...options.parameters,
+      [MINIAPP_INSTANCE_PARAMETER]: target.instanceId,
+    });
+  else if (options.url !== undefined)
+    frame.src = miniAppPageUrl(options.url, target.instanceId, options.parameters);
+  else throw new TypeError('mountMiniAppFrame: give the page (kept files) or its url.');
   const connection = new MiniAppConnection(
     runtime,
     target,

@@ -42,6 +42,11 @@ export interface AppRecord {
   /** Unix milliseconds. */
   readonly installedAt: number;
   readonly updatedAt: number;
+  /**
+   * While a new version has not yet started once: the version it replaced, whose files are kept beside it, to
+   * roll back to (`AppRegistry.rollback`) until `AppRegistry.confirmStarted` lets it go.
+   */
+  readonly previous?: { readonly manifest: MiniAppManifest; readonly bundleUrl: string };
 }
 
 /** One verified file of an installed bundle, kept so it can be checked again before every mount. */
@@ -98,7 +103,15 @@ export type AuditType =
   | 'action_reserved'
   | 'action_status'
   /** A bundle's files failed their check (at install or before a mount): nothing was kept or mounted. */
-  | 'bundle_rejected';
+  | 'bundle_rejected'
+  /** A new version started for the first time: the version it replaced, and its files, were let go. */
+  | 'app_upgrade_confirmed'
+  /** A new version failed its check or its first start: the previous version is back (detail: why). */
+  | 'app_rolled_back'
+  /** An app, its kept files and its session data were removed. */
+  | 'app_uninstalled'
+  /** An open instance of an app that was disabled or removed was closed (its calls ended `revoked`). */
+  | 'instance_withdrawn';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -411,7 +424,16 @@ export interface RuntimeDatabaseSchema extends DBSchema {
 export type RuntimeDatabase = IDBPDatabase<RuntimeDatabaseSchema>;
 
 /** The stores a registry change writes together. */
-export const REGISTRY_STORES = ['apps', 'capabilities', 'inventory', 'audit', 'outbox'] as const;
+export const REGISTRY_STORES = [
+  'apps',
+  'capabilities',
+  'inventory',
+  'audit',
+  'outbox',
+  'bundle_files',
+  'session_data',
+  'instances',
+] as const;
 export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof REGISTRY_STORES, 'readwrite'>;
 
 /** The stores receiving a tool call writes together. */

@@ -1,0 +1,121 @@
+/**
+ * A MiniApp page built from its kept, verified files (issue 12: what runs is what was verified). The host loads
+ * it as the `srcdoc` of the app's sandboxed frame, so nothing of the app is fetched from its URL again: the
+ * entry HTML is parsed (inert, by `DOMParser`), and each script, stylesheet, image and icon it names by a
+ * relative path becomes a `data:` URL of that file's verified bytes. A Content Security Policy lets the page
+ * run only those (`script-src data:`) and connect nowhere (`default-src 'none'`).
+ *
+ * What a page loaded this way cannot do, and the SDK's Vite plugin refuses at build time: import other chunks
+ * (a module from a `data:` URL has no base to resolve `./chunk.js` against), or reach files by URL at run time
+ * (`fetch('./data.json')`, `new URL('./x.png', import.meta.url)`). A reference to a file the bundle does not
+ * list is refused before anything is mounted.
+ */
+import { MINIAPP_INSTANCE_PARAMETER } from '@lineup/shared/bridge';
+import { BundleIntegrityError } from '../apps/bundle.js';
+
+/** The policy of a page built from kept files: its own files' `data:` URLs, inline styles, no network. */
+export const MINIAPP_PAGE_CSP =
+  "default-src 'none'; script-src data:; style-src data: 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; base-uri 'none'; form-action 'none'";
+
+const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+};
+
+/** Where a reference in `from` points inside the bundle, or null for one that is not a relative path. */
+export function resolveBundlePath(from: string, reference: string): string | null {
+  if (reference === '' || /^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('//')) return null;
+  const clean = reference.split(/[?#]/, 1)[0] as string;
+  const segments = clean.startsWith('/') ? [] : from.split('/').slice(0, -1);
+  for (const segment of clean.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
+}
+
+/** The `data:` URL of a kept file. */
+function dataUrl(path: string, bytes: Uint8Array): string {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return `data:${MEDIA_TYPES[extension] ?? 'application/octet-stream'};base64,${base64(bytes)}`;
+}
+
+/**
+ * The `srcdoc` of the page at `entry` of a bundle, from its verified `files` (path → bytes). `fragment` is what
+ * the page would have read from its URL's fragment (`lineup-instance=<id>&lang=…`): it is set on the document's
+ * URL before any of the app's scripts run. Throws `BundleIntegrityError` (`missing_file`) when the page names a
+ * file the bundle does not have, and `TypeError` where `DOMParser` is missing.
+ */
+export function miniAppPageDocument(
+  entry: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  fragment: Readonly<Record<string, string>>,
+): string {
+  const page = files.get(entry);
+  if (page === undefined)
+    throw new BundleIntegrityError('missing_file', `The bundle has no entry page ${entry}.`, { path: entry });
+  if (typeof DOMParser !== 'function') throw new TypeError('miniAppPageDocument needs a DOMParser.');
+  const document = new DOMParser().parseFromString(new TextDecoder().decode(page), 'text/html');
+  const inline = (element: Element, attribute: string) => {
+    const reference = element.getAttribute(attribute);
+    if (reference === null) return;
+    const path = resolveBundlePath(entry, reference);
+    if (path === null) return;
+    const bytes = files.get(path);
+    if (bytes === undefined)
+      throw new BundleIntegrityError(
+        'missing_file',
+        `${entry} names ${reference}, which the bundle does not have.`,
+        {
+          path,
+        },
+      );
+    element.setAttribute(attribute, dataUrl(path, bytes));
+    element.removeAttribute('crossorigin');
+    element.removeAttribute('integrity');
+  };
+  for (const script of document.querySelectorAll('script[src]')) inline(script, 'src');
+  for (const link of document.querySelectorAll('link[href]')) {
+    const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+    if (rel.includes('stylesheet') || rel.includes('icon')) inline(link, 'href');
+    // Preloads of chunks and anything else a link could fetch: the page has its files already.
+    else link.remove();
+  }
+  for (const image of document.querySelectorAll('img[src]')) inline(image, 'src');
+  const head = document.head;
+  const policy = document.createElement('meta');
+  policy.setAttribute('http-equiv', 'Content-Security-Policy');
+  policy.setAttribute('content', MINIAPP_PAGE_CSP);
+  // The instance id and parameters, on the document's URL (about:srcdoc) before the app's scripts run.
+  const hash = new URLSearchParams(fragment);
+  if (!hash.has(MINIAPP_INSTANCE_PARAMETER))
+    throw new TypeError(`miniAppPageDocument: the fragment needs ${MINIAPP_INSTANCE_PARAMETER}.`);
+  const bootstrap = document.createElement('script');
+  bootstrap.setAttribute(
+    'src',
+    `data:text/javascript;base64,${base64(new TextEncoder().encode(`history.replaceState(null,'',location.href.split('#')[0]+${JSON.stringify(`#${hash.toString()}`)});`))}`,
+  );
+  head.prepend(policy, bootstrap);
+  return `<!doctype html>${document.documentElement.outerHTML}`;
+}
