@@ -251,7 +251,9 @@ describe('@lineup/shared public surface', () => {
       'UI_USER_CLOSE_EVENT',
       'UnsupportedPayloadSchema',
       'agentToolName',
+      'bundleDataUrl',
       'bundleIntegrity',
+      'bundleMediaType',
       'bundleSignatureMessage',
       'fileIntegrity',
       'integrityOfDigest',
@@ -262,6 +264,7 @@ describe('@lineup/shared public surface', () => {
       'parseEnvelope',
       'parseEnvelopeText',
       'parseMiniAppManifest',
+      'resolveBundlePath',
       'sortBundleFiles',
       'toAgentToolInventoryEntry',
     ]);

@@ -92,8 +92,17 @@ export const LineUpEnvelopeSchema = z
   .meta({ id: 'LineUpEnvelope' });
 export type LineUpEnvelope = z.infer<typeof LineUpEnvelopeSchema>;
 
-/** Why an envelope is answered `unsupported`. */
-export const LINEUP_UNSUPPORTED_REASONS = ['unknown_type', 'unsupported_version'] as const;
+/**
+ * Why an envelope is answered `unsupported`: a type or version this side does not know, or (for a `ui.open` by
+ * reference, seed 000 §5.1) a reference it cannot honour — `unknown_reference` for an app or Surface the
+ * inventory never listed, `revoked` for one that was disabled or removed since. Never a fallback.
+ */
+export const LINEUP_UNSUPPORTED_REASONS = [
+  'unknown_type',
+  'unsupported_version',
+  'unknown_reference',
+  'revoked',
+] as const;
 export type LineUpUnsupportedReason = (typeof LINEUP_UNSUPPORTED_REASONS)[number];
 
 /**

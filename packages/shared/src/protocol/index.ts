@@ -180,12 +180,15 @@ export {
   BundlePathSchema,
   type BundleSignature,
   BundleSignatureSchema,
+  bundleDataUrl,
   bundleIntegrity,
+  bundleMediaType,
   bundleSignatureMessage,
   fileIntegrity,
   integrityOfDigest,
   MINIAPP_SIGNATURE_FILE_NAME,
   manifestDigest,
+  resolveBundlePath,
   sortBundleFiles,
 } from './tools/bundle.js';
 // Agent Tool descriptors

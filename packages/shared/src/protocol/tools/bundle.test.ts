@@ -10,11 +10,14 @@ import {
   BUNDLE_PATH_PATTERN,
   type BundleFile,
   BundleSignatureSchema,
+  bundleDataUrl,
   bundleIntegrity,
+  bundleMediaType,
   bundleSignatureMessage,
   fileIntegrity,
   integrityOfDigest,
   manifestDigest,
+  resolveBundlePath,
   sortBundleFiles,
 } from './bundle.js';
 
@@ -128,5 +131,43 @@ describe('manifestDigest and bundleSignatureMessage', () => {
       { ...valid, extra: 1 },
     ])
       expect(BundleSignatureSchema.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('resolveBundlePath', () => {
+  it.each([
+    ['index.html', './assets/a.js', 'assets/a.js'],
+    ['index.html', 'assets/a.js?v=1#x', 'assets/a.js'],
+    ['surfaces/focus.html', './focus.js', 'surfaces/focus.js'],
+    ['surfaces/focus.html', '../shared/a.css', 'shared/a.css'],
+    ['surfaces/focus.html', '/assets/a.js', 'assets/a.js'],
+    ['index.html', '../outside.js', null],
+    ['index.html', 'https://cdn.example/a.js', null],
+    ['index.html', '//cdn.example/a.js', null],
+    ['index.html', 'data:text/javascript,1', null],
+    ['index.html', '', null],
+  ])('%s + %s → %s', (from, reference, expected) => {
+    expect(resolveBundlePath(from, reference)).toBe(expected);
+  });
+});
+
+describe('bundleDataUrl', () => {
+  it.each([
+    ['assets/app.js', 'text/javascript'],
+    ['a/B.CSS', 'text/css'],
+    ['logo.svg', 'image/svg+xml'],
+    ['font.woff2', 'font/woff2'],
+    ['data.bin', 'application/octet-stream'],
+    ['README', 'application/octet-stream'],
+  ])('%s is %s', (path, type) => {
+    expect(bundleMediaType(path)).toBe(type);
+  });
+
+  it('carries the bytes as base64 (the reference base64), after the media type', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(bundleDataUrl('x.js', bytes)).toBe(`data:text/javascript;base64,${referenceBase64(bytes)}`);
+      }),
+    );
   });
 });

@@ -116,3 +116,53 @@ export function bundleIntegrity(files: readonly BundleFile[]): string {
     sha256(utf8ToBytes(canonicalJSONString(list, { maxBytes: 1_048_576, maxDepth: 4, maxValues: 4_096 }))),
   );
 }
+
+/**
+ * Where `reference` (an `src` or `href` in the bundle file at `from`) points inside the bundle: the normalised
+ * bundle path, or `null` when it is not a path inside it (a URL with a scheme, `//host/…`, empty, or climbing
+ * above the bundle's root). A leading `/` is the bundle's root; a query or fragment is dropped.
+ */
+export function resolveBundlePath(from: string, reference: string): string | null {
+  if (reference === '' || /^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('//')) return null;
+  const clean = reference.split(/[?#]/, 1)[0] as string;
+  const segments = clean.startsWith('/') ? [] : from.split('/').slice(0, -1);
+  for (const segment of clean.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+/** Media types of the files a host gives a page or Surface as `data:` URLs, by extension. */
+const BUNDLE_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+};
+
+/** The media type of a bundle file by its extension (`application/octet-stream` for one not listed). */
+export function bundleMediaType(path: string): string {
+  return (
+    BUNDLE_MEDIA_TYPES[path.slice(path.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream'
+  );
+}
+
+/** The `data:` URL of a bundle file's bytes (base64), with the media type of its extension. */
+export function bundleDataUrl(path: string, bytes: Uint8Array): string {
+  return `data:${bundleMediaType(path)};base64,${base64(bytes)}`;
+}
