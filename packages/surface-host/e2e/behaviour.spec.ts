@@ -113,6 +113,37 @@ LineUpSurface.onState(function (state) { LineUpSurface.event('seen', { n: state.
   });
 });
 
+test.describe('a Surface by reference', () => {
+  test.use({ harnessMode: 'reference' });
+
+  test('runs from its files in the same frame, and only its declared events reach the host', async ({
+    harnessPage: page,
+  }) => {
+    await call(
+      page,
+      'mount',
+      'r',
+      {
+        html: '<main id="out">waiting</main>',
+        css: 'main{color:rgb(1, 2, 3)}',
+        js: "document.getElementById('out').textContent = 'ran'; LineUpSurface.event('steal', { x: 1 }); LineUpSurface.event('done', {});",
+      },
+      {},
+    );
+    await expect
+      .poll(() => call(page, 'events', 'r'))
+      .toEqual([{ instance_id: 'r', event: 'done', data: {} }]);
+    expect(await call(page, 'rejections', 'r')).toContainEqual({
+      reason: 'undeclared_event',
+      event: 'steal',
+      count: 1,
+    });
+    const frame = page.frameLocator('iframe[title="Surface r"]').frameLocator('iframe');
+    await expect(frame.locator('#out')).toHaveText('ran');
+    await expect(frame.locator('#out')).toHaveCSS('color', 'rgb(1, 2, 3)');
+  });
+});
+
 test("a Surface cannot move the host's history", async ({ harnessPage: page, recorder }) => {
   await page.evaluate(() => {
     history.pushState({ n: 1 }, '', '#one');

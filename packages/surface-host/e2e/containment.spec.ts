@@ -18,7 +18,7 @@ function leaked(recorder: Recorder) {
   return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets;
 }
 
-for (const mode of ['warm', 'cold'] as const)
+for (const mode of ['warm', 'pool', 'cold', 'reference'] as const)
   test.describe(`a contained Surface lets nothing out (${mode} frame)`, () => {
     test.use({ harnessMode: mode });
     for (const attack of ATTACKS) {
@@ -30,6 +30,8 @@ for (const mode of ['warm', 'cold'] as const)
           { html: attack.html ?? PROBE_HTML, css: '', js: recorder.fill(attack.js) },
           { secret: 'host-given state' },
         );
+        // warm and pool: the bundle went to a frame whose containment had run before the mount.
+        expect(await call(page, 'wasWarm', 'probe')).toBe(mode !== 'cold');
         if (attack.tearsDown) {
           // Generous: a flood attack keeps the host page's queue busy long after the Surface is gone.
           await expect.poll(() => call(page, 'isMounted', 'probe'), { timeout: 30_000 }).toBe(false);

@@ -19,6 +19,9 @@ export function call<K extends keyof Harness>(
   ) as Promise<Awaited<ReturnType<Harness[K]>>>;
 }
 
+/** How many spare frames the harness keeps in `pool` mode. */
+export const POOL_FRAMES = 4;
+
 /**
  * Each test gets its own recording server and a harness page in a browser with a real, persistent profile: an
  * incognito-like context (Playwright's default) skips some of the preconnects a user's browser makes, so it
@@ -29,8 +32,12 @@ export const test = base.extend<
   {
     recorder: Recorder;
     harnessPage: Page;
-    /** `warm`: Surfaces take the spare frame the host keeps loaded; `cold`: each loads a frame of its own. */
-    harnessMode: 'warm' | 'cold';
+    /**
+     * `warm`: Surfaces take the spare frame the host keeps loaded; `pool`: a frame from a pool of
+     * `POOL_FRAMES` loaded spares; `cold`: each loads a frame of its own; `reference`: the spare frame, with
+     * each bundle mounted as an installed app's Surface by reference is (its files read back, declared events).
+     */
+    harnessMode: 'warm' | 'pool' | 'cold' | 'reference';
   },
   { profile: BrowserContext }
 >({
@@ -59,8 +66,20 @@ export const test = base.extend<
       if (message.type() === 'error' && message.location().url.startsWith(`${baseURL}/assets/`))
         errors.push(message.text());
     });
-    await page.goto(harnessMode === 'cold' ? `${baseURL}/?cold` : `${baseURL}/`);
+    const query = { warm: '', pool: `?frames=${POOL_FRAMES}`, cold: '?cold', reference: '?reference' }[
+      harnessMode
+    ];
+    await page.goto(`${baseURL}/${query}`);
     await page.waitForFunction(() => 'harness' in window);
+    if (harnessMode !== 'cold') {
+      // The spares have loaded (their Surface documents said `ready`): a Surface gets a frame loaded ahead.
+      const spares = harnessMode === 'pool' ? POOL_FRAMES : 1;
+      await page.waitForFunction(
+        (count) => (window as unknown as { harness: Harness }).harness.sparesReady() >= count,
+        spares,
+      );
+      await call(page, 'stopWatchingSpares');
+    }
     await use(page);
     errors.push(...(await call(page, 'pageErrors')));
     await page.close();

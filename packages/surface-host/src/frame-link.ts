@@ -3,9 +3,10 @@
  * document (documents.ts) and the one `ready` it accepts from the content frame inside it.
  *
  * A frame's documents do not depend on the bundle, so one can load before it is needed: each document keeps
- * one spare frame, hidden, and `mountSurface` moves it into place with `Element.moveBefore` (which keeps a
- * frame's documents; a plain move would reload them) and gives it the bundle over the port. Where
- * `moveBefore` is missing, every mount loads a frame of its own.
+ * a pool of spare frames (one unless the host asks for more), hidden, and `mountSurface` moves one into place
+ * with `Element.moveBefore` (which keeps a frame's documents; a plain move would reload them) and gives it the
+ * bundle over the port. A frame serves one Surface: once it held one it is never returned to the pool, and
+ * closing the Surface removes it. Where `moveBefore` is missing, every mount loads a frame of its own.
  */
 import type { UIIssue } from '@lineup/shared';
 import { LineUpProtocolError } from '@lineup/shared';
@@ -130,48 +131,162 @@ export class FrameLink {
   };
 }
 
-/** The spare frame of each document, loading in a hidden holder until a mount takes it. */
-const spares = new WeakMap<Document, FrameLink>();
+/** The most spare frames a document keeps loaded (`prepareSurfaceFrame`'s `frames`). */
+export const MAX_SPARE_SURFACE_FRAMES = 8;
+
+export interface PrepareSurfaceFrameOptions {
+  /**
+   * How many spare frames the document keeps loaded, from 1 to `MAX_SPARE_SURFACE_FRAMES`: as many as Surfaces
+   * may open there at once. Default: as many as it keeps already (1 at first).
+   */
+  readonly frames?: number;
+}
+
+/**
+ * The spare frames of one document, each loading or loaded in a hidden holder of its own until a mount takes
+ * it. A frame serves one Surface: once taken it never comes back here, and closing its Surface removes it.
+ */
+interface FramePool {
+  /** How many spares the document keeps. */
+  size: number;
+  /** The spares, oldest first. */
+  readonly spares: FrameLink[];
+  /** Whether a refill is scheduled. */
+  refilling: boolean;
+}
+
+const pools = new WeakMap<Document, FramePool>();
+
+/**
+ * How long after a mount the pool starts loading the next spare, at the earliest (ms), and then only once the
+ * host is idle: loading a frame keeps a small machine's cores busy for a while, and the Surface that just
+ * opened should have them first.
+ */
+const REFILL_DELAY = 100;
+
+/** The attribute that marks a spare's holder. */
+const SPARE_HOLDER_ATTRIBUTE = 'data-lineup-spare-surface';
 
 function canMoveFrames(document: Document): boolean {
   const view = document.defaultView as (Window & { Element: typeof Element }) | null;
   return typeof (view?.Element.prototype as { moveBefore?: unknown } | undefined)?.moveBefore === 'function';
 }
 
-/**
- * Loads a spare Surface frame in `document` now, so that the next `mountSurface` there does not wait for
- * one (a host calls this when it expects Surfaces, e.g. as a conversation opens). Every mount loads the next
- * spare. Does nothing where frames cannot be moved without reloading (`Element.moveBefore` missing), or when a
- * spare is already loading.
- */
-export function prepareSurfaceFrame(document: Document = globalThis.document): void {
-  if (spares.has(document) || !canMoveFrames(document) || document.body === null) return;
+function checkPoolSize(frames: unknown): number {
+  if (
+    typeof frames !== 'number' ||
+    !Number.isInteger(frames) ||
+    frames < 1 ||
+    frames > MAX_SPARE_SURFACE_FRAMES
+  )
+    throw new TypeError(
+      `prepareSurfaceFrame: options.frames must be a whole number from 1 to ${MAX_SPARE_SURFACE_FRAMES}.`,
+    );
+  return frames;
+}
+
+function poolOf(document: Document): FramePool {
+  let pool = pools.get(document);
+  if (pool === undefined) {
+    pool = { size: 1, spares: [], refilling: false };
+    pools.set(document, pool);
+  }
+  return pool;
+}
+
+/** A new spare frame, loading in its holder. */
+function loadSpare(document: Document, body: HTMLElement): FrameLink {
   const link = new FrameLink(document);
   // In the viewport and at a Surface's size, but transparent, behind the page, inert and out of the
   // accessibility tree: a frame that is hidden or off screen is not rendered (Chromium throttles it), and a
   // Surface starting in it right after the move would measure itself as 0.
   const holder = document.createElement('div');
-  holder.setAttribute('data-lineup-spare-surface', '');
+  holder.setAttribute(SPARE_HOLDER_ATTRIBUTE, '');
   holder.setAttribute('aria-hidden', 'true');
   holder.inert = true;
   holder.style.cssText =
     'position:fixed;top:0;left:0;width:100%;height:240px;opacity:0;pointer-events:none;overflow:hidden;z-index:-2147483647';
   link.frame.style.cssText = 'display:block;width:100%;height:240px;border:0';
   holder.appendChild(link.frame);
-  document.body.appendChild(holder);
-  spares.set(document, link);
+  body.appendChild(holder);
+  return link;
+}
+
+/** Removes a spare that will serve no Surface, with its holder. */
+function discardSpare(spare: FrameLink): void {
+  const holder = spare.frame.parentElement;
+  spare.dispose();
+  if (holder?.hasAttribute(SPARE_HOLDER_ATTRIBUTE)) holder.remove();
 }
 
 /**
- * A frame for a new Surface in `container`: the spare, moved there without reloading, or a new one. A new
- * spare starts loading once the browser is idle.
+ * Brings the pool to its size: drops spares the host removed from the document (replacing the body, say: they
+ * cannot be moved), the newest spares when fewer are wanted, and loads new ones.
+ */
+function fillPool(document: Document, pool: FramePool): void {
+  const kept = pool.spares.filter((spare) => spare.frame.isConnected);
+  for (const spare of pool.spares) if (!kept.includes(spare)) discardSpare(spare);
+  pool.spares.splice(0, pool.spares.length, ...kept);
+  while (pool.spares.length > pool.size) discardSpare(pool.spares.pop() as FrameLink);
+  const body = document.body;
+  if (body === null) return;
+  while (pool.spares.length < pool.size) pool.spares.push(loadSpare(document, body));
+}
+
+function scheduleRefill(document: Document, pool: FramePool): void {
+  if (pool.refilling) return;
+  pool.refilling = true;
+  const view = document.defaultView as Window;
+  const refill = () => {
+    pool.refilling = false;
+    fillPool(document, pool);
+  };
+  view.setTimeout(() => {
+    if (typeof view.requestIdleCallback === 'function') view.requestIdleCallback(refill, { timeout: 500 });
+    else refill();
+  }, REFILL_DELAY);
+}
+
+/**
+ * Loads spare Surface frames in `document` now, so that Surfaces mounted there next do not wait for a frame to
+ * load (a host calls this when it expects Surfaces, e.g. as a conversation opens): `frames` of them, as many as
+ * may open at once (default: as many as the document keeps, 1 at first). Each spare serves one Surface, and the
+ * pool is filled up again after each mount, once the host is idle. Does nothing where frames cannot be moved
+ * without reloading (`Element.moveBefore` missing). Throws a `TypeError` when `frames` is not a whole number
+ * from 1 to `MAX_SPARE_SURFACE_FRAMES`.
+ */
+export function prepareSurfaceFrame(
+  document: Document = globalThis.document,
+  options: PrepareSurfaceFrameOptions = {},
+): void {
+  const frames = options.frames === undefined ? undefined : checkPoolSize(options.frames);
+  if (!canMoveFrames(document)) return;
+  const pool = poolOf(document);
+  if (frames !== undefined) pool.size = frames;
+  fillPool(document, pool);
+}
+
+/**
+ * A frame for a new Surface in `container`: a spare moved there without reloading (one that has loaded, if
+ * any), or a new frame. The spare is not replaced at once: the pool is filled up again `REFILL_DELAY` later,
+ * when the host is idle. A document without a pool gets one (of one spare) at its first mount.
  */
 export function takeSurfaceFrame(container: HTMLElement): FrameLink {
   const document = container.ownerDocument;
-  const spare = spares.get(document);
-  spares.delete(document);
+  if (!canMoveFrames(document)) {
+    const link = new FrameLink(document);
+    container.appendChild(link.frame);
+    return link;
+  }
+  const pool = poolOf(document);
+  const spares = pool.spares.filter((spare) => spare.frame.isConnected);
+  const spare = spares.find((candidate) => candidate.port !== null) ?? spares[0];
   let link: FrameLink;
-  if (spare?.frame.isConnected) {
+  if (spare === undefined) {
+    link = new FrameLink(document);
+    container.appendChild(link.frame);
+  } else {
+    pool.spares.splice(pool.spares.indexOf(spare), 1);
     const holder = spare.frame.parentElement;
     (container as HTMLElement & { moveBefore(node: Node, child: Node | null): void }).moveBefore(
       spare.frame,
@@ -179,16 +294,7 @@ export function takeSurfaceFrame(container: HTMLElement): FrameLink {
     );
     holder?.remove();
     link = spare;
-  } else {
-    spare?.dispose();
-    link = new FrameLink(document);
-    container.appendChild(link.frame);
   }
-  if (canMoveFrames(document)) {
-    const view = document.defaultView as Window;
-    const later = () => prepareSurfaceFrame(document);
-    if (typeof view.requestIdleCallback === 'function') view.requestIdleCallback(later, { timeout: 500 });
-    else view.setTimeout(later, 50);
-  }
+  scheduleRefill(document, pool);
   return link;
 }

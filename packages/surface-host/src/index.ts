@@ -4,8 +4,13 @@
  */
 export type { LineUpSurfaceAPI } from './bridge.js';
 export { buildSurfaceDocuments, type SurfaceBundleText, type SurfaceDocuments } from './documents.js';
-export { prepareSurfaceFrame } from './frame-link.js';
+export {
+  MAX_SPARE_SURFACE_FRAMES,
+  type PrepareSurfaceFrameOptions,
+  prepareSurfaceFrame,
+} from './frame-link.js';
 export { SurfaceInstances, type SurfaceInstancesOptions, type SurfaceUpdateOutcome } from './instances.js';
+export { type ReferencedSurface, surfaceBundleFromFiles } from './reference.js';
 export {
   FORBIDDEN_SANDBOX_TOKENS,
   SURFACE_CSP,

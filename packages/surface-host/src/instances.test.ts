@@ -53,16 +53,4 @@ describe('SurfaceInstances', () => {
     expect(onEvent).toHaveBeenCalledWith({ instance_id: 'w.1', event: 'close', data: {} });
     expect(instances.userClose('w.1')).toBe('unknown_instance');
   });
-
-  it('refuses a reference to an installed app Surface until the host has an app registry', () => {
-    const instances = new SurfaceInstances({ onEvent: vi.fn() });
-    expect(() =>
-      instances.open(document.body, {
-        instance_id: 'c.1',
-        surface: { app_id: 'com.lineup.svg-canvas', surface_id: 'canvas' },
-        state: {},
-      }),
-    ).toThrow(/unsupported/);
-    expect(document.querySelector('iframe')).toBeNull();
-  });
 });

@@ -5,6 +5,7 @@
  * `parseEnvelope` returned (`@lineup/shared/protocol`).
  */
 import type { UIClosePayload, UIOpenPayload, UIPatchPayload } from '@lineup/shared/protocol';
+import type { ReferencedSurface } from './reference.js';
 import {
   type MountSurfaceOptions,
   mountSurface,
@@ -35,21 +36,30 @@ export class SurfaceInstances {
   }
 
   /**
-   * `ui.open` with an inline bundle: mounts it in `container`, closing an open instance of the same id first
-   * (seed 000 §4.1: the same id replaces). A `surface` reference to an installed app's Surface needs the
-   * app registry of the runtime; until a host passes one, it throws.
+   * `ui.open`: mounts the Surface in `container`, closing an open instance of the same id first (seed 000 §4.1:
+   * the same id replaces). An inline bundle (`payload.app`) is mounted as it is; a `payload.surface` reference
+   * needs the `referenced` Surface the host resolved from the app's verified files (`surfaceBundleFromFiles`),
+   * and passes only the events it declares. A reference without it throws `TypeError`.
    */
-  open(container: HTMLElement, payload: UIOpenPayload): SurfaceHandle {
-    const bundle = payload.app;
-    if (bundle === undefined)
+  open(container: HTMLElement, payload: UIOpenPayload, referenced?: ReferencedSurface): SurfaceHandle {
+    const inline = payload.app;
+    if (inline === undefined && referenced === undefined)
       throw new TypeError(
-        'SurfaceInstances.open: this host cannot open Surfaces of installed apps yet; answer the agent with unsupported.',
+        'SurfaceInstances.open: a Surface by reference needs the installed app’s Surface (referenced); answer the agent with unsupported when there is none.',
       );
     this.#open.get(payload.instance_id)?.close();
     const instanceId = payload.instance_id;
     const handle = mountSurface(container, {
       instanceId,
-      bundle,
+      ...(inline !== undefined
+        ? { bundle: inline }
+        : {
+            bundle: {
+              ...(referenced as ReferencedSurface).bundle,
+              name: (referenced as ReferencedSurface).name,
+            },
+            events: (referenced as ReferencedSurface).events,
+          }),
       state: payload.state,
       onEvent: this.#options.onEvent,
       onRejected: (rejection) => {

@@ -12,6 +12,7 @@ describe('@lineup/surface-host public surface', () => {
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'FORBIDDEN_SANDBOX_TOKENS',
+      'MAX_SPARE_SURFACE_FRAMES',
       'RESIZE_CHANGES_PER_SECOND',
       'RESIZE_SHRINK_TOLERANCE',
       'SURFACE_CSP',
@@ -23,6 +24,7 @@ describe('@lineup/surface-host public surface', () => {
       'checkSurfaceBundle',
       'mountSurface',
       'prepareSurfaceFrame',
+      'surfaceBundleFromFiles',
       'surfaceContentSecurityPolicy',
     ]);
   });

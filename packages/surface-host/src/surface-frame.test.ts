@@ -135,6 +135,20 @@ describe('mountSurface: the channel', () => {
     expect(onEvent).toHaveBeenCalledWith({ instance_id: INSTANCE, event: 'refresh', data: { unit: 'c' } });
   });
 
+  it('passes only the declared events of a Surface of an installed app, and reports the others', () => {
+    const { onEvent, onRejected, connect, fromPort } = mount({ events: ['start', 'stop'] });
+    connect();
+    fromPort(message('event', { event: 'start', data: { minutes: 5 } }));
+    fromPort(message('event', { event: 'steal', data: {} }));
+    fromPort(message('event', { event: 'steal', data: {} }));
+    fromPort(message('event', { event: 'stop', data: {} }));
+    expect(onEvent.mock.calls.map(([event]) => event.event)).toEqual(['start', 'stop']);
+    expect(onRejected).toHaveBeenCalledWith({ reason: 'undeclared_event', event: 'steal', count: 1 });
+    vi.advanceTimersByTime(1_000);
+    expect(onRejected).toHaveBeenLastCalledWith({ reason: 'undeclared_event', event: 'steal', count: 1 });
+    expect(onRejected).toHaveBeenCalledTimes(2);
+  });
+
   it('accepts ready only from the content frame, with the opaque origin and exactly one port', () => {
     const { port, windowMessage, content, frame, onRejected } = mount();
     windowMessage(READY, window, 'null', [port]); // not this Surface at all: not even reported

@@ -34,6 +34,11 @@ export type SurfaceRejection =
   /** Events or resizes beyond the channel's rate, dropped. */
   | { readonly reason: 'rate_limited'; readonly count: number }
   /**
+   * Events a Surface of an installed app does not declare (`events` of `mountSurface`), dropped: `event` names
+   * the first of `count`.
+   */
+  | { readonly reason: 'undeclared_event'; readonly event: string; readonly count: number }
+  /**
    * The Surface kept changing its height (more than `RESIZE_CHANGES_PER_SECOND` changes in a second, a resize
    * loop): its resizes are held for a second; `count` of them were not applied.
    */
@@ -60,6 +65,11 @@ export interface MountSurfaceOptions {
   readonly initialHeight?: number;
   /** The most a `resize` may ask for here, in CSS pixels (default 1,200; never above the channel limit). */
   readonly maxHeight?: number;
+  /**
+   * The only events that pass (a Surface of an installed app: the events its manifest declares); any other is
+   * dropped and reported as `undeclared_event`. Absent: every valid event passes (an inline Surface).
+   */
+  readonly events?: readonly string[];
 }
 
 export interface SurfaceHandle {
@@ -151,6 +161,11 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     (count) => onRejected?.({ reason: 'rate_limited', count }),
     view,
   );
+  const declared = options.events === undefined ? null : new Set(options.events);
+  const undeclared = new ReportTally<string>(
+    (count, event) => onRejected?.({ reason: 'undeclared_event', event, count }),
+    view,
+  );
   // A flood of window messages would queue ahead of this Surface's own reports (a navigation held for the
   // host must be answered quickly): past the limit the Surface is removed.
   const windowMessages = new TokenBucket(
@@ -227,6 +242,10 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     }
     switch (message.type) {
       case 'event':
+        if (declared !== null && !declared.has(message.event)) {
+          undeclared.add(message.event);
+          return;
+        }
         onEvent({ instance_id: instanceId, event: message.event, data: message.data });
         return;
       case 'resize':
@@ -317,11 +336,16 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
       invalid.dispose();
       foreign.dispose();
       limited.dispose();
+      undeclared.dispose();
       port = null;
       link.dispose();
     },
   };
 
+  // A frame loaded ahead and just moved has no layout in its new place until the host's next rendering update,
+  // and its documents measure themselves as 0 until the new size reaches them: lay it out now, so that the
+  // size is on its way before `start` (the containment waits for it before the bundle runs).
+  if (link.port !== null) frame.getBoundingClientRect();
   link.attach({
     onReady(received) {
       if (closed || port !== null) return;

@@ -11,6 +11,7 @@ import {
   type SurfaceEvent,
   type SurfaceHandle,
   type SurfaceRejection,
+  surfaceBundleFromFiles,
 } from '@lineup/surface-host';
 
 interface Mounted {
@@ -20,6 +21,11 @@ interface Mounted {
   control?: HTMLIFrameElement;
   readonly startedAt: number;
   firstEventAt?: number;
+  /** Whether the frame had loaded before the mount (a spare that said `ready`): the bundle went out at once. */
+  warm?: boolean;
+  /** Resolves at the first event. */
+  readonly firstEvent: Promise<number>;
+  readonly reachedFirstEvent: () => void;
 }
 
 const mounted = new Map<string, Mounted>();
@@ -31,6 +37,45 @@ const slots = document.getElementById('slots') as HTMLElement;
 /** Host keystrokes as the host's own input saw them; a Surface must never see them. */
 const hostKeys: string[] = [];
 document.getElementById('secret')?.addEventListener('keydown', (event) => hostKeys.push(event.key));
+
+/** A new record of what reaches the host from Surface `id`. */
+function track(id: string): Mounted {
+  let reachedFirstEvent = () => {};
+  const startedAt = performance.now();
+  const firstEvent = new Promise<number>((resolve) => {
+    reachedFirstEvent = () => {
+      if (record.firstEventAt !== undefined) return;
+      record.firstEventAt = performance.now();
+      resolve(record.firstEventAt - startedAt);
+    };
+  });
+  const record: Mounted = {
+    events: [],
+    rejections: [],
+    startedAt,
+    firstEvent,
+    reachedFirstEvent: () => reachedFirstEvent(),
+  };
+  mounted.set(id, record);
+  return record;
+}
+
+/**
+ * The spare frames whose Surface document said `ready` (seen as the host sees it: a window message from the
+ * frame inside the spare). Only the source and origin are read, never the data.
+ */
+const readySpares = new WeakSet<HTMLIFrameElement>();
+function watchSpares(event: MessageEvent) {
+  if (event.origin !== 'null' || event.source === null) return;
+  for (const frame of document.querySelectorAll<HTMLIFrameElement>('[data-lineup-spare-surface] iframe')) {
+    try {
+      if (frame.contentWindow?.[0] === event.source) readySpares.add(frame);
+    } catch {
+      // A spare whose wrapper holds no frame yet: Chromium throws for a missing index of a cross-origin window.
+    }
+  }
+}
+window.addEventListener('message', watchSpares);
 
 function slot(id: string): HTMLElement {
   const element = document.createElement('div');
@@ -49,28 +94,51 @@ window.LineUpSurface = {
 };
 </script>`;
 
+/**
+ * `?reference`: each Surface is mounted as a Surface by reference is — its texts packed as an installed app's
+ * files (an entry HTML naming a stylesheet and a classic script), read back by `surfaceBundleFromFiles`, and
+ * mounted with the events it declares (`done`, the one the suite waits for).
+ */
+const byReference = new URLSearchParams(location.search).has('reference');
+const REFERENCE_EVENTS = ['done'];
+
+function asReferenced(bundle: { html: string; css: string; js: string }) {
+  const encoder = new TextEncoder();
+  const files = new Map([
+    [
+      'surfaces/probe.html',
+      encoder.encode(
+        `<!doctype html><html><head><link rel="stylesheet" href="probe.css"><script src="probe.js"></script></head><body>${bundle.html}</body></html>`,
+      ),
+    ],
+    ['surfaces/probe.css', encoder.encode(bundle.css)],
+    ['surfaces/probe.js', encoder.encode(bundle.js)],
+  ]);
+  return surfaceBundleFromFiles('surfaces/probe.html', files);
+}
+
 const harness = {
   mount(id: string, bundle: { html: string; css: string; js: string }, state: Record<string, unknown> = {}) {
-    const record: Mounted = { events: [], rejections: [], startedAt: performance.now() };
-    mounted.set(id, record);
+    const record = track(id);
     record.handle = mountSurface(slot(id), {
       instanceId: id,
-      bundle: { name: `Surface ${id}`, ...bundle },
+      bundle: { name: `Surface ${id}`, ...(byReference ? asReferenced(bundle) : bundle) },
+      ...(byReference ? { events: REFERENCE_EVENTS } : {}),
       state,
       onEvent: (event) => {
-        record.firstEventAt ??= performance.now();
         record.events.push(event);
+        record.reachedFirstEvent();
       },
       onRejected: (rejection) => record.rejections.push(rejection),
     });
+    record.warm = record.handle.ready;
   },
   /**
    * The same bundle without the containment: `plain` is a frame with no sandbox and no CSP; `seed` is what the
    * seed asks for and nothing more — `sandbox="allow-scripts"` and `SURFACE_CSP` in one `srcdoc` frame.
    */
   mountControl(id: string, bundle: { html: string; js: string }, level: 'plain' | 'seed' = 'plain') {
-    const record: Mounted = { events: [], rejections: [], startedAt: performance.now() };
-    mounted.set(id, record);
+    const record = track(id);
     const frame = document.createElement('iframe');
     frame.title = `Control ${id}`;
     const policy =
@@ -82,12 +150,12 @@ const harness = {
       if (event.source !== frame.contentWindow) return;
       const data = event.data as { control?: boolean; event?: string; data?: Record<string, unknown> };
       if (data?.control !== true) return;
-      record.firstEventAt ??= performance.now();
       record.events.push({
         instance_id: id,
         event: String(data.event),
         data: (data.data ?? {}) as SurfaceEvent['data'],
       });
+      record.reachedFirstEvent();
     });
     slot(id).appendChild(frame);
   },
@@ -104,10 +172,27 @@ const harness = {
     record?.handle?.close();
     record?.control?.remove();
   },
+  /** Closes the Surface and removes its slot, so that the next one opens in the same place, in view. */
+  discard: (id: string) => {
+    harness.close(id);
+    document.querySelector(`.slot[data-id="${CSS.escape(id)}"]`)?.remove();
+  },
   firstEventDelay: (id: string) => {
     const record = mounted.get(id);
     return record?.firstEventAt === undefined ? null : record.firstEventAt - record.startedAt;
   },
+  /** The delay from the mount to the first event, once it came (ms). */
+  whenFirstEvent: (id: string) =>
+    mounted.get(id)?.firstEvent ?? Promise.reject(new Error(`no Surface ${id}`)),
+  /** Whether the Surface got a frame that had loaded ahead (see `Mounted.warm`). */
+  wasWarm: (id: string) => mounted.get(id)?.warm ?? false,
+  /** How many spare frames are waiting in the page, loaded (see `watchSpares`). */
+  sparesReady: () =>
+    [...document.querySelectorAll<HTMLIFrameElement>('[data-lineup-spare-surface] iframe')].filter((frame) =>
+      readySpares.has(frame),
+    ).length,
+  /** Stops watching for spares' `ready` (a flood of window messages should meet only the host's listener). */
+  stopWatchingSpares: () => window.removeEventListener('message', watchSpares),
   hostKeys: () => hostKeys.slice(),
   pageErrors: () => pageErrors.slice(),
   activeElementId: () => document.activeElement?.id || document.activeElement?.tagName || null,
@@ -115,9 +200,9 @@ const harness = {
 };
 
 Object.assign(window, { harness });
-// `?cold` mounts every Surface in a frame of its own, as in a browser without `Element.moveBefore`; otherwise a
-// spare frame is loaded ahead, as a host does.
-if (new URLSearchParams(location.search).has('cold'))
-  delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
-else prepareSurfaceFrame(document);
+// `?cold` mounts every Surface in a frame of its own, as in a browser without `Element.moveBefore`; otherwise
+// spare frames are loaded ahead, as a host does: one, or `?frames=n` of them.
+const query = new URLSearchParams(location.search);
+if (query.has('cold')) delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
+else prepareSurfaceFrame(document, { frames: Number(query.get('frames') ?? 1) });
 export type Harness = typeof harness;
