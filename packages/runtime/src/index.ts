@@ -29,6 +29,8 @@ export {
   digestIntegrity,
   type FetchedBundle,
   fetchVerifiedBundle,
+  PICKED_BUNDLE_URL,
+  pickedBundleFetch,
   verifyBundleFiles,
 } from './apps/bundle.js';
 export {
@@ -61,6 +63,8 @@ export {
   type AgentClientSendResult,
   type AgentConnectionStatus,
   type CapabilityCallReceiver,
+  type SurfaceReferenceChecker,
+  type SurfaceReferenceStatus,
   type ToolCallReceiver,
 } from './client/agent-client.js';
 export {
@@ -102,7 +106,7 @@ export {
   type ToolRuntimeOptions,
   type UIActionHandler,
 } from './execution/tool-runtime.js';
-export { MINIAPP_PAGE_CSP, miniAppPageDocument, resolveBundlePath } from './hosting/bundle-document.js';
+export { MINIAPP_PAGE_CSP, miniAppPageDocument } from './hosting/bundle-document.js';
 export {
   MiniAppConnection,
   type MiniAppConnectionOptions,

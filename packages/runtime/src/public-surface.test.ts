@@ -31,6 +31,7 @@ describe('@lineup/runtime public surface', () => {
       'MiniAppConnection',
       'OPERATION_SESSION_KEY',
       'OutboxDelivery',
+      'PICKED_BUNDLE_URL',
       'RUNTIME_DATABASE_NAME',
       'RUNTIME_DATABASE_VERSION',
       'ToolCallIntake',
@@ -46,7 +47,7 @@ describe('@lineup/runtime public surface', () => {
       'miniAppPageUrl',
       'mountMiniAppFrame',
       'openRuntimeDatabase',
-      'resolveBundlePath',
+      'pickedBundleFetch',
       'verifyBundleFiles',
     ]);
   });

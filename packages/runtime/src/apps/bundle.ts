@@ -175,6 +175,36 @@ export async function fetchVerifiedBundle(
   return { manifest, files };
 }
 
+/**
+ * The base URL a folder the user picked is served under (`pickedBundleFetch`). The `.invalid` top-level domain is
+ * reserved (RFC 6761) and never resolves, so nothing installed from it can ever be fetched from a network.
+ */
+export const PICKED_BUNDLE_URL = 'https://picked.lineup.invalid/';
+
+/**
+ * A `fetch` for `installBundle` that serves the files of a folder the user picked (`<input type="file"
+ * webkitdirectory>`), keyed by their path inside that folder (`lineup.manifest.json`, `assets/app.js`), under
+ * `PICKED_BUNDLE_URL`; anything else — another host, a query, a path not picked — is 404. A picked bundle so takes
+ * the same verified path as a served one: `registry.installBundle(PICKED_BUNDLE_URL, { fetch:
+ * pickedBundleFetch(files) })`. The map is copied, so later changes to it are not served.
+ */
+export function pickedBundleFetch(files: ReadonlyMap<string, Blob>): (url: URL) => Promise<Response> {
+  const picked = new Map(files);
+  const notFound = () => new Response(null, { status: 404, statusText: 'Not Found' });
+  return async (url) => {
+    if (url.origin !== new URL(PICKED_BUNDLE_URL).origin || url.search !== '' || url.hash !== '')
+      return notFound();
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname.slice(1));
+    } catch {
+      return notFound();
+    }
+    const file = picked.get(path);
+    return file === undefined ? notFound() : new Response(file);
+  };
+}
+
 const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 
 /** Accepts the manifest under `policy` or throws `not_allowed` / `signature_invalid`. */

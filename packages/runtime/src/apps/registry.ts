@@ -22,8 +22,10 @@ import {
   type MiniAppManifest,
   parseMiniAppManifest,
   type StandardComponent,
+  type SurfaceReference,
   toAgentToolInventoryEntry,
 } from '@lineup/shared/protocol';
+import type { SurfaceReferenceStatus } from '../client/agent-client.js';
 import {
   type AppRecord,
   type AuditRecord,
@@ -330,6 +332,49 @@ export class AppRegistry {
     appId: string,
   ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
     return this.#verify(appId);
+  }
+
+  /**
+   * What a `ui.open` by reference finds (seed 000 §5.1): `available` when an enabled app declares that Surface,
+   * `revoked` when its app is disabled or was uninstalled, `unknown_reference` otherwise.
+   */
+  async checkSurfaceReference(reference: SurfaceReference): Promise<SurfaceReferenceStatus> {
+    const app = await this.#db.get('apps', reference.app_id);
+    if (app === undefined) {
+      const history = await this.#db.getAllFromIndex('audit', 'by_app', reference.app_id);
+      return history.some((entry) => entry.type === 'app_uninstalled') ? 'revoked' : 'unknown_reference';
+    }
+    if (!app.manifest.surfaces.some((surface) => surface.id === reference.surface_id))
+      return 'unknown_reference';
+    return app.enabled ? 'available' : 'revoked';
+  }
+
+  /**
+   * The declared Surface `reference` names, with the kept, verified files of its app (checked again first, as
+   * before every mount). Throws `LineUpProtocolError` (`unknown_reference`) unless it is `available`, and
+   * `BundleIntegrityError` when the files fail their check.
+   */
+  async surfaceFiles(reference: SurfaceReference): Promise<{
+    readonly app: { readonly id: string; readonly name: string; readonly version: string };
+    readonly surface: MiniAppManifest['surfaces'][number];
+    readonly files: ReadonlyMap<string, Uint8Array>;
+  }> {
+    const status = await this.checkSurfaceReference(reference);
+    if (status !== 'available')
+      throw new LineUpProtocolError([
+        {
+          path: 'surface',
+          code: 'unknown_reference',
+          message:
+            status === 'revoked'
+              ? `${reference.app_id} is disabled or was removed; its Surfaces cannot be opened.`
+              : `No enabled app ${reference.app_id} declares a Surface ${reference.surface_id}.`,
+        },
+      ]);
+    const { manifest, files } = await this.#verify(reference.app_id);
+    const surface = manifest.surfaces.find((declared) => declared.id === reference.surface_id);
+    if (surface === undefined) throw new TypeError('unreachable: a checked Surface is declared');
+    return { app: { id: manifest.id, name: manifest.name, version: manifest.version }, surface, files };
   }
 
   /** Deletes the kept files of `appId` (of one `version`, or all). */

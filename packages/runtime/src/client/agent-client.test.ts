@@ -42,10 +42,15 @@ interface Setup {
 
 let ids = 0;
 
-async function setUp(options: { conversations?: string[] } = {}): Promise<Setup> {
+async function setUp(
+  options: { conversations?: string[]; surfaces?: boolean } = {},
+): Promise<Setup & { readonly registry: AppRegistry }> {
   const db = await openRuntimeDatabase(`agent-client-${databases++}`);
   const registry = new AppRegistry(db);
-  await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+  await registry.install(
+    { ...focusManifest(), surfaces: [{ id: 'card', entry: 'index.html', events: ['go'] }] },
+    { bundleUrl: '/apps/focus/' },
+  );
   const runtime = new ToolRuntime(db, registry);
   const outbox = new OutboxDelivery(db, { locks: null });
   const { transport, agent } = createInProcessTransport();
@@ -75,12 +80,13 @@ async function setUp(options: { conversations?: string[] } = {}): Promise<Setup>
     inventory: () => registry.inventory(),
     tools: runtime,
     handlers,
+    ...(options.surfaces === true ? { surfaces: registry } : {}),
     conversations: options.conversations ?? [CONVERSATION],
     onSessionStart: () => void deliver(),
     ids: () => `m${++ids}`,
   });
   client.start();
-  return { db, client, agent, frames, handlers, deliver };
+  return { db, client, agent, frames, handlers, deliver, registry };
 }
 
 /** `type` and a short summary of each frame the client sent. */
@@ -182,6 +188,57 @@ describe('dispatch', () => {
       { message_id: 'msg_v2', message_type: 'lineup.v1.ui.open', reason: 'unsupported_version' },
     ]);
     expect(frames.slice(1).every((frame) => frame.type === 'lineup.v1.unsupported')).toBe(true);
+    expect(handlers.surfaceOpen).not.toHaveBeenCalled();
+  });
+
+  it('answers a ui.open by reference it cannot honour unsupported (unknown_reference, revoked), opening nothing', async () => {
+    const { agent, frames, handlers, registry, client } = await setUp({ surfaces: true });
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    const open = (id: string, app_id: string, surface_id: string) =>
+      agentEnvelope('lineup.v1.ui.open', { instance_id: id, surface: { app_id, surface_id }, state: {} }, id);
+    agent.send(open('open_ok', 'com.example.focus', 'card'));
+    agent.send(open('open_no_surface', 'com.example.focus', 'canvas'));
+    agent.send(open('open_no_app', 'com.example.none', 'card'));
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(handlers.surfaceOpen).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(handlers.surfaceOpen).mock.calls[0]?.[0].id).toBe('open_ok');
+    await registry.setEnabled('com.example.focus', false);
+    agent.send(open('open_disabled', 'com.example.focus', 'card'));
+    await vi.waitFor(() => expect(frames).toHaveLength(4));
+    await registry.uninstall('com.example.focus');
+    agent.send(open('open_removed', 'com.example.focus', 'card'));
+    await vi.waitFor(() => expect(frames).toHaveLength(5));
+    expect(frames.slice(1).map((frame) => [frame.type, frame.payload])).toEqual(
+      [
+        ['open_no_surface', 'unknown_reference'],
+        ['open_no_app', 'unknown_reference'],
+        ['open_disabled', 'revoked'],
+        ['open_removed', 'revoked'],
+      ].map(([id, reason]) => [
+        'lineup.v1.unsupported',
+        { message_id: id, message_type: 'lineup.v1.ui.open', reason },
+      ]),
+    );
+    expect(handlers.surfaceOpen).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a checker, every reference is unknown_reference', async () => {
+    const { agent, frames, handlers } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    agent.send(
+      agentEnvelope(
+        'lineup.v1.ui.open',
+        { instance_id: 'x', surface: { app_id: 'com.lineup.focus', surface_id: 'card' }, state: {} },
+        'open_x',
+      ),
+    );
+    await vi.waitFor(() => expect(frames).toHaveLength(2));
+    expect(frames[1]?.payload).toEqual({
+      message_id: 'open_x',
+      message_type: 'lineup.v1.ui.open',
+      reason: 'unknown_reference',
+    });
     expect(handlers.surfaceOpen).not.toHaveBeenCalled();
   });
 

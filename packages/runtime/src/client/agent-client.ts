@@ -28,6 +28,7 @@ import {
   type LineUpPayloadOf,
   parseEnvelope,
   parseEnvelopeText,
+  type SurfaceReference,
   type ToolCallPayload,
   type UIActionAnswerPayload,
   type UIActionPayload,
@@ -81,6 +82,17 @@ export interface CapabilityCallReceiver {
   receive(conversationId: string, call: AppCallPayload): Promise<{ readonly answer?: AppResultPayload }>;
 }
 
+/**
+ * What a `ui.open` by reference finds: `available` (an enabled app declares that Surface), `unknown_reference`
+ * (no such app or Surface was ever installed here), `revoked` (its app was disabled or uninstalled).
+ */
+export type SurfaceReferenceStatus = 'available' | 'unknown_reference' | 'revoked';
+
+/** Whether a `ui.open` by reference names a Surface this host can open now (an `AppRegistry`). */
+export interface SurfaceReferenceChecker {
+  checkSurfaceReference(reference: SurfaceReference): Promise<SurfaceReferenceStatus>;
+}
+
 /** Where the agent's answers for DSL agent actions go (an `ActionRunner`). */
 export interface ActionAnswerReceiver {
   receiveAnswer(conversationId: string, answer: UIActionAnswerPayload): Promise<unknown>;
@@ -104,6 +116,12 @@ export interface AgentClientOptions {
    * is settled). Without it, such answers change nothing.
    */
   readonly actions?: ActionAnswerReceiver;
+  /**
+   * Checks every `ui.open` by reference (seed 000 §5.1): one naming an app or Surface that is not installed and
+   * enabled is answered `lineup.v1.unsupported` (`unknown_reference`, or `revoked` for one disabled or removed
+   * since) and never reaches `handlers.surfaceOpen`. Without it, every reference is `unknown_reference`.
+   */
+  readonly surfaces?: SurfaceReferenceChecker;
   readonly handlers?: AgentClientHandlers;
   /** Conversations open from the start (the host restores them). */
   readonly conversations?: Iterable<string>;
@@ -423,8 +441,24 @@ export class AgentClient {
         return handlers.document?.(message);
       case 'lineup.v1.ui.checkpoint':
         return handlers.checkpoint?.(message);
-      case 'lineup.v1.ui.open':
+      case 'lineup.v1.ui.open': {
+        const reference = message.payload.surface;
+        if (reference !== undefined) {
+          const status =
+            (await this.#options.surfaces?.checkSurfaceReference(reference)) ?? 'unknown_reference';
+          if (status !== 'available') {
+            // A definite answer, never a fallback: nothing is opened or fetched.
+            await this.#send(
+              message.conversation_id,
+              'lineup.v1.unsupported',
+              { message_id: message.id, message_type: message.type, reason: status },
+              this.#newId(),
+            );
+            return;
+          }
+        }
         return handlers.surfaceOpen?.(message);
+      }
       case 'lineup.v1.ui.patch':
         return handlers.surfacePatch?.(message);
       case 'lineup.v1.ui.close':

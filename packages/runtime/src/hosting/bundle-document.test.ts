@@ -7,7 +7,7 @@
 import { MINIAPP_INSTANCE_PARAMETER } from '@lineup/shared/bridge';
 import { describe, expect, it } from 'vitest';
 import { BundleIntegrityError } from '../apps/bundle.js';
-import { MINIAPP_PAGE_CSP, miniAppPageDocument, resolveBundlePath } from './bundle-document.js';
+import { MINIAPP_PAGE_CSP, miniAppPageDocument } from './bundle-document.js';
 
 const encoder = new TextEncoder();
 const files = (entries: Record<string, string>) =>
@@ -85,22 +85,5 @@ describe('miniAppPageDocument', () => {
       /no entry page app\.html/,
     );
     expect(() => miniAppPageDocument('index.html', bundle, {})).toThrow(/lineup-instance/);
-  });
-});
-
-describe('resolveBundlePath', () => {
-  it.each([
-    ['index.html', './assets/a.js', 'assets/a.js'],
-    ['index.html', 'assets/a.js?v=1#x', 'assets/a.js'],
-    ['surfaces/focus.html', './focus.js', 'surfaces/focus.js'],
-    ['surfaces/focus.html', '../shared/a.css', 'shared/a.css'],
-    ['surfaces/focus.html', '/assets/a.js', 'assets/a.js'],
-    ['index.html', '../outside.js', null],
-    ['index.html', 'https://cdn.example/a.js', null],
-    ['index.html', '//cdn.example/a.js', null],
-    ['index.html', 'data:text/javascript,1', null],
-    ['index.html', '', null],
-  ])('%s + %s → %s', (from, reference, expected) => {
-    expect(resolveBundlePath(from, reference)).toBe(expected);
   });
 });

@@ -11,55 +11,12 @@
  * list is refused before anything is mounted.
  */
 import { MINIAPP_INSTANCE_PARAMETER } from '@lineup/shared/bridge';
+import { bundleDataUrl, resolveBundlePath } from '@lineup/shared/protocol';
 import { BundleIntegrityError } from '../apps/bundle.js';
 
 /** The policy of a page built from kept files: its own files' `data:` URLs, inline styles, no network. */
 export const MINIAPP_PAGE_CSP =
   "default-src 'none'; script-src data:; style-src data: 'unsafe-inline'; img-src data: blob:; font-src data:; media-src data: blob:; base-uri 'none'; form-action 'none'";
-
-const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  js: 'text/javascript',
-  mjs: 'text/javascript',
-  css: 'text/css',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  ico: 'image/x-icon',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-};
-
-/** Where a reference in `from` points inside the bundle, or null for one that is not a relative path. */
-export function resolveBundlePath(from: string, reference: string): string | null {
-  if (reference === '' || /^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('//')) return null;
-  const clean = reference.split(/[?#]/, 1)[0] as string;
-  const segments = clean.startsWith('/') ? [] : from.split('/').slice(0, -1);
-  for (const segment of clean.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return null;
-      segments.pop();
-    } else segments.push(segment);
-  }
-  return segments.join('/');
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
-}
-
-/** The `data:` URL of a kept file. */
-function dataUrl(path: string, bytes: Uint8Array): string {
-  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  return `data:${MEDIA_TYPES[extension] ?? 'application/octet-stream'};base64,${base64(bytes)}`;
-}
 
 /**
  * The `srcdoc` of the page at `entry` of a bundle, from its verified `files` (path → bytes). `fragment` is what
@@ -91,18 +48,18 @@ export function miniAppPageDocument(
           path,
         },
       );
-    element.setAttribute(attribute, dataUrl(path, bytes));
+    element.setAttribute(attribute, bundleDataUrl(path, bytes));
     element.removeAttribute('crossorigin');
     element.removeAttribute('integrity');
   };
-  for (const script of document.querySelectorAll('script[src]')) inline(script, 'src');
-  for (const link of document.querySelectorAll('link[href]')) {
+  for (const script of Array.from(document.querySelectorAll('script[src]'))) inline(script, 'src');
+  for (const link of Array.from(document.querySelectorAll('link[href]'))) {
     const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
     if (rel.includes('stylesheet') || rel.includes('icon')) inline(link, 'href');
     // Preloads of chunks and anything else a link could fetch: the page has its files already.
     else link.remove();
   }
-  for (const image of document.querySelectorAll('img[src]')) inline(image, 'src');
+  for (const image of Array.from(document.querySelectorAll('img[src]'))) inline(image, 'src');
   const head = document.head;
   const policy = document.createElement('meta');
   policy.setAttribute('http-equiv', 'Content-Security-Policy');
@@ -114,7 +71,12 @@ export function miniAppPageDocument(
   const bootstrap = document.createElement('script');
   bootstrap.setAttribute(
     'src',
-    `data:text/javascript;base64,${base64(new TextEncoder().encode(`history.replaceState(null,'',location.href.split('#')[0]+${JSON.stringify(`#${hash.toString()}`)});`))}`,
+    bundleDataUrl(
+      'bootstrap.js',
+      new TextEncoder().encode(
+        `history.replaceState(null,'',location.href.split('#')[0]+${JSON.stringify(`#${hash.toString()}`)});`,
+      ),
+    ),
   );
   head.prepend(policy, bootstrap);
   return `<!doctype html>${document.documentElement.outerHTML}`;
