@@ -9,4 +9,7 @@ export const POMODORO_APP: MiniAppInfo = {
   id: 'com.lineup.pomodoro',
   name: 'Pomodoro',
   version: packageJson.version,
+  // A Surface agents may open by reference (public/surfaces/focus.*): a focus card whose only events are the
+  // user's start (with the minutes) and stop.
+  surfaces: [{ id: 'focus', entry: 'surfaces/focus.html', events: ['start', 'stop'] }],
 };

@@ -36,6 +36,14 @@ const START_ARGUMENTS: Record<string, { minutes: number; label: string }> = {
 
 /** What each intent sends after its chat reply, checked on the envelopes. */
 const EXPECTED: Record<(typeof INTENT_NAMES)[number], (sent: LineUpMessage[], phrase: string) => void> = {
+  focus_card(sent) {
+    expect(types(sent)).toEqual(['chat.agent_message', 'ui.open']);
+    const open = ofType(sent, 'lineup.v1.ui.open')[0];
+    expect(UIOpenPayloadSchema.safeParse(open?.payload).success).toBe(true);
+    // By reference only: no code of the agent's.
+    expect(open?.payload).not.toHaveProperty('app');
+    expect(open?.payload.surface).toEqual({ app_id: 'com.lineup.pomodoro', surface_id: 'focus' });
+  },
   pomodoro_start(sent, phrase) {
     expect(types(sent)).toEqual(['chat.agent_message', 'tool.call']);
     const [call] = ofType(sent, 'lineup.v1.tool.call');
@@ -549,6 +557,42 @@ describe('the weather Surface', () => {
       { conversation: 'conv_other' },
     );
     expect(harness.take()).toEqual([]);
+  });
+});
+
+describe("Pomodoro's focus card (a Surface by reference)", () => {
+  it('opens it in the user language, and turns its start and stop into tool calls', () => {
+    const harness = withInventory();
+    harness.say('打开专注卡片');
+    const open = ofType(harness.take(), 'lineup.v1.ui.open')[0];
+    expect(open?.payload.state).toEqual({ minutes: 25, lang: 'zh-CN' });
+    const instanceId = open?.payload.instance_id ?? '';
+    harness.receive('lineup.v1.ui.event', { instance_id: instanceId, event: 'start', data: { minutes: 40 } });
+    const started = harness.take();
+    expect(types(started)).toEqual(['chat.agent_message', 'tool.call']);
+    expect(ofType(started, 'lineup.v1.tool.call')[0]?.payload).toMatchObject({
+      tool: 'pomodoro.start',
+      arguments: { minutes: 40 },
+    });
+    harness.receive('lineup.v1.ui.event', { instance_id: instanceId, event: 'stop', data: {} });
+    expect(ofType(harness.take(), 'lineup.v1.tool.call')[0]?.payload).toMatchObject({
+      tool: 'pomodoro.interrupt',
+      arguments: {},
+    });
+    harness.receive('lineup.v1.ui.event', { instance_id: instanceId, event: 'close', data: {} });
+    expect(texts(harness.take())).toEqual([REPLIES.zh.focusCardClosed()]);
+    // Closed: later events of the instance are not answered.
+    harness.receive('lineup.v1.ui.event', { instance_id: instanceId, event: 'start', data: { minutes: 5 } });
+    expect(harness.take()).toEqual([]);
+  });
+
+  it('says so, and opens nothing, when the inventory lists no focus card', () => {
+    const harness = withInventory();
+    harness.inventory('inv-2', []);
+    harness.say('open the focus card');
+    const sent = harness.take();
+    expect(types(sent)).toEqual(['chat.agent_message']);
+    expect(texts(sent)).toEqual([REPLIES.en.focusCardMissing()]);
   });
 });
 

@@ -69,6 +69,10 @@ export const POMODORO_TOOLS = Object.freeze({
   interrupt: 'pomodoro.interrupt',
 } as const);
 
+/** Pomodoro's focus card, a Surface an agent opens by reference (seed 000 §5.1). */
+export const FOCUS_CARD = Object.freeze({ app_id: 'com.lineup.pomodoro', surface_id: 'focus' } as const);
+const FOCUS_CARD_INSTANCE_ID = 'lineup-demo.focus-card';
+
 /** The instance id of the weather Surface: one per conversation, reopening replaces it (seed 000 §4.1). */
 const WEATHER_INSTANCE_ID = 'lineup-demo.weather';
 
@@ -90,8 +94,12 @@ type PendingCall =
   | { readonly tool: typeof POMODORO_TOOLS.interrupt };
 
 interface Conversation {
-  /** The latest `client.inventory`: its revision and tool names. */
-  inventory?: { readonly revision: string; readonly tools: ReadonlySet<string> };
+  /** The latest `client.inventory`: its revision, tool names and `app_id/surface_id` of each Surface. */
+  inventory?: {
+    readonly revision: string;
+    readonly tools: ReadonlySet<string>;
+    readonly surfaces: ReadonlySet<string>;
+  };
   /** The language of the user's latest message. */
   language: Language;
   /** Tool calls sent and not yet answered with a final result, by `call_id`. */
@@ -101,6 +109,7 @@ interface Conversation {
   /** How many times the weather Surface was refreshed. */
   weatherRefreshes: number;
   weatherOpen: boolean;
+  focusCardOpen: boolean;
 }
 
 /** What the agent sent, by envelope id, to explain an `unsupported` answer. */
@@ -141,6 +150,7 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
         operations: new RecentMap(MEMORY.operationsPerConversation),
         weatherRefreshes: 0,
         weatherOpen: false,
+        focusCardOpen: false,
       };
       conversations.set(id, conversation);
     }
@@ -266,6 +276,21 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
         document: productComparisonDocument(conversation.language),
       });
     },
+    focus_card(conversationId, conversation) {
+      const replies = repliesOf(conversation);
+      if (!conversation.inventory?.surfaces.has(`${FOCUS_CARD.app_id}/${FOCUS_CARD.surface_id}`)) {
+        say(conversationId, replies.focusCardMissing());
+        return;
+      }
+      say(conversationId, replies.focusCardOpened());
+      // By reference: the app id and surface id the inventory lists, never code (seed 000 §5.1).
+      const opened = send(conversationId, 'lineup.v1.ui.open', {
+        instance_id: FOCUS_CARD_INSTANCE_ID,
+        surface: { ...FOCUS_CARD },
+        state: { minutes: 25, lang: conversation.language === 'zh' ? 'zh-CN' : 'en' },
+      });
+      conversation.focusCardOpen = opened !== undefined;
+    },
     weather_surface(conversationId, conversation) {
       conversation.weatherRefreshes = 0;
       const state = weatherState(conversation.language, 0);
@@ -338,10 +363,13 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
   // ── What the client reports ───────────────────────────────────────────────────────────────────────────
 
   function inventory(message: Message<'lineup.v1.client.inventory'>): void {
-    const { revision, tools = [] } = message.payload;
+    const { revision, tools = [], applications } = message.payload;
     conversationOf(message.conversation_id).inventory = {
       revision,
       tools: new Set(tools.map((tool) => tool.name)),
+      surfaces: new Set(
+        applications.flatMap((app) => app.surfaces.map((surface) => `${app.id}/${surface.id}`)),
+      ),
     };
   }
 
@@ -397,9 +425,30 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
     }
   }
 
+  /** The focus card's events: start a focus of its minutes, stop it, or its close. */
+  function focusCardEvent(message: Message<'lineup.v1.ui.event'>, conversation: Conversation): void {
+    const { event, data } = message.payload;
+    if (event === 'close') {
+      conversation.focusCardOpen = false;
+      say(message.conversation_id, repliesOf(conversation).focusCardClosed());
+      return;
+    }
+    if (event === 'stop') {
+      INTENT_HANDLERS.pomodoro_stop(message.conversation_id, conversation);
+      return;
+    }
+    if (event !== 'start') return;
+    const minutes = typeof data.minutes === 'number' ? data.minutes : 25;
+    INTENT_HANDLERS.pomodoro_start(message.conversation_id, conversation, `focus ${minutes} minutes`);
+  }
+
   function uiEvent(message: Message<'lineup.v1.ui.event'>): void {
     const { instance_id: instanceId, event } = message.payload;
     const conversation = conversationOf(message.conversation_id);
+    if (instanceId === FOCUS_CARD_INSTANCE_ID && conversation.focusCardOpen) {
+      focusCardEvent(message, conversation);
+      return;
+    }
     // Only the Surface this agent opened is answered; an event of any other instance is not ours to explain.
     if (instanceId !== WEATHER_INSTANCE_ID || !conversation.weatherOpen) return;
     const replies = repliesOf(conversation);

@@ -65,7 +65,23 @@ export function createHarness(options: Partial<ScriptedAgentOptions> = {}): Harn
     inventory(revision, tools = POMODORO_INVENTORY_TOOLS, conversation = CONVERSATION) {
       harness.receive(
         'lineup.v1.client.inventory',
-        { revision, standard_components: [], applications: [], capabilities: [], tools },
+        {
+          revision,
+          standard_components: [],
+          // Pomodoro with its focus card, when its tools are listed (an inventory without them lists no app).
+          applications:
+            tools.length > 0
+              ? [
+                  {
+                    id: 'com.lineup.pomodoro',
+                    version: '1.0.0',
+                    surfaces: [{ id: 'focus', events: ['start', 'stop'] }],
+                  },
+                ]
+              : [],
+          capabilities: [],
+          tools,
+        },
         { conversation },
       );
     },

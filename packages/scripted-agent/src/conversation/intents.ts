@@ -9,6 +9,7 @@
 import type { Language } from './language.js';
 
 export const INTENT_NAMES = [
+  'focus_card',
   'pomodoro_stop',
   'ui_stream',
   'weather_surface',
@@ -49,6 +50,14 @@ const STOP_ALONE_ZH = /^(?:请)?(?:停|停止|停下|停掉|结束|取消|中断
 const timerTopic = (text: string) => TIMER_TOPIC_EN.test(text) || TIMER_TOPIC_ZH.test(text);
 
 export const INTENTS = {
+  focus_card: {
+    does: {
+      en: "opens Pomodoro's focus card (a Surface of the installed app, by reference)",
+      zh: '打开番茄钟的专注卡片（已安装应用的界面，按引用打开）',
+    },
+    examples: { en: ['open the focus card', 'show a focus card'], zh: ['打开专注卡片', '专注卡片'] },
+    matches: (text) => /\bfocus cards?\b/.test(text) || /专注卡片|番茄卡片/.test(text),
+  },
   pomodoro_stop: {
     does: { en: 'stops the Pomodoro timer', zh: '停止番茄钟计时' },
     examples: {

@@ -5,6 +5,7 @@
  * wrote is echoed back, only values the agent parsed or chose (numbers, message types it sent, tool names).
  */
 import type {
+  LineUpUnsupportedReason,
   OperationInterrupter,
   OperationInterruptResult,
   OperationNotStartedReason,
@@ -44,8 +45,11 @@ export interface Replies {
   weatherClosed(): string;
   /** Any other event from the weather Surface (its name is a validated event name). */
   weatherEvent(event: string): string;
+  focusCardOpened(): string;
+  focusCardMissing(): string;
+  focusCardClosed(): string;
   streaming(frames: number): string;
-  clientUnsupported(messageType: string | undefined, reason: 'unknown_type' | 'unsupported_version'): string;
+  clientUnsupported(messageType: string | undefined, reason: LineUpUnsupportedReason): string;
   help(): string;
   unknown(): string;
 }
@@ -164,11 +168,21 @@ const ENGLISH: Replies = {
     `You pressed **Refresh** on the weather Surface. This demo has no live weather, so here is sample data for ${city}.`,
   weatherClosed: () => 'You closed the weather Surface.',
   weatherEvent: (event) => `The weather Surface sent the event \`${event}\`.`,
+  focusCardOpened: () =>
+    "Opening Pomodoro's **focus card**: a Surface of the installed app, which your host reads from the app's verified files. Press Start or Stop there and I will hear it.",
+  focusCardMissing: () =>
+    "Your host's inventory lists no Pomodoro focus card (the app is not installed or is disabled), so I cannot open it.",
+  focusCardClosed: () => 'You closed the focus card.',
   streaming: (frames) =>
     `Streaming a **savings projection**: it builds up in ${frames} steps, each one a complete, valid interface.`,
   clientUnsupported: (messageType, reason) =>
     `Your client did not support ${messageType === undefined ? 'one of my messages' : `my \`${messageType}\` message`} (${
-      reason === 'unknown_type' ? 'it does not know that type' : 'it speaks an earlier protocol version'
+      {
+        unknown_type: 'it does not know that type',
+        unsupported_version: 'it speaks an earlier protocol version',
+        unknown_reference: 'no app there provides what I asked for',
+        revoked: 'the app that provided it was disabled or removed',
+      }[reason]
     }), so that part of the demo is not shown.`,
   help: () => `I am the LineUp **demo agent**. I understand:\n\n${phraseList('en')}`,
   unknown: () =>
@@ -215,10 +229,19 @@ const CHINESE: Replies = {
   weatherRefreshed: (city) => `你在天气小窗口里点了**刷新**。这个演示没有实时天气，换成${city}的示例数据。`,
   weatherClosed: () => '你关闭了天气小窗口。',
   weatherEvent: (event) => `天气小窗口发来了事件 \`${event}\`。`,
+  focusCardOpened: () =>
+    '正在打开番茄钟的**专注卡片**：这是已安装应用的界面，由你的宿主从应用已验证的文件中读取。在卡片上点「开始」或「停止」，我都会收到。',
+  focusCardMissing: () => '你的宿主清单里没有番茄钟的专注卡片（应用未安装或已停用），所以我无法打开它。',
+  focusCardClosed: () => '你关闭了专注卡片。',
   streaming: (frames) => `正在流式展示一个**储蓄预测**：分 ${frames} 步生成，每一步都是完整、有效的界面。`,
   clientUnsupported: (messageType, reason) =>
     `你的客户端不支持我发送的${messageType === undefined ? '一条消息' : ` \`${messageType}\` 消息`}（${
-      reason === 'unknown_type' ? '它不认识这种类型' : '它使用的是更早的协议版本'
+      {
+        unknown_type: '它不认识这种类型',
+        unsupported_version: '它使用的是更早的协议版本',
+        unknown_reference: '那里没有提供它的应用',
+        revoked: '提供它的应用已被停用或卸载',
+      }[reason]
     }），所以这部分演示无法显示。`,
   help: () => `我是 LineUp 的**演示 Agent**，能听懂这些话：\n\n${phraseList('zh')}`,
   unknown: () =>
