@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * Every e2e test fails on an unexpected `console.error` or uncaught page error: a page that renders but logs
- * an error is broken. A test that expects some passes a pattern for them as `allowedConsoleErrors` (one RegExp:
+ * an error is broken. A test that expects some (logged or thrown) passes a pattern for them as `allowedConsoleErrors` (one RegExp:
  * Playwright reads an array option as a value-and-options pair).
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp | null; failOnConsoleError: undefined }>({
@@ -16,7 +16,9 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp | null; failOnCon
         const text = url ? `${message.text()} (${url})` : message.text();
         if (!allowedConsoleErrors?.test(text)) errors.push(text);
       });
-      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      page.on('pageerror', (error) => {
+        if (!allowedConsoleErrors?.test(error.message)) errors.push(`uncaught: ${error.message}`);
+      });
       await use(undefined);
       expect(errors, 'unexpected console errors on the page').toEqual([]);
     },

@@ -53,8 +53,8 @@ test('Pomodoro is installed from its generated manifest and stays installed acro
   await expect(pomodoro.getByText('com.lineup.pomodoro')).toBeVisible();
   const tools = pomodoro.getByRole('list', { name: 'Pomodoro Agent Tools' });
   await expect(tools.getByRole('listitem')).toHaveText([
-    'pomodoro.start operation · foreground required',
-    'pomodoro.interrupt command · activation not required',
+    /^pomodoro\.start operation · foreground required · risk: display only/,
+    /^pomodoro\.interrupt command · activation not required · risk: display only/,
   ]);
   await expect(panel.getByText('Inventory published to agents: inventory-2, 2 Agent Tools')).toBeVisible();
   await page.screenshot({ path: 'test-results/miniapps.png', fullPage: true });

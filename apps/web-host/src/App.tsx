@@ -1,15 +1,15 @@
+import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
 import { Conversation } from './conversation/Conversation.tsx';
 import { LanguageProvider, LanguageSwitch, useText } from './i18n.tsx';
-import { MiniAppsPanel } from './MiniAppsPanel.tsx';
 import { RuntimeProvider, useRuntime } from './runtime.tsx';
 import { Workspace } from './workspace/Workspace.tsx';
 
 /**
  * The Web Reference Host shell: the conversation (DSL interfaces through @lineup/renderer-react, inline
  * Surfaces through @lineup/surface-host, Agent Tool calls received by the runtime) and the side column: the
- * workspace with the MiniApp in the foreground, and the runtime's installed MiniApps.
+ * workspace with the MiniApp in the foreground, and the app center (the runtime's MiniApps).
  */
 export function App() {
   return (
@@ -33,7 +33,7 @@ function Shell() {
           <Conversation />
           <div className="host__side">
             <Workspace />
-            <MiniAppsPanel />
+            <AppCenter />
             <AgentConsole />
           </div>
         </main>

@@ -3,7 +3,10 @@
  * user picks one with the switch in the header, which is remembered in this browser. Protocol logs (the "→ agent"
  * lines) stay as sent: they are messages, not prose.
  */
+import type { AuditType } from '@lineup/runtime';
+import type { AgentToolActivation, AgentToolCallModel, LineUpRiskLevel } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import type { AppCenterProblem } from './app-center/problems.ts';
 
 export type HostLanguage = 'en' | 'zh';
 
@@ -45,6 +48,7 @@ const en = {
     close: 'Close',
   },
   closeNamed: (name: string) => `Close ${name}`,
+  surfaceUnavailable: (reason: string) => `This Surface cannot be opened: ${reason}`,
   consent: {
     title: 'The agent asks to use a capability',
     titleInterface: 'A button you pressed asks to use a capability',
@@ -78,17 +82,152 @@ const en = {
     extraStep: 'This capability is restricted. Confirm once more that you want it to run.',
     waiting: (count: number) => `${count} more request${count === 1 ? '' : 's'} waiting`,
   },
+  /** The app center (app-center/AppCenter.tsx): installed MiniApps, the bundled catalogue, installing. */
   apps: {
     title: 'MiniApps',
     starting: 'Starting the runtime…',
     none: 'No MiniApp is installed.',
+    installedList: 'Installed MiniApps',
     enabled: 'enabled',
     disabled: 'disabled',
     tools: (name: string) => `${name} Agent Tools`,
+    surfaces: (name: string) => `${name} Surfaces`,
+    toolsTitle: 'Agent Tools',
+    surfacesTitle: 'Surfaces',
+    noTools: 'No Agent Tools.',
+    noSurfaces: 'No Surfaces.',
+    events: (events: readonly string[]) =>
+      events.length === 0 ? 'no events' : `events: ${events.join(', ')}`,
+    description: 'Description',
+    callModels: {
+      query: 'query',
+      command: 'command',
+      interactive: 'interactive',
+      operation: 'operation',
+    } satisfies Record<AgentToolCallModel, string>,
+    activations: {
+      app_ready: 'app ready',
+      foreground_required: 'foreground required',
+      activation_not_required: 'activation not required',
+    } satisfies Record<AgentToolActivation, string>,
+    risk: (level: LineUpRiskLevel) =>
+      `risk: ${{ display_only: 'display only', user_confirmation: 'user confirmation', system_permission: 'system permission', restricted: 'restricted' }[level]}`,
     inventory: 'Inventory published to agents:',
     toolCount: (count: number) => `${count} Agent Tools`,
+    size: (size: string) => `Bundle: ${size}`,
     verified: (files: number) => `Verified bundle: ${files} files`,
     unverified: 'Bundle not verified',
+    pending: (previous: string, version: string) =>
+      `Upgrade pending first start: ${previous} is kept until ${version} has started once.`,
+    refused: (time: string) => `Last bundle check refused (${time}):`,
+    rolledBack: (time: string) => `Rolled back (${time}): the new version did not start —`,
+    picked: 'Installed from a picked folder: to update it, pick the newer folder under “Install a MiniApp”.',
+    actions: {
+      enable: 'Enable',
+      disable: 'Disable',
+      update: 'Check for update',
+      uninstall: 'Uninstall',
+      install: 'Install',
+    },
+    /** A button's accessible name: its action and the app. */
+    named: (action: string, name: string) => `${action} ${name}`,
+    /** Two sentences in a row. */
+    joined: (first: string, second: string) => `${first} ${second}`,
+    running: {
+      install: 'Installing: fetching and verifying every file…',
+      enable: 'Enabling…',
+      disable: 'Disabling…',
+      update: 'Checking for an update: fetching and verifying every file…',
+      uninstall: 'Uninstalling…',
+    },
+    failed: {
+      install: 'Not installed.',
+      enable: 'Not enabled.',
+      disable: 'Not disabled.',
+      update: 'The update was refused; the installed version is unchanged.',
+      uninstall: 'Not uninstalled.',
+    },
+    results: {
+      installed: (name: string, version: string) => `Installed ${name} ${version}.`,
+      updated: (name: string, from: string, to: string) =>
+        `Updated ${name} from ${from} to ${to}; ${from} is kept until ${to} has started once.`,
+      upToDate: (name: string, version: string) => `${name} ${version} is up to date.`,
+      unchanged: (name: string, version: string) =>
+        `${name} ${version} is already installed from this bundle; nothing changed.`,
+      enabled: (name: string) => `${name} is enabled: its Agent Tools are published to agents.`,
+      disabled: (name: string) =>
+        `${name} is disabled: its Agent Tools are withdrawn and its running calls ended.`,
+      uninstalled: (name: string) => `${name} was uninstalled.`,
+    },
+    confirmUninstall: (name: string) =>
+      `Uninstall ${name}? Its kept files and its session data are deleted, and its calls still running end as revoked.`,
+    confirm: 'Yes, uninstall',
+    keep: 'Keep',
+    audit: (name: string) => `${name} audit log`,
+    auditTitle: (count: number) => `Audit log (${count === 50 ? 'last 50' : count})`,
+    noAudit: 'No entries.',
+    auditTypes: {
+      app_installed: 'installed',
+      app_updated: 'updated',
+      app_enabled: 'enabled',
+      app_disabled: 'disabled',
+      tool_call_accepted: 'tool call accepted',
+      tool_call_rejected: 'tool call rejected',
+      tool_call_finished: 'tool call finished',
+      activation_started: 'activation started',
+      activation_ready: 'activation ready',
+      activation_failed: 'activation failed',
+      activation_cancelled: 'activation cancelled',
+      operation_started: 'operation started',
+      operation_finished: 'operation finished',
+      host_intent: 'host intent',
+      app_ready: 'page ready',
+      app_failed: 'page failed',
+      session_data_written: 'session data written',
+      ui_action: 'UI action',
+      capability_declared: 'capability declared',
+      capability_revoked: 'capability revoked',
+      capability_call_received: 'capability call received',
+      capability_call_decided: 'capability call decided',
+      capability_call_finished: 'capability call finished',
+      action_reserved: 'action reserved',
+      action_status: 'action status',
+      bundle_rejected: 'bundle refused',
+      app_upgrade_confirmed: 'upgrade confirmed',
+      app_rolled_back: 'rolled back',
+      app_uninstalled: 'uninstalled',
+      instance_withdrawn: 'instance withdrawn',
+    } satisfies Record<AuditType, string>,
+    catalogue: 'Bundled with this host',
+    notInstalled: 'not installed',
+    install: 'Install a MiniApp',
+    urlLabel: 'Bundle URL on this site',
+    urlHint: 'The folder that holds lineup.manifest.json, on this site, such as /apps/notes/.',
+    urlInstall: 'Install from URL',
+    folderLabel: 'Bundle folder',
+    folderHint:
+      'Pick the folder that holds lineup.manifest.json (an app’s build output); it installs at once, after every file is verified.',
+    startup: (bundleUrl: string, reason: string) => `The bundle at ${bundleUrl} was not installed: ${reason}`,
+    problem: (problem: AppCenterProblem): string => {
+      switch (problem.kind) {
+        case 'integrity':
+          return problem.message;
+        case 'protocol':
+          return `The manifest is not valid (${problem.issues.length === 1 ? '1 problem' : `${problem.issues.length} problems`}):`;
+        case 'invalid_url':
+          return 'Type the URL of a bundle folder on this site, such as /apps/notes/.';
+        case 'other_origin':
+          return `Only bundles on this site (${problem.origin}) can be installed by URL: this host has no bundle policy to trust another site. Nothing was fetched.`;
+        case 'no_manifest':
+          return `The folder “${problem.folder}” has no lineup.manifest.json at its top: pick the folder that holds it.`;
+        case 'nothing_picked':
+          return 'No file was picked.';
+        case 'no_bundle_url':
+          return 'This app was installed from a picked folder, so there is no URL to check: pick the newer folder under “Install a MiniApp”.';
+        case 'failed':
+          return `It failed: ${problem.message}`;
+      }
+    },
   },
   /** The agent console (console/AgentConsole.tsx): a protocol inspector that speaks as the agent. */
   agentConsole: {
@@ -230,6 +369,7 @@ const zh: HostText = {
   queued: '等待智能体',
   workspace: { shown: '在前台', opening: '正在打开…', back: '返回对话', close: '关闭' },
   closeNamed: (name: string) => `关闭 ${name}`,
+  surfaceUnavailable: (reason: string) => `无法打开此界面：${reason}`,
   consent: {
     title: '智能体请求使用一项能力',
     titleInterface: '你按下的按钮请求使用一项能力',
@@ -266,13 +406,136 @@ const zh: HostText = {
     title: '小程序',
     starting: '正在启动运行时…',
     none: '没有安装小程序。',
+    installedList: '已安装的小程序',
     enabled: '已启用',
     disabled: '已停用',
     tools: (name: string) => `${name} 的智能体工具`,
+    surfaces: (name: string) => `${name} 的 Surface`,
+    toolsTitle: '智能体工具',
+    surfacesTitle: 'Surface',
+    noTools: '没有智能体工具。',
+    noSurfaces: '没有 Surface。',
+    events: (events: readonly string[]) => (events.length === 0 ? '无事件' : `事件：${events.join('、')}`),
+    description: '说明',
+    callModels: { query: '查询', command: '命令', interactive: '交互', operation: '操作' },
+    activations: {
+      app_ready: '需应用就绪',
+      foreground_required: '需在前台',
+      activation_not_required: '无需激活',
+    },
+    risk: (level: LineUpRiskLevel) =>
+      `风险：${{ display_only: '仅显示', user_confirmation: '需用户确认', system_permission: '系统权限', restricted: '受限' }[level]}`,
     inventory: '向智能体发布的清单：',
     toolCount: (count: number) => `${count} 个智能体工具`,
+    size: (size: string) => `包大小：${size}`,
     verified: (files: number) => `已验证的包：${files} 个文件`,
     unverified: '包未经验证',
+    pending: (previous: string, version: string) =>
+      `升级待首次启动：在 ${version} 成功启动一次之前，保留 ${previous}。`,
+    refused: (time: string) => `最近一次包校验被拒绝（${time}）：`,
+    rolledBack: (time: string) => `已回滚（${time}）：新版本未能启动——`,
+    picked: '从所选文件夹安装：如需更新，请在“安装小程序”中选择新版本的文件夹。',
+    actions: {
+      enable: '启用',
+      disable: '停用',
+      update: '检查更新',
+      uninstall: '卸载',
+      install: '安装',
+    },
+    named: (action: string, name: string) => `${action} ${name}`,
+    joined: (first: string, second: string) => `${first}${second}`,
+    running: {
+      install: '正在安装：获取并校验每个文件…',
+      enable: '正在启用…',
+      disable: '正在停用…',
+      update: '正在检查更新：获取并校验每个文件…',
+      uninstall: '正在卸载…',
+    },
+    failed: {
+      install: '未安装。',
+      enable: '未启用。',
+      disable: '未停用。',
+      update: '更新被拒绝；已安装的版本没有变化。',
+      uninstall: '未卸载。',
+    },
+    results: {
+      installed: (name: string, version: string) => `已安装 ${name} ${version}。`,
+      updated: (name: string, from: string, to: string) =>
+        `已将 ${name} 从 ${from} 更新到 ${to}；在 ${to} 成功启动一次之前，保留 ${from}。`,
+      upToDate: (name: string, version: string) => `${name} ${version} 已是最新版本。`,
+      unchanged: (name: string, version: string) => `${name} ${version} 已从这个包安装，没有变化。`,
+      enabled: (name: string) => `${name} 已启用：它的智能体工具已发布给智能体。`,
+      disabled: (name: string) => `${name} 已停用：它的智能体工具已撤回，进行中的调用已结束。`,
+      uninstalled: (name: string) => `${name} 已卸载。`,
+    },
+    confirmUninstall: (name: string) =>
+      `卸载 ${name}？它保留的文件和会话数据都会被删除，进行中的调用将以 revoked 结束。`,
+    confirm: '确定卸载',
+    keep: '保留',
+    audit: (name: string) => `${name} 的审计日志`,
+    auditTitle: (count: number) => `审计日志（${count === 50 ? '最近 50 条' : `${count} 条`}）`,
+    noAudit: '没有记录。',
+    auditTypes: {
+      app_installed: '已安装',
+      app_updated: '已更新',
+      app_enabled: '已启用',
+      app_disabled: '已停用',
+      tool_call_accepted: '工具调用已接受',
+      tool_call_rejected: '工具调用被拒绝',
+      tool_call_finished: '工具调用已结束',
+      activation_started: '激活开始',
+      activation_ready: '激活就绪',
+      activation_failed: '激活失败',
+      activation_cancelled: '激活取消',
+      operation_started: '操作开始',
+      operation_finished: '操作结束',
+      host_intent: '宿主意图',
+      app_ready: '页面就绪',
+      app_failed: '页面失败',
+      session_data_written: '写入会话数据',
+      ui_action: '界面操作',
+      capability_declared: '声明能力',
+      capability_revoked: '撤销能力',
+      capability_call_received: '收到能力调用',
+      capability_call_decided: '能力调用已决定',
+      capability_call_finished: '能力调用已结束',
+      action_reserved: '操作已登记',
+      action_status: '操作状态',
+      bundle_rejected: '包被拒绝',
+      app_upgrade_confirmed: '升级已确认',
+      app_rolled_back: '已回滚',
+      app_uninstalled: '已卸载',
+      instance_withdrawn: '实例已撤回',
+    },
+    catalogue: '宿主自带',
+    notInstalled: '未安装',
+    install: '安装小程序',
+    urlLabel: '本站的包 URL',
+    urlHint: '存放 lineup.manifest.json 的文件夹，须在本站，例如 /apps/notes/。',
+    urlInstall: '从 URL 安装',
+    folderLabel: '包文件夹',
+    folderHint: '选择存放 lineup.manifest.json 的文件夹（应用的构建输出）；每个文件校验通过后立即安装。',
+    startup: (bundleUrl: string, reason: string) => `位于 ${bundleUrl} 的包没有安装：${reason}`,
+    problem: (problem: AppCenterProblem): string => {
+      switch (problem.kind) {
+        case 'integrity':
+          return integrityZh(problem);
+        case 'protocol':
+          return `清单无效（${problem.issues.length} 个问题）：`;
+        case 'invalid_url':
+          return '请输入本站上一个包文件夹的 URL，例如 /apps/notes/。';
+        case 'other_origin':
+          return `只能通过 URL 安装本站（${problem.origin}）的包：本宿主没有可信任其他站点的包策略。没有获取任何内容。`;
+        case 'no_manifest':
+          return `文件夹“${problem.folder}”的顶层没有 lineup.manifest.json：请选择存放它的文件夹。`;
+        case 'nothing_picked':
+          return '没有选择任何文件。';
+        case 'no_bundle_url':
+          return '此应用是从所选文件夹安装的，没有可检查的 URL：请在“安装小程序”中选择新版本的文件夹。';
+        case 'failed':
+          return `操作失败：${problem.message}`;
+      }
+    },
   },
   agentConsole: {
     title: '智能体控制台',
@@ -384,6 +647,27 @@ const zh: HostText = {
     'Agent callback (1.1 invoke)': '智能体回调（1.1 invoke）',
   },
 };
+
+/** A refused bundle in Chinese, by its code (English uses the runtime's own sentence). */
+function integrityZh(problem: Extract<AppCenterProblem, { kind: 'integrity' }>): string {
+  const path = problem.path ?? '包';
+  switch (problem.code) {
+    case 'no_integrity':
+      return '该包没有列出带摘要的文件，无法验证。';
+    case 'fetch_failed':
+      return `无法获取 ${path}。`;
+    case 'missing_file':
+      return `包中缺少 ${path}。`;
+    case 'size_mismatch':
+      return `${path} 的大小与清单不符：清单为 ${problem.expected ?? '?'} 字节，实际为 ${problem.actual ?? '?'} 字节。`;
+    case 'digest_mismatch':
+      return `${path} 与清单不符：应为 ${problem.expected ?? '?'}，实为 ${problem.actual ?? '?'}。`;
+    case 'not_allowed':
+      return '该包既不在允许列表中，也没有受信任密钥的签名。';
+    case 'signature_invalid':
+      return `${path} 的签名无效。`;
+  }
+}
 
 const TEXTS: Readonly<Record<HostLanguage, HostText>> = { en, zh };
 const STORAGE_KEY = 'lineup-host-language';

@@ -1,35 +1,35 @@
 /**
- * The host's runtime: one IndexedDB-backed runtime per page, opened at start-up. It installs the bundled
- * MiniApps (served under /apps/<name>/) through the app registry — which validates each manifest and
- * persists it — then starts the host side of the runtime (workspace/host-runtime.ts): what fell due while the
- * page was closed is settled, and the app that was in the foreground comes back. The MiniApps panel, the
- * workspace and the conversation read it from context.
+ * The host's runtime: one IndexedDB-backed runtime per page, opened at start-up. At a profile's first start it
+ * installs the bundled MiniApps (served under /apps/<name>/) from their verified bundles through the app registry
+ * (app-center/catalogue.ts: later starts leave the installed apps to the user's app center), then starts the host
+ * side of the runtime (workspace/host-runtime.ts): what fell due while the page was closed is settled, and the app
+ * that was in the foreground comes back. The app center, the workspace and the conversation read it from context.
  */
 import {
   ActionRunner,
-  type AppRecord,
   AppRegistry,
-  BundleIntegrityError,
   CapabilityRuntime,
   ConversationStore,
   openRuntimeDatabase,
+  type RuntimeDatabase,
 } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
+import { AppCenter } from './app-center/app-center.ts';
+import { BUNDLED_APPS, installCatalogueAtFirstStart } from './app-center/catalogue.ts';
 import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
-/** The bundled apps, relative to the host page. */
-const BUNDLED_APPS = [{ bundleUrl: './apps/pomodoro/' }];
-
 export type RuntimeState =
   | { readonly status: 'loading' }
   | {
       readonly status: 'ready';
+      /** The runtime's database (the app center reads each app's audit entries from it). */
+      readonly db: RuntimeDatabase;
       readonly registry: AppRegistry;
       readonly host: HostRuntime;
       readonly connection: AgentConnection;
@@ -39,10 +39,10 @@ export type RuntimeState =
       readonly actions: ActionRunner;
       /** The receipts of those actions, for the views. */
       readonly receipts: ActionReceipts;
-      readonly apps: readonly AppRecord[];
+      /** The installed apps and the actions on them; it stays current by itself (`host.onAppsChanged`). */
+      readonly appCenter: AppCenter;
+      /** The inventory when the runtime became ready (the app center shows the current one). */
       readonly inventory: ClientInventoryPayload;
-      /** Bundled apps that failed their integrity check at start-up (not installed), as text. */
-      readonly bundleProblems: readonly string[];
     }
   | { readonly status: 'error'; readonly message: string };
 
@@ -74,23 +74,6 @@ export function onHostProblem(listener: (text: string) => void): () => void {
   return () => problemListeners.delete(listener);
 }
 
-/**
- * Installs the bundled apps from their verified bundles: every file is checked against the manifest's SHA-256
- * digests before anything is kept. One that fails is not installed, and says which file and both digests.
- */
-async function installBundledApps(registry: AppRegistry): Promise<string[]> {
-  const problems: string[] = [];
-  for (const app of BUNDLED_APPS) {
-    try {
-      await registry.installBundle(new URL(app.bundleUrl, document.baseURI));
-    } catch (error) {
-      if (!(error instanceof BundleIntegrityError)) throw error;
-      problems.push(`The bundle at ${app.bundleUrl} was not installed: ${error.message}`);
-    }
-  }
-  return problems;
-}
-
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
   const [state, setState] = useState<RuntimeState>({ status: 'loading' });
   useEffect(() => {
@@ -101,13 +84,26 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       close = () => db.close();
       if (!active) return close();
       const registry = new AppRegistry(db);
-      const bundleProblems = await installBundledApps(registry);
+      const startupProblems = await installCatalogueAtFirstStart(
+        db,
+        registry,
+        BUNDLED_APPS,
+        document.baseURI,
+      );
       // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
       await registry.declareCapabilities(WEB_CAPABILITIES);
       const host = new HostRuntime(db, registry, {
         onProblem: (text) => {
           for (const listener of [...problemListeners]) listener(text);
         },
+      });
+      const appCenter = new AppCenter({
+        db,
+        registry,
+        host,
+        catalogue: BUNDLED_APPS,
+        baseUri: document.baseURI,
+        startupProblems,
       });
       let remoteUrl: string | null = null;
       try {
@@ -155,6 +151,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       );
       const started = connection;
       close = () => {
+        appCenter.dispose();
         consent.dismissAll();
         capabilities.dispose();
         started.stop();
@@ -163,19 +160,20 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       };
       if (!active) return close();
       await host.start();
-      const [apps, inventory] = await Promise.all([registry.list(), registry.inventory()]);
+      await appCenter.refresh();
+      const inventory = await registry.inventory();
       if (active)
         setState({
           status: 'ready',
+          db,
           registry,
           host,
           connection: started,
           consent,
           actions,
           receipts,
-          apps,
+          appCenter,
           inventory,
-          bundleProblems,
         });
     })().catch((error: unknown) => {
       if (active)

@@ -122,6 +122,8 @@ export class AgentConnection {
       clientId: 'web-host',
       inventory: () => registry.inventory(),
       tools: host,
+      // A ui.open by reference opens only an enabled app's declared Surface; anything else is answered.
+      surfaces: registry,
       ...(capabilities === undefined ? {} : { capabilities }),
       ...(actions === undefined ? {} : { actions }),
       journal: store,

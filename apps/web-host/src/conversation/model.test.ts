@@ -402,21 +402,25 @@ describe('ConversationModel: what the agent sends', () => {
       ]);
     });
 
-    it('refuses a Surface reference (no MiniApp provides it here)', () => {
+    it('shows a Surface reference the client let through as a Surface entry named by app and surface id', () => {
+      // The agent client answered references it cannot honour before they reach the model; the entry reads
+      // the app's verified files when it mounts.
       const model = new ConversationModel(CONVERSATION);
       model.apply(
         received(
           fromAgent('lineup.v1.ui.open', {
-            instance_id: 'canvas.1',
-            surface: { app_id: 'com.lineup.svg-canvas', surface_id: 'canvas' },
-            state: {},
+            instance_id: 'focus.1',
+            surface: { app_id: 'com.lineup.pomodoro', surface_id: 'focus' },
+            state: { minutes: 5 },
           }),
         ),
       );
-      expect(ofKind(model, 'surface')).toHaveLength(0);
-      expect(notes(model, 'refused').map((entry) => entry.text)).toEqual([
-        'No MiniApp is installed to provide this Surface; only inline Surfaces open here.',
-      ]);
+      const [entry] = ofKind(model, 'surface');
+      expect(entry).toMatchObject({
+        label: 'com.lineup.pomodoro · focus',
+        payload: { instance_id: 'focus.1', surface: { app_id: 'com.lineup.pomodoro', surface_id: 'focus' } },
+      });
+      expect(notes(model, 'refused')).toEqual([]);
     });
 
     it('refuses a bundle with markup a Surface can never have, located in the payload', () => {

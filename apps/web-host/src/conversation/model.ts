@@ -113,6 +113,9 @@ export function rejectionNote(instanceId: string, rejection: SurfaceRejection): 
     case 'invalid_message':
       text = `Dropped ${times(rejection.count, 'invalid message')} from Surface ${instanceId}: ${rejection.issues[0]?.message ?? 'invalid message'}`;
       break;
+    case 'undeclared_event':
+      text = `Dropped ${times(rejection.count, 'event')} "${rejection.event}" from Surface ${instanceId}: its app does not declare that event.`;
+      break;
   }
   return refusedNote(text);
 }
@@ -288,20 +291,17 @@ export class ConversationModel {
   }
 
   #open(payload: UIOpenPayload): void {
-    if (payload.app === undefined) {
-      this.add(
-        refusedNote('No MiniApp is installed to provide this Surface; only inline Surfaces open here.'),
-      );
-      return;
-    }
-    try {
-      checkSurfaceBundle(payload.app);
-    } catch (error) {
-      if (!(error instanceof LineUpProtocolError)) throw error;
-      this.add(invalidNote(error, 'payload.'));
-      return;
-    }
-    const label = payload.app.name;
+    // A Surface by reference reaches the model only when the client found it available (its app enabled and
+    // declaring it); the entry reads the app's verified files when it mounts.
+    if (payload.app !== undefined)
+      try {
+        checkSurfaceBundle(payload.app);
+      } catch (error) {
+        if (!(error instanceof LineUpProtocolError)) throw error;
+        this.add(invalidNote(error, 'payload.'));
+        return;
+      }
+    const label = payload.app?.name ?? `${payload.surface?.app_id} · ${payload.surface?.surface_id}`;
     const conversationId = this.conversationId;
     // seed 000 §4.1: the same instance id replaces the open instance, in place.
     if (

@@ -258,7 +258,7 @@ export class HostRuntime implements RuntimeHost {
     if (app.previous !== undefined) {
       // A page that never says ready (its script threw, say) is a failed first start too.
       const timer = setTimeout(() => {
-        if (this.#mounted?.page === page && !page.connection.ready)
+        if (this.#mounted?.page.frame === page.frame && !page.connection.ready)
           void this.#failedStart(app, `it did not start within ${this.#firstStartMs / 1_000} s`);
       }, this.#firstStartMs);
       const remove = page.remove.bind(page);

@@ -1,0 +1,407 @@
+/**
+ * The app center's logic, framework-free (the view, `AppCenter.tsx`, only renders what this hands it): the
+ * installed apps with their kept bundle's size and integrity state, their audit log, the bundled catalogue, and the
+ * user's actions — install (from the catalogue, a same-origin URL, a picked folder), enable, disable, check for
+ * an update, uninstall. Every action goes through `@lineup/runtime`'s `AppRegistry`, and every change is followed by
+ * `host.appsChanged()`: the host reads the apps again, withdraws what belongs to apps no longer enabled (their
+ * calls get a definite `revoked`, their pages close) and the agent gets the new inventory revision. What the
+ * center shows is read again after each action and whenever the host says the apps changed (a first start that
+ * confirmed or rolled back an upgrade), so it is never a copy that drifts from the database.
+ */
+import {
+  type AppRecord,
+  type AppRegistry,
+  type AuditRecord,
+  PICKED_BUNDLE_URL,
+  pickedBundleFetch,
+  type RuntimeDatabase,
+} from '@lineup/runtime';
+import { type ClientInventoryPayload, MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
+import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
+import { type AppCenterProblem, problemOf } from './problems.ts';
+
+/** How many audit entries the center shows per app (newest first). */
+export const APP_AUDIT_LIMIT = 50;
+
+/** The part of the host the center needs: tell it the apps changed, hear when they did. */
+export interface AppsHost {
+  appsChanged(): Promise<void>;
+  onAppsChanged(listener: () => void): () => void;
+}
+
+/** What a finished action did. */
+export type AppCenterResult =
+  | { readonly kind: 'installed'; readonly name: string; readonly version: string }
+  | { readonly kind: 'updated'; readonly name: string; readonly from: string; readonly to: string }
+  /** The bundle is the one installed: nothing was written. */
+  | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
+  | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string };
+
+export type AppAction = 'install' | 'enable' | 'disable' | 'update' | 'uninstall';
+
+export type ActionState =
+  | { readonly status: 'idle' }
+  | { readonly status: 'running'; readonly action: AppAction }
+  | { readonly status: 'done'; readonly action: AppAction; readonly result: AppCenterResult }
+  | { readonly status: 'failed'; readonly action: AppAction; readonly problem: AppCenterProblem };
+
+/** One installed app, as the center shows it. */
+export interface InstalledApp {
+  readonly record: AppRecord;
+  /** Bytes of the installed version's kept bundle: the sum of its manifest's file sizes. */
+  readonly bundleBytes: number;
+  /** Installed from a folder the user picked: there is no URL to check for an update; picking again is. */
+  readonly picked: boolean;
+  /** The app's audit entries, newest first, at most `APP_AUDIT_LIMIT`. */
+  readonly audit: readonly AuditRecord[];
+  /** The last `bundle_rejected` entry, when nothing was installed, updated or rolled back for it since. */
+  readonly refused: AuditRecord | undefined;
+  /** The last `app_rolled_back` entry, when nothing was installed, updated or confirmed since. */
+  readonly rolledBack: AuditRecord | undefined;
+}
+
+/** A bundled app the start-up could not install, with why. */
+export interface StartupProblem {
+  readonly bundleUrl: string;
+  readonly problem: AppCenterProblem;
+}
+
+export interface AppCenterSnapshot {
+  /** Installed apps, by name. */
+  readonly apps: readonly InstalledApp[];
+  /** Catalogue entries not installed. */
+  readonly available: readonly CatalogueEntry[];
+  readonly inventory: ClientInventoryPayload | undefined;
+  readonly startupProblems: readonly StartupProblem[];
+  /** Why the last read of the apps failed, if it did (what is shown is then the read before). */
+  readonly readProblem: AppCenterProblem | undefined;
+  /** Per app or catalogue entry (by app id): its last or running action. */
+  readonly actions: ReadonlyMap<string, ActionState>;
+  /** The install form's two ways. */
+  readonly url: ActionState;
+  readonly folder: ActionState;
+}
+
+export interface AppCenterOptions {
+  readonly db: RuntimeDatabase;
+  readonly registry: AppRegistry;
+  readonly host: AppsHost;
+  readonly catalogue: readonly CatalogueEntry[];
+  /** The page's base URL: catalogue URLs are relative to it, and URL installs must share its origin. */
+  readonly baseUri: string;
+  readonly startupProblems?: readonly StartupProblem[];
+}
+
+const IDLE: ActionState = { status: 'idle' };
+
+/** The audit types after which an earlier `bundle_rejected` no longer describes the installed version. */
+const SETTLING: ReadonlySet<AuditRecord['type']> = new Set([
+  'app_installed',
+  'app_updated',
+  'app_rolled_back',
+  'app_upgrade_confirmed',
+]);
+
+/** `files[].size` summed: what the installed version's kept bundle weighs. */
+export function bundleBytes(record: AppRecord): number {
+  return (record.manifest.files ?? []).reduce((sum, file) => sum + file.size, 0);
+}
+
+/** A byte count for people: `512 B`, `5.7 KiB`, `1.2 MiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * The bundle base URL a user typed, resolved against the page: only http(s) on this page's own origin — the
+ * reference host sets no bundle policy (`BundlePolicy`), so it installs only what its own server serves; a
+ * production host would pass a policy and could accept signed bundles from elsewhere. The manifest's own URL is
+ * accepted for its folder, and a folder URL gets its closing slash (the files are relative to it).
+ */
+export function sameOriginBundleUrl(input: string, baseUri: string): URL | AppCenterProblem {
+  let url: URL;
+  try {
+    url = new URL(input.trim(), baseUri);
+  } catch {
+    return { kind: 'invalid_url' };
+  }
+  if (input.trim() === '' || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return { kind: 'invalid_url' };
+  const origin = new URL(baseUri).origin;
+  if (url.origin !== origin) return { kind: 'other_origin', origin };
+  url.hash = '';
+  url.search = '';
+  if (url.pathname.endsWith(`/${MINIAPP_MANIFEST_FILE_NAME}`))
+    url.pathname = url.pathname.slice(0, -MINIAPP_MANIFEST_FILE_NAME.length);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+/**
+ * The files of a picked folder by their path inside it: `webkitRelativePath` starts with the folder's own name
+ * (`dist/assets/app.js`), which is not part of the bundle, so it is stripped (`assets/app.js`). A file without a
+ * relative path (picked on its own) keeps its name.
+ */
+export function pickedFolderFiles(files: Iterable<File>): {
+  readonly folder: string;
+  readonly files: ReadonlyMap<string, Blob>;
+} {
+  const byPath = new Map<string, Blob>();
+  let folder = '';
+  for (const file of files) {
+    // Empty (or absent outside browsers) for a file picked on its own.
+    const relative = file.webkitRelativePath ?? '';
+    const slash = relative.indexOf('/');
+    if (slash < 0) byPath.set(file.name, file);
+    else {
+      folder ||= relative.slice(0, slash);
+      byPath.set(relative.slice(slash + 1), file);
+    }
+  }
+  return { folder, files: byPath };
+}
+
+export class AppCenter {
+  readonly #db: RuntimeDatabase;
+  readonly #registry: AppRegistry;
+  readonly #host: AppsHost;
+  readonly #catalogue: readonly CatalogueEntry[];
+  readonly #baseUri: string;
+  readonly #listeners = new Set<() => void>();
+  readonly #unsubscribe: () => void;
+  #snapshot: AppCenterSnapshot;
+  /** Only the newest read is shown, whatever order reads finish in. */
+  #reads = 0;
+  #disposed = false;
+
+  constructor(options: AppCenterOptions) {
+    this.#db = options.db;
+    this.#registry = options.registry;
+    this.#host = options.host;
+    this.#catalogue = options.catalogue;
+    this.#baseUri = options.baseUri;
+    this.#snapshot = {
+      apps: [],
+      available: [],
+      inventory: undefined,
+      startupProblems: options.startupProblems ?? [],
+      readProblem: undefined,
+      actions: new Map(),
+      url: IDLE,
+      folder: IDLE,
+    };
+    this.#unsubscribe = this.#host.onAppsChanged(() => void this.refresh());
+  }
+
+  get snapshot(): AppCenterSnapshot {
+    return this.#snapshot;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#unsubscribe();
+    this.#listeners.clear();
+  }
+
+  /**
+   * Reads the apps, the inventory and each app's audit entries again. A read that fails (the database closed, say)
+   * is kept as `readProblem` for the view to show, never thrown at a listener.
+   */
+  async refresh(): Promise<void> {
+    const read = ++this.#reads;
+    try {
+      await this.#read(read);
+    } catch (error) {
+      if (read === this.#reads) this.#set({ readProblem: problemOf(error) });
+    }
+  }
+
+  async #read(read: number): Promise<void> {
+    const [records, inventory] = await Promise.all([this.#registry.list(), this.#registry.inventory()]);
+    const apps = await Promise.all(records.map((record) => this.#installed(record)));
+    if (read !== this.#reads || this.#disposed) return;
+    const installed = new Set(records.map((record) => record.id));
+    this.#set({
+      readProblem: undefined,
+      apps: apps.sort(
+        (a, b) =>
+          a.record.manifest.name.localeCompare(b.record.manifest.name) ||
+          (a.record.id < b.record.id ? -1 : 1),
+      ),
+      available: this.#catalogue.filter((entry) => !installed.has(entry.id)),
+      inventory,
+    });
+  }
+
+  // ── Actions ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Installs a catalogue entry (after an uninstall, this is how it comes back). */
+  installFromCatalogue(entry: CatalogueEntry): Promise<void> {
+    return this.#run({ app: entry.id }, 'install', async () =>
+      this.#install(catalogueUrl(entry, this.#baseUri)),
+    );
+  }
+
+  /** Installs (or updates) the bundle at `input`, a base URL on this page's origin; others are refused unfetched. */
+  installFromUrl(input: string): Promise<void> {
+    return this.#run({ form: 'url' }, 'install', async () => {
+      const url = sameOriginBundleUrl(input, this.#baseUri);
+      if (!(url instanceof URL)) throw new RefusedAction(url);
+      return this.#install(url);
+    });
+  }
+
+  /** Installs (or updates) the bundle in a folder the user picked: the same verification as a served one. */
+  installFromFolder(files: Iterable<File>): Promise<void> {
+    return this.#run({ form: 'folder' }, 'install', async () => {
+      const picked = pickedFolderFiles(files);
+      if (picked.files.size === 0) throw new RefusedAction({ kind: 'nothing_picked' });
+      if (!picked.files.has(MINIAPP_MANIFEST_FILE_NAME))
+        throw new RefusedAction({ kind: 'no_manifest', folder: picked.folder });
+      return this.#install(new URL(PICKED_BUNDLE_URL), pickedBundleFetch(picked.files));
+    });
+  }
+
+  setEnabled(appId: string, enabled: boolean): Promise<void> {
+    return this.#run({ app: appId }, enabled ? 'enable' : 'disable', async () => {
+      const name = this.#name(appId);
+      const changed = await this.#registry.setEnabled(appId, enabled);
+      return { result: { kind: enabled ? 'enabled' : 'disabled', name }, changed };
+    });
+  }
+
+  /** Fetches the app's bundle URL again: `unchanged` is up to date; another version is an upgrade. */
+  checkForUpdate(appId: string): Promise<void> {
+    return this.#run({ app: appId }, 'update', async () => {
+      const record = this.#snapshot.apps.find((app) => app.record.id === appId)?.record;
+      if (record === undefined || record.bundleUrl === PICKED_BUNDLE_URL)
+        throw new RefusedAction({ kind: 'no_bundle_url' });
+      return this.#install(new URL(record.bundleUrl), undefined, record);
+    });
+  }
+
+  uninstall(appId: string): Promise<void> {
+    return this.#run({ app: appId }, 'uninstall', async () => {
+      const name = this.#name(appId);
+      await this.#registry.uninstall(appId);
+      return { result: { kind: 'uninstalled', name }, changed: true };
+    });
+  }
+
+  // ── Internals ───────────────────────────────────────────────────────────────────────────────────────
+
+  async #install(
+    url: URL,
+    fetch?: (url: URL) => Promise<Response>,
+    before?: AppRecord,
+  ): Promise<{ readonly result: AppCenterResult; readonly changed: boolean }> {
+    const earlier = new Map((await this.#registry.list()).map((record) => [record.id, record]));
+    const outcome = await this.#registry.installBundle(url, fetch === undefined ? {} : { fetch });
+    const after = await this.#registry.list();
+    // The app the install wrote is the one whose record changed; `unchanged` wrote none, so it is the one at
+    // this URL (an update check knows its app).
+    const written = after.find((record) => earlier.get(record.id)?.updatedAt !== record.updatedAt);
+    const app = written ?? before ?? after.find((record) => record.bundleUrl === url.href);
+    const name = app?.manifest.name ?? url.href;
+    const version = app?.manifest.version ?? '';
+    if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
+    if (outcome === 'installed') return { result: { kind: 'installed', name, version }, changed: true };
+    const from = (app === undefined ? undefined : earlier.get(app.id))?.manifest.version ?? '';
+    return { result: { kind: 'updated', name, from, to: version }, changed: true };
+  }
+
+  /**
+   * Runs one action: marks it running, then done or failed. A change is followed by `host.appsChanged()`, which
+   * makes the center read everything again; a failure (which may have written a `bundle_rejected` audit entry)
+   * reads again too.
+   */
+  async #run(
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' },
+    action: AppAction,
+    work: () => Promise<{ readonly result: AppCenterResult; readonly changed: boolean }>,
+  ): Promise<void> {
+    this.#setAction(target, { status: 'running', action });
+    let done: { readonly result: AppCenterResult; readonly changed: boolean };
+    try {
+      done = await work();
+    } catch (error) {
+      this.#setAction(target, {
+        status: 'failed',
+        action,
+        problem: error instanceof RefusedAction ? error.problem : problemOf(error),
+      });
+      await this.refresh();
+      return;
+    }
+    this.#setAction(target, { status: 'done', action, result: done.result });
+    if (done.changed)
+      try {
+        await this.#host.appsChanged();
+      } catch (error) {
+        // The registry changed, but the host could not follow (withdraw, deliver): that is shown, not lost.
+        this.#setAction(target, { status: 'failed', action, problem: problemOf(error) });
+      }
+    await this.refresh();
+  }
+
+  #name(appId: string): string {
+    return this.#snapshot.apps.find((app) => app.record.id === appId)?.record.manifest.name ?? appId;
+  }
+
+  async #installed(record: AppRecord): Promise<InstalledApp> {
+    const picked = record.bundleUrl === PICKED_BUNDLE_URL;
+    // A refused download is audited under the URL it came from (the manifest's id was not trusted yet); a
+    // picked folder's URL is every picked app's, so it is not attributed to one.
+    const keys = new Set([record.id]);
+    for (const url of [record.bundleUrl, record.previous?.bundleUrl])
+      if (url !== undefined && url !== PICKED_BUNDLE_URL) keys.add(url);
+    const entries = (
+      await Promise.all([...keys].map((key) => this.#db.getAllFromIndex('audit', 'by_app', key)))
+    ).flat();
+    const audit = entries.sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
+    const latest = audit.find((entry) => entry.type === 'bundle_rejected' || SETTLING.has(entry.type));
+    return {
+      record,
+      bundleBytes: bundleBytes(record),
+      picked,
+      audit: audit.slice(0, APP_AUDIT_LIMIT),
+      refused: latest?.type === 'bundle_rejected' ? latest : undefined,
+      rolledBack: latest?.type === 'app_rolled_back' ? latest : undefined,
+    };
+  }
+
+  #setAction(
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' },
+    state: ActionState,
+  ): void {
+    if ('form' in target) {
+      this.#set({ [target.form]: state });
+      return;
+    }
+    const actions = new Map(this.#snapshot.actions);
+    actions.set(target.app, state);
+    this.#set({ actions });
+  }
+
+  #set(change: Partial<AppCenterSnapshot>): void {
+    if (this.#disposed) return;
+    this.#snapshot = { ...this.#snapshot, ...change };
+    for (const listener of [...this.#listeners]) listener();
+  }
+}
+
+/** A refusal the center decided itself, before asking the registry. */
+class RefusedAction extends Error {
+  readonly problem: AppCenterProblem;
+  constructor(problem: AppCenterProblem) {
+    super(problem.kind);
+    this.problem = problem;
+  }
+}

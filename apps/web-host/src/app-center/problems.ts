@@ -1,0 +1,54 @@
+/**
+ * Why an app center action did not happen: whatever the runtime threw, kept as data so each language words it
+ * itself (i18n.tsx) and the file and both digests of a refused bundle are always shown.
+ */
+import { BundleIntegrityError, type BundleIntegrityErrorCode } from '@lineup/runtime';
+import { LineUpProtocolError } from '@lineup/shared';
+
+/** Why an action did not happen, in a form each language words itself (the view does). */
+export type AppCenterProblem =
+  | {
+      readonly kind: 'integrity';
+      readonly code: BundleIntegrityErrorCode;
+      /** The runtime's own English sentence (it names the file and both digests). */
+      readonly message: string;
+      readonly path?: string;
+      readonly expected?: string;
+      readonly actual?: string;
+    }
+  | {
+      readonly kind: 'protocol';
+      readonly issues: readonly { readonly path: string; readonly code: string; readonly message: string }[];
+    }
+  /** The URL is not an http(s) URL. */
+  | { readonly kind: 'invalid_url' }
+  /** The URL is on another site than this page (`origin` is this page's). */
+  | { readonly kind: 'other_origin'; readonly origin: string }
+  /** The picked folder has no manifest at its top (`folder` is its name). */
+  | { readonly kind: 'no_manifest'; readonly folder: string }
+  | { readonly kind: 'nothing_picked' }
+  /** An update check of an app installed from a picked folder: there is no URL to fetch again. */
+  | { readonly kind: 'no_bundle_url' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** Turns whatever an action threw into a problem to show; nothing is swallowed. */
+export function problemOf(error: unknown): AppCenterProblem {
+  if (error instanceof BundleIntegrityError)
+    return {
+      kind: 'integrity',
+      code: error.code,
+      message: error.message,
+      ...(error.path === undefined ? {} : { path: error.path }),
+      ...(error.expected === undefined ? {} : { expected: error.expected }),
+      ...(error.actual === undefined ? {} : { actual: error.actual }),
+    };
+  if (error instanceof LineUpProtocolError)
+    return {
+      kind: 'protocol',
+      issues: error.issues.map(({ path, code, message }) => ({ path, code, message })),
+    };
+  return {
+    kind: 'failed',
+    message: error instanceof Error ? `${error.name}: ${error.message}` : 'An unknown error.',
+  };
+}
