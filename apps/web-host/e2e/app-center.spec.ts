@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { bundleIntegrity, fileIntegrity } from '@lineup/shared/protocol';
 import type { Locator, Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { readStore } from './runtime-db.ts';
 
 /**
  * The app center in the built host (issue 12), as a user drives it: installing from a URL on this site and from a
@@ -90,24 +91,8 @@ async function writeFolder(folder: string, bytes: ReadonlyMap<string, Uint8Array
 
 /** The kept bundle files in the runtime's IndexedDB, as `version path`. */
 async function keptFiles(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const request = indexedDB.open('lineup-runtime');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const all = request.result.transaction('bundle_files').objectStore('bundle_files').getAll();
-          all.onsuccess = () => {
-            resolve(
-              (all.result as { version: string; path: string }[])
-                .map((file) => `${file.version} ${file.path}`)
-                .sort(),
-            );
-            request.result.close();
-          };
-        };
-      }),
-  );
+  const files = await readStore<{ version: string; path: string }>(page, 'bundle_files');
+  return files.map((file) => `${file.version} ${file.path}`).sort();
 }
 
 /** How many files Pomodoro's served bundle lists (its build decides; the tests do not pin it). */
@@ -446,21 +431,7 @@ test.describe('a failed first start', () => {
     await expect(workspaceFrame.locator('[data-phase]')).toHaveAttribute('data-phase', 'running');
     await say('stop');
     await expect(workspaceFrame.locator('[data-phase]')).toHaveCount(0);
-    const sessionData = () =>
-      page.evaluate(
-        () =>
-          new Promise<unknown[]>((resolve, reject) => {
-            const request = indexedDB.open('lineup-runtime');
-            request.onerror = () => reject(request.error);
-            request.onsuccess = () => {
-              const all = request.result.transaction('session_data').objectStore('session_data').getAll();
-              all.onsuccess = () => {
-                resolve(all.result as unknown[]);
-                request.result.close();
-              };
-            };
-          }),
-      );
+    const sessionData = () => readStore<{ key: string }>(page, 'session_data');
     const before = await sessionData();
     expect(before).toHaveLength(1);
 
@@ -508,8 +479,8 @@ test.describe('a failed first start', () => {
       /app_rolled_back 0\.0\.0 from 0\.0\.1: it did not start within 10 s$/,
     );
     // The data 0.0.0 wrote is still there (the new start adds to the same app session's record).
-    const after = (await sessionData()) as { key: string }[];
-    expect(after.map((record) => record.key)).toContain((before[0] as { key: string }).key);
+    const after = await sessionData();
+    expect(after.map((record) => record.key)).toContain(before[0]?.key);
     await panel(page).screenshot({ path: 'test-results/app-center-rolled-back-en.png' });
   });
 });

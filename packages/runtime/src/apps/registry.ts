@@ -58,6 +58,13 @@ export interface CapabilityDeclaration extends AppCapabilityDescriptor {
   readonly output_schema: Readonly<Record<string, unknown>>;
 }
 
+/** The error for an app id that is not installed. */
+function notInstalled(): LineUpProtocolError {
+  return new LineUpProtocolError([
+    { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
+  ]);
+}
+
 /** The key of one kept file. */
 function bundleFileKey(appId: string, version: string, path: string): string {
   return `${appId}\n${version}\n${path}`;
@@ -301,9 +308,7 @@ export class AppRegistry {
     if (existing === undefined) {
       transaction.abort();
       await transaction.done.catch(() => {});
-      throw new LineUpProtocolError([
-        { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
-      ]);
+      throw notInstalled();
     }
     await this.#commit(transaction, async () => {
       await transaction.objectStore('apps').delete(appId);
@@ -397,10 +402,7 @@ export class AppRegistry {
     appId: string,
   ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
     const app = await this.#db.get('apps', appId);
-    if (app === undefined)
-      throw new LineUpProtocolError([
-        { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
-      ]);
+    if (app === undefined) throw notInstalled();
     const { manifest } = app;
     const files = new Map<string, Uint8Array>();
     try {
@@ -464,9 +466,7 @@ export class AppRegistry {
     if (existing === undefined) {
       transaction.abort();
       await transaction.done.catch(() => {});
-      throw new LineUpProtocolError([
-        { path: 'appId', code: 'unknown_reference', message: 'No app with this id is installed.' },
-      ]);
+      throw notInstalled();
     }
     if (existing.enabled === enabled) {
       await transaction.done;
