@@ -98,8 +98,14 @@ const DEFAULT_MAX_HEIGHT = 1_200;
 export const RESIZE_SHRINK_TOLERANCE = 8;
 /** More applied height changes than this within one second is a resize loop: resizes are held for a second. */
 export const RESIZE_CHANGES_PER_SECOND = 12;
-/** How soon after the user's Tab in the host a Surface's focus report counts as that Tab (ms). */
-const TAB_ENTRY_MS = 500;
+/**
+ * How long after the user's Tab in the host a Surface's focus report can still be that Tab (ms), provided host
+ * focus went nowhere else in between. Under load the report, and the host's own view that the frame has focus,
+ * can each take hundreds of milliseconds.
+ */
+const TAB_ENTRY_MS = 2_000;
+/** How often the host looks again whether the frame has focus while a Tab is pending (ms). */
+const TAB_ENTRY_POLL_MS = 25;
 
 /**
  * Throws `LineUpProtocolError` (at `app.html`) when a bundle's HTML holds markup a Surface can never have:
@@ -213,7 +219,8 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   };
   let lastHostFocus: Element | null = null;
   let tabEntered = false;
-  let lastTabAt = Number.NEGATIVE_INFINITY;
+  /** When the user's last Tab in the host was pressed, while no host element has taken focus since. */
+  let pendingTabAt: number | null = null;
 
   const sendState = () => {
     port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state });
@@ -278,8 +285,10 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: instanceId });
   };
   /**
-   * Focus is the Surface's when the user tabbed into it; otherwise it goes back to where it was. Decided on
-   * the next task, after the check a Tab key queued (the report can arrive before it).
+   * Focus is the Surface's when the user tabbed into it; otherwise it goes back to where it was. A Tab into a
+   * frame moves focus in another process: the Surface's report can reach the host before the host sees the frame
+   * focused, so while that Tab is pending (and host focus has gone nowhere else) the host looks again, for at
+   * most `TAB_ENTRY_MS` after the key.
    */
   const onFocusTaken = () => {
     view.setTimeout(() => {
@@ -288,11 +297,19 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   };
   const decideFocus = () => {
     const document = frame.ownerDocument;
-    if (tabEntered || (now() - lastTabAt <= TAB_ENTRY_MS && document.activeElement === frame)) {
+    if (tabEntered || (pendingTabAt !== null && document.activeElement === frame)) {
       tabEntered = true;
+      pendingTabAt = null;
       grantFocus();
       return;
     }
+    if (pendingTabAt !== null && now() - pendingTabAt <= TAB_ENTRY_MS) {
+      view.setTimeout(() => {
+        if (!closed) decideFocus();
+      }, TAB_ENTRY_POLL_MS);
+      return;
+    }
+    pendingTabAt = null;
     if (document.activeElement === frame) {
       const previous = lastHostFocus as (Element & { focus?: (options?: FocusOptions) => void }) | null;
       if (previous?.isConnected && typeof previous.focus === 'function')
@@ -305,13 +322,18 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     const target = event.target;
     if (target === frame) return;
     tabEntered = false;
+    // The Tab (or whatever moved focus) landed on something else: it no longer speaks for this frame.
+    pendingTabAt = null;
     if (target instanceof view.Element && !target.classList.contains(SURFACE_FRAME_CLASS))
       lastHostFocus = target;
   };
   const onHostKeyDown = (event: KeyboardEvent) => {
     // Focus moves into a frame asynchronously (its document is another process's), and no event in the host
-    // says so; a focus report shortly after the user's Tab, with the frame focused, is that Tab.
-    if (event.key === 'Tab' && event.isTrusted) lastTabAt = now();
+    // says so; a focus report after the user's Tab, with the frame focused, is that Tab.
+    if (event.key === 'Tab' && event.isTrusted) pendingTabAt = now();
+  };
+  const onHostPointerDown = () => {
+    pendingTabAt = null;
   };
 
   const handle: SurfaceHandle = {
@@ -332,6 +354,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
       if (closed) return;
       closed = true;
       view.removeEventListener('keydown', onHostKeyDown, true);
+      view.removeEventListener('pointerdown', onHostPointerDown, true);
       frame.ownerDocument.removeEventListener('focusin', onHostFocusIn, true);
       invalid.dispose();
       foreign.dispose();
@@ -373,6 +396,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     onInvalid: (issues) => invalid.add(issues),
   });
   view.addEventListener('keydown', onHostKeyDown, true);
+  view.addEventListener('pointerdown', onHostPointerDown, true);
   frame.ownerDocument.addEventListener('focusin', onHostFocusIn, true);
   const active = frame.ownerDocument.activeElement;
   if (active !== null && !active.classList.contains(SURFACE_FRAME_CLASS)) lastHostFocus = active;
