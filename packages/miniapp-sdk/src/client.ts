@@ -9,7 +9,7 @@
  * the channel's own parser first, so a bad write fails at the call with located issues; every message it
  * receives must come from the parent window and pass the same parser for this instance.
  */
-import { LineUpProtocolError } from '@lineup/shared';
+import { LineUpError, LineUpProtocolError } from '@lineup/shared';
 import {
   MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_NAMESPACE,
@@ -54,12 +54,10 @@ export interface SessionDataSnapshot {
 }
 
 /** The runtime refused a request, or did not answer in time (`code` `timeout`). */
-export class MiniAppRequestError extends Error {
+export class MiniAppRequestError extends LineUpError {
   override readonly name = 'MiniAppRequestError';
-  readonly code: string;
   constructor(error: MiniAppError) {
-    super(error.message ?? error.code);
-    this.code = error.code;
+    super(error.code, error.message ?? error.code);
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { LineUpProtocolError } from '@lineup/shared';
+import { isLineUpError } from '@lineup/shared';
 import { type BundleFile, fileIntegrity } from '@lineup/shared/protocol';
 import { createServer, type Plugin, type ResolvedConfig } from 'vite';
 import type { AgentTools } from './define.js';
@@ -35,14 +35,13 @@ function isAgentTools(value: unknown): value is AgentTools {
 }
 
 /**
- * The issues of a LineUp validation error as lines, or `null` for any other error. The tools module runs in
- * Vite's module runner with its own copy of `@lineup/shared`, so its errors are recognised by shape.
+ * The issues of a LineUp error as lines, or `null` for any other error (or one without issues). The tools
+ * module runs in Vite's module runner with its own copy of `@lineup/shared`: `isLineUpError` reads the brand
+ * both copies share.
  */
 function issueLines(error: unknown): string[] | null {
-  if (!(error instanceof Error) || error.name !== LineUpProtocolError.name) return null;
-  const { issues } = error as LineUpProtocolError;
-  if (!Array.isArray(issues)) return null;
-  return issues.map((issue) => `  ${issue.path}: ${issue.message} (${issue.code})`);
+  if (!isLineUpError(error) || error.issues.length === 0) return null;
+  return error.issues.map((issue) => `  ${issue.path}: ${issue.message} (${issue.code})`);
 }
 
 /** Loads the tools module and returns the manifest text, or throws an Error listing what is wrong. */

@@ -85,18 +85,6 @@ export {
 } from './dsl/catalog.js';
 // Documents
 export { type ParseDocumentOptions, parseDocument } from './dsl/document.js';
-// Errors
-export {
-  LineUpProtocolError,
-  UI_ISSUE_CODES,
-  UIActionError,
-  UIExpressionError,
-  type UIIssue,
-  type UIIssueCode,
-  UISchemaError,
-  UIStateError,
-  UIStreamError,
-} from './dsl/errors.js';
 export { evaluateExpression } from './dsl/expression.js';
 export { documentJsonSchema, UI_DOCUMENT_SCHEMA_ID } from './dsl/json-schema.js';
 export {
@@ -117,6 +105,19 @@ export {
 export { assertValidState, initialState, restoreState, updateState } from './dsl/state.js';
 export type * from './dsl/types.js';
 export { evaluateDerived, resolveDocumentValue, resolveValue } from './dsl/values.js';
+// Errors: one family (`LineUpError`, `isLineUpError`), located issues
+export {
+  isLineUpError,
+  LINEUP_ERROR_CODES,
+  LineUpError,
+  LineUpProtocolError,
+  UIActionError,
+  UIExpressionError,
+  UISchemaError,
+  UIStateError,
+  UIStreamError,
+} from './errors/errors.js';
+export { UI_ISSUE_CODES, type UIIssue, type UIIssueCode } from './errors/issues.js';
 export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
 // JSON safety and content binding
 export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';

@@ -23,6 +23,8 @@ import {
   assertValidState,
   computeParameterHash,
   initialState,
+  isLineUpError,
+  LineUpError,
   LineUpProtocolError,
   parseDocument,
   parseUIActionReserveRequest,
@@ -62,13 +64,8 @@ export type ActionLedgerErrorCode =
   | 'unknown_capability'
   | 'unknown_operation';
 
-export class ActionLedgerError extends Error {
+export class ActionLedgerError extends LineUpError<ActionLedgerErrorCode> {
   override readonly name = 'ActionLedgerError';
-  readonly code: ActionLedgerErrorCode;
-  constructor(code: ActionLedgerErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 export interface ActionLedgerOptions {
@@ -447,9 +444,9 @@ function receiptOf(record: ActionLedgerRecord): UIActionReceipt {
 }
 
 function firstIssue(error: unknown): string {
-  if (error !== null && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
-    const issue = error.issues[0] as { path?: unknown; message?: unknown } | undefined;
-    if (issue !== undefined) return `${String(issue.path ?? '')} ${String(issue.message ?? '')}`.trim();
+  if (isLineUpError(error)) {
+    const issue = error.issues[0];
+    if (issue !== undefined) return `${issue.path} ${issue.message}`.trim();
   }
   return error instanceof Error ? error.message : 'invalid';
 }

@@ -3,6 +3,7 @@
  * and its SHA-256 (WebCrypto) against the manifest — before anything is kept; the verified files are kept in the
  * runtime database, and checked again before every mount. A failed check names the file and both digests.
  */
+import { LineUpError } from '@lineup/shared';
 import {
   BUNDLE_LIMITS,
   BundleSignatureSchema,
@@ -40,9 +41,8 @@ export interface BundlePolicy {
   readonly trustedKeys?: readonly string[];
 }
 
-export class BundleIntegrityError extends Error {
+export class BundleIntegrityError extends LineUpError<BundleIntegrityErrorCode> {
   override readonly name = 'BundleIntegrityError';
-  readonly code: BundleIntegrityErrorCode;
   /** The file concerned (bundle-relative), when one is. */
   readonly path: string | undefined;
   /** What the manifest lists and what was found: `sha256-…` digests, or sizes for `size_mismatch`. */
@@ -53,8 +53,7 @@ export class BundleIntegrityError extends Error {
     message: string,
     details: { readonly path?: string; readonly expected?: string; readonly actual?: string } = {},
   ) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.path = details.path;
     this.expected = details.expected;
     this.actual = details.actual;

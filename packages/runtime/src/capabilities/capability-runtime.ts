@@ -20,7 +20,7 @@
  * reload `recover()` settles what was left in flight: a call still waiting for consent is `cancelled`
  * (`interrupted`), one that was running is `failed` (`outcome_unknown`): it is never run a second time.
  */
-import { hashCanonicalJSON } from '@lineup/shared';
+import { hashCanonicalJSON, LineUpError } from '@lineup/shared';
 import {
   type AppCallPayload,
   type AppResultPayload,
@@ -50,12 +50,10 @@ export type CapabilityHandler = (
 ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /** A handler that fails on purpose: the agent gets `failed` with this stable `code` (and no other text). */
-export class CapabilityError extends Error {
+export class CapabilityError extends LineUpError {
   override readonly name = 'CapabilityError';
-  readonly code: string;
   constructor(code: string, message = code) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

@@ -411,10 +411,12 @@ describe('inventory rows', () => {
       await deliver();
       expect(await db.countFromIndex('outbox', 'by_pending')).toBe(0);
     });
-    const revisions = frames
-      .slice(1)
-      .filter((frame) => frame.type === 'lineup.v1.client.inventory')
-      .map((frame) => (frame.payload as { revision: string }).revision);
-    expect(revisions).toEqual(['inventory-3']);
+    // A row leaves the outbox when it is sent; the agent's side records it when it arrives.
+    const revisions = () =>
+      frames
+        .slice(1)
+        .filter((frame) => frame.type === 'lineup.v1.client.inventory')
+        .map((frame) => (frame.payload as { revision: string }).revision);
+    await vi.waitFor(() => expect(revisions()).toEqual(['inventory-3']));
   });
 });

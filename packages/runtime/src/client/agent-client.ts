@@ -17,7 +17,7 @@
  * they are sent: while the agent is away they wait, and go out in order, with their ids, at the next session
  * start — nothing the user said is lost.
  */
-import { hashCanonicalJSON, LineUpProtocolError } from '@lineup/shared';
+import { hashCanonicalJSON, LineUpError, LineUpProtocolError } from '@lineup/shared';
 import {
   type AppCallPayload,
   type AppResultPayload,
@@ -147,13 +147,8 @@ export interface AgentClientSendResult {
 const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
 
 /** The client is not connected, or was given something it cannot send. */
-export class AgentClientError extends Error {
+export class AgentClientError extends LineUpError<'not_connected' | 'invalid_message'> {
   override readonly name = 'AgentClientError';
-  readonly code: 'not_connected' | 'invalid_message';
-  constructor(code: 'not_connected' | 'invalid_message', message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
 }
 
 export class AgentClient {

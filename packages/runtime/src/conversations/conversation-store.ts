@@ -9,6 +9,7 @@
  * deduplicated by id across reloads, and a queued message keeps its envelope id until it is delivered, so an
  * agent can drop the copy of one sent twice around a crash.
  */
+import { LineUpError } from '@lineup/shared';
 import { LINEUP_WIRE_LIMITS, type LineUpMessage } from '@lineup/shared/protocol';
 import type { Clock } from '../apps/registry.js';
 import {
@@ -53,8 +54,11 @@ export interface ConversationPage {
 export const CONVERSATION_TITLE_LENGTH = 80;
 
 /** Bad input to the store: an invalid id, key or page size. Nothing was written. */
-export class ConversationStoreError extends Error {
+export class ConversationStoreError extends LineUpError<'invalid_input'> {
   override readonly name = 'ConversationStoreError';
+  constructor(message: string) {
+    super('invalid_input', message);
+  }
 }
 
 const ID = /^[\x21-\x7e]{1,128}$/;

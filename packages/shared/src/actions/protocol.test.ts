@@ -7,11 +7,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
+import { messageBudget, parseShape } from '../json/parse.js';
 import { jsonByteLength } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
-import { messageBudget, parseShape } from '../protocol/parse.js';
 import * as protocol from './protocol.js';
 import {
   assertSameRequestContent,
@@ -36,7 +37,7 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.
 type J = any;
 
-/** See bridge/surface.test.ts: `invalid_type` once protocol/parse.ts parses with `reportInput`. */
+/** See bridge/surface.test.ts: `invalid_type` once json/parse.ts parses with `reportInput`. */
 const WRONG_TYPE: UIIssueCode = (() => {
   try {
     parseShape(

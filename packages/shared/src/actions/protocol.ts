@@ -11,11 +11,13 @@
  * ledger stay with the host (seed 002 §11; seed 004 §4).
  */
 import { z } from 'zod';
-import { boundedDictionary, checkJSONBytes, JSONObjectSchema } from '../bridge/json-data.js';
-import { createIssue, LineUpProtocolError, type UIIssue, type UIIssueCode } from '../dsl/errors.js';
 import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { StateValue } from '../dsl/types.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import { createIssue, type UIIssue, type UIIssueCode } from '../errors/issues.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
+import { boundedDictionary, checkJSONBytes, JSONObjectSchema } from '../json/json-data.js';
+import { messageBudget, parseShape } from '../json/parse.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import {
   UI_LIMITS,
@@ -23,7 +25,6 @@ import {
   UI_PROTOCOL_SHELL_RESERVE,
   UI_SCHEMA_LIMITS,
 } from '../limits/ui-limits.js';
-import { messageBudget, parseShape } from '../protocol/parse.js';
 
 /** The bounds of seed 002 §13 that are not among the 14 `UI_PROTOCOL_LIMITS`, and this module's own. */
 export const UI_ACTION_PROTOCOL_LIMITS = Object.freeze({

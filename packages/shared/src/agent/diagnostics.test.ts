@@ -5,16 +5,14 @@ import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
 import { parseDocument } from '../dsl/document.js';
 import {
-  createIssue,
   LineUpProtocolError,
-  UI_ISSUE_CODES,
   UIActionError,
   UIExpressionError,
-  type UIIssue,
   UISchemaError,
   UIStateError,
   UIStreamError,
-} from '../dsl/errors.js';
+} from '../errors/errors.js';
+import { createIssue, UI_ISSUE_CODES, type UIIssue } from '../errors/issues.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { advanceUIStream, startUIStream } from '../stream/stream.js';
 import {

@@ -6,18 +6,16 @@
  */
 import { UI_DOCUMENT_VERSIONS } from '../dsl/catalog.js';
 import { documentIndex } from '../dsl/document.js';
+import type { UIDocument } from '../dsl/types.js';
 import {
   LineUpProtocolError,
-  UI_ISSUE_CODES,
   UIActionError,
   UIExpressionError,
-  type UIIssue,
-  type UIIssueCode,
   UISchemaError,
   UIStateError,
   UIStreamError,
-} from '../dsl/errors.js';
-import type { UIDocument } from '../dsl/types.js';
+} from '../errors/errors.js';
+import { UI_ISSUE_CODES, type UIIssue, type UIIssueCode } from '../errors/issues.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import type { UIStreamCheckpoint } from '../stream/checkpoint.js';
 

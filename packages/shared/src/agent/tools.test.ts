@@ -2,8 +2,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../dsl/document.js';
-import { LineUpProtocolError, type UIIssue, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { documentJsonSchema } from '../dsl/json-schema.js';
+import { LineUpProtocolError, UISchemaError, UIStreamError } from '../errors/errors.js';
+import type { UIIssue } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import {
   findIntelligentUITool,
@@ -13,12 +14,6 @@ import {
   INTELLIGENT_UI_TOOLS,
   isIntelligentUIToolName,
 } from './tools.js';
-
-declare global {
-  interface ImportMeta {
-    glob<T>(pattern: string, options: { eager: true; import: 'default' }): Record<string, T>;
-  }
-}
 
 // Every shipped fixture, so a new one is covered without touching this test: documents are objects with a
 // `version`, stream mutation lists are arrays.

@@ -9,14 +9,15 @@
  */
 import { z } from 'zod';
 import { parseDocument, resolveMaxDocumentBytes } from '../dsl/document.js';
-import { createIssue, LineUpProtocolError, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentSchema } from '../dsl/schema.js';
 import type { UIDocument } from '../dsl/types.js';
+import { LineUpProtocolError, UISchemaError, UIStreamError } from '../errors/errors.js';
+import { createIssue } from '../errors/issues.js';
 import { deepFreeze } from '../json/freeze.js';
+import { type IssuesErrorClass, parseShape } from '../json/parse.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { jsonSchemaFromZod } from '../json/zod-json-schema.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
-import { type IssuesErrorClass, parseShape } from '../protocol/parse.js';
 import {
   prefixIssues,
   UI_STREAM_ENVELOPE_BUDGET,

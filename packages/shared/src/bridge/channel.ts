@@ -7,7 +7,8 @@
  * byte budget, then the namespace, then the strict shape (type, names, sizes), then the instance id.
  */
 import { z } from 'zod';
-import { createIssue, LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import { createIssue, type UIIssueCode } from '../errors/issues.js';
 
 /** Bounds shared by both channels. */
 export const BRIDGE_LIMITS = Object.freeze({

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LineUpProtocolError } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
 import * as miniapp from './miniapp.js';
 import { MINIAPP_NAMESPACE, parseMiniAppMessageFromFrame, parseMiniAppMessageToFrame } from './miniapp.js';
 import * as surface from './surface.js';

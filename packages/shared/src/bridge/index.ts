@@ -4,6 +4,13 @@
  * parser validates namespace, instance id, names, JSON shape and size; the caller checks `event.source`.
  */
 
+// JSON data carried by the channels
+export {
+  type JSONObject,
+  JSONObjectSchema,
+  type JSONValue,
+  JSONValueSchema,
+} from '../json/json-data.js';
 // Shared by both channels
 export {
   BRIDGE_INSTANCE_ID_PATTERN,
@@ -11,18 +18,9 @@ export {
   BridgeInstanceIdSchema,
   BridgeMessageIdSchema,
 } from './channel.js';
-
-// JSON data carried by the channels
-export {
-  type JSONObject,
-  JSONObjectSchema,
-  type JSONValue,
-  JSONValueSchema,
-} from './json-data.js';
 // lineup.miniapp.v1
 export {
   MINIAPP_CHANNEL_LIMITS,
-  MINIAPP_ERROR_CODE_PATTERN,
   MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAME_PATTERN,

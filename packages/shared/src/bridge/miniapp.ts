@@ -35,13 +35,13 @@
  */
 
 import { z } from 'zod';
-import { LineUpProtocolError } from '../dsl/errors.js';
 import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import { boundedDictionary, boundedJSONObject, boundedJSONValue } from '../json/json-data.js';
+import { messageBudget, parseShape } from '../json/parse.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
-import { messageBudget, parseShape } from '../protocol/parse.js';
-import { AppScopeSchema, ToolMethodSchema } from '../protocol/tools/descriptor.js';
+import { AppScopeSchema, TOKEN_PATTERN, ToolMethodSchema } from '../names/names.js';
 import { assertInstance, BridgeInstanceIdSchema, BridgeMessageIdSchema, namespaceGate } from './channel.js';
-import { boundedDictionary, boundedJSONObject, boundedJSONValue } from './json-data.js';
 
 export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
 
@@ -101,9 +101,6 @@ export type MiniAppSdkErrorCode = (typeof MINIAPP_SDK_ERROR_CODES)[number];
 export const MINIAPP_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*(?:\.[A-Za-z][A-Za-z0-9_-]*)*$/;
 /** Session data keys: a letter, then letters, digits and `._:-`. */
 export const MINIAPP_SESSION_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9._:-]*$/;
-/** Stable error codes: snake_case. */
-export const MINIAPP_ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
-
 const name = (id: string, description: string) =>
   z
     .string()
@@ -133,7 +130,7 @@ const revision = () => z.int().min(0).max(MINIAPP_CHANNEL_LIMITS.maxRevision);
 
 export const MiniAppErrorSchema = z
   .strictObject({
-    code: z.string().min(1).max(MINIAPP_CHANNEL_LIMITS.maxErrorCodeLength).regex(MINIAPP_ERROR_CODE_PATTERN),
+    code: z.string().min(1).max(MINIAPP_CHANNEL_LIMITS.maxErrorCodeLength).regex(TOKEN_PATTERN),
     message: z.string().max(MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength).exactOptional(),
   })
   .meta({ id: 'MiniAppError', description: 'A stable snake_case code and an optional message for people.' });

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import { jsonByteLength } from '../json/safe-json.js';
 import {
   parseSurfaceMessageFromFrame,

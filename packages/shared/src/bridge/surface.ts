@@ -30,12 +30,13 @@
  * message: each parser accepts only its own namespace (bridge/miniapp.ts).
  */
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
+import { boundedJSONObject } from '../json/json-data.js';
+import { messageBudget, parseShape } from '../json/parse.js';
 import { utf8ByteLength } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
-import { messageBudget, parseShape } from '../protocol/parse.js';
 import { assertInstance, BridgeInstanceIdSchema, namespaceGate } from './channel.js';
-import { boundedJSONObject } from './json-data.js';
 
 export const SURFACE_NAMESPACE = 'lineup.surface.v1';
 

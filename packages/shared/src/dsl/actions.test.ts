@@ -9,11 +9,12 @@ import agentCallback from '../../fixtures/agent-callback.json' with { type: 'jso
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { UIActionError, UIStateError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { applyActionResult, dispatchLocalAction, type ResolvedUIAction, resolveUIAction } from './actions.js';
 import type { ExpressionOperator } from './catalog.js';
 import { parseDocument } from './document.js';
-import { UIActionError, type UIIssueCode, UIStateError } from './errors.js';
 import { assertValidState, initialState, updateState } from './state.js';
 import type { Expr, UIDocument, UILocalAction, UIState } from './types.js';
 

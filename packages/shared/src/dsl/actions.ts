@@ -3,12 +3,14 @@
  * arguments or an agent prompt, and applying a host-filtered result through `resultMap` (seed 002 §11). Nothing
  * here executes an operation or grants a permission.
  */
+
+import { UIActionError, UIExpressionError } from '../errors/errors.js';
+import { createIssue, IssueCollector, type UIIssueCode } from '../errors/issues.js';
 import { canonicalJSONString } from '../json/canonical.js';
 import { jsonByteLength, measureSafeJSON } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { documentIndex } from './document.js';
 import { checkFieldValue, isStateValue } from './domain.js';
-import { createIssue, IssueCollector, UIActionError, UIExpressionError, type UIIssueCode } from './errors.js';
 import { assertValidState, initialState, rememberValidState, updateState } from './state.js';
 import type { Scalar, StateValue, UIDocument, UILocalAction, UIState, Value } from './types.js';
 import { createDerivedResolver } from './values.js';

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { UISchemaError } from '../errors/errors.js';
 import { jsonEqual } from '../json/equal.js';
 import { parseDocument, parseDocumentSharing } from './document.js';
-import { UISchemaError } from './errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
 type J = any;

@@ -10,8 +10,8 @@ import compoundInterest from '../../fixtures/compound-interest.json' with { type
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { UISchemaError } from '../errors/errors.js';
 import { parseDocument } from './document.js';
-import { UISchemaError } from './errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mutations walk and rewrite arbitrary JSON on purpose.
 type J = any;

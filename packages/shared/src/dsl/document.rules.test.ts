@@ -13,8 +13,9 @@ import compoundInterest from '../../fixtures/compound-interest.json' with { type
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { UISchemaError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import { parseDocument } from './document.js';
-import { type UIIssueCode, UISchemaError } from './errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the rows build and mutate arbitrary (often invalid) JSON on purpose.
 type J = any;

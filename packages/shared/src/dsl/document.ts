@@ -5,6 +5,8 @@
  * default state. Only then is a deep-frozen copy returned.
  */
 
+import { UIExpressionError, UISchemaError } from '../errors/errors.js';
+import { IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
@@ -32,13 +34,6 @@ import {
 } from './catalog.js';
 import { frozenCopy, frozenCopySharing } from './copy.js';
 import { checkFieldValue, type FieldDomain, isBoundedNumber, stringMaxLength } from './domain.js';
-import {
-  IssueCollector,
-  type IssuePath,
-  UIExpressionError,
-  type UIIssueCode,
-  UISchemaError,
-} from './errors.js';
 import { evaluateWith, StepBudget } from './expression.js';
 import {
   checkExpression,

@@ -3,8 +3,9 @@
  * Select binds the field — the option set. One check serves every writer: initial values, user input, `set`
  * actions, `resultMap` and `restoreState`.
  */
+
+import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
-import type { UIIssueCode } from './errors.js';
 import type { StateDeclaration, StateValue } from './types.js';
 
 /** The domain of one state field: its declaration plus the option set of the Selects bound to it. */

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { UIExpressionError } from '../errors/errors.js';
+import { IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { type ExpressionOperator, UI_EXPRESSION_OPERATORS } from './catalog.js';
-import { IssueCollector, type IssuePath, UIExpressionError, type UIIssueCode } from './errors.js';
 import { evaluateExpression } from './expression.js';
 import {
   checkExpression,

@@ -8,9 +8,10 @@
  * Types are sets, as bitmasks: `if` can return "number or string", and an argument is well typed only when
  * every type it may have is accepted (seed 002 §3: no implicit conversions).
  */
+
+import type { IssueCollector, IssuePath } from '../errors/issues.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type ExpressionOperator, isUIIdentifier, UI_EXPRESSION_OPERATORS, UI_OPERATORS } from './catalog.js';
-import type { IssueCollector, IssuePath } from './errors.js';
 import { describeArity } from './expression.js';
 
 export const T_NUMBER = 1;

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { UIExpressionError } from '../errors/errors.js';
 import { deepFreeze } from '../json/freeze.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { UI_EXPRESSION_OPERATORS } from './catalog.js';
 import { parseDocument } from './document.js';
-import { UIExpressionError } from './errors.js';
 import { type EvaluationContext, evaluateExpression, evaluateWith, StepBudget } from './expression.js';
 import {
   compileExpression,

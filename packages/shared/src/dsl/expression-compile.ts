@@ -21,9 +21,11 @@
  * of its derived fields (values.ts) hands them over as a `StateSnapshot` and a `DerivedTable`, so that a
  * reference reads an array slot instead of looking a name up in a 64-key object or a map.
  */
+
+import { UIExpressionError } from '../errors/errors.js';
+import { formatIssuePath } from '../errors/issues.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type ExpressionOperator, UI_OPERATORS } from './catalog.js';
-import { formatIssuePath, UIExpressionError } from './errors.js';
 import type { EvaluationContext, StepBudget } from './expression.js';
 import type { Scalar, UIState } from './types.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { UIExpressionError } from '../errors/errors.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type ExpressionOperator, UI_EXPRESSION_OPERATORS } from './catalog.js';
-import { UIExpressionError } from './errors.js';
 import {
   type EvaluationContext,
   evaluateExpression,

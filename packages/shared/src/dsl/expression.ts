@@ -8,8 +8,9 @@
  * and step limits keep a hostile expression from exhausting the stack or the CPU. A failure's `path` points
  * into the evaluated expression.
  */
+
+import { UIExpressionError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
-import { UIExpressionError } from './errors.js';
 import { budgetMessage, compileExpression, Evaluation } from './expression-compile.js';
 import type { Expr, Scalar, UIDerivedValues, UIState } from './types.js';
 

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { UIStateError } from '../errors/errors.js';
 import { parseDocument } from './document.js';
-import { UIStateError } from './errors.js';
 import { assertValidState, initialState, restoreState, updateState } from './state.js';
 import type { StateDeclaration, UIDocument, UIState } from './types.js';
 

@@ -7,9 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { UIStateError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { parseDocument } from './document.js';
-import { type UIIssueCode, UIStateError } from './errors.js';
 import { assertValidState, initialState, restoreState, updateState } from './state.js';
 import type { UIDocument, UIState } from './types.js';
 

@@ -3,11 +3,13 @@
  * conservative restore of saved state, and the full validity check. Every state returned is a new frozen object;
  * a rejected change leaves the caller's state untouched.
  */
+
+import { UIStateError } from '../errors/errors.js';
+import { IssueCollector } from '../errors/issues.js';
 import { jsonByteLength, measureSafeJSON } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { documentIndex } from './document.js';
 import { checkFieldValue } from './domain.js';
-import { IssueCollector, UIStateError } from './errors.js';
 import type { StateValue, UIDocument, UIState } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { UIExpressionError } from '../errors/errors.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import type { ExpressionOperator } from './catalog.js';
 import { parseDocument } from './document.js';
-import { UIExpressionError } from './errors.js';
 import { evaluateExpression } from './expression.js';
 import { initialState, updateState } from './state.js';
 import type { Expr, Scalar, UIDerivedValues, UIDocument, UIState, Value } from './types.js';

@@ -7,8 +7,9 @@
  * derived fields' positions and compiled expressions. One evaluation then keeps its values in an array indexed
  * by position.
  */
+
+import { UIExpressionError } from '../errors/errors.js';
 import { documentIndex } from './document.js';
-import { UIExpressionError } from './errors.js';
 import { type EvaluationContext, evaluateExpression, StepBudget } from './expression.js';
 import {
   compileExpression,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UISchemaError } from '../dsl/errors.js';
+import { UISchemaError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { canonicalJSONString, hashCanonicalJSON } from './canonical.js';
 

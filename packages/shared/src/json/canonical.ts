@@ -5,7 +5,8 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { IssueCollector, UISchemaError } from '../dsl/errors.js';
+import { UISchemaError } from '../errors/errors.js';
+import { IssueCollector } from '../errors/issues.js';
 import { DOCUMENT_JSON_BUDGET, measureSafeJSON, type SafeJSONBudget } from './safe-json.js';
 
 const { keys: objectKeys } = Object;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IssueCollector, type IssuePath, type UIIssueCode, UISchemaError } from '../dsl/errors.js';
+import { UISchemaError } from '../errors/errors.js';
+import { IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import {
   assertSafeJSON,

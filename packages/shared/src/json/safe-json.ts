@@ -6,7 +6,8 @@
  * cannot run a getter, and measures the exact UTF-8 length `JSON.stringify` would produce without building
  * that string. Budgets stop it early, so hostile input costs at most `maxValues` steps.
  */
-import { IssueCollector, type IssuePath, UISchemaError } from '../dsl/errors.js';
+import { UISchemaError } from '../errors/errors.js';
+import { IssueCollector, type IssuePath } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 
 /** Limits of one safe-JSON check. Depth counts nested objects and arrays (`{}` is depth 1, `1` is depth 0). */

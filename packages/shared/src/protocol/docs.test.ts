@@ -40,6 +40,7 @@ import {
 import { resolveUIAction } from '../dsl/actions.js';
 import { parseDocument } from '../dsl/document.js';
 import { initialState } from '../dsl/state.js';
+import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
   UI_LIMITS,
@@ -57,11 +58,7 @@ import {
   parseEnvelope,
 } from './envelope.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
-import {
-  AGENT_TOOL_LIMITS,
-  parseAgentToolDescriptor,
-  toAgentToolInventoryEntry,
-} from './tools/descriptor.js';
+import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from './tools/descriptor.js';
 import { MINIAPP_MANIFEST_LIMITS, parseMiniAppManifest } from './tools/manifest.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: examples are arbitrary JSON read from the document.

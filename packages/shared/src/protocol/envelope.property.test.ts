@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../test/json-paths.js';
-import { LineUpProtocolError } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { isLineUpMessageType, type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
 import { parseAgentToolDescriptor } from './tools/descriptor.js';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import type { UIIssueCode } from '../errors/issues.js';
 import {
   isLineUpMessageType,
   LINEUP_ENVELOPE_BUDGET,

@@ -16,9 +16,11 @@
  * - anything else → `LineUpProtocolError` with located, coded issues that echo nothing the sender wrote.
  */
 import { z } from 'zod';
-import { JSONObjectSchema } from '../bridge/json-data.js';
-import { createIssue, IssueCollector, LineUpProtocolError, type UIIssueCode } from '../dsl/errors.js';
+import { LineUpProtocolError } from '../errors/errors.js';
+import { createIssue, IssueCollector, type UIIssueCode } from '../errors/issues.js';
 import { deepFreeze } from '../json/freeze.js';
+import { JSONObjectSchema } from '../json/json-data.js';
+import { fromZodIssue } from '../json/parse.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './messages/action.js';
@@ -39,7 +41,6 @@ import {
   ToolProgressPayloadSchema,
   ToolResultPayloadSchema,
 } from './messages/tool.js';
-import { fromZodIssue } from './parse.js';
 import { type PrecompiledParser, precompile } from './precompiled.js';
 
 /** The envelope version this module reads and writes. */

@@ -4,6 +4,8 @@
  * executed), Agent Tool descriptors and MiniApp manifests. docs/protocol.md is the catalogue with examples.
  */
 
+export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
+export { AppScopeSchema, ToolMethodSchema } from '../names/names.js';
 // Envelope and message catalogue
 export {
   isLineUpMessageType,
@@ -78,7 +80,6 @@ export {
   IntegritySchema,
   LINEUP_ID_PATTERN,
   LINEUP_RISK_LEVELS,
-  LINEUP_TOKEN_PATTERN,
   LineUpIdSchema,
   type LineUpRiskLevel,
   LineUpTokenSchema,
@@ -197,7 +198,6 @@ export {
   AGENT_TOOL_CALL_MODELS,
   AGENT_TOOL_EXECUTOR_KINDS,
   AGENT_TOOL_IDEMPOTENCY_KEYS,
-  AGENT_TOOL_LIMITS,
   AGENT_TOOL_NAME_PATTERN,
   type AgentToolActivation,
   type AgentToolCallModel,
@@ -208,14 +208,10 @@ export {
   type AgentToolInventoryEntry,
   AgentToolInventoryEntrySchema,
   AgentToolNameSchema,
-  APP_SCOPE_PATTERN,
-  AppScopeSchema,
   agentToolName,
   parseAgentToolDescriptor,
   RUNTIME_TOOL_BUILTINS,
   type RuntimeToolBuiltin,
-  TOOL_METHOD_PATTERN,
-  ToolMethodSchema,
   toAgentToolInventoryEntry,
 } from './tools/descriptor.js';
 // Executable content detection

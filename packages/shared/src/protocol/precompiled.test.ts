@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { paths } from '../../test/json-paths.js';
-import { boundedJSONObject, boundedJSONValue, JSONObjectSchema } from '../bridge/json-data.js';
-import { IssueCollector } from '../dsl/errors.js';
+import { IssueCollector } from '../errors/issues.js';
 import { deepFreeze } from '../json/freeze.js';
+import { boundedJSONObject, boundedJSONValue, JSONObjectSchema } from '../json/json-data.js';
 import { jsonByteLength, measureSafeJSON } from '../json/safe-json.js';
 import {
   LINEUP_ENVELOPE_BUDGET,

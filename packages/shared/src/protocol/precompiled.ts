@@ -2,7 +2,7 @@
  * Precompiled parsers: the success path of "safe JSON within a budget, then strict zod, then deep freeze" (the
  * steps of `parseShape`, which `parseEnvelope` takes) in one walk, for the schemas made only of the plain parts
  * this module can read — closed objects, bounded and patterned strings, numbers, booleans, literals, enums,
- * pipes of those, optional fields, and the JSON data schemas of `bridge/json-data.ts`. Profiling a client
+ * pipes of those, optional fields, and the JSON data schemas of `json/json-data.ts`. Profiling a client
  * sending `ui.event`s showed those steps costing more than the socket: four walks of the input (the budget, the
  * `__proto__` keys, zod, the byte bound of the data) and one of the copy (the freeze).
  *
@@ -23,7 +23,7 @@
  * keys, one shared copy of a repeated container); `precompiled.test.ts` holds it to the full path.
  */
 import type { z } from 'zod';
-import { jsonDataKindOf } from '../bridge/json-data.js';
+import { jsonDataKindOf } from '../json/json-data.js';
 import {
   copySafeJSON,
   jsonPrimitiveBytesBound,
@@ -183,7 +183,7 @@ function compileLeaf(schema: z.core.$ZodType): Leaf | undefined {
   }
 }
 
-/** A JSON data schema of `bridge/json-data.ts`: copied by `copySafeJSON`, its byte bound checked exactly. */
+/** A JSON data schema of `json/json-data.ts`: copied by `copySafeJSON`, its byte bound checked exactly. */
 function jsonReader(schema: z.core.$ZodType): Reader | undefined {
   const kind = jsonDataKindOf(schema);
   if (kind === undefined) return undefined;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
-import { UIStreamError } from '../dsl/errors.js';
+import { UIStreamError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS, UIStreamCheckpointSchema } from './checkpoint.js';
 import { acceptCheckpoint, startUIStream } from './stream.js';

@@ -13,12 +13,13 @@
 import { z } from 'zod';
 import { UI_ACTION_PROTOCOL_LIMITS, UISourceCallIdSchema } from '../actions/protocol.js';
 import { parseDocument, parseDocumentSharing } from '../dsl/document.js';
-import { type UIIssue, UISchemaError, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentSchema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { UIDocument } from '../dsl/types.js';
+import { UISchemaError, UIStreamError } from '../errors/errors.js';
+import type { UIIssue } from '../errors/issues.js';
+import { parseShape } from '../json/parse.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
-import { parseShape } from '../protocol/parse.js';
 
 /** The envelope's protocol name (seed 002 §12). */
 export const UI_STREAM_PROTOCOL = 'dsh.intelligent-ui.stream';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import { parseDocument } from '../dsl/document.js';
-import { IssueCollector } from '../dsl/errors.js';
+import { IssueCollector } from '../errors/issues.js';
 import { checkGenerationContract } from './contract.js';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -6,8 +6,9 @@
  * rejected; a producer that needs another contract opens a new generation. This keeps the value domain of a
  * field the user may be typing into stable while the UI streams in.
  */
-import type { IssueCollector, IssuePath } from '../dsl/errors.js';
+
 import type { UIDocument, UINode } from '../dsl/types.js';
+import type { IssueCollector, IssuePath } from '../errors/issues.js';
 import { jsonEqual } from '../json/equal.js';
 
 /** The option value set a field's Selects impose, with where the first such Select sits. */

@@ -13,8 +13,8 @@ import productComparison from '../../fixtures/product-comparison.json' with { ty
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
 import { parseDocument, parseDocumentSharing } from '../dsl/document.js';
-import { UIStreamError } from '../dsl/errors.js';
 import type { UIDocument } from '../dsl/types.js';
+import { UIStreamError } from '../errors/errors.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
 import { jsonByteLength } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
-import { UIStreamError } from '../dsl/errors.js';
+import { UIStreamError } from '../errors/errors.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS } from './checkpoint.js';
 import { UIStreamEventSchema, UIStreamMutationSchema } from './mutation.js';

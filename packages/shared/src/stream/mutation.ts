@@ -11,9 +11,10 @@
  */
 import { z } from 'zod';
 import { UI_COMPONENTS } from '../dsl/catalog.js';
-import { createIssue, type IssuePath, type UIIssueCode, UIStreamError } from '../dsl/errors.js';
 import { UIDocumentV11Schema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
+import { UIStreamError } from '../errors/errors.js';
+import { createIssue, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS, UI_STREAM_TERMINAL_TYPES, UIStreamMessageSchema } from './checkpoint.js';

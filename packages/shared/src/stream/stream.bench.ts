@@ -23,7 +23,7 @@
 import { bench, describe } from 'vitest';
 import { buildMaxDocument, documentBytes } from '../../bench/max-document.js';
 import { parseDocument } from '../dsl/document.js';
-import { UIStreamError } from '../dsl/errors.js';
+import { UIStreamError } from '../errors/errors.js';
 import { UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from './stream.js';
 

@@ -29,17 +29,12 @@
  * `acceptCheckpoint`; a failed call throws `UIStreamError` and the state passed in is untouched (it is frozen).
  */
 
-import {
-  createIssue,
-  IssueCollector,
-  type IssuePath,
-  type UIIssueCode,
-  UIStreamError,
-} from '../dsl/errors.js';
 import type { UIDocument } from '../dsl/types.js';
+import { UIStreamError } from '../errors/errors.js';
+import { createIssue, IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { jsonEqual } from '../json/equal.js';
+import { parseShape } from '../json/parse.js';
 import { UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
-import { parseShape } from '../protocol/parse.js';
 import {
   buildCheckpoint,
   isTerminalType,

@@ -9,9 +9,10 @@ import agentCallback from '../../../fixtures/agent-callback.json' with { type: '
 import { UI_ACTION_PROTOCOL_LIMITS, UIDocumentRefSchema, UIRemoteIdSchema } from '../../actions/protocol.js';
 import { resolveUIAction } from '../../dsl/actions.js';
 import { parseDocument } from '../../dsl/document.js';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
 import { UIIdentifierSchema } from '../../dsl/schema.js';
 import { initialState } from '../../dsl/state.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { LINEUP_MESSAGE_TYPES, type ParseEnvelopeOptions, parseEnvelope } from '../envelope.js';
 import { UI_ACTION_ANSWER_STATUSES, UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './action.js';

@@ -1,6 +1,7 @@
 /** Rules of `app.call` and `app.result` (seed 000 §5.3), asserting code and path through the envelope. */
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { APP_RESULT_STATUSES } from './capability.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';

@@ -6,8 +6,8 @@
  * idempotent and both are audited by the host. Declaring a capability never grants it (seed 000 §5.2).
  */
 import { z } from 'zod';
-import { boundedJSONObject } from '../../bridge/json-data.js';
-import type { UIIssueCode } from '../../dsl/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { boundedJSONObject } from '../../json/json-data.js';
 import {
   CapabilityNameSchema,
   humanText,

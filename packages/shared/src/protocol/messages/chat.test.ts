@@ -1,6 +1,6 @@
 /** Conversation text messages: bounded plain text both ways, each in its own direction only. */
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
 import { parseEnvelope } from '../envelope.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 

@@ -5,7 +5,8 @@
  * characters into a place that is logged, compared or shown.
  */
 import { z } from 'zod';
-import type { UIIssueCode } from '../../dsl/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { TOKEN_PATTERN } from '../../names/names.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 
 /**
@@ -23,14 +24,11 @@ export const LineUpIdSchema = z
   .regex(LINEUP_ID_PATTERN)
   .meta({ id: 'LineUpId', description: 'Printable ASCII without spaces, 1–128 characters.' });
 
-/** A machine token: snake_case, starting with a letter (`completed`, `app_activation_failed`). */
-export const LINEUP_TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
-
 export const LineUpTokenSchema = z
   .string()
   .min(1)
   .max(LINEUP_WIRE_LIMITS.maxTokenLength)
-  .regex(LINEUP_TOKEN_PATTERN)
+  .regex(TOKEN_PATTERN)
   .meta({ id: 'LineUpToken', description: 'snake_case, starting with a letter, at most 64 characters.' });
 
 /** A short local name: a surface id (`canvas`) or a standard component id (`choice`). */

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../../fixtures/compound-interest.json' with { type: 'json' };
 import { parseDocument } from '../../dsl/document.js';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { parseEnvelope } from '../envelope.js';
 

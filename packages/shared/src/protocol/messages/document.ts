@@ -8,7 +8,7 @@
  * `UIStreamCheckpointSchema` in src/stream/) for a checkpoint — never by trusting that it arrived here.
  */
 import { z } from 'zod';
-import { boundedJSONObject } from '../../bridge/json-data.js';
+import { boundedJSONObject } from '../../json/json-data.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 
 /** `lineup.v1.ui.document`: `{ document }`, at most `UI_LIMITS.maxDocumentBytes` (seed 002 §9). */

@@ -3,7 +3,8 @@
  * revisioned inventory), one row per rule, asserting code and path through the whole envelope.
  */
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { parseEnvelope } from '../envelope.js';
 

@@ -8,7 +8,7 @@
  * never grants it. `app.list` is the optional capability-only projection, with each capability's input schema.
  */
 import { z } from 'zod';
-import { checkJSONBytes } from '../../bridge/json-data.js';
+import { checkJSONBytes } from '../../json/json-data.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { AgentToolInventoryEntrySchema } from '../tools/descriptor.js';
 import {

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
-import { messageBudget, parseShape } from '../parse.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { messageBudget, parseShape } from '../../json/parse.js';
 import { JSON_SCHEMA_DIALECTS, JSON_SCHEMA_KEYWORDS, jsonSchemaObject } from './json-schema-shape.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build arbitrary (often invalid) JSON on purpose.

@@ -11,8 +11,8 @@
  * limits on patterns.
  */
 import type { z } from 'zod';
-import { checkJSONBytes, JSONObjectSchema } from '../../bridge/json-data.js';
-import type { UIIssueCode } from '../../dsl/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { checkJSONBytes, JSONObjectSchema } from '../../json/json-data.js';
 import { UI_SCHEMA_LIMITS } from '../../limits/ui-limits.js';
 
 /** The dialects a schema may declare in `$schema`: those `z.toJSONSchema` emits. */
@@ -272,7 +272,7 @@ export interface JSONSchemaObjectOptions {
 }
 
 /**
- * A JSON Schema carried as data: a JSON object (no `__proto__` keys, see bridge/json-data.ts) of at most
+ * A JSON Schema carried as data: a JSON object (no `__proto__` keys, see json/json-data.ts) of at most
  * `maxBytes`, using only the keywords of `JSON_SCHEMA_KEYWORDS` with values of the right kind.
  */
 export function jsonSchemaObject(options: JSONSchemaObjectOptions) {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SURFACE_CHANNEL_LIMITS } from '../../bridge/surface.js';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 

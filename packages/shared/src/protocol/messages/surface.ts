@@ -8,9 +8,9 @@
  */
 import { z } from 'zod';
 import { BridgeInstanceIdSchema } from '../../bridge/channel.js';
-import { boundedJSONObject } from '../../bridge/json-data.js';
 import { SURFACE_CHANNEL_LIMITS, SURFACE_EVENT_NAME_PATTERN } from '../../bridge/surface.js';
-import type { UIIssueCode } from '../../dsl/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { boundedJSONObject } from '../../json/json-data.js';
 import { utf8ByteLength } from '../../json/safe-json.js';
 import {
   AppIdSchema,

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MINIAPP_CHANNEL_LIMITS } from '../../bridge/miniapp.js';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { TOOL_ERROR_CODES, TOOL_PROGRESS_STATUSES } from './tool.js';
 

@@ -15,10 +15,11 @@
  * The closed objects reject those fields.
  */
 import { z } from 'zod';
-import { boundedJSONObject, boundedJSONValue } from '../../bridge/json-data.js';
 import { MINIAPP_CHANNEL_LIMITS } from '../../bridge/miniapp.js';
-import type { UIIssueCode } from '../../dsl/errors.js';
-import { AgentToolNameSchema, AppScopeSchema } from '../tools/descriptor.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { boundedJSONObject, boundedJSONValue } from '../../json/json-data.js';
+import { AppScopeSchema } from '../../names/names.js';
+import { AgentToolNameSchema } from '../tools/descriptor.js';
 import { LineUpIdSchema, LineUpTokenSchema, resultError } from './common.js';
 
 /**

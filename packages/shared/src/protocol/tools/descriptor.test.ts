@@ -4,9 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { AGENT_TOOL_LIMITS } from '../../limits/tool-limits.js';
 import {
-  AGENT_TOOL_LIMITS,
   AgentToolInventoryEntrySchema,
   agentToolName,
   parseAgentToolDescriptor,

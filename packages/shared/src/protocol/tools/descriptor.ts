@@ -11,7 +11,11 @@
  * into its scope and method without ambiguity.
  */
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { messageBudget, parseShape } from '../../json/parse.js';
+import { AGENT_TOOL_LIMITS } from '../../limits/tool-limits.js';
+import { AppScopeSchema, TOKEN_PATTERN, TOOL_METHOD_PATTERN, ToolMethodSchema } from '../../names/names.js';
 import {
   CapabilityNameSchema,
   ContractVersionSchema,
@@ -20,47 +24,12 @@ import {
   RiskLevelSchema,
 } from '../messages/common.js';
 import { jsonSchemaObject } from '../messages/json-schema-shape.js';
-import { messageBudget, parseShape } from '../parse.js';
 import { checkNoScriptURLs } from './executable-content.js';
 
-/** Bounds of descriptors and manifests. Seed 003 names none; each figure is a judgment stated once here. */
-export const AGENT_TOOL_LIMITS = Object.freeze({
-  /** UTF-16 code units of an app scope. */
-  maxAppScopeLength: 32,
-  /** UTF-16 code units of a method. */
-  maxMethodLength: 64,
-  /** UTF-16 code units of the agent-facing description (as a capability description, seed 002 §13). */
-  maxDescriptionLength: 4_096,
-  /** UTF-8 bytes of one descriptor, both schemas included (as a capability descriptor, seed 002 §13). */
-  maxDescriptorBytes: 65_536,
-  /** Host capabilities one tool or one app may require. */
-  maxPermissions: 32,
-  /** Shortest `timeout_ms`: one second. */
-  minTimeoutMs: 1_000,
-  /** Longest `timeout_ms`: one day, enough for any operation a MiniApp runs (a focus session is minutes). */
-  maxTimeoutMs: 86_400_000,
-} as const);
-
-/** seed 003 §4.1: a stable app scope (`pomodoro`): lowercase snake_case. */
-export const APP_SCOPE_PATTERN = /^[a-z][a-z0-9_]*$/;
-/** seed 003 §4.1: a public method (`start`, `interrupt`, `addItem`): a letter, then letters, digits, `_`. */
-export const TOOL_METHOD_PATTERN = /^[a-z][A-Za-z0-9_]*$/;
 /** A published tool name: `<app_scope>.<method>`. */
-export const AGENT_TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*\.[a-z][A-Za-z0-9_]*$/;
-
-export const AppScopeSchema = z
-  .string()
-  .min(1)
-  .max(AGENT_TOOL_LIMITS.maxAppScopeLength)
-  .regex(APP_SCOPE_PATTERN)
-  .meta({ id: 'AppScope', description: 'snake_case, starting with a letter, at most 32 characters.' });
-
-export const ToolMethodSchema = z
-  .string()
-  .min(1)
-  .max(AGENT_TOOL_LIMITS.maxMethodLength)
-  .regex(TOOL_METHOD_PATTERN)
-  .meta({ id: 'ToolMethod', description: 'A lowercase letter, then letters, digits and _; at most 64.' });
+export const AGENT_TOOL_NAME_PATTERN = new RegExp(
+  `^${TOKEN_PATTERN.source.slice(1, -1)}\\.${TOOL_METHOD_PATTERN.source.slice(1, -1)}$`,
+);
 
 export const AgentToolNameSchema = z
   .string()

@@ -8,7 +8,7 @@
  * wherever it sits (a description, a schema `default`, an `enum` value).
  */
 import type { z } from 'zod';
-import type { UIIssueCode } from '../../dsl/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_SCHEMA_LIMITS } from '../../limits/ui-limits.js';
 
 /**

@@ -6,7 +6,8 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
 import { bundleIntegrity, fileIntegrity } from './bundle.js';
 import { MINIAPP_MANIFEST_LIMITS, parseMiniAppManifest } from './manifest.js';
 

@@ -9,7 +9,11 @@
  * that is a script URL (tools/executable-content.ts).
  */
 import { z } from 'zod';
-import { LineUpProtocolError, type UIIssueCode } from '../../dsl/errors.js';
+import { LineUpProtocolError } from '../../errors/errors.js';
+import type { UIIssueCode } from '../../errors/issues.js';
+import { messageBudget, parseShape } from '../../json/parse.js';
+import { AGENT_TOOL_LIMITS } from '../../limits/tool-limits.js';
+import { AppScopeSchema } from '../../names/names.js';
 import {
   AppIdSchema,
   CapabilityNameSchema,
@@ -20,9 +24,8 @@ import {
 } from '../messages/common.js';
 import { LINEUP_WIRE_LIMITS } from '../messages/limits.js';
 import { SurfaceIdSchema, UIEventNameSchema } from '../messages/surface.js';
-import { messageBudget, parseShape } from '../parse.js';
 import { BUNDLE_LIMITS, BundleFileSchema, bundleIntegrity } from './bundle.js';
-import { AGENT_TOOL_LIMITS, AgentToolDescriptorSchema, AppScopeSchema } from './descriptor.js';
+import { AgentToolDescriptorSchema } from './descriptor.js';
 import { checkNoScriptURLs } from './executable-content.js';
 
 /** The manifest format this parser reads. */

@@ -1,7 +1,9 @@
 /**
- * Errors of the DSL (seed 002 §8). Every issue has a `path` into the offending input, a stable `code` an
- * agent can react to, and a short `message` for people. Messages never echo unknown key names or rejected
- * values: they are fixed sentences that say what is allowed.
+ * Located issues, the one way every layer reports bad input (seed 002 §8). Every issue has a `path` into the
+ * offending input, a stable `code` an agent can react to, and a short `message` for people. Messages never echo
+ * unknown key names or rejected values: they are fixed sentences that say what is allowed.
+ *
+ * This folder is the bottom of the module graph: it imports nothing but the limits.
  */
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 
@@ -75,7 +77,7 @@ export function formatIssuePath(path: IssuePath, prefix?: string): string {
   return truncate(text || '$', UI_SCHEMA_LIMITS.maxIssuePathLength);
 }
 
-function truncate(text: string, max: number): string {
+export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -86,63 +88,6 @@ export function createIssue(path: IssuePath, code: UIIssueCode, message: string,
     code,
     message: truncate(message, UI_SCHEMA_LIMITS.maxIssueMessageLength),
   });
-}
-
-function summarize(name: string, issues: readonly UIIssue[]): string {
-  const first = issues[0];
-  if (!first) return `${name}: invalid input.`;
-  const more =
-    issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : '';
-  return `${first.path}: ${first.message}${more}`;
-}
-
-function freezeIssues(issues: readonly UIIssue[]): readonly UIIssue[] {
-  return Object.freeze(issues.slice(0, UI_SCHEMA_LIMITS.maxIssues));
-}
-
-/** The errors that carry located issues: at most 20, each bounded; the message summarizes the first. */
-abstract class IssuesError extends Error {
-  readonly issues: readonly UIIssue[];
-  constructor(name: string, issues: readonly UIIssue[]) {
-    const bounded = freezeIssues(issues);
-    super(summarize(name, bounded));
-    this.issues = bounded;
-  }
-}
-
-/** A document (or a value inside one) failed validation. `issues` holds at most 20 located problems. */
-export class UISchemaError extends IssuesError {
-  override readonly name = 'UISchemaError';
-  constructor(issues: readonly UIIssue[]) {
-    super('UISchemaError', issues);
-  }
-}
-
-/** A state update, restore or check was rejected; the previous state is unchanged. */
-export class UIStateError extends IssuesError {
-  override readonly name = 'UIStateError';
-  constructor(issues: readonly UIIssue[]) {
-    super('UIStateError', issues);
-  }
-}
-
-/** An expression failed at run time: division by zero, a result out of range, the step budget, … */
-export class UIExpressionError extends Error {
-  override readonly name = 'UIExpressionError';
-  /** Where in the expression it failed, e.g. `args[1]`, relative to the evaluated expression. */
-  readonly path: string;
-  constructor(message: string, path = '$') {
-    super(truncate(message, UI_SCHEMA_LIMITS.maxIssueMessageLength));
-    this.path = path;
-  }
-}
-
-/** An action definition, its computed arguments or prompt, or a result mapping was rejected. */
-export class UIActionError extends IssuesError {
-  override readonly name = 'UIActionError';
-  constructor(issues: readonly UIIssue[]) {
-    super('UIActionError', issues);
-  }
 }
 
 /**
@@ -166,27 +111,5 @@ export class IssueCollector {
 
   get empty(): boolean {
     return this.issues.length === 0;
-  }
-}
-
-/**
- * A component stream frame or mutation was rejected (seed 002 §12); the previous stream state is unchanged.
- * Issues of the candidate tree keep the document's paths; issues of a snapshot are prefixed `snapshot`.
- */
-export class UIStreamError extends IssuesError {
-  override readonly name = 'UIStreamError';
-  constructor(issues: readonly UIIssue[]) {
-    super('UIStreamError', issues);
-  }
-}
-
-/**
- * A wire or bridge message (a `lineup.v1` envelope, a Surface or MiniApp channel message, an Agent Tool
- * descriptor or manifest, an action request, receipt or catalog) failed validation. Nothing was executed.
- */
-export class LineUpProtocolError extends IssuesError {
-  override readonly name = 'LineUpProtocolError';
-  constructor(issues: readonly UIIssue[]) {
-    super('LineUpProtocolError', issues);
   }
 }

@@ -9,9 +9,9 @@
  * truncated").
  */
 import { z } from 'zod';
-import type { UIIssueCode } from '../dsl/errors.js';
-import { protoKeyPaths } from '../json/proto-keys.js';
-import { jsonByteLength } from '../json/safe-json.js';
+import type { UIIssueCode } from '../errors/issues.js';
+import { protoKeyPaths } from './proto-keys.js';
+import { jsonByteLength } from './safe-json.js';
 
 const { keys: objectKeys } = Object;
 const { isArray } = Array;

@@ -11,11 +11,11 @@ import {
   type IssuePath,
   type UIIssue,
   type UIIssueCode,
-} from '../dsl/errors.js';
-import { deepFreeze } from '../json/freeze.js';
-import { protoKeyPaths } from '../json/proto-keys.js';
-import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
-import { UI_LIMITS } from '../limits/ui-limits.js';
+} from '../errors/issues.js';
+import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { deepFreeze } from './freeze.js';
+import { protoKeyPaths } from './proto-keys.js';
+import { measureSafeJSON, type SafeJSONBudget } from './safe-json.js';
 
 /** A JSON budget for a protocol message: its byte limit, with generous depth and value counts. */
 export function messageBudget(maxBytes: number, maxDepth: number = UI_LIMITS.maxJsonDepth): SafeJSONBudget {
@@ -161,7 +161,9 @@ export function parseShape<T>(
     // the wrong type. Success never pays for it (any parse option slows zod down); messages never use it.
     const detailed = schema.safeParse(input, { reportInput: true });
     const zodIssues = detailed.success ? result.error.issues : detailed.error.issues;
-    throw new ErrorClass(zodIssues.slice(0, 20).map((issue) => fromZodIssue(issue, options.prefix)));
+    throw new ErrorClass(
+      zodIssues.slice(0, UI_SCHEMA_LIMITS.maxIssues).map((issue) => fromZodIssue(issue, options.prefix)),
+    );
   }
   return deepFreeze(result.data);
 }
