@@ -5,9 +5,9 @@
  * exactly one final result, one operation at most, no outbox row lost or written twice.
  */
 import 'fake-indexeddb/auto';
-import type { ToolCallPayload } from '@lineup/shared/protocol';
 import { describe, expect, it } from 'vitest';
 import { focusManifest } from '../../test/manifests.js';
+import { toolCall } from '../../test/utils.js';
 import { AppRegistry } from '../apps/registry.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
 import { ToolCallIntake } from '../tools/intake.js';
@@ -15,12 +15,6 @@ import { ToolRuntime } from './tool-runtime.js';
 
 const START = Date.parse('2026-12-01T08:00:00.000Z');
 const CONVERSATION = 'conv_1';
-const call = (call_id: string, tool: string, args: ToolCallPayload['arguments'] = {}): ToolCallPayload => ({
-  call_id,
-  inventory_revision: 'inventory-1',
-  tool,
-  arguments: args,
-});
 
 /** One page of the host: a database connection and a runtime over it, on the shared clock. */
 class Page {
@@ -51,18 +45,18 @@ class Page {
 /** The steps of the story; a crash may come after any of them. */
 const STEPS: readonly ((page: Page) => Promise<unknown>)[] = [
   (page) => page.registry.install(focusManifest(), { bundleUrl: '/apps/focus/' }),
-  (page) => page.runtime.receive(CONVERSATION, call('start', 'focus.start', { minutes: 20 })),
-  (page) => page.runtime.receive(CONVERSATION, call('peek', 'focus.peek')),
+  (page) => page.runtime.receive(CONVERSATION, toolCall('start', 'focus.start', { minutes: 20 })),
+  (page) => page.runtime.receive(CONVERSATION, toolCall('peek', 'focus.peek')),
   (page) => page.runtime.confirmForeground(CONVERSATION, 'focus'),
   async (page) => {
     page.clock.now += 5 * 60_000;
-    return page.runtime.receive(CONVERSATION, call('start', 'focus.start', { minutes: 20 }));
+    return page.runtime.receive(CONVERSATION, toolCall('start', 'focus.start', { minutes: 20 }));
   },
   async (page) => {
     page.clock.now += 20 * 60_000;
     return page.runtime.settle();
   },
-  (page) => page.runtime.receive(CONVERSATION, call('stop', 'focus.interrupt')),
+  (page) => page.runtime.receive(CONVERSATION, toolCall('stop', 'focus.interrupt')),
 ];
 
 async function outcome(page: Page) {
@@ -90,7 +84,7 @@ async function run(crashAfter: number | null, name: string, intakeOnly = false) 
     if (intakeOnly && index === 1) {
       await new ToolCallIntake(page.db, page.registry, { clock: { now: () => clock.now } }).receive(
         CONVERSATION,
-        call('start', 'focus.start', { minutes: 20 }),
+        toolCall('start', 'focus.start', { minutes: 20 }),
       );
       page.close();
       page = await new Page(name, clock).open();

@@ -4,9 +4,9 @@
  * checks, replays at every stage, and a restart (a new runtime over the same database) in the middle.
  */
 import 'fake-indexeddb/auto';
-import type { ToolCallPayload } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { focusManifest } from '../../test/manifests.js';
+import { toolCall } from '../../test/utils.js';
 import { AppRegistry } from '../apps/registry.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
 import { type AppTarget, type RuntimeHost, type SessionDataSnapshot, ToolRuntime } from './tool-runtime.js';
@@ -60,13 +60,6 @@ async function setUp(manifest: object = focusManifest()) {
 
 beforeEach(() => setUp());
 
-const call = (call_id: string, tool: string, args: ToolCallPayload['arguments'] = {}): ToolCallPayload => ({
-  call_id,
-  inventory_revision: 'inventory-1',
-  tool,
-  arguments: args,
-});
-
 /** The tool answers written to the outbox so far, as `call_id status-or-outcome`. */
 async function answers(): Promise<string[]> {
   const rows = await db.getAll('outbox');
@@ -91,7 +84,7 @@ const advance = (milliseconds: number) => {
 
 describe('pomodoro-like start: foreground first, then the operation (seed 003 §7)', () => {
   it('accepted and starting; nothing runs before the host confirms the foreground', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     expect(await answers()).toEqual(['c1 accepted', 'c1 starting']);
     expect(host.calls).toEqual(['foreground focus']);
     expect(await db.getAll('operations')).toEqual([]);
@@ -100,7 +93,7 @@ describe('pomodoro-like start: foreground first, then the operation (seed 003 §
   });
 
   it('the confirmation starts the operation and says started, not also activation_ready', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20, label: 'meditation' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20, label: 'meditation' }));
     advance(3_000);
     await runtime.confirmForeground(CONVERSATION, 'focus');
     expect(await answers()).toEqual(['c1 accepted', 'c1 starting', 'c1 started']);
@@ -129,7 +122,7 @@ describe('pomodoro-like start: foreground first, then the operation (seed 003 §
   });
 
   it('completes at the deadline with its start and end, once', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     advance(20 * MINUTE - 1);
     expect(await runtime.settle()).toBe(0);
@@ -153,13 +146,13 @@ describe('pomodoro-like start: foreground first, then the operation (seed 003 §
       data: { operation: { status: 'completed' } },
     });
     // A replay gets the final result again, and writes nothing.
-    const replay = await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    const replay = await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     expect(replay).toMatchObject({ disposition: 'replayed', answer: { payload: { result: completed } } });
     expect(await answers()).toHaveLength(4);
   });
 
   it('settles a deadline that passed while the page was closed, at its deadline', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 25 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 25 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     // The page closes; it opens again an hour later with a new runtime over the same database.
     advance(60 * MINUTE);
@@ -172,8 +165,8 @@ describe('pomodoro-like start: foreground first, then the operation (seed 003 §
   });
 
   it('ends not_started when the foreground never comes, and the waiting calls fail with it', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
     advance(60_000);
     expect(await runtime.settle()).toBe(1);
     expect(await answers()).toEqual([
@@ -189,9 +182,9 @@ describe('pomodoro-like start: foreground first, then the operation (seed 003 §
 
 describe('interrupt (operation_interrupt, no activation needed)', () => {
   it('cancels a start still waiting for the foreground', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
-    await runtime.receive(CONVERSATION, call('c3', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c3', 'focus.interrupt'));
     expect(await answers()).toEqual([
       'c1 accepted',
       'c1 starting',
@@ -208,10 +201,10 @@ describe('interrupt (operation_interrupt, no activation needed)', () => {
   });
 
   it('settles a running operation as interrupted by the agent, with how long it ran', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     advance(7 * MINUTE + 500);
-    await runtime.receive(CONVERSATION, call('c2', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.interrupt'));
     expect((await answers()).slice(-2)).toEqual([
       'c1 {"status":"interrupted","started_at":"2026-12-01T08:00:00.000Z","interrupted_at":"2026-12-01T08:07:00.500Z","focused_seconds":420,"by":"agent"}',
       'c2 {"status":"interrupted"}',
@@ -224,22 +217,22 @@ describe('interrupt (operation_interrupt, no activation needed)', () => {
   });
 
   it('says nothing_to_interrupt when nothing runs', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.interrupt'));
     expect(await answers()).toEqual(['c1 accepted', 'c1 {"status":"nothing_to_interrupt"}']);
     expect(host.calls).toEqual([]);
   });
 
   it("acts on the conversation's own instance only", async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
-    await runtime.receive('conv_other', call('c1', 'focus.interrupt'));
+    await runtime.receive('conv_other', toolCall('c1', 'focus.interrupt'));
     expect((await db.getAll('operations'))[0]?.status).toBe('running');
   });
 });
 
 describe('host lifecycle intents (seed 003 §3, §7)', () => {
   it('leaving interrupts a running operation as user_left', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     advance(MINUTE);
     await runtime.hostIntent(CONVERSATION, 'focus', 'leave');
@@ -255,7 +248,7 @@ describe('host lifecycle intents (seed 003 §3, §7)', () => {
   });
 
   it('leaving before the foreground ends the start not_started', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.hostIntent(CONVERSATION, 'focus', 'leave');
     expect((await finalOf('c1'))?.payload).toMatchObject({
       result: { status: 'not_started', reason: 'foreground_not_confirmed' },
@@ -265,7 +258,7 @@ describe('host lifecycle intents (seed 003 §3, §7)', () => {
   it.each(['lock', 'background', 'surface_reload', 'resume'] as const)(
     '%s is not leaving',
     async (intent) => {
-      await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+      await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
       await runtime.confirmForeground(CONVERSATION, 'focus');
       await runtime.hostIntent(CONVERSATION, 'focus', intent);
       expect((await db.getAll('operations'))[0]?.status).toBe('running');
@@ -276,9 +269,9 @@ describe('host lifecycle intents (seed 003 §3, §7)', () => {
 
 describe('the waiting queue (seed 003 §4.3)', () => {
   it('delivers the calls that arrived while starting after ready, in arrival order', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
-    await runtime.receive(CONVERSATION, call('c3', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c3', 'focus.peek'));
     expect((await db.get('tool_calls', `${CONVERSATION}\nc2`))?.stage).toBe('waiting');
     await runtime.confirmForeground(CONVERSATION, 'focus');
     // The SDK handlers need the app's frame, which this host lacks: each fails, in order, after started.
@@ -286,9 +279,9 @@ describe('the waiting queue (seed 003 §4.3)', () => {
   });
 
   it('serves an app_ready call at once when the app is ready', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
     expect((await answers()).slice(-2)).toEqual(['c2 accepted', 'c2 execution_failed']);
   });
 });
@@ -298,14 +291,14 @@ describe('final results', () => {
     const manifest = focusManifest();
     const interrupt = { ...manifest.tools[1]!, output_schema: { type: 'object', required: ['count'] } };
     await setUp({ ...manifest, tools: [manifest.tools[0], interrupt, manifest.tools[2]] });
-    await runtime.receive(CONVERSATION, call('c1', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.interrupt'));
     expect(await answers()).toEqual(['c1 accepted', 'c1 invalid_output']);
   });
 
   it('a call past its timeout ends with timeout, and leaves the queue', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     runtime = newRuntime({ foregroundTimeoutMs: 60 * MINUTE });
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
     advance(10_000);
     expect(await runtime.settle()).toBe(1);
     expect((await answers()).at(-1)).toBe('c2 timeout');
@@ -314,19 +307,19 @@ describe('final results', () => {
   });
 
   it('a deadline operation refuses a second start while one runs', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
-    await runtime.receive(CONVERSATION, call('c2', 'focus.start', { minutes: 5 }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.start', { minutes: 5 }));
     expect((await answers()).slice(-2)).toEqual(['c2 accepted', 'c2 execution_failed']);
     expect(await db.getAll('operations')).toHaveLength(1);
   });
 
   it('every call ends with exactly one final result in the outbox', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 1 }));
-    await runtime.receive(CONVERSATION, call('c2', 'focus.peek'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 1 }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'focus.peek'));
     await runtime.confirmForeground(CONVERSATION, 'focus');
-    await runtime.receive(CONVERSATION, call('c3', 'focus.interrupt'));
-    await runtime.receive(CONVERSATION, call('c4', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c3', 'focus.interrupt'));
+    await runtime.receive(CONVERSATION, toolCall('c4', 'focus.interrupt'));
     advance(10 * MINUTE);
     await runtime.settle();
     const results = (await db.getAll('outbox')).filter((row) => row.type === 'lineup.v1.tool.result');
@@ -339,7 +332,7 @@ describe('withdraw: a disabled, uninstalled or rolled-back app gets definite ans
   const focusId = async () => (await registry.list())[0]?.id ?? FOCUS;
 
   it('disabling ends a running operation’s call revoked, closes the instance and keeps its data', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     advance(90_000);
     expect(await registry.setEnabled(await focusId(), false)).toBe(true);
@@ -362,7 +355,7 @@ describe('withdraw: a disabled, uninstalled or rolled-back app gets definite ans
   });
 
   it('a start still waiting for the foreground and the calls queued on it end revoked', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await registry.setEnabled(await focusId(), false);
     expect(await runtime.withdraw()).toBe(1);
     expect((await finalOf('c1'))?.payload).toMatchObject({ outcome: 'error', error: { code: 'revoked' } });
@@ -375,10 +368,10 @@ describe('withdraw: a disabled, uninstalled or rolled-back app gets definite ans
     await registry.setEnabled(await focusId(), false);
     await runtime.withdraw();
     const latest = (await registry.inventory()).revision;
-    const stale = await runtime.receive(CONVERSATION, call('c2', 'focus.start', { minutes: 5 }));
+    const stale = await runtime.receive(CONVERSATION, toolCall('c2', 'focus.start', { minutes: 5 }));
     expect(stale.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'stale_inventory' } });
     const fresh = await runtime.receive(CONVERSATION, {
-      ...call('c3', 'focus.start', { minutes: 5 }),
+      ...toolCall('c3', 'focus.start', { minutes: 5 }),
       inventory_revision: latest,
     });
     expect(fresh.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'unsupported' } });
@@ -386,7 +379,7 @@ describe('withdraw: a disabled, uninstalled or rolled-back app gets definite ans
   });
 
   it('an enabled app is left alone, and recover withdraws what a crash left behind', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'focus.start', { minutes: 20 }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'focus.start', { minutes: 20 }));
     await runtime.confirmForeground(CONVERSATION, 'focus');
     expect(await runtime.withdraw()).toBe(0);
     expect((await finalOf('c1'))?.payload).toMatchObject({ status: 'started' });

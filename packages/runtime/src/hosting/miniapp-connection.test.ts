@@ -7,9 +7,9 @@
 import 'fake-indexeddb/auto';
 import { defineAgentTools, generateManifest, type MiniAppClient } from '@lineup/miniapp-sdk';
 import type { LineUpProtocolError } from '@lineup/shared';
-import type { ToolCallPayload } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { toolCall } from '../../test/utils.js';
 import { AppRegistry } from '../apps/registry.js';
 import { type AppTarget, type RuntimeHost, ToolRuntime } from '../execution/tool-runtime.js';
 import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
@@ -171,13 +171,6 @@ function newRuntime(registry: AppRegistry) {
   });
 }
 
-const call = (call_id: string, tool: string, args: ToolCallPayload['arguments'] = {}): ToolCallPayload => ({
-  call_id,
-  inventory_revision: 'inventory-1',
-  tool,
-  arguments: args,
-});
-
 /** The tool answers in the outbox, as `call_id status-or-outcome`. */
 async function answers(): Promise<string[]> {
   const rows = await db.getAll('outbox');
@@ -203,7 +196,7 @@ const onlyPage = () => {
 
 describe('an SDK tool through the MiniApp channel', () => {
   it('starts the app, waits for app_ready, runs the handler and checks its result', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.add', { text: 'hello' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'hello' }));
     await vi.waitFor(async () =>
       expect(await answers()).toEqual([
         'c1 accepted',
@@ -214,7 +207,7 @@ describe('an SDK tool through the MiniApp channel', () => {
     );
     expect(handlerRuns).toBe(1);
     // The app is ready now: the next call runs at once, on the same page.
-    await runtime.receive(CONVERSATION, call('c2', 'notes.add', { text: 'hi' }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.add', { text: 'hi' }));
     await vi.waitFor(async () =>
       expect((await answers()).slice(-2)).toEqual(['c2 accepted', 'c2 {"count":2}']),
     );
@@ -224,8 +217,8 @@ describe('an SDK tool through the MiniApp channel', () => {
   });
 
   it('calls that arrive while the app starts wait, and run after ready in arrival order', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.add', { text: 'a' }));
-    await runtime.receive(CONVERSATION, call('c2', 'notes.add', { text: 'bb' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'a' }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.add', { text: 'bb' }));
     await vi.waitFor(async () =>
       expect((await answers()).filter((line) => line.includes('{'))).toHaveLength(2),
     );
@@ -236,17 +229,17 @@ describe('an SDK tool through the MiniApp channel', () => {
   });
 
   it('a handler error becomes execution_failed with the page code', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.fail'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.fail'));
     await vi.waitFor(async () =>
       expect((await answers()).at(-1)).toBe("c1 execution_failed The app's handler returned handler_failed."),
     );
   });
 
   it('a result that fails the output schema becomes invalid_output', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.add', { text: 'x' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'x' }));
     await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c1 {"count":1}'));
     // A page returning something else for a running invocation: the runtime checks the published schema.
-    await runtime.receive(CONVERSATION, call('c2', 'notes.wait'));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.wait'));
     await vi.waitFor(() => expect(seenSignal).toBeDefined());
     const [running] = (await db.getAll('tool_calls')).filter((record) => record.stage === 'running');
     await onlyPage().postRaw({
@@ -265,7 +258,7 @@ describe('an SDK tool through the MiniApp channel', () => {
   });
 
   it('a call past its timeout ends with timeout and the handler signal aborts', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.wait'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.wait'));
     await vi.waitFor(() => expect(seenSignal?.aborted).toBe(false));
     clock.now += 1_000;
     expect(await runtime.settle()).toBe(1);
@@ -275,7 +268,7 @@ describe('an SDK tool through the MiniApp channel', () => {
   });
 
   it('a reload while a handler runs ends the call execution_failed and never runs it again', async () => {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.wait'));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.wait'));
     await vi.waitFor(() => expect(handlerRuns).toBe(1));
     pages.clear();
     const registry = new AppRegistry(db, { clock: { now: () => clock.now } });
@@ -307,8 +300,8 @@ describe('an SDK tool through the MiniApp channel', () => {
         },
       },
     });
-    await runtime.receive(CONVERSATION, call('c1', 'notes.add', { text: 'a' }));
-    await runtime.receive(CONVERSATION, call('c2', 'notes.add', { text: 'b' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'a' }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.add', { text: 'b' }));
     await vi.waitFor(async () =>
       expect((await answers()).filter((line) => line.includes('app_activation_failed'))).toHaveLength(2),
     );
@@ -319,7 +312,7 @@ describe('an SDK tool through the MiniApp channel', () => {
 
 describe('session data and UI actions from the page', () => {
   async function readyPage(): Promise<Page> {
-    await runtime.receive(CONVERSATION, call('c1', 'notes.add', { text: 'a' }));
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'a' }));
     await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c1 {"count":1}'));
     return onlyPage();
   }

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { issuesOf, json, keyed, type Row, row, without } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { hashCanonicalJSON } from '../json/canonical.js';
@@ -93,15 +94,6 @@ const capability = (overrides: J = {}): J => ({
   ...overrides,
 });
 
-const json = (text: string): J => JSON.parse(text);
-const without = (value: J, key: string): J => {
-  const copy = { ...value };
-  delete copy[key];
-  return copy;
-};
-const keyed = (count: number, value: unknown = 1): J =>
-  Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, value]));
-
 /**
  * `base` with string fields `f0`, `f1`, … (each at most 4,000 characters) added to `base[field]` until the
  * whole of `root()` is exactly `bytes` UTF-8 bytes as JSON.
@@ -117,29 +109,6 @@ function growTo(root: J, container: J, bytes: number, maxFieldLength = 4_000): J
   expect(jsonByteLength(root)).toBe(bytes);
   return root;
 }
-
-function issuesOf(run: () => unknown): { code: UIIssueCode; path: string; message: string }[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    return [...(error as LineUpProtocolError).issues];
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
-
-interface Row {
-  readonly rule: string;
-  readonly input: () => unknown;
-  readonly code: UIIssueCode;
-  readonly path: string;
-}
-const row = (rule: string, input: () => unknown, code: UIIssueCode, path: string): Row => ({
-  rule,
-  input,
-  code,
-  path,
-});
 
 function expectRejections(parse: (input: unknown) => unknown, rows: readonly Row[]): void {
   it.each(rows.map((rejection) => [rejection.rule, rejection] as const))('rejects %s', (_rule, rejection) => {

@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { clone, thrown } from '../../test/utils.js';
 import { parseDocument } from '../dsl/document.js';
 import { documentJsonSchema } from '../dsl/json-schema.js';
 import { LineUpProtocolError, UISchemaError, UIStreamError } from '../errors/errors.js';
@@ -29,19 +30,9 @@ const compoundInterest = documentFixtures.find(([file]) =>
   file.endsWith('compound-interest.json'),
 )![1] as Record<string, unknown>;
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const cursor = { sourceCallId: 'call_01HZX', generation: 1, baseRevision: 0 };
 
-function thrown(run: () => unknown): Error {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-}
-
-const issuesOf = (error: Error): readonly UIIssue[] => (error as UISchemaError).issues;
+const issuesOf = (error: unknown): readonly UIIssue[] => (error as UISchemaError).issues;
 
 describe('tool definitions', () => {
   it('lists the five tools in order, frozen, with a lookup', () => {

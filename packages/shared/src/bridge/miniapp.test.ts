@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { issuesOf, json, keyed, objectOfBytes, type Row, row, without } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { jsonByteLength } from '../json/safe-json.js';
@@ -98,8 +99,6 @@ const uiAction = (overrides: J = {}): J => ({
   ...overrides,
 });
 
-/** `{ "p": "xxx…" }` of exactly `bytes` UTF-8 bytes as JSON. */
-const objectOfBytes = (bytes: number): J => ({ p: 'x'.repeat(bytes - 8) });
 /** `"xxx…"` of exactly `bytes` UTF-8 bytes as JSON. */
 const stringOfBytes = (bytes: number): string => 'x'.repeat(bytes - 2);
 /** Flat string fields (each at most 4,000 characters) of exactly `bytes` UTF-8 bytes as JSON. */
@@ -114,38 +113,6 @@ function flatOfBytes(bytes: number): Record<string, string> {
   }
   return out;
 }
-/** An object of `count` keys `k0…`. */
-const keyed = (count: number, value: unknown = 1): J =>
-  Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, value]));
-const json = (text: string): J => JSON.parse(text);
-const without = (message: J, key: string): J => {
-  const copy = { ...message };
-  delete copy[key];
-  return copy;
-};
-
-function issuesOf(run: () => unknown): { code: UIIssueCode; path: string; message: string }[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    return [...(error as LineUpProtocolError).issues];
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
-
-interface Row {
-  readonly rule: string;
-  readonly input: () => unknown;
-  readonly code: UIIssueCode;
-  readonly path: string;
-}
-const row = (rule: string, input: () => unknown, code: UIIssueCode, path: string): Row => ({
-  rule,
-  input,
-  code,
-  path,
-});
 
 const TO_FRAME_REJECTIONS: Row[] = [
   // Channel and direction

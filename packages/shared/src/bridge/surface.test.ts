@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { issuesOf, json, objectOfBytes } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { jsonByteLength } from '../json/safe-json.js';
@@ -63,22 +64,6 @@ const violation = (kind: unknown): J => ({
   kind,
 });
 const focus = (): J => ({ namespace: SURFACE_NAMESPACE, type: 'focus', instance_id: INSTANCE });
-
-/** `{ "p": "xxx…" }` of exactly `bytes` UTF-8 bytes as JSON. */
-const objectOfBytes = (bytes: number): J => ({ p: 'x'.repeat(bytes - 8) });
-
-/** JSON round trip: an own `__proto__` key stays an own key. */
-const json = (text: string): J => JSON.parse(text);
-
-function issuesOf(run: () => unknown): { code: UIIssueCode; path: string; message: string }[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    return [...(error as LineUpProtocolError).issues];
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 interface Row {
   readonly rule: string;

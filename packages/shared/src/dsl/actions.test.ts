@@ -9,31 +9,17 @@ import agentCallback from '../../fixtures/agent-callback.json' with { type: 'jso
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { clone, derived, op, state, thrown } from '../../test/utils.js';
 import { UIActionError, UIStateError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { applyActionResult, dispatchLocalAction, type ResolvedUIAction, resolveUIAction } from './actions.js';
-import type { ExpressionOperator } from './catalog.js';
 import { parseDocument } from './document.js';
 import { assertValidState, initialState, updateState } from './state.js';
-import type { Expr, UIDocument, UILocalAction, UIState } from './types.js';
+import type { UIDocument, UILocalAction, UIState } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are built and edited as plain JSON before parsing.
 type J = any;
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const op = (name: ExpressionOperator, ...args: Expr[]): Expr => ({ op: name, args });
-const state = (name: string): Expr => ({ state: name });
-const derived = (name: string): Expr => ({ derived: name });
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('Expected a throw, but nothing was thrown.');
-}
 
 type IssueError = UIActionError | UIStateError;
 /** Asserts an error of `errorClass` whose issues are exactly `[{ path, code }]`. */

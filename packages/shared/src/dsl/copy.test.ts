@@ -5,14 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { clone } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import { jsonEqual } from '../json/equal.js';
 import { parseDocument, parseDocumentSharing } from './document.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
 type J = any;
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('jsonEqual', () => {
   it.each([

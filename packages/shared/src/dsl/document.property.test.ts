@@ -10,6 +10,7 @@ import compoundInterest from '../../fixtures/compound-interest.json' with { type
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { clone, expectDeepFrozen, getAt, paths, setAt } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import { parseDocument } from './document.js';
 
@@ -19,53 +20,17 @@ type Path = readonly (string | number)[];
 
 const FIXTURES = [compoundInterest, fileReader, productComparison, formControls, agentCallback] as const;
 
-/** A JSON round trip: own `__proto__` keys stay own properties. */
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
 /** Generous: a document of at most 262,144 bytes is validated in milliseconds. */
 const MAX_PARSE_MILLISECONDS = 1_000;
 
 const isContainer = (value: unknown): value is J => typeof value === 'object' && value !== null;
-
-/** Every path to a value inside `root`, the root itself included, in document order. */
-function allPaths(root: unknown): Path[] {
-  const out: Path[] = [];
-  const walk = (value: unknown, path: Path) => {
-    out.push(path);
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index += 1) walk(value[index], [...path, index]);
-    } else if (isContainer(value))
-      for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
-  };
-  walk(root, []);
-  return out;
-}
-
-function getAt(root: J, path: Path): J {
-  let current = root;
-  for (const segment of path) current = current[segment];
-  return current;
-}
-
-/** Replaces the value at `path` (the root when `path` is empty) and returns the new root. */
-function setAt(root: J, path: Path, value: unknown): J {
-  if (path.length === 0) return value;
-  const parent = getAt(root, path.slice(0, -1));
-  Object.defineProperty(parent, path[path.length - 1]!, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  return root;
-}
 
 const pick = <T>(items: readonly T[], index: number): T | undefined =>
   items.length === 0 ? undefined : items[index % items.length];
 
 /** Paths of UI nodes (objects with `id`, `type` and `props`). */
 const nodePaths = (root: unknown): Path[] =>
-  allPaths(root).filter((path) => {
+  paths(root).filter((path) => {
     const value = getAt(root, path);
     return (
       isContainer(value) && !Array.isArray(value) && 'type' in value && 'props' in value && 'id' in value
@@ -97,7 +62,7 @@ function applyMutation(root: J, mutation: Mutation): J {
   switch (mutation.kind) {
     case 'delete': {
       const path = pick(
-        allPaths(root).filter((p) => p.length > 0),
+        paths(root).filter((p) => p.length > 0),
         mutation.at,
       );
       if (!path) return root;
@@ -108,7 +73,7 @@ function applyMutation(root: J, mutation: Mutation): J {
       return root;
     }
     case 'replace': {
-      const path = pick(allPaths(root), mutation.at);
+      const path = pick(paths(root), mutation.at);
       return path ? setAt(root, path, clone(mutation.value)) : root;
     }
     case 'duplicate': {
@@ -138,7 +103,7 @@ function applyMutation(root: J, mutation: Mutation): J {
       return setAt(root, path, wrapped);
     }
     case 'prototypeKey': {
-      const objects = allPaths(root).filter((p) => {
+      const objects = paths(root).filter((p) => {
         const value = getAt(root, p);
         return isContainer(value) && !Array.isArray(value);
       });
@@ -153,7 +118,7 @@ function applyMutation(root: J, mutation: Mutation): J {
       return setAt(root, path, withKey);
     }
     case 'hostile': {
-      const path = pick(allPaths(root), mutation.at);
+      const path = pick(paths(root), mutation.at);
       if (!path) return root;
       return setAt(root, path, hostileValue(mutation.value, root));
     }
@@ -233,12 +198,6 @@ function mutated(fixture: number, mutations: readonly Mutation[]): unknown {
   let document: J = clone(FIXTURES[fixture]);
   for (const mutation of mutations) document = applyMutation(document, mutation);
   return document;
-}
-
-function expectDeepFrozen(value: unknown): void {
-  if (!isContainer(value)) return;
-  expect(Object.isFrozen(value)).toBe(true);
-  for (const child of Object.values(value)) expectDeepFrozen(child);
 }
 
 /** Parses once under the properties every input must satisfy; returns the document when accepted. */

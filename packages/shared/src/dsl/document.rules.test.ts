@@ -13,6 +13,7 @@ import compoundInterest from '../../fixtures/compound-interest.json' with { type
 import fileReader from '../../fixtures/file-reader.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
+import { clone, codesAndPaths, expectDeepFrozen } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { parseDocument } from './document.js';
@@ -58,7 +59,6 @@ const INJECTED_KEY = `${INJECTED}Key`;
 // ---------------------------------------------------------------------------------------------------------
 
 /** JSON documents only: a JSON round trip keeps own `__proto__` keys as own properties. */
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const size = (value: unknown): number => JSON.stringify(value).length;
 const repeat = (length: number, unit = 'a'): string => unit.repeat(length);
 /** `root.children[i].children[j]…` */
@@ -2296,7 +2296,7 @@ reject(
 // ---------------------------------------------------------------------------------------------------------
 
 function describeIssues(issues: readonly { code: string; path: string }[]): string {
-  return JSON.stringify(issues.map(({ code, path }) => ({ code, path })));
+  return JSON.stringify(codesAndPaths(issues));
 }
 
 /** Parses `input`, expecting a UISchemaError, and checks the diagnostics' general guarantees (§8). */
@@ -2373,12 +2373,6 @@ const FIXTURES: Record<string, unknown> = {
   'form-controls.json': formControls,
   'agent-callback.json': agentCallback,
 };
-
-function expectDeepFrozen(value: unknown, path = '$'): void {
-  if (typeof value !== 'object' || value === null) return;
-  expect(Object.isFrozen(value), `${path} is frozen`).toBe(true);
-  for (const [key, child] of Object.entries(value)) expectDeepFrozen(child, `${path}.${key}`);
-}
 
 describe('fixtures', () => {
   for (const [name, fixture] of Object.entries(FIXTURES)) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { derived, state } from '../../test/utils.js';
 import { UIExpressionError } from '../errors/errors.js';
 import { IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
@@ -19,8 +20,6 @@ import {
 import type { Expr, Scalar, UIDerivedValues, UIState } from './types.js';
 
 const op = (name: ExpressionOperator, ...args: unknown[]): unknown => ({ op: name, args });
-const state = (name: string): Expr => ({ state: name });
-const derived = (name: string): Expr => ({ derived: name });
 
 /** Declared state and derived fields of the test document, with values matching their types. */
 const STATE_TYPES: Readonly<Record<string, TypeSet>> = { n: T_NUMBER, s: T_STRING, b: T_BOOLEAN };

@@ -11,12 +11,8 @@ import { UI_LIMITS } from '../limits/ui-limits.js';
 import { UI_EXPRESSION_OPERATORS } from './catalog.js';
 import { parseDocument } from './document.js';
 import { type EvaluationContext, evaluateExpression, evaluateWith, StepBudget } from './expression.js';
-import {
-  compileExpression,
-  createStateLayout,
-  isImmutableNode,
-  snapshotState,
-} from './expression-compile.js';
+import { compileExpression, isImmutableNode } from './expression-compile.js';
+import { createStateLayout, snapshotState } from './expression-evaluation.js';
 import { initialState, updateState } from './state.js';
 import type { Expr, Scalar, UIDocument, UIState } from './types.js';
 import { createDerivedResolver, evaluateDerived } from './values.js';

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { derived, expressionError, op, state } from '../../test/utils.js';
 import { UIExpressionError } from '../errors/errors.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
-import { type ExpressionOperator, UI_EXPRESSION_OPERATORS } from './catalog.js';
+import { UI_EXPRESSION_OPERATORS } from './catalog.js';
 import {
   type EvaluationContext,
   evaluateExpression,
@@ -11,10 +12,6 @@ import {
   StepBudget,
 } from './expression.js';
 import type { Expr, Scalar, UIDerivedValues, UIState } from './types.js';
-
-const op = (name: ExpressionOperator, ...args: Expr[]): Expr => ({ op: name, args });
-const state = (name: string): Expr => ({ state: name });
-const derived = (name: string): Expr => ({ derived: name });
 
 const STATE: UIState = { n: 3, s: 'hi', b: true, f: false, zero: 0, big: 1e15 };
 const DERIVED: UIDerivedValues = { d: 2, dn: null, ds: 'x' };
@@ -49,17 +46,6 @@ function treeOfSize(nodes: number): Expr {
 
 function evaluate(expr: Expr): Scalar {
   return evaluateExpression(expr, STATE, DERIVED);
-}
-
-/** Runs `run`, asserting that it throws a `UIExpressionError`, and returns it. */
-function expressionError(run: () => unknown): UIExpressionError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UIExpressionError);
-    return error as UIExpressionError;
-  }
-  throw new Error('Expected a UIExpressionError, but nothing was thrown.');
 }
 
 describe('evaluateExpression: the 18 operators (seed 002 §3)', () => {

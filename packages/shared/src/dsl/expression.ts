@@ -1,7 +1,8 @@
 /**
  * Evaluating expressions (seed 002 §3, §8): the step budget, the evaluation context and the two entry points.
- * The semantics of the 18 operators live in `expression-compile.ts`, which compiles an `Expr` into closures
- * (once for good when the expression is immutable, as a parsed document's are); this module runs them.
+ * `expression-compile.ts` compiles an `Expr` into closures (once for good when the expression is immutable, as
+ * a parsed document's are), with the semantics of the 18 operators in `expression-nodes.ts`; this module
+ * runs them.
  *
  * Expressions are meant to be validated first (`parseDocument`), but evaluation never trusts that: any input
  * that is not a well-formed expression fails with `UIExpressionError` instead of a `TypeError`, and the depth
@@ -11,10 +12,13 @@
 
 import { UIExpressionError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
-import { budgetMessage, compileExpression, Evaluation } from './expression-compile.js';
+import { compileExpression } from './expression-compile.js';
+import { Evaluation } from './expression-evaluation.js';
+import { budgetMessage } from './expression-nodes.js';
 import type { Expr, Scalar, UIDerivedValues, UIState } from './types.js';
 
-export { describeArity, roundLikeToFixed } from './expression-compile.js';
+export { describeArity } from './expression-compile.js';
+export { roundLikeToFixed } from './expression-nodes.js';
 
 /**
  * Counts the steps of one evaluation call (seed 002 §9: `maxEvaluationSteps`). Every node visited costs one

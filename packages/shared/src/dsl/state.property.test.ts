@@ -10,12 +10,11 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { clone } from '../../test/utils.js';
 import { UIStateError } from '../errors/errors.js';
 import { parseDocument } from './document.js';
 import { assertValidState, initialState, restoreState, updateState } from './state.js';
 import type { StateDeclaration, UIDocument, UIState } from './types.js';
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 interface Machine {
   readonly name: string;

@@ -7,15 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
+import { clone, thrown } from '../../test/utils.js';
 import { UIStateError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { parseDocument } from './document.js';
 import { assertValidState, initialState, restoreState, updateState } from './state.js';
 import type { UIDocument, UIState } from './types.js';
-
-/** JSON documents and states only (no structuredClone in ES2023 without DOM types). */
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** UTF-8 length of a string, counted independently of the implementation (JSON text is what is measured). */
 function utf8Length(text: string): number {
@@ -32,16 +30,6 @@ function utf8Length(text: string): number {
   return bytes;
 }
 const stateBytes = (state: object): number => utf8Length(JSON.stringify(state));
-
-/** Runs `run`, expecting it to throw; returns what it threw. */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('Expected a throw, but nothing was thrown.');
-}
 
 /** Asserts a `UIStateError` whose issues are exactly `[{ path, code }]`. */
 function expectStateError(run: () => unknown, code: UIIssueCode, path: string): void {

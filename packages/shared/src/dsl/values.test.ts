@@ -6,30 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../fixtures/compound-interest.json' with { type: 'json' };
 import formControls from '../../fixtures/form-controls.json' with { type: 'json' };
-import { UIExpressionError } from '../errors/errors.js';
+import { clone, derived, expressionError, op, state } from '../../test/utils.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
-import type { ExpressionOperator } from './catalog.js';
 import { parseDocument } from './document.js';
 import { evaluateExpression } from './expression.js';
 import { initialState, updateState } from './state.js';
 import type { Expr, Scalar, UIDerivedValues, UIDocument, UIState, Value } from './types.js';
 import { evaluateDerived, resolveDocumentValue, resolveValue } from './values.js';
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const op = (name: ExpressionOperator, ...args: Expr[]): Expr => ({ op: name, args });
-const state = (name: string): Expr => ({ state: name });
-const derived = (name: string): Expr => ({ derived: name });
-
-/** Runs `run`, asserting that it throws a `UIExpressionError`, and returns it. */
-function expressionError(run: () => unknown): UIExpressionError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UIExpressionError);
-    return error as UIExpressionError;
-  }
-  throw new Error('Expected a UIExpressionError, but nothing was thrown.');
-}
 
 /** A minimal valid document around the given state and derived fields. */
 function documentWith(

@@ -11,16 +11,15 @@
 import { UIExpressionError } from '../errors/errors.js';
 import { documentIndex } from './document.js';
 import { type EvaluationContext, evaluateExpression, StepBudget } from './expression.js';
+import { compileExpression, isImmutableNode } from './expression-compile.js';
 import {
-  compileExpression,
   createStateLayout,
   type DerivedTable,
   Evaluation,
   type Evaluator,
-  isImmutableNode,
   type StateLayout,
   snapshotState,
-} from './expression-compile.js';
+} from './expression-evaluation.js';
 import type { Expr, Scalar, UIDerivedValues, UIDocument, UIState, Value } from './types.js';
 
 /** Marks a derived field not computed yet (a value is always a scalar, so no field can hold this). */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { canonicalJSONString, hashCanonicalJSON } from './canonical.js';
@@ -73,9 +74,7 @@ describe('canonicalJSONString', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UISchemaError);
-    expect((error as UISchemaError).issues.map(({ code, path }) => ({ code, path }))).toEqual([
-      { code: 'invalid_json', path: 'a[1]' },
-    ]);
+    expect(codesAndPaths((error as UISchemaError).issues)).toEqual([{ code: 'invalid_json', path: 'a[1]' }]);
   });
 
   it('applies the document budget by default, or the given one', () => {

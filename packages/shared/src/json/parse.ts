@@ -155,15 +155,26 @@ export function parseShape<T>(
     issues.add(path, 'invalid_identifier', 'The key __proto__ is not allowed in protocol data.');
   }
   if (!issues.empty) throw new ErrorClass(issues.issues);
+  return deepFreeze(parseStrict(schema, input, ErrorClass, options.prefix));
+}
+
+/**
+ * The strict-structure step of `parseShape`, for input already proven to be safe JSON: zod's copy of `input`
+ * (not frozen), or `ErrorClass` with at most 20 of zod's issues made ours, their paths prefixed by `prefix`.
+ */
+export function parseStrict<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  ErrorClass: IssuesErrorClass,
+  prefix?: string,
+): T {
   const result = schema.safeParse(input);
-  if (!result.success) {
-    // Parse again reporting the input: only then does zod tell an absent value (missing_property) from one of
-    // the wrong type. Success never pays for it (any parse option slows zod down); messages never use it.
-    const detailed = schema.safeParse(input, { reportInput: true });
-    const zodIssues = detailed.success ? result.error.issues : detailed.error.issues;
-    throw new ErrorClass(
-      zodIssues.slice(0, UI_SCHEMA_LIMITS.maxIssues).map((issue) => fromZodIssue(issue, options.prefix)),
-    );
-  }
-  return deepFreeze(result.data);
+  if (result.success) return result.data;
+  // Parse again reporting the input: only then does zod tell an absent value (missing_property) from one of
+  // the wrong type. Success never pays for it (any parse option slows zod down); messages never use it.
+  const detailed = schema.safeParse(input, { reportInput: true });
+  const zodIssues = detailed.success ? result.error.issues : detailed.error.issues;
+  throw new ErrorClass(
+    zodIssues.slice(0, UI_SCHEMA_LIMITS.maxIssues).map((issue) => fromZodIssue(issue, prefix)),
+  );
 }

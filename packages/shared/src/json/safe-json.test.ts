@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths, throwingGetter } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import { IssueCollector, type IssuePath, type UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
@@ -22,7 +23,7 @@ const GENEROUS: SafeJSONBudget = { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: 
 function measure(input: unknown, budget: SafeJSONBudget = GENEROUS, path?: IssuePath) {
   const issues = new IssueCollector();
   const bytes = measureSafeJSON(input, budget, issues, path);
-  return { bytes, issues: issues.issues.map(({ code, path }) => ({ code, path })) };
+  return { bytes, issues: codesAndPaths(issues.issues) };
 }
 
 function nested(depth: number, leaf: unknown = 0): unknown {
@@ -38,10 +39,6 @@ class CustomArray extends Array<number> {}
 
 const sparse: number[] = [1];
 sparse[2] = 3;
-
-const throwingGetter = (): never => {
-  throw new Error('a getter ran');
-};
 
 const self: Record<string, unknown> = { a: 1 };
 self.self = self;
@@ -490,9 +487,7 @@ describe('assertSafeJSON (seed 002 §8)', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UISchemaError);
-    expect((error as UISchemaError).issues.map(({ code, path }) => ({ code, path }))).toEqual([
-      { code: 'invalid_json', path: 'a[1]' },
-    ]);
+    expect(codesAndPaths((error as UISchemaError).issues)).toEqual([{ code: 'invalid_json', path: 'a[1]' }]);
   });
 
   it('takes a budget', () => {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../test/json-paths.js';
+import { clone, paths, setAt } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { isLineUpMessageType, type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
@@ -15,8 +15,6 @@ import { parseMiniAppManifest } from './tools/manifest.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: mutations walk and rewrite arbitrary JSON on purpose.
 type J = any;
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 const VALID: J[] = [
   {
@@ -99,19 +97,6 @@ const VALID: J[] = [
     payload: { operation_id: 'op_1', status: 'declined', message: 'Not now.' },
   },
 ];
-
-function setAt(root: J, path: (string | number)[], value: unknown): J {
-  if (path.length === 0) return value;
-  let parent = root;
-  for (const segment of path.slice(0, -1)) parent = parent[segment];
-  Object.defineProperty(parent, path[path.length - 1]!, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  return root;
-}
 
 /** Runs `parse`; returns its result, or `undefined` after checking the error is the documented one. */
 function outcome<T>(parse: () => T): T | undefined {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clone, envelopeIssuesOf, expectDeepFrozen, thrownBy } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import {
@@ -15,7 +16,6 @@ import {
   LINEUP_PAYLOAD_SCHEMAS,
   LineUpMessageSchema,
   type ParsedEnvelope,
-  type ParseEnvelopeOptions,
   parseEnvelope,
   parseEnvelopeText,
 } from './envelope.js';
@@ -25,7 +25,6 @@ import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 type J = any;
 
 const DIGEST = 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** seed 000 §4.1, verbatim except the integrity placeholder `sha256-BASE64_DIGEST` (see the test below). */
 const SEED_UI_OPEN = {
@@ -139,24 +138,6 @@ function wrap(type: string, payload: unknown): J {
   };
 }
 
-function rejection(run: () => unknown): LineUpProtocolError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
-const issuesOf = (input: unknown, options?: ParseEnvelopeOptions) =>
-  rejection(() => parseEnvelope(input, options)).issues.map(({ code, path }) => ({ code, path }));
-
-function expectDeepFrozen(value: unknown, path = '$'): void {
-  if (typeof value !== 'object' || value === null) return;
-  expect(Object.isFrozen(value), `${path} is frozen`).toBe(true);
-  for (const [key, child] of Object.entries(value)) expectDeepFrozen(child, `${path}.${key}`);
-}
-
 describe("the seed's examples (seed 000 §4–§5)", () => {
   it('§4.1 ui.open parses as a typed message equal to its input', () => {
     const parsed = parseEnvelope(clone(SEED_UI_OPEN));
@@ -179,7 +160,7 @@ describe("the seed's examples (seed 000 §4–§5)", () => {
   it('§4.1 the integrity placeholder "sha256-BASE64_DIGEST" is not a SHA-256 digest and is rejected', () => {
     const input = clone(SEED_UI_OPEN) as J;
     input.payload.app.integrity = 'sha256-BASE64_DIGEST';
-    expect(issuesOf(input)).toContainEqual({ code: 'invalid_value', path: 'payload.app.integrity' });
+    expect(envelopeIssuesOf(input)).toContainEqual({ code: 'invalid_value', path: 'payload.app.integrity' });
   });
 });
 
@@ -304,7 +285,7 @@ describe('envelope rules (seed 000 §3)', () => {
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      expect(issuesOf(input())).toContainEqual({ code, path });
+      expect(envelopeIssuesOf(input())).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {
@@ -358,14 +339,16 @@ describe('unknown types are unsupported, never executed (seed 000 §3)', () => {
   });
 
   it('still requires safe JSON within the budget of a later version', () => {
-    expect(issuesOf({ v: 2, big: 'a'.repeat(LINEUP_WIRE_LIMITS.maxEnvelopeBytes) })).toContainEqual({
+    expect(envelopeIssuesOf({ v: 2, big: 'a'.repeat(LINEUP_WIRE_LIMITS.maxEnvelopeBytes) })).toContainEqual({
       code: 'too_large',
       path: '$',
     });
   });
 
   it('never classifies a known type with an invalid payload as unsupported', () => {
-    expect(issuesOf(wrap('lineup.v1.ui.patch', { instance_id: 'a', state: {}, js: 'x' }))).toContainEqual({
+    expect(
+      envelopeIssuesOf(wrap('lineup.v1.ui.patch', { instance_id: 'a', state: {}, js: 'x' })),
+    ).toContainEqual({
       code: 'unknown_property',
       path: 'payload',
     });
@@ -386,7 +369,7 @@ describe('unknown types are unsupported, never executed (seed 000 §3)', () => {
       expect(parseEnvelope(answer, { direction: 'client_to_agent' }).kind).toBe('message');
     }
     expect(
-      issuesOf({
+      envelopeIssuesOf({
         ...wrap('lineup.v1.unsupported', { message_id: 'm', reason: 'unknown_type' }),
         sender: { kind: 'user', id: 'u' },
       }),
@@ -430,16 +413,16 @@ describe('directions (seed 000 §3)', () => {
   it('refuses a message travelling the wrong way, at type, before reading its payload', () => {
     const open = clone(SEED_UI_OPEN);
     expect(parseEnvelope(open, { direction: 'agent_to_client' }).kind).toBe('message');
-    expect(issuesOf(open, { direction: 'client_to_agent' })).toEqual([
+    expect(envelopeIssuesOf(open, { direction: 'client_to_agent' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
     const event = base();
     expect(parseEnvelope(event, { direction: 'client_to_agent' }).kind).toBe('message');
-    expect(issuesOf(event, { direction: 'agent_to_client' })).toEqual([
+    expect(envelopeIssuesOf(event, { direction: 'agent_to_client' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
     event.payload = 'not even an object';
-    expect(issuesOf(event, { direction: 'agent_to_client' })).toEqual([
+    expect(envelopeIssuesOf(event, { direction: 'agent_to_client' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
   });
@@ -452,7 +435,7 @@ describe('directions (seed 000 §3)', () => {
   it('requires the sending party of the direction', () => {
     const open = clone(SEED_UI_OPEN) as J;
     open.sender.kind = 'client';
-    expect(issuesOf(open)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
+    expect(envelopeIssuesOf(open)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
   });
 });
 
@@ -483,7 +466,7 @@ describe('results', () => {
       withChange((e) => (e.sender.kind = 'zzInjected'))(),
     ];
     for (const input of inputs) {
-      const error = rejection(() => parseEnvelope(input));
+      const error = thrownBy(LineUpProtocolError, () => parseEnvelope(input));
       expect(error.message).not.toContain('zzInjected');
       expect(JSON.stringify(error.issues)).not.toContain('zzInjected');
     }
@@ -502,25 +485,27 @@ describe('parseEnvelopeText', () => {
     expect(parseEnvelopeText(JSON.stringify(SEED_UI_OPEN)).kind).toBe('message');
   });
   it('reports text that is not JSON as invalid_json at the root, without echoing it', () => {
-    const error = rejection(() => parseEnvelopeText('{"v":1,zzInjected'));
+    const error = thrownBy(LineUpProtocolError, () => parseEnvelopeText('{"v":1,zzInjected'));
     expect(error.issues).toEqual([expect.objectContaining({ code: 'invalid_json', path: '$' })]);
     expect(error.message).not.toContain('zzInjected');
   });
   it('refuses text over the budget before parsing it', () => {
     const text = ' '.repeat(LINEUP_WIRE_LIMITS.maxEnvelopeBytes + 1);
-    expect(rejection(() => parseEnvelopeText(text)).issues[0]).toMatchObject({
+    expect(thrownBy(LineUpProtocolError, () => parseEnvelopeText(text)).issues[0]).toMatchObject({
       code: 'too_large',
       path: '$',
     });
   });
   it('refuses something that is not text', () => {
-    expect(rejection(() => parseEnvelopeText(1 as unknown as string)).issues[0]).toMatchObject({
+    expect(
+      thrownBy(LineUpProtocolError, () => parseEnvelopeText(1 as unknown as string)).issues[0],
+    ).toMatchObject({
       code: 'invalid_type',
     });
   });
   it('keeps an own "__proto__" key as data and rejects it', () => {
     const text = JSON.stringify(base()).replace('"data":{', '"data":{"__proto__":{"polluted":true},');
-    expect(rejection(() => parseEnvelopeText(text)).issues[0]).toMatchObject({
+    expect(thrownBy(LineUpProtocolError, () => parseEnvelopeText(text)).issues[0]).toMatchObject({
       code: 'invalid_identifier',
       path: 'payload.data',
     });

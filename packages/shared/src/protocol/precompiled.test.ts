@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { paths } from '../../test/json-paths.js';
+import { clone, paths, setAt, throwingGetter } from '../../test/utils.js';
 import { IssueCollector } from '../errors/issues.js';
 import { deepFreeze } from '../json/freeze.js';
 import { boundedJSONObject, boundedJSONValue, JSONObjectSchema } from '../json/json-data.js';
@@ -23,8 +23,6 @@ import { type PrecompiledParser, precompile } from './precompiled.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) values on purpose.
 type J = any;
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** The others have a part `precompile` does not read (a refinement, an integer, a format …): the full path. */
 const PRECOMPILED_TYPES: LineUpMessageType[] = [
@@ -173,27 +171,6 @@ function expectAgreement(type: string, input: unknown): unknown {
   if (full.ok) expectSameResult(fast, full.value, input);
   return fast;
 }
-
-function at(root: J, path: (string | number)[]): J {
-  let value = root;
-  for (const segment of path) value = value[segment];
-  return value;
-}
-
-function setAt(root: J, path: (string | number)[], value: unknown): J {
-  if (path.length === 0) return value;
-  Object.defineProperty(at(root, path.slice(0, -1)), path[path.length - 1] as string | number, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  return root;
-}
-
-const throwingGetter = (): never => {
-  throw new Error('a getter ran');
-};
 
 /** Values the JSON arbitraries never produce. */
 const ODD_VALUES: (() => unknown)[] = [

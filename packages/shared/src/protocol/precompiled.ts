@@ -24,16 +24,15 @@
  */
 import type { z } from 'zod';
 import { jsonDataKindOf } from '../json/json-data.js';
+import type { SafeJSONBudget } from '../json/safe-json.js';
+import { jsonPrimitiveBytesBound, utf8ByteLength } from '../json/safe-json-bytes.js';
 import {
   copySafeJSON,
-  jsonPrimitiveBytesBound,
   NOT_SAFE_JSON,
   plainObjectKeys,
-  type SafeJSONBudget,
   type SafeJSONCopyState,
   safeJSONCopyState,
-  utf8ByteLength,
-} from '../json/safe-json.js';
+} from '../json/safe-json-copy.js';
 
 /** Returns the parsed, deep-frozen value, or `undefined` to send the input to the full parser. */
 export type PrecompiledParser<T> = (input: unknown) => T | undefined;

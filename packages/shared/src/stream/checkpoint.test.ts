@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
+import { clone, thrownBy } from '../../test/utils.js';
 import { UIStreamError } from '../errors/errors.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS, UIStreamCheckpointSchema } from './checkpoint.js';
@@ -13,21 +14,13 @@ import { acceptCheckpoint, startUIStream } from './stream.js';
 // biome-ignore lint/suspicious/noExplicitAny: rows corrupt frames as plain JSON.
 type J = any;
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const opening = (): J => clone(startUIStream(clone(initialFixture), 'call-open-1', 1).checkpoint);
 /** A valid non-opening frame on its own: seq 2, an add from revision 0. */
 const addFrame = (): J => ({ ...opening(), seq: 2, baseRevision: 0, revision: 1, type: 'add' });
 const INJECTED = 'INJECTED_xyz';
 
-function rejection(input: unknown): UIStreamError {
-  try {
-    acceptCheckpoint(null, input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UIStreamError);
-    return error as UIStreamError;
-  }
-  throw new Error('expected a UIStreamError');
-}
+const rejection = (input: unknown): UIStreamError =>
+  thrownBy(UIStreamError, () => acceptCheckpoint(null, input));
 
 interface Row {
   readonly rule: string;

@@ -5,11 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
+import { clone } from '../../test/utils.js';
 import { parseDocument } from '../dsl/document.js';
 import { IssueCollector } from '../errors/issues.js';
 import { checkGenerationContract } from './contract.js';
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('checkGenerationContract', () => {
   it('reports a changed document id', () => {

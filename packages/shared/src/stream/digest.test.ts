@@ -12,6 +12,7 @@ import formControls from '../../fixtures/form-controls.json' with { type: 'json'
 import productComparison from '../../fixtures/product-comparison.json' with { type: 'json' };
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
+import { clone } from '../../test/utils.js';
 import { parseDocument, parseDocumentSharing } from '../dsl/document.js';
 import type { UIDocument } from '../dsl/types.js';
 import { UIStreamError } from '../errors/errors.js';
@@ -32,7 +33,6 @@ const hashing = vi.mocked(hashCanonicalJSON);
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
 type J = any;
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const BUDGET = {
   maxBytes: UI_PROTOCOL_LIMITS.maxStreamFrameBytes,
   maxDepth: UI_LIMITS.maxJsonDepth + UI_STREAM_LIMITS.envelopeJsonDepth,

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
+import { clone, thrownBy } from '../../test/utils.js';
 import { UIStreamError } from '../errors/errors.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS } from './checkpoint.js';
@@ -16,7 +17,6 @@ import { advanceUIStream, startUIStream, type UIStreamState } from './stream.js'
 // biome-ignore lint/suspicious/noExplicitAny: rows build events as plain JSON.
 type J = any;
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const opened = (): UIStreamState => startUIStream(clone(initialFixture), 'call-open-1', 1);
 const text = (id: string, value = 'Hello'): J => ({ id, type: 'Text', props: { text: value } });
 const add = (node: J, parentId = 'summary', index = 1): J => ({ type: 'add', parentId, index, node });
@@ -235,15 +235,8 @@ const CANDIDATE: Row[] = [
   },
 ];
 
-function rejection(state: UIStreamState, event: unknown): UIStreamError {
-  try {
-    advanceUIStream(state, event);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UIStreamError);
-    return error as UIStreamError;
-  }
-  throw new Error('expected a UIStreamError');
-}
+const rejection = (state: UIStreamState, event: unknown): UIStreamError =>
+  thrownBy(UIStreamError, () => advanceUIStream(state, event));
 
 describe.each([
   ['the event shape', EVENT_SHAPE],

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
+import { clone, expectDeepFrozen } from '../../test/utils.js';
 import { parseDocument } from '../dsl/document.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
 import { UIStreamError } from '../errors/errors.js';
@@ -16,8 +17,6 @@ import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } 
 
 // biome-ignore lint/suspicious/noExplicitAny: events and frames are arbitrary JSON on purpose.
 type J = any;
-
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** An interactive document with two Select fields, an Input, layouts and derived values. */
 const interactive = (): J => ({
@@ -183,13 +182,6 @@ function nodesOf(document: UIDocument): Map<string, UINode> {
   };
   visit(document.root);
   return nodes;
-}
-
-/** Every object inside `value` is frozen. */
-function expectDeepFrozen(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
-  expect(Object.isFrozen(value)).toBe(true);
-  for (const item of Object.values(value)) expectDeepFrozen(item);
 }
 
 /** Structural sharing: every node of `next` equal to the node of `previous` with its id is that object. */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMaxDocument } from '../../bench/max-document.js';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
 import mutationsFixture from '../../fixtures/stream-mutations.json' with { type: 'json' };
+import { clone, thrownBy } from '../../test/utils.js';
 import { documentIndex, parseDocument } from '../dsl/document.js';
 import type { UINode } from '../dsl/types.js';
 import { UIStreamError } from '../errors/errors.js';
@@ -25,7 +26,6 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: tests build and corrupt frames as plain JSON.
 type J = any;
 
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const initial = (): J => clone(initialFixture);
 const mutations = (): J[] => clone(mutationsFixture) as J[];
 /** A frame as it arrives from history or the wire: fresh JSON, no shared objects with the producer. */
@@ -36,15 +36,7 @@ const FRAME_BUDGET = {
   maxValues: UI_LIMITS.maxJsonValues + UI_STREAM_LIMITS.envelopeJsonValues,
 };
 
-function rejection(run: () => unknown): UIStreamError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UIStreamError);
-    return error as UIStreamError;
-  }
-  throw new Error('expected a UIStreamError');
-}
+const rejection = (run: () => unknown): UIStreamError => thrownBy(UIStreamError, run);
 
 function expectIssue(run: () => unknown, path: string, code: string): UIStreamError {
   const error = rejection(run);

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import agentCallback from '../../../fixtures/agent-callback.json' with { type: 'json' };
+import { codesAndPaths, envelopeIssuesOf } from '../../../test/utils.js';
 import { UI_ACTION_PROTOCOL_LIMITS, UIDocumentRefSchema, UIRemoteIdSchema } from '../../actions/protocol.js';
 import { resolveUIAction } from '../../dsl/actions.js';
 import { parseDocument } from '../../dsl/document.js';
@@ -14,7 +15,7 @@ import { initialState } from '../../dsl/state.js';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
-import { LINEUP_MESSAGE_TYPES, type ParseEnvelopeOptions, parseEnvelope } from '../envelope.js';
+import { LINEUP_MESSAGE_TYPES, parseEnvelope } from '../envelope.js';
 import { UI_ACTION_ANSWER_STATUSES, UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './action.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 
@@ -45,16 +46,6 @@ const answer = (change?: (payload: J) => void): J => {
   change?.(payload);
   return envelope('ui.action_result', payload, 'agent');
 };
-
-function issuesOf(input: unknown, options?: ParseEnvelopeOptions): { code: string; path: string }[] {
-  try {
-    parseEnvelope(input, options);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error.issues.map(({ code, path }) => ({ code, path }));
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const MAX_ID = UI_ACTION_PROTOCOL_LIMITS.maxRemoteIdLength;
 const MAX_PROMPT = UI_PROTOCOL_LIMITS.maxAgentPromptLength;
@@ -358,7 +349,7 @@ describe('ui.action and ui.action_result rules (seed 002 §11 agent callbacks)',
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      expect(issuesOf(input())).toContainEqual({ code, path });
+      expect(envelopeIssuesOf(input())).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {
@@ -379,18 +370,18 @@ describe('directions', () => {
 
   it('each is accepted by its receiver, and refused at type in the other direction', () => {
     expect(parseEnvelope(action(), { direction: 'client_to_agent' }).kind).toBe('message');
-    expect(issuesOf(action(), { direction: 'agent_to_client' })).toEqual([
+    expect(envelopeIssuesOf(action(), { direction: 'agent_to_client' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
     expect(parseEnvelope(answer(), { direction: 'agent_to_client' }).kind).toBe('message');
-    expect(issuesOf(answer(), { direction: 'client_to_agent' })).toEqual([
+    expect(envelopeIssuesOf(answer(), { direction: 'client_to_agent' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
   });
 
   it('refuses the wrong direction before reading the payload', () => {
     const invalid = action((p) => (p.prompt = ''));
-    expect(issuesOf(invalid, { direction: 'agent_to_client' })).toEqual([
+    expect(envelopeIssuesOf(invalid, { direction: 'agent_to_client' })).toEqual([
       { code: 'invalid_value', path: 'type' },
     ]);
   });
@@ -398,10 +389,10 @@ describe('directions', () => {
   it('requires the sending party of the direction: an agent cannot send ui.action, nor a client answer it', () => {
     const forged = action();
     forged.sender = { kind: 'agent', id: 'agent_hermes_main' };
-    expect(issuesOf(forged)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
+    expect(envelopeIssuesOf(forged)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
     const selfAnswered = answer();
     selfAnswered.sender = { kind: 'client', id: 'web-host' };
-    expect(issuesOf(selfAnswered)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
+    expect(envelopeIssuesOf(selfAnswered)).toContainEqual({ code: 'invalid_value', path: 'sender.kind' });
   });
 });
 
@@ -479,7 +470,7 @@ function issuesOrNone(input: unknown): { code: string; path: string }[] | undefi
     parseEnvelope(input);
     return undefined;
   } catch (error) {
-    if (error instanceof LineUpProtocolError) return error.issues.map(({ code, path }) => ({ code, path }));
+    if (error instanceof LineUpProtocolError) return codesAndPaths(error.issues);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /** Rules of `app.call` and `app.result` (seed 000 §5.3), asserting code and path through the envelope. */
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError } from '../../errors/errors.js';
+import { codesAndPaths, envelopeRejection } from '../../../test/utils.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { APP_RESULT_STATUSES } from './capability.js';
@@ -34,16 +34,6 @@ const result = (change?: (payload: J) => void): J => {
   change?.(payload);
   return envelope('app.result', payload, 'client');
 };
-
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseEnvelope(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   ['§5.3 call without call_id', () => call((p) => delete p.call_id), 'missing_property', 'payload.call_id'],
@@ -184,8 +174,8 @@ describe('app.call and app.result rules (seed 000 §5.3)', () => {
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      const error = envelopeRejection(input());
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {

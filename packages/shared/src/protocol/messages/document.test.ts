@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import compoundInterest from '../../../fixtures/compound-interest.json' with { type: 'json' };
+import { clone, codesAndPaths, envelopeRejection } from '../../../test/utils.js';
 import { parseDocument } from '../../dsl/document.js';
-import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { parseEnvelope } from '../envelope.js';
@@ -21,7 +21,6 @@ const envelope = (type: string, payload: unknown): J => ({
   sender: { kind: 'agent', id: 'agent_hermes_main' },
   payload,
 });
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 /** An object whose JSON is exactly `bytes` long: `{"s":"…"}` is 8 bytes plus the string. */
 const ofBytes = (bytes: number): J => ({ s: 'a'.repeat(bytes - 8) });
 const checkpoint = (): J => ({
@@ -36,16 +35,6 @@ const checkpoint = (): J => ({
   type: 'snapshot',
   snapshot: clone(compoundInterest),
 });
-
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseEnvelope(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   ['document missing', () => envelope('ui.document', {}), 'missing_property', 'payload.document'],
@@ -79,8 +68,8 @@ const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: stri
 describe('ui.document and ui.checkpoint', () => {
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      const error = envelopeRejection(input());
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
 

@@ -3,7 +3,7 @@
  * revisioned inventory), one row per rule, asserting code and path through the whole envelope.
  */
 import { describe, expect, it } from 'vitest';
-import { LineUpProtocolError } from '../../errors/errors.js';
+import { codesAndPaths, envelopeRejection } from '../../../test/utils.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
 import { parseEnvelope } from '../envelope.js';
@@ -75,16 +75,6 @@ const appList = (change?: (payload: J) => void): J => {
   change?.(payload);
   return envelope('app.list', payload);
 };
-
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseEnvelope(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const many = <T>(count: number, make: (index: number) => T): T[] =>
   Array.from({ length: count }, (_, i) => make(i));
@@ -302,8 +292,8 @@ describe('client.inventory and app.list rules (seed 000 §5.1–§5.2)', () => {
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      const error = envelopeRejection(input());
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {

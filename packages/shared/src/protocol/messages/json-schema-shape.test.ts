@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { codesAndPaths } from '../../../test/utils.js';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { messageBudget, parseShape } from '../../json/parse.js';
@@ -22,7 +23,7 @@ function issuesOf(schema: typeof anySchema, input: unknown): { code: string; pat
   try {
     parse(schema, input);
   } catch (error) {
-    if (error instanceof LineUpProtocolError) return error.issues.map(({ code, path }) => ({ code, path }));
+    if (error instanceof LineUpProtocolError) return codesAndPaths(error.issues);
     throw error;
   }
   return [];

@@ -3,8 +3,8 @@
  * through the whole envelope (`parseEnvelope`), so paths start at `payload`.
  */
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths, envelopeRejection } from '../../../test/utils.js';
 import { SURFACE_CHANNEL_LIMITS } from '../../bridge/surface.js';
-import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
@@ -64,16 +64,6 @@ const event = (change?: (payload: J) => void): J => {
 
 /** A data object whose JSON is exactly `bytes` long: `{"s":"aaa…"}` is 8 bytes plus the string. */
 const dataOfBytes = (bytes: number): J => ({ s: 'a'.repeat(bytes - 8) });
-
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseEnvelope(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   [
@@ -282,8 +272,8 @@ describe('UI Surface payload rules (seed 000 §4)', () => {
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      const error = envelopeRejection(input());
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {
@@ -296,14 +286,14 @@ describe('UI Surface payload rules (seed 000 §4)', () => {
     expect(JSON.stringify(dataOfBytes(16_383)).length).toBe(16_383);
     expect(SURFACE_CHANNEL_LIMITS.maxEventDataBytes).toBe(16_383);
     expect(parseEnvelope(event((p) => (p.data = dataOfBytes(16_383)))).kind).toBe('message');
-    expect(rejection(event((p) => (p.data = dataOfBytes(16_384)))).issues[0]).toMatchObject({
+    expect(envelopeRejection(event((p) => (p.data = dataOfBytes(16_384)))).issues[0]).toMatchObject({
       code: 'too_large',
       path: 'payload.data',
     });
   });
 
   it('a patch carrying code is rejected without echoing the code', () => {
-    const error = rejection(patch((p) => (p.html = '<script>zzInjected()</script>')));
+    const error = envelopeRejection(patch((p) => (p.html = '<script>zzInjected()</script>')));
     expect(error.message).not.toContain('zzInjected');
     expect(error.message).not.toContain('html');
   });

@@ -3,8 +3,8 @@
  * code and path through the envelope.
  */
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths, envelopeRejection } from '../../../test/utils.js';
 import { MINIAPP_CHANNEL_LIMITS } from '../../bridge/miniapp.js';
-import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { parseEnvelope } from '../envelope.js';
 import { TOOL_ERROR_CODES, TOOL_PROGRESS_STATUSES } from './tool.js';
@@ -46,16 +46,6 @@ const failure = (code: string): J =>
     delete p.result;
     Object.assign(p, { outcome: 'error', error: { code } });
   });
-
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseEnvelope(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   [
@@ -233,8 +223,8 @@ describe('Agent Tool call messages (seed 003 §4)', () => {
   });
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
-      const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      const error = envelopeRejection(input());
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
   for (const [rule, input] of ACCEPT) {

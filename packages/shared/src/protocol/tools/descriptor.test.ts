@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths, thrownBy } from '../../../test/utils.js';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { AGENT_TOOL_LIMITS } from '../../limits/tool-limits.js';
@@ -82,15 +83,8 @@ const todoAdd = (change?: (descriptor: J) => void): J =>
     change?.(d);
   });
 
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseAgentToolDescriptor(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
+const rejection = (input: unknown): LineUpProtocolError =>
+  thrownBy(LineUpProtocolError, () => parseAgentToolDescriptor(input));
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   ['§4.1 a handler field', () => start((d) => (d.handler = 'startFocus')), 'unknown_property', '$'],
@@ -313,7 +307,7 @@ describe('Agent Tool descriptors (seed 003 §4.1)', () => {
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
       const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
 

@@ -6,6 +6,7 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { codesAndPaths, thrownBy } from '../../../test/utils.js';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { bundleIntegrity, fileIntegrity } from './bundle.js';
@@ -71,15 +72,8 @@ const manifest = (change?: (manifest: J) => void): J => {
   return value;
 };
 
-function rejection(input: unknown): LineUpProtocolError {
-  try {
-    parseMiniAppManifest(input);
-  } catch (error) {
-    if (error instanceof LineUpProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a LineUpProtocolError');
-}
+const rejection = (input: unknown): LineUpProtocolError =>
+  thrownBy(LineUpProtocolError, () => parseMiniAppManifest(input));
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
   ['a handler field', () => manifest((m) => (m.handler = 'main')), 'unknown_property', '$'],
@@ -290,7 +284,7 @@ describe('MiniApp manifests (seed 003 §4.1)', () => {
   for (const [rule, input, code, path] of REJECT) {
     it(`rejects: ${rule}`, () => {
       const error = rejection(input());
-      expect(error.issues.map(({ code, path }) => ({ code, path }))).toContainEqual({ code, path });
+      expect(codesAndPaths(error.issues)).toContainEqual({ code, path });
     });
   }
 
