@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import actionsSource from '../examples/actions.ts?raw';
 import agentSource from '../examples/agent.ts?raw';
+import errorsSource from '../examples/errors.ts?raw';
 import jsonSchemaSource from '../examples/json-schema.ts?raw';
 import streamingSource from '../examples/streaming.ts?raw';
 import validateSource from '../examples/validate-and-compute.ts?raw';
@@ -27,6 +28,7 @@ describe('README examples', () => {
     ['streaming', streamingSource],
     ['wire', wireSource],
     ['agent', agentSource],
+    ['errors', errorsSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -39,6 +41,15 @@ describe('README examples', () => {
     expect(calls[3]).toEqual([5]);
     expect(calls[4]?.[0]).toEqual([
       expect.objectContaining({ path: 'version', code: 'unsupported_version' }),
+    ]);
+  });
+
+  it('errors prints what its comments say', async () => {
+    const calls = await run(() => import('../examples/errors.js'));
+    expect(calls).toEqual([
+      ['ui_schema_invalid at mode: invalid_value'],
+      ['protocol_invalid at id: missing_property'],
+      ['ui_state_rejected'],
     ]);
   });
 

@@ -32,16 +32,12 @@ export {
   UIActionReserveRequestSchema,
   type UIActionResult,
   UIActionResultSchema,
-  UIActionValueSchema,
   type UICapabilityCatalog,
   UICapabilityCatalogSchema,
   type UICapabilityDescriptor,
   UICapabilityDescriptorSchema,
   type UICapabilityRisk,
   type UIDocumentRef,
-  UIDocumentRefSchema,
-  UIRemoteIdSchema,
-  UISourceCallIdSchema,
 } from './actions/protocol.js';
 export {
   applyActionResult,
@@ -60,8 +56,6 @@ export {
   UI_BADGE_TONES,
   UI_BUTTON_VARIANTS,
   UI_CHART_KINDS,
-  UI_COMPONENT_TYPES,
-  UI_COMPONENTS,
   UI_DEFAULT_PROGRESS_MAX,
   UI_DEFAULT_RESULT_DIGITS,
   UI_DOCUMENT_MODES,
@@ -71,35 +65,30 @@ export {
   UI_GAPS,
   UI_GRID_COLUMNS,
   UI_HEADING_LEVELS,
-  UI_IDENTIFIER_PATTERN,
-  UI_INPUT_COMPONENTS,
-  UI_LAYOUT_COMPONENTS,
   UI_LOCAL_ACTION_TYPES,
   UI_MARKDOWN_ALLOWED_ELEMENTS,
   UI_OPERATORS,
   UI_RESULT_CURRENCIES,
   UI_RESULT_STYLES,
-  type UIComponentType,
   type UIDocumentMode,
   type UIDocumentVersion,
 } from './dsl/catalog.js';
+// Derived from the component table (dsl/components.ts)
+export {
+  UI_COMPONENT_TYPES,
+  UI_COMPONENTS,
+  UI_INPUT_COMPONENTS,
+  UI_LAYOUT_COMPONENTS,
+  type UIComponentType,
+} from './dsl/components.js';
 // Documents
 export { type ParseDocumentOptions, parseDocument } from './dsl/document.js';
 export { evaluateExpression } from './dsl/expression.js';
 export { documentJsonSchema, UI_DOCUMENT_SCHEMA_ID } from './dsl/json-schema.js';
 export {
-  ExprSchema,
-  ResultFormatSchema,
-  ScalarSchema,
-  StateDeclarationSchema,
-  UIActionDefinitionSchema,
-  UIActionSchema,
   UIDocumentSchema,
   UIDocumentV10Schema,
   UIDocumentV11Schema,
-  UIIdentifierSchema,
-  UILocalActionSchema,
-  ValueSchema,
 } from './dsl/schema.js';
 // State, values, expressions and actions
 export { assertValidState, initialState, restoreState, updateState } from './dsl/state.js';
@@ -148,25 +137,17 @@ export {
   type UIStreamEnvelope,
   UIStreamEnvelopeSchema,
   type UIStreamFrameType,
-  UIStreamGenerationSchema,
   UIStreamMessageSchema,
-  UIStreamRevisionSchema,
-  UIStreamSeqSchema,
-  UIStreamSourceCallIdSchema,
   type UIStreamTerminalType,
 } from './stream/checkpoint.js';
 
 // Stream mutations
 export {
-  UIStreamAddMutationSchema,
   type UIStreamEvent,
   UIStreamEventSchema,
   type UIStreamMutation,
   UIStreamMutationSchema,
-  UIStreamRemoveMutationSchema,
   type UIStreamTerminalIntent,
-  UIStreamTerminalIntentSchema,
-  UIStreamUpdateMutationSchema,
 } from './stream/mutation.js';
 
 // Stream state

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { UI_EXPRESSION_OPERATORS, UI_OPERATORS } from '../dsl/catalog.js';
 import {
   UI_COMPONENT_TYPES,
   UI_COMPONENTS,
-  UI_EXPRESSION_OPERATORS,
   UI_INPUT_COMPONENTS,
   UI_LAYOUT_COMPONENTS,
-  UI_OPERATORS,
-} from '../dsl/catalog.js';
+} from '../dsl/components.js';
 import { parseDocument } from '../dsl/document.js';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { INTELLIGENT_UI_PROMPT_EXAMPLE, intelligentUIPromptSection } from './guidance.js';

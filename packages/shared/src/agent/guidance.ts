@@ -6,23 +6,19 @@
  * is deterministic (no locale, no clock), so hosts can cache it and reviewers can diff it.
  */
 import {
-  type ExpressionOperator,
   isUIIdentifier,
-  UI_COMPONENT_TYPES,
-  UI_COMPONENTS,
-  UI_DEFAULT_PROGRESS_MAX,
   UI_DEFAULT_RESULT_DIGITS,
   UI_EXPRESSION_OPERATORS,
   UI_FORBIDDEN_IDENTIFIERS,
   UI_IDENTIFIER_PATTERN,
+} from '../dsl/catalog.js';
+import {
+  UI_COMPONENT_TABLE,
+  UI_COMPONENT_TYPES,
+  UI_COMPONENTS,
   UI_INPUT_COMPONENTS,
   UI_LAYOUT_COMPONENTS,
-  UI_MARKDOWN_ALLOWED_ELEMENTS,
-  UI_OPERATORS,
-  type UIComponentType,
-} from '../dsl/catalog.js';
-import { documentJsonSchema } from '../dsl/json-schema.js';
-import type { UIDocumentV10 } from '../dsl/types.js';
+} from '../dsl/components.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
   UI_LIMITS,
@@ -30,12 +26,30 @@ import {
   UI_SCHEMA_LIMITS,
 } from '../limits/ui-limits.js';
 import {
+  argumentTypes,
+  arity,
+  code,
+  count,
+  definition,
+  formatJSON,
+  INTELLIGENT_UI_PROMPT_EXAMPLE,
+  names,
+  OPERATOR_NOTES,
+  propertiesOf,
+  propsSchema,
+  returnType,
+  singleLine,
+  variants,
+} from './guidance-parts.js';
+import {
   describeObject,
   describeProperties,
   describeSchema,
   type JSONSchemaNode,
 } from './schema-notation.js';
 import { INTELLIGENT_UI_TOOL_BY_NAME, type IntelligentUIToolName } from './tools.js';
+
+export { INTELLIGENT_UI_PROMPT_EXAMPLE } from './guidance-parts.js';
 
 /** A capability the host lets DSL 1.1 tool actions reference (seed 002 §11); a catalog entry fits. */
 export interface IntelligentUIPromptCapability {
@@ -60,208 +74,6 @@ export interface IntelligentUIPromptOptions {
   /** The host's document generation limit, when lower than the shared 262,144 bytes (seed 002 §9). */
   readonly maxDocumentBytes?: number;
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// Reading the generated schema
-
-const definitions = documentJsonSchema.$defs as Readonly<Record<string, JSONSchemaNode>>;
-
-function definition(name: string): JSONSchemaNode {
-  const found = definitions[name];
-  if (found === undefined) throw new Error(`documentJsonSchema has no $defs.${name}.`);
-  return found;
-}
-
-function variants(node: JSONSchemaNode): readonly JSONSchemaNode[] {
-  const list = node.oneOf ?? node.anyOf;
-  if (!Array.isArray(list)) throw new Error('Expected a union in documentJsonSchema.');
-  return list as JSONSchemaNode[];
-}
-
-function propertiesOf(node: JSONSchemaNode): Readonly<Record<string, JSONSchemaNode>> {
-  return (node.properties ?? {}) as Record<string, JSONSchemaNode>;
-}
-
-/** The `props` schema of one component, checked against the catalog so the two cannot disagree. */
-function propsSchema(nodeDefinition: string, type: UIComponentType): JSONSchemaNode {
-  const variant = variants(definition(nodeDefinition)).find(
-    (candidate) => propertiesOf(candidate).type?.const === type,
-  );
-  const props = variant === undefined ? undefined : propertiesOf(variant).props;
-  if (props === undefined) throw new Error(`documentJsonSchema has no ${type} node.`);
-  const { required, optional } = UI_COMPONENTS[type];
-  const names = Object.keys(propertiesOf(props));
-  const requiredNames = (props.required ?? []) as string[];
-  if (
-    names.length !== required.length + optional.length ||
-    !required.every((name) => requiredNames.includes(name)) ||
-    !optional.every((name) => names.includes(name) && !requiredNames.includes(name))
-  ) {
-    throw new Error(`The ${type} props of documentJsonSchema disagree with UI_COMPONENTS.`);
-  }
-  return props;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Formatting helpers
-
-/** `262144` → `262,144`; powers of ten from 1e9 as `1e15`. Locale-independent on purpose. */
-function count(value: number): string {
-  if (value >= 1e9 && Number.isInteger(Math.log10(value))) return `1e${Math.log10(value)}`;
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** Line width up to which the example keeps an object or array on one line. */
-const EXAMPLE_LINE_WIDTH = 100;
-
-const code = (text: string) => `\`${text}\``;
-const names = (list: readonly string[]) => list.map(code).join(', ');
-
-/** JSON on one line with a space after `:` and `,`: `{ "type": "reset" }`. */
-function inlineJSON(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(inlineJSON).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${inlineJSON(item)}`);
-    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Pretty JSON that keeps short objects and arrays on one line, so an example stays readable and short. */
-function formatJSON(value: unknown, indent = ''): string {
-  const inline = inlineJSON(value);
-  if (typeof value !== 'object' || value === null || indent.length + inline.length <= EXAMPLE_LINE_WIDTH) {
-    return inline;
-  }
-  const inner = `${indent}  `;
-  const lines = Array.isArray(value)
-    ? value.map((item) => `${inner}${formatJSON(item, inner)}`)
-    : Object.entries(value).map(
-        ([key, item]) => `${inner}${JSON.stringify(key)}: ${formatJSON(item, inner)}`,
-      );
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  return `${open}\n${lines.join(',\n')}\n${indent}${close}`;
-}
-
-function singleLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// What each component and operator is for (the props and arity come from the schema and the catalog)
-
-const COMPONENT_NOTES: Readonly<Record<UIComponentType, string>> = {
-  Text: 'Plain text; never HTML. `null` shows as empty.',
-  Heading: 'A section heading.',
-  Markdown: `Static text in a safe Markdown subset (${UI_MARKDOWN_ALLOWED_ELEMENTS.join(' ')}); no raw HTML, clickable links, images or expressions.`,
-  Row: 'Horizontal layout.',
-  Column: 'Vertical layout.',
-  Grid: 'Responsive grid layout.',
-  Card: 'A card with an optional title.',
-  Badge: 'A short status label.',
-  Table:
-    'Static cells only (no expressions or components); every row has exactly the declared column keys. Column keys are unique.',
-  Progress: `\`value\` must always be a number; \`max\` defaults to ${UI_DEFAULT_PROGRESS_MAX}, and the initial value must lie in [0, max].`,
-  Chart:
-    'Each point `value` must always be a number (negative allowed). Point ids are unique within the chart.',
-  Input: 'Binds a string state field.',
-  NumberInput: 'Binds a number state field. `min`/`max`/`step` may only repeat the state declaration.',
-  Select:
-    'Binds a string state field; its option values become that field’s whole domain. Option values are unique.',
-  Button: 'Runs its action when clicked.',
-  Slider:
-    'Binds a number state field whose declaration has `min` < `max`. `min`/`max`/`step` may only repeat the state declaration.',
-  Checkbox: 'Binds a boolean state field.',
-  Form: 'Groups inputs; its submit button runs its one action. Inputs inside update state immediately, as anywhere else.',
-  Loading: 'A loading indicator; it starts nothing.',
-  Error: 'Shows an error message; it changes nothing.',
-  Result: 'A labelled result. With `format`, `value` must always be a number.',
-};
-
-const OPERATOR_NOTES: Readonly<Record<ExpressionOperator, string>> = {
-  add: 'sum',
-  sub: 'first minus second',
-  mul: 'product',
-  div: 'first divided by second; dividing by 0 fails',
-  pow: 'first to the power of second; a non-finite or out-of-range result fails',
-  min: 'smallest',
-  max: 'largest',
-  round: `optional second argument: decimal places, an integer 0–${UI_SCHEMA_LIMITS.maxFractionDigits} (default 0)`,
-  eq: 'strict equality: `1` and `"1"` differ',
-  lt: 'first < second',
-  lte: 'first ≤ second',
-  gt: 'first > second',
-  gte: 'first ≥ second',
-  and: 'logical and, left to right, short-circuit',
-  or: 'logical or, left to right, short-circuit',
-  not: 'logical not',
-  if: 'condition, then, else: only the chosen branch is evaluated; both must be valid',
-  concat: 'joins the arguments as text; `null` becomes ""',
-};
-
-function arity(operator: ExpressionOperator): string {
-  const { minArgs, maxArgs } = UI_OPERATORS[operator];
-  return minArgs === maxArgs ? `${minArgs}` : `${minArgs}–${maxArgs}`;
-}
-
-function argumentTypes(operator: ExpressionOperator): string {
-  const { args, maxArgs } = UI_OPERATORS[operator];
-  if (args.length === 1 && maxArgs > 1) return args[0] === 'any' ? 'any scalars' : `all ${args[0]}s`;
-  return args.map((type) => (type === 'any' ? 'any scalar' : type)).join(', ');
-}
-
-function returnType(operator: ExpressionOperator): string {
-  const { returns } = UI_OPERATORS[operator];
-  return returns === 'any' ? 'type of the chosen branch' : returns;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The example: a complete, valid document (the tests prove parseDocument accepts it)
-
-/** A small complete 1.0 document the guidance shows as a model answer. */
-export const INTELLIGENT_UI_PROMPT_EXAMPLE: UIDocumentV10 = {
-  version: '1.0',
-  id: 'tip-calculator',
-  mode: 'interactive_ui',
-  title: 'Tip calculator',
-  state: {
-    bill: { type: 'number', initial: 80, min: 0, max: 100000, step: 0.01 },
-    tipPercent: { type: 'number', initial: 15, min: 0, max: 30, step: 1 },
-  },
-  derived: {
-    tip: {
-      op: 'round',
-      args: [
-        { op: 'mul', args: [{ state: 'bill' }, { op: 'div', args: [{ state: 'tipPercent' }, 100] }] },
-        2,
-      ],
-    },
-    total: { op: 'add', args: [{ state: 'bill' }, { derived: 'tip' }] },
-  },
-  root: {
-    id: 'calculator',
-    type: 'Card',
-    props: { title: 'Split the bill', gap: 'md' },
-    children: [
-      { id: 'bill-input', type: 'NumberInput', props: { label: 'Bill (USD)', bind: 'bill' } },
-      { id: 'tip-slider', type: 'Slider', props: { label: 'Tip (%)', bind: 'tipPercent' } },
-      {
-        id: 'total-result',
-        type: 'Result',
-        props: {
-          label: 'Total with tip',
-          value: { expr: { derived: 'total' } },
-          format: { style: 'currency', currency: 'USD', digits: 2 },
-        },
-      },
-      {
-        id: 'reset-button',
-        type: 'Button',
-        props: { label: 'Reset', action: { type: 'reset' }, variant: 'secondary' },
-      },
-    ],
-  },
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // Sections
@@ -365,7 +177,7 @@ function componentSection(scope: Scope): string[] {
     const { required, optional } = UI_COMPONENTS[type];
     const rendered = describeProperties(props, [...required, ...optional]);
     const shape = rendered.length === 0 ? '{}' : `{ ${rendered.join(', ')} }`;
-    return `- ${code(type)} ${code(shape)}: ${COMPONENT_NOTES[type]}`;
+    return `- ${code(type)} ${code(shape)}: ${UI_COMPONENT_TABLE[type].note}`;
   });
   const required = ['label', 'submitLabel'];
   return [

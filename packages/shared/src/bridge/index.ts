@@ -5,30 +5,20 @@
  */
 
 // JSON data carried by the channels
-export {
-  type JSONObject,
-  JSONObjectSchema,
-  type JSONValue,
-  JSONValueSchema,
+export type {
+  JSONObject,
+  JSONValue,
 } from '../json/json-data.js';
 // Shared by both channels
-export {
-  BRIDGE_INSTANCE_ID_PATTERN,
-  BRIDGE_LIMITS,
-  BridgeInstanceIdSchema,
-  BridgeMessageIdSchema,
-} from './channel.js';
+export { BRIDGE_LIMITS } from './channel.js';
 // lineup.miniapp.v1
 export {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_LIFECYCLE_PHASES,
-  MINIAPP_NAME_PATTERN,
   MINIAPP_NAMESPACE,
   MINIAPP_SDK_ERROR_CODES,
-  MINIAPP_SESSION_KEY_PATTERN,
   type MiniAppError,
-  MiniAppErrorSchema,
   type MiniAppFailedMessage,
   MiniAppFailedMessageSchema,
   type MiniAppLifecycleMessage,
@@ -38,12 +28,10 @@ export {
   MiniAppMessageFromFrameSchema,
   type MiniAppMessageToFrame,
   MiniAppMessageToFrameSchema,
-  MiniAppMethodSchema,
   type MiniAppReadyMessage,
   MiniAppReadyMessageSchema,
   type MiniAppRequestResultMessage,
   MiniAppRequestResultMessageSchema,
-  MiniAppScopeSchema,
   type MiniAppSdkErrorCode,
   type MiniAppSessionData,
   type MiniAppSessionDataMessage,
@@ -51,7 +39,6 @@ export {
   MiniAppSessionDataSchema,
   type MiniAppSessionDataWriteMessage,
   MiniAppSessionDataWriteMessageSchema,
-  MiniAppSessionKeySchema,
   type MiniAppToolInvocationCancelMessage,
   MiniAppToolInvocationCancelMessageSchema,
   type MiniAppToolInvocationMessage,
@@ -59,10 +46,8 @@ export {
   type MiniAppToolReturnMessage,
   MiniAppToolReturnMessageSchema,
   type MiniAppUIActionArguments,
-  MiniAppUIActionArgumentsSchema,
   type MiniAppUIActionMessage,
   MiniAppUIActionMessageSchema,
-  MiniAppUIActionNameSchema,
   parseMiniAppMessageFromFrame,
   parseMiniAppMessageToFrame,
 } from './miniapp.js';
@@ -77,7 +62,6 @@ export {
   SURFACE_VIOLATION_KINDS,
   type SurfaceEventMessage,
   SurfaceEventMessageSchema,
-  SurfaceEventNameSchema,
   type SurfaceFocusMessage,
   SurfaceFocusMessageSchema,
   type SurfaceMessageFromFrame,

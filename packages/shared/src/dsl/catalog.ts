@@ -1,7 +1,8 @@
 /**
- * The vocabulary of the Intelligent UI DSL (seed 002 §2–§6): versions, modes, the 21 components and their
- * property names, the 18 operators with their arity and static types. The zod schemas, the JSON Schema, the
- * validator and the agent-side tool definitions are all built from these tables, so they cannot drift apart.
+ * The vocabulary of the Intelligent UI DSL (seed 002 §2–§6): versions, modes, the values of enumerated props,
+ * the 18 operators with their arity and static types. The components themselves are one table,
+ * components.ts. The zod schemas, the JSON Schema, the validator and the agent-side tool definitions are all
+ * built from these tables, so they cannot drift apart.
  */
 
 export const UI_DOCUMENT_VERSIONS = ['1.0', '1.1'] as const;
@@ -24,50 +25,6 @@ export function isUIIdentifier(value: unknown): value is string {
     typeof value === 'string' && UI_IDENTIFIER_PATTERN.test(value) && !UI_FORBIDDEN_IDENTIFIERS.has(value)
   );
 }
-
-/** The only components that carry `children` (required, may be empty). */
-export const UI_LAYOUT_COMPONENTS = ['Row', 'Column', 'Grid', 'Card', 'Form'] as const;
-/** Components `structured_ui` documents may not use (seed 002 §2). */
-export const UI_INPUT_COMPONENTS = [
-  'Input',
-  'NumberInput',
-  'Select',
-  'Button',
-  'Slider',
-  'Checkbox',
-  'Form',
-] as const;
-
-/**
- * The 21 components with their closed property lists (seed 002 §5): `required` and `optional` names only;
- * the types of each property live in schema.ts and validate.ts.
- */
-export const UI_COMPONENTS = {
-  Text: { required: ['text'], optional: [] },
-  Heading: { required: ['text'], optional: ['level'] },
-  Markdown: { required: ['text'], optional: [] },
-  Row: { required: [], optional: ['gap'] },
-  Column: { required: [], optional: ['gap'] },
-  Grid: { required: [], optional: ['gap', 'columns'] },
-  Card: { required: [], optional: ['title', 'gap'] },
-  Badge: { required: ['text'], optional: ['tone'] },
-  Table: { required: ['columns', 'rows'], optional: [] },
-  Progress: { required: ['value'], optional: ['max', 'label'] },
-  Chart: { required: ['kind', 'data'], optional: ['label'] },
-  Input: { required: ['label', 'bind'], optional: ['placeholder'] },
-  NumberInput: { required: ['label', 'bind'], optional: ['min', 'max', 'step'] },
-  Select: { required: ['label', 'bind', 'options'], optional: [] },
-  Button: { required: ['label', 'action'], optional: ['variant'] },
-  Slider: { required: ['label', 'bind'], optional: ['min', 'max', 'step'] },
-  Checkbox: { required: ['label', 'bind'], optional: [] },
-  Form: { required: ['submitLabel', 'action'], optional: ['gap'] },
-  Loading: { required: [], optional: ['label'] },
-  Error: { required: ['message'], optional: [] },
-  Result: { required: ['value'], optional: ['label', 'format'] },
-} as const satisfies Record<string, { required: readonly string[]; optional: readonly string[] }>;
-
-export type UIComponentType = keyof typeof UI_COMPONENTS;
-export const UI_COMPONENT_TYPES = Object.keys(UI_COMPONENTS) as UIComponentType[];
 
 export const UI_GAPS = ['sm', 'md', 'lg'] as const;
 export const UI_HEADING_LEVELS = [1, 2, 3] as const;

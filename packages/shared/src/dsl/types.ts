@@ -1,20 +1,10 @@
 /**
  * TypeScript shapes of a validated Intelligent UI document (seed 002 §2–§6, §11). `parseDocument` returns
- * them deep-frozen, hence `readonly` throughout. The zod schemas of schema.ts are typed against these, so the
- * compiler proves the two agree.
+ * them deep-frozen, hence `readonly` throughout. The zod schemas of schema-parts.ts are typed against these, so
+ * the compiler proves the two agree; each component's props type comes from its entry in the component table.
  */
-import type {
-  ExpressionOperator,
-  UI_BADGE_TONES,
-  UI_BUTTON_VARIANTS,
-  UI_CHART_KINDS,
-  UI_GAPS,
-  UI_GRID_COLUMNS,
-  UI_HEADING_LEVELS,
-  UI_RESULT_CURRENCIES,
-  UI_RESULT_STYLES,
-  UIDocumentMode,
-} from './catalog.js';
+import type { ExpressionOperator, UI_GAPS, UIDocumentMode } from './catalog.js';
+import type { UIComponentProps, UILayoutType } from './components.js';
 
 export type Scalar = string | number | boolean | null;
 
@@ -68,65 +58,13 @@ export type UIActionDefinition = UIToolActionDefinition | UIAgentActionDefinitio
 
 export type Gap = (typeof UI_GAPS)[number];
 
-export type ResultFormat = {
-  readonly style: (typeof UI_RESULT_STYLES)[number];
-  readonly currency?: (typeof UI_RESULT_CURRENCIES)[number];
-  readonly digits?: number;
-};
+/** The parts of some components' props, named for the renderers (from the component table). */
+export type ResultFormat = NonNullable<UIComponentProps['Result']['format']>;
+export type TableColumn = UIComponentProps['Table']['columns'][number];
+export type ChartPoint = UIComponentProps['Chart']['data'][number];
+export type SelectOption = UIComponentProps['Select']['options'][number];
 
-export type TableColumn = { readonly key: string; readonly label: string };
-export type ChartPoint = { readonly id: string; readonly label: string; readonly value: Value };
-export type SelectOption = { readonly label: string; readonly value: string };
-
-/** Properties of each of the 21 components (seed 002 §5). */
-export interface UIComponentProps {
-  Text: { readonly text: Value };
-  Heading: { readonly text: Value; readonly level?: (typeof UI_HEADING_LEVELS)[number] };
-  Markdown: { readonly text: string };
-  Row: { readonly gap?: Gap };
-  Column: { readonly gap?: Gap };
-  Grid: { readonly gap?: Gap; readonly columns?: (typeof UI_GRID_COLUMNS)[number] };
-  Card: { readonly title?: string; readonly gap?: Gap };
-  Badge: { readonly text: Value; readonly tone?: (typeof UI_BADGE_TONES)[number] };
-  Table: {
-    readonly columns: readonly TableColumn[];
-    readonly rows: readonly Readonly<Record<string, Scalar>>[];
-  };
-  Progress: { readonly value: Value; readonly max?: number; readonly label?: string };
-  Chart: {
-    readonly kind: (typeof UI_CHART_KINDS)[number];
-    readonly data: readonly ChartPoint[];
-    readonly label?: string;
-  };
-  Input: { readonly label: string; readonly bind: string; readonly placeholder?: string };
-  NumberInput: {
-    readonly label: string;
-    readonly bind: string;
-    readonly min?: number;
-    readonly max?: number;
-    readonly step?: number;
-  };
-  Select: { readonly label: string; readonly bind: string; readonly options: readonly SelectOption[] };
-  Button: {
-    readonly label: string;
-    readonly action: UIAction;
-    readonly variant?: (typeof UI_BUTTON_VARIANTS)[number];
-  };
-  Slider: {
-    readonly label: string;
-    readonly bind: string;
-    readonly min?: number;
-    readonly max?: number;
-    readonly step?: number;
-  };
-  Checkbox: { readonly label: string; readonly bind: string };
-  Form: { readonly submitLabel: string; readonly action: UIAction; readonly gap?: Gap };
-  Loading: { readonly label?: string };
-  Error: { readonly message: Value };
-  Result: { readonly label?: string; readonly value: Value; readonly format?: ResultFormat };
-}
-
-export type UILayoutType = 'Row' | 'Column' | 'Grid' | 'Card' | 'Form';
+export type { UIComponentProps, UILayoutType } from './components.js';
 
 /** A node of the component tree; only the five layout components have (required) `children`. */
 export type UINode = {

@@ -5,14 +5,13 @@
  */
 
 export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
-export { AppScopeSchema, ToolMethodSchema } from '../names/names.js';
+export { AppScopeSchema } from '../names/names.js';
 // Envelope and message catalogue
 export {
   isLineUpMessageType,
   LINEUP_DIRECTIONS,
   LINEUP_ENVELOPE_BUDGET,
   LINEUP_MESSAGE_SCHEMAS,
-  LINEUP_MESSAGE_TYPE_PATTERN,
   LINEUP_MESSAGE_TYPES,
   LINEUP_PAYLOAD_SCHEMAS,
   LINEUP_PROTOCOL_VERSION,
@@ -25,9 +24,7 @@ export {
   type LineUpMessageOf,
   LineUpMessageSchema,
   type LineUpMessageType,
-  LineUpMessageTypeNameSchema,
   type LineUpParty,
-  LineUpPartySchema,
   type LineUpPayloadOf,
   type LineUpUnsupportedReason,
   type ParsedEnvelope,
@@ -54,7 +51,6 @@ export {
   type AppCallPayload,
   AppCallPayloadSchema,
   type AppResultError,
-  AppResultErrorSchema,
   type AppResultPayload,
   AppResultPayloadSchema,
   type AppResultStatus,
@@ -68,26 +64,10 @@ export {
 } from './messages/chat.js';
 // Shared fields
 export {
-  APP_ID_PATTERN,
-  AppIdSchema,
-  CAPABILITY_NAME_PATTERN,
-  CapabilityNameSchema,
-  CONTRACT_VERSION_PATTERN,
-  ContractVersionSchema,
-  DisplayNameSchema,
-  HUMAN_TEXT_PATTERN,
-  INTEGRITY_PATTERN,
-  IntegritySchema,
   LINEUP_ID_PATTERN,
   LINEUP_RISK_LEVELS,
   LineUpIdSchema,
   type LineUpRiskLevel,
-  LineUpTokenSchema,
-  LOCAL_NAME_PATTERN,
-  RiskLevelSchema,
-  SEMVER_PATTERN,
-  SemVerSchema,
-  TimestampSchema,
 } from './messages/common.js';
 // ui.document / ui.checkpoint
 export {
@@ -101,17 +81,13 @@ export {
   type AppCapability,
   type AppCapabilityDescriptor,
   AppCapabilityDescriptorSchema,
-  AppCapabilitySchema,
   type AppListPayload,
   AppListPayloadSchema,
   type ClientInventoryPayload,
   ClientInventoryPayloadSchema,
   type InventoryApplication,
-  InventoryApplicationSchema,
   type InventorySurface,
-  InventorySurfaceSchema,
   type StandardComponent,
-  StandardComponentSchema,
 } from './messages/inventory.js';
 // JSON Schema objects carried in messages
 export {
@@ -125,15 +101,10 @@ export { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 export {
   type SurfaceBundle,
   SurfaceBundleSchema,
-  SurfaceIdSchema,
-  SurfaceInstanceIdSchema,
   type SurfaceReference,
-  SurfaceReferenceSchema,
   UI_USER_CLOSE_EVENT,
   type UIClosePayload,
   UIClosePayloadSchema,
-  UICloseReasonSchema,
-  UIEventNameSchema,
   type UIEventPayload,
   UIEventPayloadSchema,
   type UIOpenPayload,
@@ -150,7 +121,6 @@ export {
   ToolCallPayloadSchema,
   type ToolError,
   type ToolErrorCode,
-  ToolErrorSchema,
   type ToolProgressPayload,
   ToolProgressPayloadSchema,
   type ToolProgressStatus,
@@ -175,10 +145,7 @@ export {
 // MiniApp bundle integrity
 export {
   BUNDLE_LIMITS,
-  BUNDLE_PATH_PATTERN,
   type BundleFile,
-  BundleFileSchema,
-  BundlePathSchema,
   type BundleSignature,
   BundleSignatureSchema,
   bundleDataUrl,
@@ -198,16 +165,13 @@ export {
   AGENT_TOOL_CALL_MODELS,
   AGENT_TOOL_EXECUTOR_KINDS,
   AGENT_TOOL_IDEMPOTENCY_KEYS,
-  AGENT_TOOL_NAME_PATTERN,
   type AgentToolActivation,
   type AgentToolCallModel,
   type AgentToolDescriptor,
   AgentToolDescriptorSchema,
   type AgentToolExecutor,
-  AgentToolExecutorSchema,
   type AgentToolInventoryEntry,
   AgentToolInventoryEntrySchema,
-  AgentToolNameSchema,
   agentToolName,
   parseAgentToolDescriptor,
   RUNTIME_TOOL_BUILTINS,
@@ -218,14 +182,11 @@ export {
 export { isScriptURL } from './tools/executable-content.js';
 // MiniApp manifests
 export {
-  BUNDLE_HTML_PATH_PATTERN,
-  BundleHTMLPathSchema,
   MINIAPP_MANIFEST_FILE_NAME,
   MINIAPP_MANIFEST_LIMITS,
   MINIAPP_MANIFEST_VERSION,
   type MiniAppManifest,
   MiniAppManifestSchema,
   type MiniAppSurface,
-  MiniAppSurfaceSchema,
   parseMiniAppManifest,
 } from './tools/manifest.js';

@@ -10,7 +10,7 @@
  * whole of it with `parseDocument` before committing.
  */
 import { z } from 'zod';
-import { UI_COMPONENTS } from '../dsl/catalog.js';
+import { UI_COMPONENTS } from '../dsl/components.js';
 import { UIDocumentV11Schema, UIIdentifierSchema } from '../dsl/schema.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
 import { UIStreamError } from '../errors/errors.js';
