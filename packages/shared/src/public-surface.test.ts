@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import license from '../LICENSE?raw';
 import packageJson from '../package.json' with { type: 'json' };
 import * as agent from './agent/index.js';
 import * as bridge from './bridge/index.js';
@@ -8,6 +9,12 @@ import * as protocol from './protocol/index.js';
 // The public surface is pinned: adding, removing or renaming an export or an entry point fails here, so an
 // API change is always deliberate and comes with a changeset (VERSIONING.md).
 describe('@lineup/shared public surface', () => {
+  it('ships its MIT license and says which Node.js versions it supports', () => {
+    expect(packageJson.license).toBe('MIT');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 The LineUp contributors/);
+    expect(packageJson.engines.node).toMatch(/^(>=|\^)20\.19/);
+  });
+
   it('exports exactly the pinned entry points', () => {
     expect(Object.keys(packageJson.exports)).toEqual([
       '.',
