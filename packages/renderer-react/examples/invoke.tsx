@@ -3,7 +3,7 @@ import type { UIActionReserveRequest, UIDocumentRef } from '@lineup/shared';
 import reader from '@lineup/shared/fixtures/file-reader.json' with { type: 'json' };
 import { createRoot } from 'react-dom/client';
 
-/** What the host's runtime offers the renderer (seed 002 §11: reserve, then the receipt). */
+/** What the host's runtime offers the renderer: reserve an operation, then follow its receipt. */
 export interface ActionRuntime {
   reserve(request: UIActionReserveRequest): Promise<unknown>;
 }

@@ -1,7 +1,7 @@
 import { parseEnvelope, type UIEventPayload } from '@lineup/shared/protocol';
 import { SurfaceInstances } from '@lineup/surface-host';
 
-// A client's handling of the three Surface messages from the agent (seed 000 §4): the same instance id
+// A client's handling of the three Surface messages from the agent (open, patch, close): the same instance id
 // replaces, a patch carries state only, close removes; the user's close goes back as ui.event "close".
 export function createSurfaceClient(container: HTMLElement, sendToAgent: (payload: UIEventPayload) => void) {
   const instances = new SurfaceInstances({ onEvent: sendToAgent });

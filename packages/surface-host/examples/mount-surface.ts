@@ -1,7 +1,7 @@
 import type { UIEventPayload } from '@lineup/shared/protocol';
 import { mountSurface } from '@lineup/surface-host';
 
-// One inline Surface (seed 000 §4.1): the frame is sandboxed with scripts only, under the Surface CSP; the
+// One inline Surface: the frame is sandboxed with scripts only, under the Surface CSP; the
 // bundle talks to the host through LineUpSurface, and every message is checked before it counts.
 export function showWeather(container: HTMLElement, sendToAgent: (payload: UIEventPayload) => void) {
   const surface = mountSurface(container, {
