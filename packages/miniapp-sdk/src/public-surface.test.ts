@@ -13,6 +13,20 @@ describe('@lineup/miniapp-sdk public surface', () => {
     expect(packageJson.engines.node).toMatch(/^(>=|\^)20\.19/);
   });
 
+  it('publishes the exports without the workspace-only @lineup/source condition', () => {
+    const published = (value: unknown): unknown =>
+      typeof value === 'object' && value !== null
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([condition]) => condition !== '@lineup/source')
+              .map(([condition, target]) => [condition, published(target)]),
+          )
+        : value;
+    expect(JSON.stringify(packageJson.exports)).toContain('@lineup/source');
+    expect(packageJson.publishConfig.exports).toEqual(published(packageJson.exports));
+    expect(JSON.stringify(packageJson.publishConfig.exports)).not.toContain('@lineup/source');
+  });
+
   it('exports exactly the pinned entry points', () => {
     expect(Object.keys(packageJson.exports)).toEqual(['.', './vite', './package.json']);
   });
