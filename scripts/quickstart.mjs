@@ -174,6 +174,9 @@ function test() {
   runOrExit('turbo', ['run', 'build', 'typecheck', 'lint'], 'build/typecheck/lint');
   runOrExit('biome', ['check', '.'], 'biome check of the repository');
 
+  log('The packed packages in a fresh app outside the workspace (npm install, typecheck, build)…');
+  const packStatus = run(process.execPath, [join(root, 'scripts', 'pack-smoke.mjs')]);
+
   log('Unit tests (Vitest, every workspace project)…');
   const unitStatus = run('vitest', [
     'run',
@@ -194,14 +197,16 @@ function test() {
   console.log('');
   console.log(`[lineup] unit: ${unit ? `${unit.passed} passed, ${unit.failed} failed` : 'no report'}`);
   console.log(`[lineup] e2e:  ${e2e ? `${e2e.passed} passed, ${e2e.failed} failed` : 'no report'}`);
+  console.log(`[lineup] packed packages in a fresh app: ${packStatus === 0 ? 'passed' : 'failed'}`);
   for (const failure of [...unitFailures(), ...e2eFailures(e2eWorkspaces)])
     console.log(`[lineup] failed: ${failure}`);
+  if (packStatus !== 0) console.log('[lineup] failed: scripts/pack-smoke.mjs (see its output above)');
   console.log(`[lineup] wall time: ${seconds}s`);
-  const passed = (unit?.passed ?? 0) + (e2e?.passed ?? 0);
+  const passed = (unit?.passed ?? 0) + (e2e?.passed ?? 0) + (packStatus === 0 ? 1 : 0);
   // A suite that exited non-zero counts at least one failure, and a missing report counts as one: never zero.
   const unitFailed = unit ? Math.max(unit.failed, unitStatus === 0 ? 0 : 1) : 1;
   const e2eFailed = e2e ? Math.max(e2e.failed, e2eStatus === 0 ? 0 : 1) : 1;
-  const failed = unitFailed + e2eFailed;
+  const failed = unitFailed + e2eFailed + (packStatus === 0 ? 0 : 1);
   const skipped = (unit?.skipped ?? 0) + (e2e?.skipped ?? 0);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 ? 1 : 0);
