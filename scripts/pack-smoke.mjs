@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -22,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGES = ['shared', 'renderer-react', 'surface-host', 'miniapp-sdk', 'runtime'];
@@ -61,22 +63,34 @@ try {
     if (file === undefined) throw new Error(`no tarball for @lineup/${name}`);
     return `file:${join(tarballs, file)}`;
   };
+  // What the registry would get: the license, the supported Node versions, and the exports without the
+  // workspace-only source condition (publishConfig.exports must stay `exports` minus that condition).
+  const withoutSourceCondition = (value) =>
+    typeof value === 'object' && value !== null
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([condition]) => condition !== '@lineup/source')
+            .map(([condition, target]) => [condition, withoutSourceCondition(target)]),
+        )
+      : value;
   for (const name of PACKAGES) {
-    const manifest = JSON.parse(
-      spawnSync(
-        'tar',
-        ['xzf', join(tarballs, tarball(name).slice(5).split('/').pop()), '-O', 'package/package.json'],
-        {
-          cwd: tarballs,
-          encoding: 'utf8',
-        },
-      ).stdout,
-    );
-    if (JSON.stringify(manifest).includes('@lineup/source'))
-      throw new Error(`@lineup/${name}: the packed package.json still names the @lineup/source condition`);
-    if (JSON.stringify(manifest).includes('workspace:'))
-      throw new Error(`@lineup/${name}: the packed package.json still has a workspace: range`);
+    const file = tarball(name).slice('file:'.length);
+    const read = (entry) => spawnSync('tar', ['xzf', file, '-O', entry], { encoding: 'utf8' }).stdout;
+    const packed = JSON.parse(read('package/package.json'));
+    const source = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    const problems = [
+      packed.license === 'MIT' ? null : 'license is not MIT',
+      read('package/LICENSE').startsWith('MIT License') ? null : 'no MIT LICENSE file in the tarball',
+      /^(>=|\^)20\.19/.test(packed.engines?.node ?? '') ? null : 'engines.node does not start at 20.19',
+      JSON.stringify(packed).includes('@lineup/source') ? 'the @lineup/source condition is published' : null,
+      JSON.stringify(packed).includes('workspace:') ? 'a workspace: range is published' : null,
+      isDeepStrictEqual(packed.exports, withoutSourceCondition(source.exports))
+        ? null
+        : 'the published exports differ from exports without @lineup/source (publishConfig.exports)',
+    ].filter((problem) => problem !== null);
+    if (problems.length > 0) throw new Error(`@lineup/${name}: ${problems.join('; ')}`);
   }
+  log('each tarball: MIT LICENSE, engines from Node 20.19, the exports without @lineup/source');
 
   const lineup = Object.fromEntries(PACKAGES.map((name) => [`@lineup/${name}`, tarball(name)]));
   writeFileSync(
@@ -152,45 +166,10 @@ try {
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outside app</title></head>' +
       '<body><div id="root"></div><script type="module" src="./src/main.ts"></script></body></html>\n',
   );
-  writeFileSync(
-    join(app, 'vite.config.ts'),
-    `import { lineupMiniApp } from '@lineup/miniapp-sdk/vite';
-import { defineConfig } from 'vite';
-
-export default defineConfig({
-  base: './',
-  plugins: [lineupMiniApp({ app: { id: 'com.example.notes', name: 'Notes', version: '1.0.0' }, tools: './src/tools.ts' })],
-});
-`,
-  );
-  writeFileSync(
-    join(app, 'src', 'tools.ts'),
-    `import { agentTool, defineAgentTools } from '@lineup/miniapp-sdk';
-import { z } from 'zod';
-
-const notes: string[] = [];
-
-export default defineAgentTools({
-  appScope: 'notes',
-  tools: {
-    add: agentTool({
-      contractVersion: '1.0',
-      description: 'Adds a note to this session and returns how many there are.',
-      input: z.strictObject({ text: z.string().min(1).max(500) }),
-      output: z.strictObject({ count: z.int().min(1) }),
-      callModel: 'command',
-      timeoutMs: 10_000,
-      activation: 'app_ready',
-      risk: 'display_only',
-      handler: ({ text }) => {
-        notes.push(text);
-        return { count: notes.length };
-      },
-    }),
-  },
-});
-`,
-  );
+  // The MiniApp is the SDK README's own example: its tools module and its Vite config.
+  const sdkExamples = join(root, 'packages', 'miniapp-sdk', 'examples');
+  copyFileSync(join(sdkExamples, 'vite.config.ts'), join(app, 'vite.config.ts'));
+  copyFileSync(join(sdkExamples, 'tools.ts'), join(app, 'src', 'tools.ts'));
   writeFileSync(
     join(app, 'src', 'main.ts'),
     `import { isLineUpError, parseDocument } from '@lineup/shared';
