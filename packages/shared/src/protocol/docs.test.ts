@@ -49,14 +49,14 @@ import {
 } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS, UI_STREAM_MUTATION_TYPES } from '../stream/checkpoint.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from '../stream/stream.js';
+import { parseEnvelope } from './envelope.js';
 import {
   LINEUP_DIRECTIONS,
   LINEUP_MESSAGE_TYPES,
   type LineUpMessage,
   type LineUpMessageDirection,
   type LineUpMessageType,
-  parseEnvelope,
-} from './envelope.js';
+} from './envelope-schemas.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from './tools/descriptor.js';
 import { MINIAPP_MANIFEST_LIMITS, parseMiniAppManifest } from './tools/manifest.js';

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { clone, paths, setAt } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
-import { isLineUpMessageType, type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
+import { type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
+import { isLineUpMessageType } from './envelope-schemas.js';
 import { parseAgentToolDescriptor } from './tools/descriptor.js';
 import { parseMiniAppManifest } from './tools/manifest.js';
 

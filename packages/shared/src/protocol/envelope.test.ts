@@ -8,17 +8,14 @@ import { z } from 'zod';
 import { clone, envelopeIssuesOf, expectDeepFrozen, thrownBy } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
+import { LINEUP_ENVELOPE_BUDGET, type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
 import {
   isLineUpMessageType,
-  LINEUP_ENVELOPE_BUDGET,
   LINEUP_MESSAGE_SCHEMAS,
   LINEUP_MESSAGE_TYPES,
   LINEUP_PAYLOAD_SCHEMAS,
   LineUpMessageSchema,
-  type ParsedEnvelope,
-  parseEnvelope,
-  parseEnvelopeText,
-} from './envelope.js';
+} from './envelope-schemas.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.

@@ -27,32 +27,6 @@ import { LineUpIdSchema } from './messages/common.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import { type PrecompiledParser, precompile } from './precompiled.js';
 
-export {
-  isLineUpMessageType,
-  LINEUP_DIRECTIONS,
-  LINEUP_MESSAGE_SCHEMAS,
-  LINEUP_MESSAGE_TYPE_PATTERN,
-  LINEUP_MESSAGE_TYPES,
-  LINEUP_PAYLOAD_SCHEMAS,
-  LINEUP_PROTOCOL_VERSION,
-  LINEUP_UNSUPPORTED_REASONS,
-  type LineUpDirection,
-  type LineUpEnvelope,
-  LineUpEnvelopeSchema,
-  type LineUpMessage,
-  type LineUpMessageDirection,
-  type LineUpMessageOf,
-  LineUpMessageSchema,
-  type LineUpMessageType,
-  LineUpMessageTypeNameSchema,
-  type LineUpParty,
-  LineUpPartySchema,
-  type LineUpPayloadOf,
-  type LineUpUnsupportedReason,
-  type UnsupportedPayload,
-  UnsupportedPayloadSchema,
-} from './envelope-schemas.js';
-
 const { freeze, getOwnPropertyDescriptor } = Object;
 // Bound once at load: every envelope consults the catalogue, and under the test runner's module transform
 // (vitest, where the benchmarks run) each read of an imported name is a getter call.

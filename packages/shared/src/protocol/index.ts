@@ -6,11 +6,19 @@
 
 export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
 export { AppScopeSchema } from '../names/names.js';
+export {
+  LINEUP_ENVELOPE_BUDGET,
+  type ParsedEnvelope,
+  type ParsedMessage,
+  type ParseEnvelopeOptions,
+  parseEnvelope,
+  parseEnvelopeText,
+  type UnsupportedEnvelope,
+} from './envelope.js';
 // Envelope and message catalogue
 export {
   isLineUpMessageType,
   LINEUP_DIRECTIONS,
-  LINEUP_ENVELOPE_BUDGET,
   LINEUP_MESSAGE_SCHEMAS,
   LINEUP_MESSAGE_TYPES,
   LINEUP_PAYLOAD_SCHEMAS,
@@ -27,15 +35,9 @@ export {
   type LineUpParty,
   type LineUpPayloadOf,
   type LineUpUnsupportedReason,
-  type ParsedEnvelope,
-  type ParsedMessage,
-  type ParseEnvelopeOptions,
-  parseEnvelope,
-  parseEnvelopeText,
-  type UnsupportedEnvelope,
   type UnsupportedPayload,
   UnsupportedPayloadSchema,
-} from './envelope.js';
+} from './envelope-schemas.js';
 // ui.action / ui.action_result (DSL 1.1 agent callbacks)
 export {
   UI_ACTION_ANSWER_STATUSES,

@@ -13,12 +13,8 @@ import { IssueCollector } from '../errors/issues.js';
 import { deepFreeze } from '../json/freeze.js';
 import { boundedJSONObject, boundedJSONValue, JSONObjectSchema } from '../json/json-data.js';
 import { jsonByteLength, measureSafeJSON } from '../json/safe-json.js';
-import {
-  LINEUP_ENVELOPE_BUDGET,
-  LINEUP_MESSAGE_SCHEMAS,
-  type LineUpMessageType,
-  parseEnvelope,
-} from './envelope.js';
+import { LINEUP_ENVELOPE_BUDGET, parseEnvelope } from './envelope.js';
+import { LINEUP_MESSAGE_SCHEMAS, type LineUpMessageType } from './envelope-schemas.js';
 import { type PrecompiledParser, precompile } from './precompiled.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) values on purpose.

@@ -15,7 +15,8 @@ import { initialState } from '../../dsl/state.js';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import type { UIIssueCode } from '../../errors/issues.js';
 import { UI_PROTOCOL_LIMITS } from '../../limits/ui-limits.js';
-import { LINEUP_MESSAGE_TYPES, parseEnvelope } from '../envelope.js';
+import { parseEnvelope } from '../envelope.js';
+import { LINEUP_MESSAGE_TYPES } from '../envelope-schemas.js';
 import { UI_ACTION_ANSWER_STATUSES, UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './action.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 
