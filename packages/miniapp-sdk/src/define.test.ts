@@ -79,7 +79,7 @@ describe('defineAgentTools', () => {
         appScope: 'notes',
         tools: { add: { ...base, input: z.strictObject({ at: z.date() }), handler: () => ({}) } },
       },
-      'tools.add',
+      'tools.add.input.at',
     ],
     [
       'an empty description',
@@ -104,6 +104,62 @@ describe('defineAgentTools', () => {
   ])('refuses %s, at its path', (_, definition, path) => {
     const issues = issuesOf(() => defineAgentTools(definition as never));
     expect(issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it.each([
+    [
+      'a date',
+      { input: z.strictObject({ when: z.date() }) },
+      'tools.add.input.when',
+      'Date cannot be represented',
+    ],
+    [
+      'a bigint in an array of an optional field',
+      { input: z.strictObject({ ids: z.array(z.bigint()).optional() }) },
+      'tools.add.input.ids[]',
+      'BigInt cannot be represented',
+    ],
+    [
+      'a transform in the output',
+      { output: z.strictObject({ count: z.string().transform((text) => text.length) }) },
+      'tools.add.output.count',
+      'Transforms cannot be represented',
+    ],
+    [
+      'a function in a record',
+      { input: z.strictObject({ hooks: z.record(z.string(), z.function()) }) },
+      'tools.add.input.hooks{}',
+      'Function types cannot be represented',
+    ],
+    [
+      'a whole output schema that is a date',
+      { output: z.date() },
+      'tools.add.output',
+      'Date cannot be represented',
+    ],
+  ])(
+    "names the tool, input or output and the field of %s JSON Schema cannot express, keeping zod's message",
+    (_, schemas, path, zodMessage) => {
+      const issues = issuesOf(() =>
+        defineAgentTools({
+          appScope: 'notes',
+          tools: { add: { ...base, ...schemas, handler: () => ({ count: 1 }) } } as never,
+        }),
+      );
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.path).toBe(path);
+      expect(issues[0]?.message).toContain(zodMessage);
+      expect(issues[0]?.message).toMatch(/^The (input|output) schema cannot be expressed as JSON Schema/);
+    },
+  );
+
+  it('accepts a transform in the input (a sender sends what goes in), and refuses it in the output', () => {
+    const length = z.string().transform((text) => text.length);
+    const tools = defineAgentTools({
+      appScope: 'notes',
+      tools: { add: { ...base, input: z.strictObject({ text: length }), handler: () => ({ count: 1 }) } },
+    });
+    expect(tools.descriptors[0]?.input_schema).toMatchObject({ properties: { text: { type: 'string' } } });
   });
 
   it('reports every broken tool at once', () => {

@@ -18,9 +18,10 @@ import {
   AppScopeSchema,
   type LineUpRiskLevel,
   parseAgentToolDescriptor,
-  type RuntimeToolBuiltin,
 } from '@lineup/shared/protocol';
 import type { z } from 'zod';
+import { agentToolsOf } from './handle.js';
+import { unrepresentableField } from './schema-field.js';
 
 /** What a handler learns about the call besides its arguments: never the agent's identity or call id. */
 export interface AgentToolContext {
@@ -30,27 +31,46 @@ export interface AgentToolContext {
   readonly signal: AbortSignal;
 }
 
-interface AgentToolContract<Input extends z.ZodObject, Output extends z.ZodType> {
+/** The call models a tool served by its MiniApp's handler may use: an `operation` is the runtime's. */
+export type SdkAgentToolCallModel = Exclude<AgentToolCallModel, 'operation'>;
+
+/**
+ * The activations a tool served by its MiniApp's handler may need: `activation_not_required` never starts or
+ * wakes the MiniApp, so a handler in it could not run.
+ */
+export type SdkAgentToolActivation = Exclude<AgentToolActivation, 'activation_not_required'>;
+
+interface AgentToolContract<
+  Input extends z.ZodObject,
+  Output extends z.ZodType,
+  CallModel extends AgentToolCallModel,
+  Activation extends AgentToolActivation,
+> {
   /** The contract's version (`1.0`); change it when the contract changes. */
   readonly contractVersion: string;
   /** What the tool does, for the agent: when to use it, what it changes, what it returns. */
   readonly description: string;
-  /** The arguments: a zod object schema (strict objects recommended). */
+  /** The arguments: a zod object schema (strict objects recommended), as JSON Schema of what a sender may send. */
   readonly input: Input;
   /** The business result the final `tool.result` carries. */
   readonly output: Output;
-  readonly callModel: AgentToolCallModel;
+  /** `query` reads, `command` makes one change, `interactive` needs the user, `operation` is runtime-managed. */
+  readonly callModel: CallModel;
   /** How long a call may go without a final result, 1 s to 1 day. */
   readonly timeoutMs: number;
-  readonly activation: AgentToolActivation;
+  /** What the call needs before it runs: the app ready, in the foreground, or nothing (runtime facts only). */
+  readonly activation: Activation;
   readonly risk: LineUpRiskLevel;
   /** Host capabilities the tool needs; each must be declared by the app too. Declaring never grants. */
   readonly permissions?: readonly string[];
 }
 
-/** A tool served by a handler in the bundle (executor `miniapp_sdk`). */
+/**
+ * A tool served by a handler in the bundle (executor `miniapp_sdk`): call model `query`, `command` or
+ * `interactive`, activation `app_ready` or `foreground_required`.
+ */
 export interface SdkAgentTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType>
-  extends AgentToolContract<Input, Output> {
+  extends AgentToolContract<Input, Output, SdkAgentToolCallModel, SdkAgentToolActivation> {
   readonly handler: (
     input: z.infer<Input>,
     context: AgentToolContext,
@@ -58,14 +78,31 @@ export interface SdkAgentTool<Input extends z.ZodObject = z.ZodObject, Output ex
   readonly runtime?: never;
 }
 
-/** A tool served by a runtime built-in (executor `runtime`): no code of the app runs for it. */
-export interface RuntimeAgentTool<
+/**
+ * A tool served by the runtime's `deadline_operation` built-in (executor `runtime`): always call model
+ * `operation`; no code of the app runs for it.
+ */
+export interface DeadlineOperationAgentTool<
   Input extends z.ZodObject = z.ZodObject,
   Output extends z.ZodType = z.ZodType,
-> extends AgentToolContract<Input, Output> {
-  readonly runtime: RuntimeToolBuiltin;
+> extends AgentToolContract<Input, Output, 'operation', AgentToolActivation> {
+  readonly runtime: 'deadline_operation';
   readonly handler?: never;
 }
+
+/** A tool served by the runtime's `operation_interrupt` built-in (executor `runtime`): any call model. */
+export interface OperationInterruptAgentTool<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodType = z.ZodType,
+> extends AgentToolContract<Input, Output, AgentToolCallModel, AgentToolActivation> {
+  readonly runtime: 'operation_interrupt';
+  readonly handler?: never;
+}
+
+/** A tool served by a runtime built-in (executor `runtime`), discriminated by `runtime`. */
+export type RuntimeAgentTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> =
+  | DeadlineOperationAgentTool<Input, Output>
+  | OperationInterruptAgentTool<Input, Output>;
 
 /**
  * Any tool. Inside `defineAgentTools({ tools: { … } })` a handler's input is not inferred per tool; wrap a
@@ -117,10 +154,25 @@ function prefixed(issues: readonly UIIssue[], prefix: string): UIIssue[] {
   return issues.map((issue) => ({ ...issue, path: issue.path === '$' ? prefix : `${prefix}.${issue.path}` }));
 }
 
-/** The message of a handler's exception, bounded; never its stack. */
-function failureMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : 'The handler failed.';
-  return message.length <= 300 ? message : `${message.slice(0, 299)}…`;
+/**
+ * The JSON Schema of a tool's `input` (what a sender may send) or `output`; for a schema JSON Schema cannot say,
+ * a `LineUpProtocolError` at the field (`tools.when.input.at`) that keeps zod's own message.
+ */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', where: string): unknown {
+  try {
+    return jsonSchemaFromZod(schema, { io });
+  } catch (error) {
+    const found = unrepresentableField(schema, io);
+    const field = found.path === '' ? `${where}.${io}` : `${where}.${io}.${found.path}`;
+    const because = error instanceof Error ? error.message : String(error);
+    throw new LineUpProtocolError([
+      {
+        path: field,
+        code: 'invalid_value',
+        message: `The ${io} schema cannot be expressed as JSON Schema${found.path === '' ? '' : ` at ${found.path}`}: ${because}. Use JSON types (a date as z.iso.datetime(), a big number as z.int() or a string; no transforms or functions).`,
+      },
+    ]);
+  }
 }
 
 /** Declares a MiniApp's Agent Tools; throws `LineUpProtocolError` (paths like `tools.start.input`). */
@@ -143,15 +195,11 @@ export function defineAgentTools<Tools extends Record<string, AgentToolDefinitio
     let input_schema: unknown;
     let output_schema: unknown;
     try {
-      input_schema = jsonSchemaFromZod(tool.input, { io: 'input' });
-      output_schema = jsonSchemaFromZod(tool.output);
-    } catch {
-      issues.push({
-        path: where,
-        code: 'invalid_value',
-        message:
-          'Its input and output schemas must be expressible as JSON Schema (no transforms, dates or functions).',
-      });
+      input_schema = schemaOf(tool.input, 'input', where);
+      output_schema = schemaOf(tool.output, 'output', where);
+    } catch (error) {
+      if (!(error instanceof LineUpProtocolError)) throw error;
+      issues.push(...error.issues);
       continue;
     }
     const hasHandler = typeof tool.handler === 'function';
@@ -188,40 +236,5 @@ export function defineAgentTools<Tools extends Record<string, AgentToolDefinitio
   }
   if (issues.length > 0) throw new LineUpProtocolError(issues);
 
-  const tools = definition.tools as Readonly<Record<string, AgentToolDefinition>>;
-  const agentTools: AgentTools = {
-    appScope: definition.appScope,
-    descriptors: Object.freeze(descriptors),
-    async handle(method, input, context): Promise<AgentToolOutcome> {
-      const tool = Object.hasOwn(tools, method) ? tools[method] : undefined;
-      if (tool === undefined || typeof tool.handler !== 'function')
-        return {
-          status: 'error',
-          code: 'unknown_method',
-          message: 'This MiniApp has no handler for this method.',
-        };
-      const parsed = tool.input.safeParse(input);
-      if (!parsed.success)
-        return {
-          status: 'error',
-          code: 'invalid_arguments',
-          message: 'The arguments do not match the input schema.',
-        };
-      let result: unknown;
-      try {
-        result = await tool.handler(parsed.data, { ...context, appScope: definition.appScope, method });
-      } catch (error) {
-        return { status: 'error', code: 'handler_failed', message: failureMessage(error) };
-      }
-      const output = tool.output.safeParse(result);
-      if (!output.success)
-        return {
-          status: 'error',
-          code: 'invalid_result',
-          message: 'The handler returned a result the output schema refuses.',
-        };
-      return { status: 'ok', result: output.data };
-    },
-  };
-  return Object.freeze(agentTools);
+  return agentToolsOf(definition.appScope, Object.freeze(descriptors), definition.tools);
 }

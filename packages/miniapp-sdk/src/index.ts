@@ -23,8 +23,12 @@ export {
   type AgentTools,
   type AgentToolsDefinition,
   agentTool,
+  type DeadlineOperationAgentTool,
   defineAgentTools,
+  type OperationInterruptAgentTool,
   type RuntimeAgentTool,
   type SdkAgentTool,
+  type SdkAgentToolActivation,
+  type SdkAgentToolCallModel,
 } from './define.js';
 export { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import * as entry from './index.js';
+import * as pageEntry from './page.js';
 import * as viteEntry from './vite.js';
 
 // The public surface is pinned: adding, removing or renaming an export or an entry point fails here, so an
@@ -26,10 +27,16 @@ describe('@lineup/miniapp-sdk public surface', () => {
 
   it('exports exactly the pinned names from "./vite"', () => {
     expect(Object.keys(viteEntry).sort()).toEqual([
+      'HARNESS_PATH',
       'MINIAPP_MANIFEST_FILE',
+      'MiniAppBuildError',
       'generateManifest',
       'lineupMiniApp',
       'manifestText',
     ]);
+  });
+
+  it('gives a page built by the plugin (page.ts, not an entry point) exactly the names of "."', () => {
+    expect(Object.keys(pageEntry).sort()).toEqual(Object.keys(entry).sort());
   });
 });

@@ -1,28 +1,68 @@
 /**
- * `@lineup/miniapp-sdk/vite`: the build step that writes a MiniApp's manifest (seed 003 §4.1 "构建阶段自动
- * 生成"). A thin adapter over `generateManifest`: it loads the module that default-exports the app's
- * `defineAgentTools(...)` through Vite's module runner — the same TypeScript and resolution as the app —
- * and emits `lineup.manifest.json` next to the bundle. An invalid tool or manifest fails the build with the
- * located issues. The dev server serves the same file (without a file list: nothing is built there).
+ * `@lineup/miniapp-sdk/vite`: the build step that writes a MiniApp's manifest (generated from source, never by
+ * hand). It loads the module that default-exports the app's `defineAgentTools(...)` in Node, with the app's own
+ * Vite config — its aliases, plugins, `define` and resolve conditions — and emits `lineup.manifest.json` next to
+ * the bundle. An invalid tool or manifest fails the build with the located issues.
  *
- * Integrity (seed 000 §2.7, §6 M2): after every other plugin has emitted its files, the manifest lists each file of
- * the bundle — chunks, assets, the HTML, and the files Vite copies from `publicDir` — with its size and SHA-256,
- * and `integrity` names the whole list. The same sources give the same bytes, so the same list.
+ * Loading: `vite build` starts the load when the build starts, in a module-runner environment created from the
+ * app's config (its config file, or the inline config a programmatic build passed), and the bundle's hooks await
+ * it; `vite` (dev) loads it through the dev server's own SSR environment. The descriptors it validated are given
+ * to the page (`lineup:miniapp-descriptors`, see page.ts), so the page never converts or validates them again.
+ *
+ * Integrity: after every other plugin has emitted its files, the manifest lists each file of the bundle —
+ * chunks, assets, the HTML, and the files Vite copies from `publicDir` — with its size and SHA-256, and
+ * `integrity` names the whole list. The same sources give the same bytes, so the same list.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { isLineUpError } from '@lineup/shared';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isLineUpError, LineUpError } from '@lineup/shared';
 import { type BundleFile, fileIntegrity } from '@lineup/shared/protocol';
-import { createServer, type Plugin, type ResolvedConfig } from 'vite';
+import {
+  createRunnableDevEnvironment,
+  defaultClientConditions,
+  defaultServerConditions,
+  type InlineConfig,
+  mergeConfig,
+  type Plugin,
+  type ResolvedConfig,
+  resolveConfig,
+  type ViteDevServer,
+} from 'vite';
 import type { AgentTools } from './define.js';
+import { HARNESS_PATH, harnessPage } from './harness.js';
 import { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';
+
+export { HARNESS_PATH };
 
 export interface LineUpMiniAppPluginOptions {
   /** The app's identity and declarations (`id`, `name`, `version`, `entry?`, `surfaces?`, `permissions?`). */
   readonly app: MiniAppInfo;
   /** Path (from the Vite root) of the module whose default export is `defineAgentTools(...)`. */
   readonly tools: string;
+  /**
+   * Serve the mock-runtime harness at `/__lineup/` in `vite` (dev), default `true`. Never part of a build.
+   */
+  readonly devHarness?: boolean;
 }
+
+/** Why the plugin failed a build (its `code`); the message names the tools module. */
+export type MiniAppBuildErrorCode =
+  | 'tools_module_uses_dom'
+  | 'tools_module_failed'
+  | 'tools_module_invalid_export'
+  | 'invalid_manifest'
+  | 'split_chunks';
+
+/** A build the plugin refused: the tools module could not be loaded or described, or the bundle cannot run. */
+export class MiniAppBuildError extends LineUpError<MiniAppBuildErrorCode> {
+  override readonly name = 'MiniAppBuildError';
+}
+
+/** The environment the tools module runs in during `vite build`. */
+const TOOLS_ENVIRONMENT = 'lineup_tools';
+/** The virtual module of the precomputed descriptors a page built by the plugin imports. */
+const DESCRIPTORS_MODULE = 'lineup:miniapp-descriptors';
+const RESOLVED_DESCRIPTORS_MODULE = `\0${DESCRIPTORS_MODULE}`;
 
 function isAgentTools(value: unknown): value is AgentTools {
   return (
@@ -36,48 +76,122 @@ function isAgentTools(value: unknown): value is AgentTools {
 
 /**
  * The issues of a LineUp error as lines, or `null` for any other error (or one without issues). The tools
- * module runs in Vite's module runner with its own copy of `@lineup/shared`: `isLineUpError` reads the brand
- * both copies share.
+ * module may run with its own copy of `@lineup/shared`: `isLineUpError` reads the brand both copies share.
  */
 function issueLines(error: unknown): string[] | null {
   if (!isLineUpError(error) || error.issues.length === 0) return null;
   return error.issues.map((issue) => `  ${issue.path}: ${issue.message} (${issue.code})`);
 }
 
-/** Loads the tools module and returns the manifest text, or throws an Error listing what is wrong. */
-async function buildManifest(
-  options: LineUpMiniAppPluginOptions,
-  config: ResolvedConfig,
-  files?: readonly BundleFile[],
-): Promise<string> {
+/** Browser globals a tools module might touch while it loads; Node has none of them. */
+const BROWSER_GLOBAL =
+  /^(window|document|navigator|location|localStorage|sessionStorage|self|HTMLElement|customElements|requestAnimationFrame|matchMedia) is not defined$/;
+
+/** The error a failed load of the tools module becomes: located issues, a DOM hint, or the error itself. */
+function loadError(tools: string, error: unknown): Error {
+  const lines = issueLines(error);
+  if (lines !== null)
+    return new MiniAppBuildError(
+      'invalid_manifest',
+      `The MiniApp manifest of ${tools} is not valid:\n${lines.join('\n')}`,
+      { cause: error },
+    );
+  if (error instanceof MiniAppBuildError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ReferenceError && BROWSER_GLOBAL.test(message))
+    return new MiniAppBuildError(
+      'tools_module_uses_dom',
+      `${tools} touched the DOM while it loaded (${message}). The tools module runs in Node at build time, where there is no window or document: keep DOM code in the page (main.ts), or behind a function the page calls, and keep the tools module to schemas and handlers.`,
+      { cause: error },
+    );
+  return new MiniAppBuildError('tools_module_failed', `${tools} failed to load at build time: ${message}`, {
+    cause: error,
+  });
+}
+
+/** The `AgentTools` a loaded module default-exports, or a `MiniAppBuildError`. */
+function toolsOf(tools: string, module: { default?: unknown }): AgentTools {
+  if (!isAgentTools(module.default))
+    throw new MiniAppBuildError(
+      'tools_module_invalid_export',
+      `${tools} must default-export the result of defineAgentTools(...).`,
+    );
+  return module.default;
+}
+
+/** Conditions for running in Node: the app's own custom conditions first, then Node's. */
+function nodeConditions(config: ResolvedConfig): string[] {
+  const standard = new Set<string>([...defaultClientConditions, ...defaultServerConditions]);
+  const custom = config.resolve.conditions.filter((condition) => !standard.has(condition));
+  return [...custom, ...defaultServerConditions];
+}
+
+/** Marks the config of the plugin's own loader environment, so the plugin stays inert in it. */
+const LOADER_MARK = 'lineup-miniapp-tools-loader';
+const isLoaderConfig = (config: ResolvedConfig): boolean =>
+  config.plugins.some((plugin) => plugin.name === LOADER_MARK);
+
+/**
+ * Loads the tools module in Node with the app's config: the same config file (or inline config), mode, aliases,
+ * plugins and `define`, in one module-runner environment — no HTTP server, watcher or dependency optimizer.
+ * Packages whose resolution uses the app's custom conditions (a workspace resolving LineUp packages to their
+ * TypeScript sources) run through Vite like the app's code; everything else (zod, …) is loaded by Node.
+ */
+async function loadTools(options: LineUpMiniAppPluginOptions, config: ResolvedConfig): Promise<AgentTools> {
+  const conditions = nodeConditions(config);
+  const custom = conditions.length > defaultServerConditions.length;
+  const overrides: InlineConfig = {
+    configFile: config.configFile ?? false,
+    root: config.root,
+    mode: config.mode,
+    logLevel: 'silent',
+    plugins: [{ name: LOADER_MARK }],
+    server: { hmr: false, ws: false, watch: null, middlewareMode: true },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    environments: {
+      [TOOLS_ENVIRONMENT]: {
+        consumer: 'server',
+        dev: { moduleRunnerTransform: true },
+        resolve: {
+          conditions,
+          externalConditions: conditions,
+          ...(custom ? { noExternal: [/^@lineup\//] } : {}),
+        },
+      },
+    },
+  };
+  const resolved = await resolveConfig(mergeConfig(config.inlineConfig, overrides), 'serve');
+  const environment = createRunnableDevEnvironment(TOOLS_ENVIRONMENT, resolved, {
+    hot: false,
+    runnerOptions: { hmr: { logger: false } },
+  });
+  await environment.init();
   try {
-    // A short-lived server loads the module with the app's own resolution conditions; LineUp packages run
-    // through Vite like the app's code, so a workspace that resolves them to TypeScript sources works as
-    // well as installed, built packages. Everything else (zod, …) is loaded by Node as usual.
-    const conditions = [...config.resolve.conditions];
-    const server = await createServer({
-      root: config.root,
-      configFile: false,
-      logLevel: 'silent',
-      appType: 'custom',
-      server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
-      resolve: { conditions },
-      ssr: { noExternal: [/^@lineup\//], resolve: { conditions } },
-    });
-    let module: { default?: unknown };
-    try {
-      module = await server.ssrLoadModule(options.tools);
-    } finally {
-      await server.close();
-    }
-    if (!isAgentTools(module.default))
-      throw new Error(`${options.tools} must default-export the result of defineAgentTools(...).`);
-    return manifestText(generateManifest(options.app, module.default, files));
+    const file = isAbsolute(options.tools) ? options.tools : resolve(config.root, options.tools);
+    return toolsOf(options.tools, await environment.runner.import(file));
+  } finally {
+    await environment.close();
+  }
+}
+
+/** The tools module through the dev server's SSR environment (reloaded when it or its imports change). */
+async function loadToolsInDev(
+  options: LineUpMiniAppPluginOptions,
+  server: ViteDevServer,
+): Promise<AgentTools> {
+  return toolsOf(options.tools, await server.ssrLoadModule(options.tools));
+}
+
+/** The manifest text of loaded tools, or a `MiniAppBuildError` listing what is wrong. */
+function manifestOf(
+  options: LineUpMiniAppPluginOptions,
+  tools: AgentTools,
+  files?: readonly BundleFile[],
+): string {
+  try {
+    return manifestText(generateManifest(options.app, tools, files));
   } catch (error) {
-    const lines = issueLines(error);
-    if (lines === null) throw error;
-    throw new Error(`The MiniApp manifest of ${options.tools} is not valid:\n${lines.join('\n')}`);
+    throw loadError(options.tools, error);
   }
 }
 
@@ -106,16 +220,63 @@ async function publicFiles(config: ResolvedConfig): Promise<BundleFile[]> {
 
 /** The Vite plugin: `plugins: [lineupMiniApp({ app: { … }, tools: './src/tools.ts' })]`. */
 export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
-  let config: ResolvedConfig;
+  let config: ResolvedConfig | undefined;
+  let loading: Promise<AgentTools> | undefined;
+  /** The tools, loaded once per build (started at `buildStart`, awaited where needed). */
+  const loaded = (): Promise<AgentTools> => {
+    if (config === undefined) throw new Error('lineupMiniApp: the config is not resolved yet.');
+    loading ??= loadTools(options, config).catch((error: unknown) => {
+      throw loadError(options.tools, error);
+    });
+    return loading;
+  };
+  const active = (): boolean => config !== undefined && config.command === 'build';
   return {
     name: 'lineup-miniapp-manifest',
     configResolved(resolved) {
+      // The loader's own environment (which may run this very plugin object again) leaves the plugin inert.
+      if (isLoaderConfig(resolved)) return;
       config = resolved;
+      loading = undefined;
+    },
+    buildStart() {
+      if (!active() || this.environment.config.consumer !== 'client') return;
+      // Started now, so the load overlaps with bundling the page; a failure is reported where it is awaited.
+      loading = undefined;
+      loaded().catch(() => {});
+    },
+    resolveId: {
+      order: 'pre',
+      // Only these two ids reach the hook (Rolldown skips the JS call for every other import).
+      filter: { id: [/^lineup:miniapp-descriptors$/, /^@lineup\/miniapp-sdk$/] },
+      async handler(source, importer) {
+        if (source === DESCRIPTORS_MODULE) return RESOLVED_DESCRIPTORS_MODULE;
+        // A page of this build gets the SDK entry that takes the descriptors computed here (page.ts).
+        if (source !== '@lineup/miniapp-sdk' || !active() || this.environment.config.consumer !== 'client')
+          return null;
+        const found = await this.resolve(source, importer, { skipSelf: true });
+        if (found === null || !/[\\/]index\.[cm]?[jt]s$/.test(found.id)) return found;
+        return { ...found, id: found.id.replace(/index(\.[cm]?[jt]s)$/, 'page$1') };
+      },
+    },
+    load: {
+      filter: { id: /^\0lineup:miniapp-descriptors$/ },
+      async handler(id) {
+        if (id !== RESOLVED_DESCRIPTORS_MODULE) return null;
+        let tools: AgentTools;
+        try {
+          tools = await loaded();
+        } catch (error) {
+          this.error(error instanceof Error ? error : String(error));
+        }
+        return `export default ${JSON.stringify({ appScope: tools.appScope, descriptors: tools.descriptors })};\n`;
+      },
     },
     generateBundle: {
       // After the other plugins: the HTML and every asset are in the bundle by then.
       order: 'post',
       async handler(_output, bundle) {
+        if (config === undefined || !active()) return;
         let source: string;
         try {
           const files: BundleFile[] = [];
@@ -124,7 +285,8 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
             // The host builds each page from the kept files, every script a data: URL: a script that
             // imports another chunk has no URL to resolve it against there.
             if (item.type === 'chunk' && (item.imports.length > 0 || item.dynamicImports.length > 0))
-              throw new Error(
+              throw new MiniAppBuildError(
+                'split_chunks',
                 `${item.fileName} imports ${[...item.imports, ...item.dynamicImports].join(', ')}: a MiniApp page runs from its verified files as one script per page, so split chunks and dynamic import() are not supported. Remove the dynamic import, or give each page its own entry without shared chunks.`,
               );
             const bytes =
@@ -137,19 +299,39 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
           }
           for (const file of await publicFiles(config))
             if (!files.some((listed) => listed.path === file.path)) files.push(file);
-          source = await buildManifest(options, config, files);
+          source = manifestOf(options, await loaded(), files);
         } catch (error) {
-          this.error(error instanceof Error ? error.message : String(error));
+          this.error(error instanceof Error ? error : String(error));
         }
         this.emitFile({ type: 'asset', fileName: MINIAPP_MANIFEST_FILE, source });
       },
     },
     configureServer(server) {
+      if (isLoaderConfig(server.config)) return;
+      const manifest = async () =>
+        manifestOf(
+          options,
+          await loadToolsInDev(options, server).catch((error: unknown) => {
+            throw loadError(options.tools, error);
+          }),
+        );
       server.middlewares.use(`/${MINIAPP_MANIFEST_FILE}`, (_request, response, next) => {
-        buildManifest(options, config).then(
+        manifest().then(
           (text) => {
             response.setHeader('content-type', 'application/json; charset=utf-8');
             response.end(text);
+          },
+          (error: unknown) => next(error),
+        );
+      });
+      if (options.devHarness === false) return;
+      server.middlewares.use((request, response, next) => {
+        const path = (request.url ?? '').split(/[?#]/)[0];
+        if (path !== HARNESS_PATH && path !== HARNESS_PATH.slice(0, -1)) return next();
+        manifest().then(
+          (text) => {
+            response.setHeader('content-type', 'text/html; charset=utf-8');
+            response.end(harnessPage(JSON.parse(text), server.config.base));
           },
           (error: unknown) => next(error),
         );
