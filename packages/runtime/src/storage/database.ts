@@ -25,6 +25,7 @@ import type {
   ToolResultPayload,
 } from '@lineup/shared/protocol';
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
+import { openWithLifecycle, type RuntimeDatabaseLifecycle } from './connection.js';
 
 /** The schema version this code writes. */
 export const RUNTIME_DATABASE_VERSION = 8;
@@ -480,63 +481,78 @@ export const CONVERSATION_STORES = ['messages', 'conversations'] as const;
  */
 export const STRICT: IDBTransactionOptions = { durability: 'strict' };
 
-/** Opens (creating or upgrading) the runtime database. */
-export function openRuntimeDatabase(name: string = RUNTIME_DATABASE_NAME): Promise<RuntimeDatabase> {
-  return openDB<RuntimeDatabaseSchema>(name, RUNTIME_DATABASE_VERSION, {
-    async upgrade(database, oldVersion, _newVersion, transaction) {
-      if (oldVersion < 1) {
-        database.createObjectStore('apps', { keyPath: 'id' });
-        database.createObjectStore('inventory', { keyPath: 'key' });
-        database
-          .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
-          .createIndex('by_app', 'appId');
-        database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
-      }
-      if (oldVersion < 2) {
-        database.createObjectStore('tool_calls', { keyPath: 'key' });
-      }
-      if (oldVersion < 3) {
-        // Rows of versions 1–2 said `delivered: boolean`; they now say `pending` or `deliveredAt`.
-        const outbox = transaction.objectStore('outbox');
-        outbox.createIndex('by_pending', 'pending');
-        let cursor = await outbox.openCursor();
-        while (cursor) {
-          const { delivered, ...row } = cursor.value as OutboxRecord & { delivered?: boolean };
-          await cursor.update(
-            delivered === false ? { ...row, pending: OUTBOX_PENDING } : { ...row, deliveredAt: row.at },
-          );
-          cursor = await cursor.continue();
+/**
+ * Opens (creating or upgrading) the runtime database. The connection closes itself when another page needs a
+ * newer version (tell the user through `lifecycle.onVersionChange`); opening waits at most
+ * `lifecycle.blockedTimeoutMs` for older pages to let go (`onBlocked` says it waits), then rejects with
+ * `RuntimeStorageError` `storage_blocked` (connection.ts).
+ */
+export function openRuntimeDatabase(
+  name: string = RUNTIME_DATABASE_NAME,
+  lifecycle: RuntimeDatabaseLifecycle = {},
+): Promise<RuntimeDatabase> {
+  return openWithLifecycle(RUNTIME_DATABASE_VERSION, lifecycle, (callbacks) =>
+    openDB<RuntimeDatabaseSchema>(name, RUNTIME_DATABASE_VERSION, {
+      ...callbacks,
+      async upgrade(database, oldVersion, _newVersion, transaction) {
+        if (oldVersion < 1) {
+          database.createObjectStore('apps', { keyPath: 'id' });
+          database.createObjectStore('inventory', { keyPath: 'key' });
+          database
+            .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+            .createIndex('by_app', 'appId');
+          database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
         }
-      }
-      if (oldVersion < 4) {
-        transaction.objectStore('tool_calls').createIndex('by_due', 'dueAt');
-        database.createObjectStore('instances', { keyPath: 'key' });
-        database.createObjectStore('activations', { keyPath: 'activationId' }).createIndex('by_due', 'dueAt');
-        database.createObjectStore('operations', { keyPath: 'operationId' }).createIndex('by_due', 'dueAt');
-        database.createObjectStore('session_data', { keyPath: 'key' });
-      }
-      if (oldVersion < 5) {
-        database.createObjectStore('conversations', { keyPath: 'id' }).createIndex('by_updated', 'updatedAt');
-        const messages = database.createObjectStore('messages', { keyPath: 'seq', autoIncrement: true });
-        messages.createIndex('by_conversation', ['conversationId', 'seq']);
-        messages.createIndex('by_envelope', ['direction', 'id']);
-        messages.createIndex('by_pending', 'pending');
-        database.createObjectStore('view_states', { keyPath: 'key' });
-      }
-      if (oldVersion < 6) {
-        database.createObjectStore('capabilities', { keyPath: 'name' });
-        database.createObjectStore('capability_calls', { keyPath: 'key' }).createIndex('by_stage', 'stage');
-        database.createObjectStore('grants', { keyPath: 'key' });
-      }
-      if (oldVersion < 7) {
-        const ledger = database.createObjectStore('action_ledger', { keyPath: 'operationId' });
-        ledger.createIndex('by_request', ['conversationId', 'requestId'], { unique: true });
-        ledger.createIndex('by_document', 'documentKey');
-        ledger.createIndex('by_status', 'status');
-      }
-      if (oldVersion < 8) {
-        database.createObjectStore('bundle_files', { keyPath: 'key' }).createIndex('by_app', 'appId');
-      }
-    },
-  });
+        if (oldVersion < 2) {
+          database.createObjectStore('tool_calls', { keyPath: 'key' });
+        }
+        if (oldVersion < 3) {
+          // Rows of versions 1–2 said `delivered: boolean`; they now say `pending` or `deliveredAt`.
+          const outbox = transaction.objectStore('outbox');
+          outbox.createIndex('by_pending', 'pending');
+          let cursor = await outbox.openCursor();
+          while (cursor) {
+            const { delivered, ...row } = cursor.value as OutboxRecord & { delivered?: boolean };
+            await cursor.update(
+              delivered === false ? { ...row, pending: OUTBOX_PENDING } : { ...row, deliveredAt: row.at },
+            );
+            cursor = await cursor.continue();
+          }
+        }
+        if (oldVersion < 4) {
+          transaction.objectStore('tool_calls').createIndex('by_due', 'dueAt');
+          database.createObjectStore('instances', { keyPath: 'key' });
+          database
+            .createObjectStore('activations', { keyPath: 'activationId' })
+            .createIndex('by_due', 'dueAt');
+          database.createObjectStore('operations', { keyPath: 'operationId' }).createIndex('by_due', 'dueAt');
+          database.createObjectStore('session_data', { keyPath: 'key' });
+        }
+        if (oldVersion < 5) {
+          database
+            .createObjectStore('conversations', { keyPath: 'id' })
+            .createIndex('by_updated', 'updatedAt');
+          const messages = database.createObjectStore('messages', { keyPath: 'seq', autoIncrement: true });
+          messages.createIndex('by_conversation', ['conversationId', 'seq']);
+          messages.createIndex('by_envelope', ['direction', 'id']);
+          messages.createIndex('by_pending', 'pending');
+          database.createObjectStore('view_states', { keyPath: 'key' });
+        }
+        if (oldVersion < 6) {
+          database.createObjectStore('capabilities', { keyPath: 'name' });
+          database.createObjectStore('capability_calls', { keyPath: 'key' }).createIndex('by_stage', 'stage');
+          database.createObjectStore('grants', { keyPath: 'key' });
+        }
+        if (oldVersion < 7) {
+          const ledger = database.createObjectStore('action_ledger', { keyPath: 'operationId' });
+          ledger.createIndex('by_request', ['conversationId', 'requestId'], { unique: true });
+          ledger.createIndex('by_document', 'documentKey');
+          ledger.createIndex('by_status', 'status');
+        }
+        if (oldVersion < 8) {
+          database.createObjectStore('bundle_files', { keyPath: 'key' }).createIndex('by_app', 'appId');
+        }
+      },
+    }),
+  );
 }
