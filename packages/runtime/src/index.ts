@@ -4,7 +4,8 @@
  * `client.inventory`, the intake of Agent Tool calls, their execution (activations and their waiting queue,
  * the deadline-operation and interrupt built-ins, SDK handlers in the app's sandboxed page, session data,
  * local UI actions, host lifecycle intents), the outbox delivery, the agent connection and conversations,
- * capabilities (`app.call`) and DSL 1.1 actions (the action ledger and its runner).
+ * capabilities (`app.call`) and DSL 1.1 actions (the action ledger and its runner), and the JSON Schema
+ * validator they share (an interpreter: no code is generated, so no `'unsafe-eval'` is needed).
  */
 export {
   type ActionDocumentSource,
@@ -126,6 +127,12 @@ export {
   type OutboxMessage,
 } from './outbox/delivery.js';
 export {
+  RUNTIME_DATABASE_BLOCKED_TIMEOUT_MS,
+  type RuntimeDatabaseLifecycle,
+  RuntimeStorageError,
+  type RuntimeStorageErrorCode,
+} from './storage/connection.js';
+export {
   type ActionLedgerRecord,
   type ActionReceiptStatus,
   type ActivationRecord,
@@ -153,3 +160,5 @@ export {
   type ViewStateRecord,
 } from './storage/database.js';
 export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';
+export { type SchemaOwner, SchemaUnusableError, type SchemaUnusableReason } from './tools/schema-check.js';
+export { assertUsableSchema } from './tools/schema-validator.js';

@@ -28,6 +28,7 @@ import { AgentClient } from '../client/agent-client.js';
 import { createInProcessTransport } from '../client/transport.js';
 import { ConversationStore } from '../conversations/conversation-store.js';
 import { openRuntimeDatabase } from '../storage/database.js';
+import { SchemaUnusableError } from '../tools/schema-check.js';
 import {
   ActionRunner,
   type ActionRunner as ActionRunnerType,
@@ -302,6 +303,21 @@ describe('the catalog', () => {
           bindings: [BINDINGS[1] as DslCapabilityBinding, BINDINGS[1] as DslCapabilityBinding],
         }),
     ).toThrow(/Two DSL capabilities named count_chars/);
+    // Parameters the validator cannot use: refused here, not at every click.
+    const unusable = () =>
+      new ActionRunner(db, {
+        ...base,
+        bindings: [
+          {
+            ...(BINDINGS[1] as DslCapabilityBinding),
+            parameters: schema({ text: { type: 'string', pattern: '[' } }, ['text']),
+          },
+        ],
+      });
+    expect(unusable).toThrow(SchemaUnusableError);
+    expect(unusable).toThrow(
+      'The parameters schema of DSL capability count_chars cannot be used: /properties/text/pattern is not',
+    );
   });
 });
 

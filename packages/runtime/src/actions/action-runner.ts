@@ -40,7 +40,7 @@ import type { LineUpRiskLevel, UIActionAnswerPayload, UIActionPayload } from '@l
 import type { Clock } from '../apps/registry.js';
 import { CapabilityError, type CapabilityRuntime } from '../capabilities/capability-runtime.js';
 import type { ActionLedgerRecord, CapabilityRecord, RuntimeDatabase } from '../storage/database.js';
-import { matchesSchema } from '../tools/schema-validator.js';
+import { assertUsableSchema, matchesSchema } from '../tools/schema-validator.js';
 import { type ActionDocumentSource, ActionLedger } from './action-ledger.js';
 
 /** The one mapping from a wire capability's risk (seed 000) to the DSL risk a catalog shows (seed 002). */
@@ -125,6 +125,7 @@ export class ActionRunner {
     for (const binding of options.bindings) {
       // A host's mistake is refused here, with the descriptor's own rules (seed 002 §11, §13).
       parseUICapabilityDescriptor(descriptorOf(binding, 'read'));
+      assertUsableSchema(binding.parameters, { kind: 'binding', name: binding.id, schema: 'parameters' });
       if (bindings.has(binding.id)) throw new Error(`Two DSL capabilities named ${binding.id}.`);
       bindings.set(binding.id, binding);
     }

@@ -17,6 +17,7 @@ import {
   type AppCapabilityDescriptor,
   AppCapabilityDescriptorSchema,
   type AppListPayload,
+  agentToolName,
   type ClientInventoryPayload,
   ClientInventoryPayloadSchema,
   type MiniAppManifest,
@@ -36,6 +37,7 @@ import {
   type RegistryTransaction,
   type RuntimeDatabase,
 } from '../storage/database.js';
+import { assertUsableSchema } from '../tools/schema-validator.js';
 import { BundleIntegrityError, type BundlePolicy, digestIntegrity, fetchVerifiedBundle } from './bundle.js';
 
 /** The standard components this host renders itself: the Intelligent UI DSL, versions 1.0 and 1.1. */
@@ -118,7 +120,8 @@ export class AppRegistry {
 
   /**
    * Installs or updates an app from its manifest (untrusted JSON). Throws `LineUpProtocolError` for an invalid
-   * manifest, or one whose app scope another installed app already uses; nothing is written then. The same
+   * manifest, or one whose app scope another installed app already uses, and `SchemaUnusableError` for a tool
+   * whose input or output schema the runtime cannot validate with; nothing is written then. The same
    * manifest again is `unchanged` and writes nothing. (`installBundle` is the verified path: it also keeps the
    * bundle's files.)
    */
@@ -130,7 +133,8 @@ export class AppRegistry {
   /**
    * Installs (or upgrades) the bundle at `bundleUrl`: fetches its manifest and every file it lists, checks each
    * file's size and SHA-256 against it (`BundleIntegrityError` naming the file and both digests, audited as
-   * `bundle_rejected`; nothing is kept, and an installed version keeps running untouched), then in one
+   * `bundle_rejected`; nothing is kept, and an installed version keeps running untouched), refuses a tool schema
+   * the runtime cannot validate with (`SchemaUnusableError`; nothing is kept either), then in one
    * transaction keeps the verified files, switches the app's record to the new manifest and publishes the new
    * inventory revision. A bundle whose manifest lists no files is refused (`no_integrity`). With a `policy`
    * (production) the manifest must be allow-listed or signed by a trusted key first (`not_allowed`,
@@ -163,6 +167,12 @@ export class AppRegistry {
     bundleUrl: string,
     files?: ReadonlyMap<string, Uint8Array>,
   ): Promise<InstallOutcome> {
+    // Before anything is written: a schema the validator cannot use would install and then refuse every call.
+    for (const tool of manifest.tools) {
+      const name = agentToolName(tool);
+      assertUsableSchema(tool.input_schema, { kind: 'tool', name, schema: 'input' });
+      assertUsableSchema(tool.output_schema, { kind: 'tool', name, schema: 'output' });
+    }
     const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
     const apps = transaction.objectStore('apps');
     const all = await apps.getAll();
@@ -515,7 +525,7 @@ export class AppRegistry {
 
   /**
    * Declares the host's capabilities (untrusted input is checked: each a valid descriptor with a description
-   * and an output schema, names unique). A declaration that differs from the stored one — new, changed, or
+   * and an output schema, names unique; a schema the runtime cannot validate with is a `SchemaUnusableError`). A declaration that differs from the stored one — new, changed, or
    * revoked before — publishes one new inventory revision for all of them; the same declarations again write
    * nothing. Capabilities not named stay as they are (revoke them with `revokeCapability`). Returns whether the
    * inventory changed.
@@ -689,5 +699,11 @@ function checkDeclaration(input: CapabilityDeclaration, index: number): Capabili
         message: 'An output schema is a JSON Schema object.',
       },
     ]);
+  assertUsableSchema(parsed.data.input_schema, {
+    kind: 'capability',
+    name: parsed.data.name,
+    schema: 'input',
+  });
+  assertUsableSchema(output_schema, { kind: 'capability', name: parsed.data.name, schema: 'output' });
   return JSON.parse(JSON.stringify({ ...parsed.data, description, output_schema })) as CapabilityDeclaration;
 }

@@ -1,42 +1,68 @@
 /**
- * Checks tool arguments and results against the JSON Schemas the inventory published (seed 003 §4.2 steps 2
- * and 8): the manifests' schemas (Draft 2020-12), compiled with AJV. A schema read from IndexedDB is a new
- * object on every read, so compiled validators are kept by the schema's JSON text, a bounded number of them
- * (AJV's own cache, keyed by object, is cleared of each one we let go). AJV reports no value back to the agent:
- * a failure is one stable code.
+ * Checks tool arguments and results, and capability arguments and outputs, against the JSON Schemas the
+ * inventory published (seed 003 §4.2 steps 2 and 8). The schemas are interpreted (`@cfworker/json-schema`): no
+ * code is generated, so a host whose Content Security Policy forbids `'unsafe-eval'` validates as any other.
+ *
+ * Every schema is readied once (schema-check.ts): a schema the validator cannot use is refused where it enters
+ * the runtime (`assertUsableSchema`: install, capability declaration, DSL binding), and — if one was stored
+ * before this check existed — accepts nothing afterwards. A schema read from IndexedDB is a new object on every
+ * read, so readied schemas are kept by their JSON text, a bounded number of them. No value is echoed: a failure
+ * is one stable code at the caller.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { validate } from '@cfworker/json-schema';
+import {
+  type PreparedSchema,
+  prepareSchema,
+  type SchemaOwner,
+  SchemaRefusal,
+  SchemaUnusableError,
+} from './schema-check.js';
 
-/** Distinct schemas kept compiled; the least recently used one goes first beyond this. */
-const MAX_COMPILED = 512;
+/** Distinct schemas kept readied; the least recently used one goes first beyond this. */
+const MAX_PREPARED = 512;
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-const compiled = new Map<string, { readonly schema: object; readonly validate: ValidateFunction }>();
-const refuseAll = (() => false) as unknown as ValidateFunction;
+type Entry = PreparedSchema | SchemaRefusal;
+const prepared = new Map<string, Entry>();
 
-/** Whether `value` satisfies `schema`; a schema AJV cannot compile accepts nothing. */
-export function matchesSchema(schema: object, value: unknown): boolean {
+/** The readied schema for `schema`, or why it cannot be used (kept either way). */
+function entryFor(schema: object | boolean): Entry {
   const key = JSON.stringify(schema);
-  let entry = compiled.get(key);
+  let entry = prepared.get(key);
   if (entry === undefined) {
-    let validate: ValidateFunction;
     try {
-      validate = ajv.compile(schema);
-    } catch {
-      validate = refuseAll;
+      entry = prepareSchema(key);
+    } catch (error) {
+      // Anything else the interpreter's preparation throws is a refusal too, never an accepted schema.
+      entry = error instanceof SchemaRefusal ? error : new SchemaRefusal('invalid_schema', '');
     }
-    entry = { schema, validate };
-    if (compiled.size >= MAX_COMPILED) {
-      const [oldestKey, oldest] = compiled.entries().next().value as [string, { schema: object }];
-      compiled.delete(oldestKey);
-      ajv.removeSchema(oldest.schema);
-    }
-  } else compiled.delete(key);
-  compiled.set(key, entry);
-  return entry.validate(value) === true;
+    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value as string);
+  } else prepared.delete(key);
+  prepared.set(key, entry);
+  return entry;
 }
 
-/** How many schemas are kept compiled (for tests). */
-export function compiledSchemaCount(): number {
-  return compiled.size;
+/**
+ * Throws `SchemaUnusableError` (naming `owner` and the JSON pointer of the keyword at fault) when the runtime
+ * cannot validate with `schema`; returns otherwise.
+ */
+export function assertUsableSchema(schema: object | boolean, owner?: SchemaOwner): void {
+  const entry = entryFor(schema);
+  if (entry instanceof SchemaRefusal) throw new SchemaUnusableError(entry.reason, entry.pointer, owner);
+}
+
+/** Whether `value` satisfies `schema`; a schema the validator cannot use accepts nothing. */
+export function matchesSchema(schema: object | boolean, value: unknown): boolean {
+  const entry = entryFor(schema);
+  if (entry instanceof SchemaRefusal) return false;
+  try {
+    return validate(value, entry.schema, entry.draft, entry.lookup, true).valid;
+  } catch {
+    // A value that is not JSON (undefined, a function), or a stack the value's depth exhausted.
+    return false;
+  }
+}
+
+/** How many schemas are kept readied (for tests). */
+export function preparedSchemaCount(): number {
+  return prepared.size;
 }
