@@ -8,6 +8,7 @@ import capabilitiesSource from '../examples/capabilities.ts?raw';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
 import conversationsSource from '../examples/conversations.ts?raw';
 import installSource from '../examples/install.ts?raw';
+import openDatabaseSource from '../examples/open-database.ts?raw';
 import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
@@ -19,7 +20,7 @@ import type { WebSocketLike } from './client/websocket-transport.js';
 import { ConversationStore } from './conversations/conversation-store.js';
 import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
-import { openRuntimeDatabase } from './storage/database.js';
+import { openRuntimeDatabase, RUNTIME_DATABASE_NAME, RUNTIME_DATABASE_VERSION } from './storage/database.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -405,5 +406,29 @@ describe('README example: actions', () => {
     ]);
     client.stop();
     db.close();
+  });
+});
+
+describe('README example: the database across tabs', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(openDatabaseSource.trimEnd());
+  });
+
+  it('lets a newer tab upgrade at once and tells this tab to reload', async () => {
+    const { openForThisTab } = await import('../examples/open-database.js');
+    const shown: string[] = [];
+    const db = await openForThisTab((message) => shown.push(message));
+    expect(db?.version).toBe(RUNTIME_DATABASE_VERSION);
+    // A newer LineUp in another tab: not blocked, because this tab's connection closes itself.
+    const newer = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(RUNTIME_DATABASE_NAME, RUNTIME_DATABASE_VERSION + 1);
+      request.onblocked = () => reject(new Error('blocked'));
+      request.onsuccess = () => resolve(request.result);
+    });
+    expect(shown).toEqual(['LineUp was updated in another tab. Reload this page.']);
+    newer.close();
+    await new Promise((resolve) => {
+      indexedDB.deleteDatabase(RUNTIME_DATABASE_NAME).onsuccess = resolve;
+    });
   });
 });
