@@ -13,10 +13,11 @@ import { lineupMiniApp } from '../src/vite.js';
 
 /**
  * The most the SDK may add to a page, gzip bytes. The target is 8 KiB; today the page's end of the channel
- * costs about 10.7 KiB, most of it @lineup/shared's channel parser (bridge/miniapp.ts, json/safe-json.ts,
- * json/parse.ts and the zod kinds they use). This budget holds the line until that parser is slimmed.
+ * costs about 10.1 KiB: most of it is @lineup/shared's channel parser (bridge/miniapp.ts, json/safe-json.ts,
+ * json/parse.ts) and the zod kinds it uses beyond the app's own. This budget holds the line until that parser
+ * is slimmed.
  */
-const BUDGET_BYTES = 11 * 1024;
+const BUDGET_BYTES = 10.5 * 1024;
 
 const root = fileURLToPath(new URL('./size/', import.meta.url));
 const outDirs: string[] = [];

@@ -35,7 +35,7 @@
  */
 
 import { z } from 'zod';
-import { ScalarSchema, UIIdentifierSchema } from '../dsl/schema.js';
+import { ScalarSchema, UIIdentifierSchema } from '../dsl/scalars.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import { boundedDictionary, boundedJSONObject, boundedJSONValue } from '../json/json-data.js';
 import { messageBudget, parseShape } from '../json/parse.js';

@@ -6,32 +6,20 @@
 import { z } from 'zod';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { UI_EXPRESSION_OPERATORS, UI_RESULT_CURRENCIES, UI_RESULT_STYLES } from './catalog.js';
+import { boundedNumber, ScalarSchema, scalarString, UIIdentifierSchema } from './scalars.js';
 import type { Expr, StateDeclaration, UIAction, UIActionDefinition, UILocalAction, Value } from './types.js';
+
+export { boundedNumber, ScalarSchema, scalarString, UIIdentifierSchema } from './scalars.js';
 
 // Dictionaries carry their size limit as JSON Schema `maxProperties` through `.meta()`: zod records cannot
 // state it, and parseDocument enforces it.
 
-/** seed 002 §2; the lookahead keeps `prototype` and `constructor` out (`__proto__` fails the first letter). */
-export const UIIdentifierSchema = z
-  .string()
-  .regex(/^(?!(?:prototype|constructor)$)[A-Za-z][A-Za-z0-9_-]{0,63}$/)
-  .meta({
-    id: 'Identifier',
-    description: 'Letters, digits, _ and -; starts with a letter; at most 64 characters.',
-  });
-
-export const boundedNumber = () => z.number().min(-UI_LIMITS.maxAbsNumber).max(UI_LIMITS.maxAbsNumber);
-export const scalarString = () => z.string().max(UI_LIMITS.maxStringLength);
 export const label = () => z.string().min(1).max(UI_LIMITS.maxLabelLength);
 export const optionalLabel = () => z.string().max(UI_LIMITS.maxLabelLength).exactOptional();
 export const literals = <T extends readonly (string | number)[]>(values: T) =>
   z.union(
     values.map((value) => z.literal(value)) as unknown as [z.ZodLiteral<T[number]>, z.ZodLiteral<T[number]>],
   );
-
-export const ScalarSchema = z
-  .union([scalarString(), boundedNumber(), z.boolean(), z.null()])
-  .meta({ id: 'Scalar', description: 'Strings ≤ 4,096 UTF-16 units; finite numbers with |x| ≤ 1e15.' });
 
 export const ExprSchema: z.ZodType<Expr> = z
   .lazy(() =>
