@@ -1,9 +1,11 @@
 /**
  * Chart (seed 002 §5): bar or line over 1–200 points, positive and negative values. The SVG is drawn here from
  * numbers only; a document cannot supply paths, scripts or styles. The points are also listed in a visually
- * hidden table, so the data is readable without the picture.
+ * hidden table, so the data is readable without the picture: a screen reader meets the figure (named once, by
+ * its caption) and the table, and skips the picture. Tooltips and the table show rounded, locale-formatted
+ * numbers (chartNumberFormat).
  */
-import { scalarText } from './format.js';
+import { useId } from 'react';
 
 export interface ChartPoint {
   readonly id: string;
@@ -18,19 +20,40 @@ const PADDING = 16;
 /** Up to this many points get a visible label row; every point always has a tooltip and a table row. */
 const LEGEND_POINTS = 24;
 
-function pointTitle(point: ChartPoint): string {
-  return `${point.label}: ${point.value === null ? 'unavailable' : scalarText(point.value)}`;
+/**
+ * How a chart's numbers are shown: two fraction digits at most, or three significant digits when every value
+ * is below 1 in size (so 0.0123 stays readable), with the locale's separators.
+ */
+export function chartNumberFormat(values: readonly (number | null)[], locale?: string): Intl.NumberFormat {
+  const largest = Math.max(0, ...values.map((value) => Math.abs(value ?? 0)));
+  return new Intl.NumberFormat(
+    locale,
+    largest > 0 && largest < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 },
+  );
 }
 
 export function ChartView({
   kind,
   label,
   points,
+  locale,
+  fallbackName,
 }: {
   readonly kind: 'bar' | 'line';
   readonly label: string | undefined;
   readonly points: readonly ChartPoint[];
+  readonly locale?: string | undefined;
+  /** The figure's name when the chart has no label. */
+  readonly fallbackName: string;
 }) {
+  const captionId = useId();
+  const format = chartNumberFormat(
+    points.map((point) => point.value),
+    locale,
+  );
+  const valueText = (point: ChartPoint) =>
+    point.value === null ? 'unavailable' : format.format(point.value);
+  const pointTitle = (point: ChartPoint) => `${point.label}: ${valueText(point)}`;
   const values = points.map((point) => point.value ?? 0);
   const max = Math.max(0, ...values);
   const min = Math.min(0, ...values);
@@ -39,15 +62,22 @@ export function ChartView({
   const slot = (WIDTH - 2 * PADDING) / points.length;
   const x = (index: number) => PADDING + slot * index + slot / 2;
   const zero = y(0);
-  const name = label ?? 'Chart';
   return (
-    <figure className="lu-chart">
-      {label !== undefined && <figcaption className="lu-chart-label">{label}</figcaption>}
+    <figure
+      className="lu-chart"
+      {...(label !== undefined ? { 'aria-labelledby': captionId } : { 'aria-label': fallbackName })}
+    >
+      {label !== undefined && (
+        <figcaption className="lu-chart-label" id={captionId}>
+          {label}
+        </figcaption>
+      )}
+      {/* The picture repeats the table below for the eye; tooltips (title) show each point on hover. */}
       <svg
         className={`lu-chart-svg lu-chart-${kind}`}
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={name}
+        aria-hidden="true"
+        focusable="false"
         preserveAspectRatio="none"
       >
         <line className="lu-chart-axis" x1={PADDING} x2={WIDTH - PADDING} y1={zero} y2={zero} />
@@ -91,17 +121,18 @@ export function ChartView({
           ))}
         </div>
       )}
-      <table className="lu-visually-hidden">
-        <caption>{name}</caption>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.id}>
-              <th scope="row">{point.label}</th>
-              <td>{point.value === null ? 'unavailable' : scalarText(point.value)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="lu-visually-hidden">
+        <table>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.id}>
+                <th scope="row">{point.label}</th>
+                <td>{valueText(point)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

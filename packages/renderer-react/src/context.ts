@@ -15,6 +15,8 @@ import {
 } from '@lineup/shared';
 import { createContext, useContext } from 'react';
 import type { InvokeController } from './invoke.js';
+import type { DocumentOutline } from './outline.js';
+import type { ActionTexts } from './texts.js';
 
 export interface RenderContextValue {
   readonly document: UIDocument;
@@ -25,6 +27,10 @@ export interface RenderContextValue {
    */
   readonly derived: Readonly<Record<string, Scalar>> | null;
   readonly locale: string | undefined;
+  /** The renderer's own texts, in the language of `locale`. */
+  readonly texts: ActionTexts;
+  /** The heading level of every Heading and Markdown node (outline.ts). */
+  readonly outline: DocumentOutline;
   /** Writes one field through `updateState`; returns the rejection to show, or `null` when it was stored. */
   readonly setField: (key: string, value: unknown) => Error | null;
   /** Runs a `set` / `reset` through `dispatchLocalAction`; returns the rejection to show, or `null`. */

@@ -136,11 +136,11 @@ describe('components', () => {
     expect(screen.getByText('ok').className).toContain('lu-badge-success');
     expect(screen.getByText('Loading…').closest('[role=status]')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe('Something failed');
-    expect(screen.getByRole('region', { name: 'Card title' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Card title' })).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: 'B' })).toBeTruthy();
     expect(screen.getByRole('cell', { name: '1.5' })).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Done so far' }).getAttribute('aria-valuenow')).toBe('40');
-    expect(screen.getByRole('img', { name: 'Trend' })).toBeTruthy();
+    expect(screen.getByRole('figure', { name: 'Trend' })).toBeTruthy();
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Ada');
     expect((screen.getByLabelText('Count') as HTMLInputElement).value).toBe('2');
     expect((screen.getByLabelText('Pick') as HTMLSelectElement).value).toBe('a');

@@ -20,7 +20,7 @@ import {
   type UIState,
   updateState,
 } from '@lineup/shared';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { deriveAll, RenderContext, type RenderContextValue } from './context.js';
 import { errorText } from './errors.js';
 import {
@@ -34,7 +34,13 @@ import {
   type UIInvokeHandler,
   type UIInvokeRequest,
 } from './invoke.js';
+import { guessDocumentLanguage } from './language.js';
 import { NodeView } from './node-view.js';
+import { DEFAULT_HEADING_LEVEL, documentOutline, type HeadingLevel, toHeadingLevel } from './outline.js';
+import { actionTexts } from './texts.js';
+
+/** Light or dark colours; `auto` (the default) follows the user's `prefers-color-scheme`. */
+export type RendererTheme = 'auto' | 'light' | 'dark';
 
 export interface IntelligentUIViewProps {
   /** The document as decoded JSON (or a document `parseDocument` returned). Validated on every change. */
@@ -52,8 +58,25 @@ export interface IntelligentUIViewProps {
    * when the view mounts. Without it the view starts from the declared `initial` values (seed 002 §10).
    */
   readonly savedState?: unknown;
-  /** Called with each new local state (after an input, a local action or an applied result). */
+  /**
+   * Called with the local state when the view mounts (the restored or initial state), and with each new state
+   * after that (an input, a local action, an applied result, a new document of the same id).
+   */
   readonly onStateChange?: (state: UIState) => void;
+  /**
+   * The HTML level of the document's title, 1–6 (default 2): the level below the host's heading that contains
+   * the document. Headings inside follow in order below it, without skipped levels; Markdown headings are
+   * shifted below the heading before them.
+   */
+  readonly headingLevel?: HeadingLevel;
+  /** Light or dark colours; `auto` (default) follows `prefers-color-scheme`. Sets `data-lu-theme`. */
+  readonly theme?: RendererTheme;
+  /**
+   * The language of the document's text (a BCP 47 tag such as `zh-CN`), set as its `lang`. Without it the
+   * renderer guesses from the text's script (Han: `zh`, kana: `ja`, Hangul: `ko`) and otherwise leaves `lang`
+   * to the page. The renderer's own texts follow `locale`.
+   */
+  readonly lang?: string;
   /**
    * Receipts the host keeps for this document (its action ledger's `list`), e.g. after a reload or while an
    * action settles elsewhere: an `invoke` button with no click of its own in this view shows the latest receipt
@@ -82,9 +105,21 @@ function validate(input: unknown, maxDocumentBytes: number | undefined): Validat
 }
 
 /** Shown instead of a document that fails validation: what is wrong and where, never the content. */
-export function InvalidDocument({ issues }: { readonly issues: readonly UIIssue[] }) {
+export function InvalidDocument({
+  issues,
+  theme,
+}: {
+  readonly issues: readonly UIIssue[];
+  readonly theme?: RendererTheme | undefined;
+}) {
   return (
-    <section className="lu-ui lu-invalid" role="alert" aria-label="Interface not shown">
+    <section
+      className="lu-ui lu-invalid"
+      role="alert"
+      aria-label="Interface not shown"
+      lang="en"
+      data-lu-theme={theme ?? 'auto'}
+    >
       <p className="lu-invalid-title">This interface could not be shown because its document is not valid.</p>
       <ul className="lu-invalid-issues">
         {issues.map((issue) => (
@@ -117,7 +152,7 @@ export function DocumentRenderer(props: DocumentRendererProps) {
     () => validate(props.document, props.maxDocumentBytes),
     [props.document, props.maxDocumentBytes],
   );
-  if (!validated.ok) return <InvalidDocument issues={validated.issues} />;
+  if (!validated.ok) return <InvalidDocument issues={validated.issues} theme={props.theme} />;
   return <ValidDocument {...props} document={validated.document} />;
 }
 
@@ -143,11 +178,20 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
   const onStateChangeRef = useRef(onStateChange);
   onStateChangeRef.current = onStateChange;
 
+  // The last state handed to onStateChange: the mount's state and a carried-over state are reported after
+  // the render that made them, a committed one at once.
+  const reported = useRef<UIState | null>(null);
   const commit = useCallback((next: UIState) => {
     stateRef.current = next;
     setState(next);
+    reported.current = next;
     onStateChangeRef.current?.(next);
   }, []);
+  useEffect(() => {
+    if (reported.current === current) return;
+    reported.current = current;
+    onStateChangeRef.current?.(current);
+  }, [current]);
 
   const setField = useCallback(
     (key: string, value: unknown): Error | null => {
@@ -245,14 +289,28 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
   );
 
   const derived = useMemo(() => deriveAll(document, current), [document, current]);
+  const titleLevel = toHeadingLevel(props.headingLevel ?? DEFAULT_HEADING_LEVEL);
+  const outline = useMemo(() => documentOutline(document, titleLevel), [document, titleLevel]);
+  const texts = actionTexts(locale);
   const context = useMemo<RenderContextValue>(
-    () => ({ document, state: current, derived, locale, setField, runLocalAction, invoke }),
-    [document, current, derived, locale, setField, runLocalAction, invoke],
+    () => ({ document, state: current, derived, locale, texts, outline, setField, runLocalAction, invoke }),
+    [document, current, derived, locale, texts, outline, setField, runLocalAction, invoke],
   );
+  const lang = useMemo(() => props.lang ?? guessDocumentLanguage(document), [props.lang, document]);
+  const titleId = useId();
+  const Title = `h${titleLevel}` as const;
 
   return (
-    <section className="lu-ui" aria-label={document.title} data-mode={document.mode}>
-      <h2 className="lu-title">{document.title}</h2>
+    <section
+      className="lu-ui"
+      aria-labelledby={titleId}
+      data-mode={document.mode}
+      data-lu-theme={props.theme ?? 'auto'}
+      lang={lang}
+    >
+      <Title className="lu-title" id={titleId}>
+        {document.title}
+      </Title>
       <RenderContext.Provider value={context}>
         <NodeView node={document.root} />
       </RenderContext.Provider>

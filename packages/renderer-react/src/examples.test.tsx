@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import invokeSource from '../examples/invoke.tsx?raw';
 import renderSource from '../examples/render-document.tsx?raw';
 import streamSource from '../examples/stream.tsx?raw';
+import themeSource from '../examples/theme.tsx?raw';
 import readme from '../README.md?raw';
 
 let root: Root | undefined;
@@ -27,6 +28,7 @@ describe('README examples', () => {
     ['render-document', renderSource],
     ['invoke', invokeSource],
     ['stream', streamSource],
+    ['theme', themeSource],
   ])('the README shows examples/%s.tsx verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -41,6 +43,18 @@ describe('README examples', () => {
     fireEvent.change(screen.getByLabelText('本金（元）'), { target: { value: '20000' } });
     expect(log).toHaveBeenLastCalledWith(20000);
     expect(document.querySelector('.lu-result-value')?.textContent).toContain('32,577.89');
+  });
+
+  it('theme puts the title under the host heading, pins the theme and the language', async () => {
+    const { showInSection } = await import('../examples/theme.js');
+    act(() => {
+      root = showInSection(container(), 'dark');
+    });
+    const ui = screen.getByRole('region', { name: '三款轻薄笔记本对比' });
+    expect(screen.getByRole('heading', { name: '三款轻薄笔记本对比', level: 3 })).toBeTruthy();
+    expect(ui.querySelector('h2')).toBeNull();
+    expect(ui.getAttribute('data-lu-theme')).toBe('dark');
+    expect(ui.getAttribute('lang')).toBe('zh-CN');
   });
 
   it('invoke hands the runtime a reserve request and applies the succeeded result', async () => {
@@ -91,9 +105,9 @@ describe('README examples', () => {
       producer = advanceUIStream(producer, mutation);
       act(() => receive(JSON.stringify(producer.checkpoint)));
     }
-    expect(screen.getByRole('region', { name: 'Projected balance' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Projected balance' })).toBeTruthy();
     act(() => receive(JSON.stringify({ ...producer.checkpoint, uiId: 'other_ui' })));
     expect(log).toHaveBeenCalledWith('uiId');
-    expect(screen.getByRole('region', { name: 'Projected balance' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Projected balance' })).toBeTruthy();
   });
 });

@@ -4,7 +4,11 @@
  * `invoke` actions leave through the `onInvoke` callback a host wires up.
  */
 
-export { IntelligentUIView, type IntelligentUIViewProps } from './document-view.js';
+export {
+  IntelligentUIView,
+  type IntelligentUIViewProps,
+  type RendererTheme,
+} from './document-view.js';
 export { formatResult, scalarText } from './format.js';
 export type {
   InvokeUnavailableReason,
@@ -12,4 +16,5 @@ export type {
   UIInvokeRequest,
 } from './invoke.js';
 export { RENDERED_COMPONENT_TYPES } from './node-view.js';
+export type { HeadingLevel } from './outline.js';
 export { IntelligentUIStreamView, type IntelligentUIStreamViewProps } from './stream-view.js';

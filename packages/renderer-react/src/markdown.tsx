@@ -2,30 +2,122 @@
  * The Markdown component's boundary (seed 002 §5 "Markdown 的实际边界"): `react-markdown` with `skipHtml`,
  * the element allowlist from `@lineup/shared` and `unwrapDisallowed`. Raw HTML is dropped; links keep their
  * text but are not clickable; images, iframes and media never load; code is shown, never run.
+ *
+ * Speed: the rendered elements are cached by (heading level, text) in a bounded cache, so a re-render, a stream
+ * frame or a second view of the same text does not parse it again; a text not seen yet is rendered in a
+ * background (transition) render, so a large document shows at once and keeps the page answering input while
+ * its Markdown fills in.
  */
 import { UI_MARKDOWN_ALLOWED_ELEMENTS } from '@lineup/shared';
-import ReactMarkdown from 'react-markdown';
+import { type ReactElement, useDeferredValue } from 'react';
+import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { type HeadingLevel, nextHeadingLevel } from './outline.js';
 
 const ALLOWED: string[] = [...UI_MARKDOWN_ALLOWED_ELEMENTS];
-// GFM adds `del` (strikethrough), which the allowlist names; its tables, task lists and autolinks are unwrapped.
-const REMARK_PLUGINS = [remarkGfm];
 
 /** Never produce a URL: a disallowed link or image is unwrapped anyway, this keeps it so if that changes. */
 const noUrl = (): string => '';
 
-export function SafeMarkdown({ text }: { readonly text: string }) {
+interface MarkdownTree {
+  readonly type: string;
+  depth?: number;
+  readonly children?: MarkdownTree[];
+}
+
+/**
+ * A remark plugin: Markdown headings sit below `base` (`#` is base + 1), in order, without skipped levels
+ * (outline.ts), at most h6.
+ */
+function shiftHeadings(base: HeadingLevel) {
+  return () => (tree: MarkdownTree) => {
+    let previous: number = base;
+    const visit = (node: MarkdownTree): void => {
+      if (node.type === 'heading' && node.depth !== undefined) {
+        node.depth = nextHeadingLevel(base, node.depth, previous);
+        previous = node.depth;
+      }
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(tree);
+  };
+}
+
+// GFM adds `del` (strikethrough), which the allowlist names; its tables, task lists and autolinks are unwrapped.
+const PLUGINS_BY_BASE = new Map<HeadingLevel, NonNullable<Parameters<typeof Markdown>[0]['remarkPlugins']>>();
+function remarkPlugins(base: HeadingLevel) {
+  let plugins = PLUGINS_BY_BASE.get(base);
+  if (plugins === undefined) {
+    plugins = [remarkGfm, shiftHeadings(base)];
+    PLUGINS_BY_BASE.set(base, plugins);
+  }
+  return plugins;
+}
+
+/** The cache's bounds: entries, and UTF-16 code units of their texts (a few MB at most). */
+export const MARKDOWN_CACHE_LIMITS = { entries: 512, characters: 2_000_000 } as const;
+
+const cache = new Map<string, ReactElement>();
+let cachedCharacters = 0;
+
+function cacheKey(text: string, base: HeadingLevel): string {
+  return `${base}\u0000${text}`;
+}
+
+/** The cached rendering of `text`, refreshed as the most recently used; `undefined` when not cached. */
+function cached(text: string, base: HeadingLevel): ReactElement | undefined {
+  const key = cacheKey(text, base);
+  const element = cache.get(key);
+  if (element !== undefined) {
+    cache.delete(key);
+    cache.set(key, element);
+  }
+  return element;
+}
+
+/** Renders `text` (react-markdown's synchronous, hook-free `Markdown`) and caches the elements. */
+export function renderMarkdown(text: string, base: HeadingLevel): ReactElement {
+  const hit = cached(text, base);
+  if (hit !== undefined) return hit;
+  const element = Markdown({
+    children: text,
+    skipHtml: true,
+    allowedElements: ALLOWED,
+    unwrapDisallowed: true,
+    remarkPlugins: remarkPlugins(base),
+    urlTransform: noUrl,
+  });
+  const key = cacheKey(text, base);
+  cache.set(key, element);
+  cachedCharacters += key.length;
+  // Drop the least recently used entries until both bounds hold.
+  for (const [oldest] of cache) {
+    if (cache.size <= MARKDOWN_CACHE_LIMITS.entries && cachedCharacters <= MARKDOWN_CACHE_LIMITS.characters)
+      break;
+    cache.delete(oldest);
+    cachedCharacters -= oldest.length;
+  }
+  return element;
+}
+
+/** How many renderings the cache holds (tests). */
+export function markdownCacheSize(): number {
+  return cache.size;
+}
+
+export function SafeMarkdown({
+  text,
+  baseLevel,
+}: {
+  readonly text: string;
+  readonly baseLevel: HeadingLevel;
+}) {
+  // A text seen before renders at once; a new one first renders empty (aria-busy), then in the background.
+  const shown = useDeferredValue(text, cached(text, baseLevel) !== undefined ? text : '');
+  const pending = shown !== text;
   return (
-    <div className="lu-markdown">
-      <ReactMarkdown
-        skipHtml
-        allowedElements={ALLOWED}
-        unwrapDisallowed
-        remarkPlugins={REMARK_PLUGINS}
-        urlTransform={noUrl}
-      >
-        {text}
-      </ReactMarkdown>
+    <div className="lu-markdown" aria-busy={pending || undefined}>
+      {shown === '' ? null : renderMarkdown(shown, baseLevel)}
     </div>
   );
 }

@@ -31,7 +31,7 @@ describe('IntelligentUIStreamView', () => {
     receiver = receive(receiver, advanceUIStream(producer, { type: 'complete' }));
     rerender(<IntelligentUIStreamView stream={receiver} locale="en-US" />);
     expect(screen.queryByText('Computing the projection')).toBeNull();
-    expect(screen.getByRole('region', { name: 'Projected balance' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Projected balance' })).toBeTruthy();
     expect(container.querySelector('.lu-result-value')?.textContent).toBe('$16,288.95');
     expect(screen.queryByText('Generating…')).toBeNull();
   });
@@ -107,6 +107,6 @@ describe('IntelligentUIStreamView', () => {
     receiver = receive(receiver, producer);
     rerender(<IntelligentUIStreamView stream={receiver} />);
     expect(screen.getByText(/10,000 at 5%/)).toBe(assumptions);
-    expect(screen.getByRole('region', { name: 'Projected balance' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Projected balance' })).toBeTruthy();
   });
 });

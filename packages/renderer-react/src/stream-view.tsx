@@ -45,7 +45,12 @@ function StreamStatus({ stream }: { readonly stream: UIStreamState }) {
 export function IntelligentUIStreamView({ stream, ...props }: IntelligentUIStreamViewProps) {
   const { sourceCallId, uiId, generation, revision, status } = stream;
   return (
-    <div className="lu-stream" data-status={status} aria-busy={status === 'streaming'}>
+    <div
+      className="lu-stream"
+      data-status={status}
+      data-lu-theme={props.theme ?? 'auto'}
+      aria-busy={status === 'streaming'}
+    >
       <DocumentRenderer
         {...props}
         // One instance per (sourceCallId, uiId, generation) (seed 004 §5): a new generation remounts.

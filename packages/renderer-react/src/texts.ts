@@ -6,6 +6,12 @@ import type { UIActionReceipt } from '@lineup/shared';
 import type { InvokeUnavailableReason } from './invoke.js';
 
 export interface ActionTexts {
+  /** The language of these texts, for their `lang` attribute inside a document of another language. */
+  readonly lang: string;
+  /** Said before a Badge's text, so its tone is not colour alone. */
+  readonly tones: Readonly<Record<'success' | 'warning' | 'danger', string>>;
+  /** The name of a Chart without a label. */
+  readonly chart: string;
   readonly unavailable: Readonly<Record<Exclude<InvokeUnavailableReason, null>, string>>;
   readonly receipt: Readonly<Record<UIActionReceipt['status'], string>>;
   readonly submitting: string;
@@ -15,6 +21,9 @@ export interface ActionTexts {
 }
 
 const EN: ActionTexts = {
+  lang: 'en',
+  tones: { success: 'Success', warning: 'Warning', danger: 'Error' },
+  chart: 'Chart',
   unavailable: {
     no_handler: 'Actions are not available here.',
     streaming: 'Available once the interface has finished loading.',
@@ -36,6 +45,9 @@ const EN: ActionTexts = {
 };
 
 const ZH: ActionTexts = {
+  lang: 'zh-CN',
+  tones: { success: '成功', warning: '警告', danger: '错误' },
+  chart: '图表',
   unavailable: {
     no_handler: '此处不能执行操作。',
     streaming: '界面加载完成后可用。',

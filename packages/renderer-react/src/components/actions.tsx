@@ -4,11 +4,11 @@
  * receipt. Rendering never dispatches anything.
  */
 import type { UIAction, UINodeOf } from '@lineup/shared';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useRenderContext } from '../context.js';
 import { errorText } from '../errors.js';
 import { ACTIVE_RECEIPT_STATUSES, type InvokeProgress } from '../invoke.js';
-import { type ActionTexts, actionTexts } from '../texts.js';
+import type { ActionTexts } from '../texts.js';
 import { NodeChildren } from './layout.js';
 
 function progressText(progress: InvokeProgress, texts: ActionTexts): string {
@@ -30,10 +30,13 @@ interface ActionHandle {
   readonly run: () => void;
   readonly disabled: boolean;
   readonly status: ReactNode;
+  /** The status line's id while it says something: the button's `aria-describedby` (why it is disabled, …). */
+  readonly describedBy: string | undefined;
 }
 
 function useAction(action: UIAction): ActionHandle {
   const context = useRenderContext();
+  const statusId = useId();
   const [progress, setProgress] = useState<InvokeProgress | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   if (action.type !== 'invoke') {
@@ -45,13 +48,14 @@ function useAction(action: UIAction): ActionHandle {
       disabled: false,
       status:
         localError === null ? null : (
-          <span className="lu-action-status lu-action-error" role="alert">
+          <span className="lu-action-status lu-action-error" role="alert" id={statusId}>
             {localError}
           </span>
         ),
+      describedBy: localError === null ? undefined : statusId,
     };
   }
-  const texts = actionTexts(context.locale);
+  const texts = context.texts;
   const unavailable = context.invoke.unavailable;
   const busy =
     progress !== null &&
@@ -78,8 +82,11 @@ function useAction(action: UIAction): ActionHandle {
       context.invoke.start(action.actionId, setProgress);
     },
     disabled: unavailable !== null || busy,
+    describedBy: text === null ? undefined : statusId,
     status: (
       <span
+        id={statusId}
+        lang={texts.lang}
         className={`lu-action-status${failed ? ' lu-action-error' : ''}${progress?.phase === 'conflict' ? ' lu-action-conflict' : ''}`}
         role="status"
         data-status={shown?.phase === 'receipt' ? shown.receipt.status : shown?.phase}
@@ -99,6 +106,7 @@ export function ButtonView({ node }: { readonly node: UINodeOf<'Button'> }) {
         type="button"
         className={`lu-button lu-button-${variant ?? 'secondary'}`}
         disabled={handle.disabled}
+        aria-describedby={handle.describedBy}
         onClick={handle.run}
       >
         {label}
@@ -123,7 +131,12 @@ export function FormView({ node }: { readonly node: UINodeOf<'Form'> }) {
     >
       <NodeChildren nodes={node.children} />
       <div className="lu-action">
-        <button type="submit" className="lu-button lu-button-primary" disabled={handle.disabled}>
+        <button
+          type="submit"
+          className="lu-button lu-button-primary"
+          disabled={handle.disabled}
+          aria-describedby={handle.describedBy}
+        >
           {submitLabel}
         </button>
         {handle.status}

@@ -4,7 +4,7 @@
  * in place of its value and leaves the rest of the UI working (seed 004 §1 "局部错误隔离").
  */
 import { UI_DEFAULT_PROGRESS_MAX, type UINodeOf, type Value } from '@lineup/shared';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { type ChartPoint, ChartView } from '../chart.js';
 import { type ResolvedValue, resolveNodeValue, useRenderContext } from '../context.js';
 import { clampProgress, formatResult, scalarText } from '../format.js';
@@ -13,7 +13,7 @@ import { SafeMarkdown } from '../markdown.js';
 /** Shown where a value could not be computed; the message is the shared error's, bounded and input-free. */
 export function ValueUnavailable({ resolved }: { readonly resolved: ResolvedValue & { ok: false } }) {
   return (
-    <span className="lu-value-error" title={resolved.error.message}>
+    <span className="lu-value-error" title={resolved.error.message} lang="en">
       Value unavailable
     </span>
   );
@@ -28,21 +28,50 @@ export function TextView({ node }: { readonly node: UINodeOf<'Text'> }) {
   return <p className="lu-text">{useValueText(node.props.text)}</p>;
 }
 
-/** Heading levels 1–3 sit below the document title (an h2), so they render as h3–h5. */
+/**
+ * Heading levels 1–3 sit below the document title, in order and without skipped levels (outline.ts); the
+ * look follows the DSL level, the HTML level the outline.
+ */
 export function HeadingView({ node }: { readonly node: UINodeOf<'Heading'> }) {
+  const { outline } = useRenderContext();
   const text = useValueText(node.props.text);
   const level = node.props.level ?? 2;
-  const Tag = level === 1 ? 'h3' : level === 2 ? 'h4' : 'h5';
+  const Tag = `h${outline.headings.get(node.id) ?? outline.titleLevel + 1}` as 'h3';
   return <Tag className={`lu-heading lu-heading-${level}`}>{text}</Tag>;
 }
 
 export function MarkdownView({ node }: { readonly node: UINodeOf<'Markdown'> }) {
-  return <SafeMarkdown text={node.props.text} />;
+  const { outline } = useRenderContext();
+  return (
+    <SafeMarkdown
+      text={node.props.text}
+      baseLevel={outline.markdownBase.get(node.id) ?? outline.titleLevel}
+    />
+  );
 }
 
+/** The tone is said (visually hidden) and shown as a mark, not by colour alone. */
+const TONE_MARKS = { success: '✓', warning: '!', danger: '✕' } as const;
+
 export function BadgeView({ node }: { readonly node: UINodeOf<'Badge'> }) {
+  const { texts } = useRenderContext();
   const tone = node.props.tone ?? 'neutral';
-  return <span className={`lu-badge lu-badge-${tone}`}>{useValueText(node.props.text)}</span>;
+  const text = useValueText(node.props.text);
+  return (
+    <span className={`lu-badge lu-badge-${tone}`}>
+      {tone !== 'neutral' && (
+        <>
+          <span className="lu-badge-icon" aria-hidden="true">
+            {TONE_MARKS[tone]}
+          </span>
+          <span className="lu-visually-hidden" lang={texts.lang}>
+            {`${texts.tones[tone]}: `}
+          </span>
+        </>
+      )}
+      {text}
+    </span>
+  );
 }
 
 export function TableView({ node }: { readonly node: UINodeOf<'Table'> }) {
@@ -89,7 +118,9 @@ export function ProgressView({ node }: { readonly node: UINodeOf<'Progress'> }) 
       <div className="lu-progress">
         {label !== undefined && <span className="lu-progress-label">{label}</span>}
         {resolved.ok ? (
-          <span className="lu-value-error">Value unavailable</span>
+          <span className="lu-value-error" lang="en">
+            Value unavailable
+          </span>
         ) : (
           <ValueUnavailable resolved={resolved} />
         )}
@@ -123,7 +154,15 @@ export function ChartNodeView({ node }: { readonly node: UINodeOf<'Chart'> }) {
       value: resolved.ok && typeof resolved.value === 'number' ? resolved.value : null,
     };
   });
-  return <ChartView kind={node.props.kind} label={node.props.label} points={points} />;
+  return (
+    <ChartView
+      kind={node.props.kind}
+      label={node.props.label}
+      points={points}
+      locale={context.locale}
+      fallbackName={context.texts.chart}
+    />
+  );
 }
 
 export function LoadingView({ node }: { readonly node: UINodeOf<'Loading'> }) {
@@ -145,18 +184,31 @@ export function ErrorView({ node }: { readonly node: UINodeOf<'Error'> }) {
 }
 
 export function ResultView({ node }: { readonly node: UINodeOf<'Result'> }) {
-  const { locale } = useRenderContext();
-  const resolved = resolveNodeValue(useRenderContext(), node.props.value);
+  const context = useRenderContext();
+  const { locale } = context;
+  const labelId = useId();
+  const resolved = resolveNodeValue(context, node.props.value);
   const { format, label } = node.props;
   let text: ReactNode;
   if (!resolved.ok) text = <ValueUnavailable resolved={resolved} />;
   else if (format === undefined) text = scalarText(resolved.value);
   else if (typeof resolved.value === 'number') text = formatResult(resolved.value, format, locale);
-  else text = <span className="lu-value-error">Value unavailable</span>;
+  else
+    text = (
+      <span className="lu-value-error" lang="en">
+        Value unavailable
+      </span>
+    );
   return (
     <div className="lu-result">
-      {label !== undefined && <span className="lu-result-label">{label}</span>}
-      <output className="lu-result-value">{text}</output>
+      {label !== undefined && (
+        <span className="lu-result-label" id={labelId}>
+          {label}
+        </span>
+      )}
+      <output className="lu-result-value" aria-labelledby={label !== undefined ? labelId : undefined}>
+        {text}
+      </output>
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * instance, DOM and focus across state changes and stream frames.
  */
 import type { UINode, UINodeOf } from '@lineup/shared';
+import { useId } from 'react';
 import { NodeView } from '../node-view.js';
 
 export function NodeChildren({ nodes }: { readonly nodes: readonly UINode[] }) {
@@ -34,14 +35,20 @@ export function GridView({ node }: { readonly node: UINodeOf<'Grid'> }) {
   );
 }
 
+/** A titled Card is a group named by its title (not a landmark: a document of cards is not many regions). */
 export function CardView({ node }: { readonly node: UINodeOf<'Card'> }) {
   const { title, gap } = node.props;
+  const titleId = useId();
   return (
-    <section className="lu-card" aria-label={title}>
-      {title !== undefined && <div className="lu-card-title">{title}</div>}
+    <div className="lu-card" {...(title !== undefined ? { role: 'group', 'aria-labelledby': titleId } : {})}>
+      {title !== undefined && (
+        <div className="lu-card-title" id={titleId}>
+          {title}
+        </div>
+      )}
       <div className={`lu-column lu-gap-${gap ?? 'md'}`}>
         <NodeChildren nodes={node.children} />
       </div>
-    </section>
+    </div>
   );
 }
