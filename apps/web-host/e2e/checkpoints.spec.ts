@@ -42,10 +42,10 @@ test('checkpoint messages build one streamed interface; stale and conflicting fr
 
   // A gap: seq 3 before seq 2 is fine, every frame is a full snapshot.
   await deliver(all[2]!.checkpoint);
-  await expect(stream.getByRole('region', { name: 'Projected balance' })).toBeVisible();
+  await expect(stream.getByRole('group', { name: 'Projected balance' })).toBeVisible();
   // The older seq 2 arrives late: ignored, the view stays on seq 3.
   await deliver(all[1]!.checkpoint);
-  await expect(stream.getByRole('region', { name: 'Projected balance' })).toBeVisible();
+  await expect(stream.getByRole('group', { name: 'Projected balance' })).toBeVisible();
   // Seq 3 again with other content: a conflict, refused.
   const conflicting = structuredClone(all[2]!.checkpoint) as { snapshot: { title: string } };
   conflicting.snapshot.title = 'Forged';

@@ -94,7 +94,7 @@ test.describe('agent interfaces', () => {
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await page.getByRole('button', { name: 'Streamed interface' }).click();
-    await expect(page.getByRole('region', { name: 'Projected balance' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Projected balance' })).toBeVisible();
     await expect
       .poll(() =>
         page.evaluate(() => [...(window as unknown as { seenTexts: Set<string> }).seenTexts].sort()),

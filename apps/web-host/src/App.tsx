@@ -29,7 +29,7 @@ function Shell() {
         <LanguageSwitch />
       </header>
       <RuntimeProvider>
-        <main className="host__main">
+        <main className="host__main" aria-label={text.mainLabel}>
           <Conversation />
           <div className="host__side">
             <Workspace />

@@ -14,6 +14,8 @@ const en = {
   tagline: 'Web Reference Host',
   languageSwitch: 'Language',
   conversation: 'Conversation',
+  mainLabel: 'Conversation and apps',
+  newInterface: (name: string) => `New interface: ${name}`,
   empty:
     'Say something to the agent, show an example, or paste a document or a lineup.v1 message to see how agent interfaces render here.',
   status: {
@@ -341,6 +343,8 @@ const zh: HostText = {
   tagline: 'Web 参考宿主',
   languageSwitch: '语言',
   conversation: '对话',
+  mainLabel: '对话与应用',
+  newInterface: (name: string) => `新界面：${name}`,
   empty: '和智能体说点什么，打开一个示例，或粘贴一个文档或 lineup.v1 消息，看看智能体界面在这里如何呈现。',
   status: {
     idle: '智能体：未连接',

@@ -37,6 +37,30 @@ const FRAME_INTERVAL = 400;
 /** A pasted document is at most this many characters of JSON text (the DSL's 262,144-byte budget, as text). */
 const MAX_PASTE_LENGTH = 262_144;
 
+/** Interfaces sit in the conversation, under its h2: their titles are h3 (and their headings below). */
+const INTERFACE_HEADING_LEVEL = 3;
+
+/** Entries that are interfaces: announced when they arrive, and where focus goes after Deliver. */
+const INTERFACE_KINDS: ReadonlySet<Entry['kind']> = new Set(['document', 'checkpoints', 'stream', 'surface']);
+
+/** The title a document entry shows, if it has one. */
+function entryTitle(entry: Entry): string | undefined {
+  const document =
+    entry.kind === 'document'
+      ? (entry.document as { title?: unknown } | null)
+      : entry.kind === 'checkpoints'
+        ? entry.stream.document
+        : null;
+  return typeof document?.title === 'string' ? document.title : undefined;
+}
+
+/** An entry's accessible name: its label and, for an interface, its title, so two entries differ by name. */
+function entryName(text: HostText, entry: Entry): string {
+  const label = labelText(text, entry.label);
+  const title = entryTitle(entry);
+  return title === undefined || title === label ? label : `${label}: ${title}`;
+}
+
 function StreamEntry({ id }: { readonly id: number }) {
   const text = useText();
   const [stream, setStream] = useState<UIStreamState | null>(null);
@@ -68,7 +92,7 @@ function StreamEntry({ id }: { readonly id: number }) {
         {text.waitingForFrame}
       </p>
     );
-  return <IntelligentUIStreamView stream={stream} />;
+  return <IntelligentUIStreamView stream={stream} headingLevel={INTERFACE_HEADING_LEVEL} />;
 }
 
 function PasteForm({ onValue }: { readonly onValue: (value: unknown) => void }) {
@@ -407,10 +431,72 @@ export function Conversation() {
     else connection.agent.send(value as object);
   };
 
-  const deliver = (value: unknown) =>
-    isEnvelope(value)
-      ? sendAsAgent(value)
-      : model.add({ kind: 'document', label: 'Pasted document', document: value });
+  // After Deliver the button is disabled (the box is empty again), so focus would fall to <body>: it moves to
+  // what the delivery produced, once that arrives (an interface, or the note that refused it).
+  const focusAfter = useRef<number | null>(null);
+  const deliver = (value: unknown) => {
+    focusAfter.current = model.entries.at(-1)?.key ?? -1;
+    if (isEnvelope(value)) sendAsAgent(value);
+    else model.add({ kind: 'document', label: 'Pasted document', document: value });
+  };
+  /** Where focus goes next: an entry (by key), or the conversation's heading. */
+  const focusTarget = useRef<number | 'heading' | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // New interfaces are announced by name in a polite live region; the ones read back at load are not new.
+  const [announcement, setAnnouncement] = useState('');
+  const announced = useRef<{ model: ConversationModel; keys: Set<number> } | null>(null);
+  const shownModel = loaded?.model === model ? model : null;
+  useEffect(() => {
+    if (shownModel === null) return;
+    if (announced.current?.model !== shownModel) {
+      announced.current = { model: shownModel, keys: new Set(entries.map((entry) => entry.key)) };
+      return;
+    }
+    const known = announced.current.keys;
+    const fresh = entries.filter((entry) => !known.has(entry.key));
+    for (const entry of fresh) known.add(entry.key);
+    const interfaces = fresh.filter((entry) => INTERFACE_KINDS.has(entry.kind));
+    if (interfaces.length > 0)
+      setAnnouncement(interfaces.map((entry) => text.newInterface(entryName(text, entry))).join(' '));
+  }, [entries, shownModel, text]);
+
+  useEffect(() => {
+    const after = focusAfter.current;
+    if (after !== null) {
+      const target = entries.find(
+        (entry) =>
+          entry.key > after &&
+          (INTERFACE_KINDS.has(entry.kind) || (entry.kind === 'note' && entry.tone === 'refused')),
+      );
+      if (target !== undefined) {
+        focusAfter.current = null;
+        focusTarget.current = target.key;
+      }
+    }
+    const target = focusTarget.current;
+    if (target === null) return;
+    const element =
+      target === 'heading'
+        ? heading.current
+        : list.current?.querySelector<HTMLElement>(`[data-entry-key="${target}"]`);
+    if (element) {
+      focusTarget.current = null;
+      element.focus();
+    }
+  });
+
+  /** The user closed a Surface: focus goes to the entry after it (or before it, or the heading). */
+  const closeSurface = (instanceId: string) => {
+    const index = entries.findIndex(
+      (entry) => entry.kind === 'surface' && entry.payload.instance_id === instanceId,
+    );
+    const neighbour = entries[index + 1] ?? entries[index - 1];
+    focusTarget.current = neighbour?.key ?? 'heading';
+    instances.userClose(instanceId);
+    model.removeSurface(instanceId);
+  };
 
   const sendUserMessage = async (message: string) => {
     if (connection === null) {
@@ -453,20 +539,27 @@ export function Conversation() {
       data-conversation-id={conversationId ?? undefined}
     >
       <div className="host__conversation-head">
-        <h2 id="conversation-title">{text.conversation}</h2>
+        <h2 id="conversation-title" ref={heading} tabIndex={-1}>
+          {text.conversation}
+        </h2>
         <ConnectionStatus connection={connection} text={text} />
       </div>
       {connection !== null && conversationId !== null && (
         <ConversationPicker connection={connection} conversationId={conversationId} tick={tick} />
       )}
       {entries.length === 0 && states !== null && <p className="host__empty">{text.empty}</p>}
-      <ol className="host__entries">
+      <p className="host__visually-hidden" role="status" aria-live="polite" data-testid="announcer">
+        {announcement}
+      </p>
+      <ol className="host__entries" ref={list}>
         {states !== null &&
           entries.map((entry) => (
             <li
               key={`${model.conversationId}:${entry.key}`}
               className={`host__entry host__entry--${entry.kind}`}
-              aria-label={labelText(text, entry.label)}
+              aria-label={entryName(text, entry)}
+              data-entry-key={entry.key}
+              tabIndex={-1}
             >
               <EntryView
                 entry={entry}
@@ -483,10 +576,7 @@ export function Conversation() {
                     ? saveState(entry.viewKey)
                     : undefined
                 }
-                onUserClose={(instanceId) => {
-                  instances.userClose(instanceId);
-                  model.removeSurface(instanceId);
-                }}
+                onUserClose={closeSurface}
               />
             </li>
           ))}
@@ -574,6 +664,7 @@ function AgentDocument({
     <IntelligentUIView
       document={document}
       locale={locale}
+      headingLevel={INTERFACE_HEADING_LEVEL}
       {...(documentRef === undefined ? {} : { documentRef })}
       {...(onInvoke === undefined ? {} : { onInvoke, receipts })}
       {...stateProps}
@@ -603,6 +694,7 @@ function AgentStream({
     <IntelligentUIStreamView
       stream={stream}
       locale={locale}
+      headingLevel={INTERFACE_HEADING_LEVEL}
       {...(onInvoke === undefined ? {} : { onInvoke, receipts })}
       {...stateProps}
     />
@@ -641,7 +733,12 @@ function EntryView({
     case 'document':
       // A document the agent sent (recorded, with its envelope id) can run actions; a local one cannot.
       return entry.viewKey === undefined ? (
-        <IntelligentUIView document={entry.document} locale={text.locale} {...stateProps} />
+        <IntelligentUIView
+          document={entry.document}
+          locale={text.locale}
+          headingLevel={INTERFACE_HEADING_LEVEL}
+          {...stateProps}
+        />
       ) : (
         <AgentDocument
           document={entry.document}
@@ -674,7 +771,10 @@ function EntryView({
           {entry.from === 'user' ? (
             <p className="host__chat-text">{entry.text}</p>
           ) : (
-            <IntelligentUIView document={markdownDocument(entry.key, entry.text)} />
+            <IntelligentUIView
+              document={markdownDocument(entry.key, entry.text)}
+              headingLevel={INTERFACE_HEADING_LEVEL}
+            />
           )}
           {entry.pending === true && <span className="host__pending">{text.queued}</span>}
         </div>
