@@ -125,6 +125,13 @@ function refusal(schema: object | boolean): string | null {
 }
 
 describe('JSON Schema Test Suite', () => {
+  it('lists only groups and cases that exist', () => {
+    const groupKeys = new Set(groups.map((group) => group.key));
+    const rowKeys = new Set(rows.map((row) => row.key));
+    expect(Object.keys(EXPECTED_REFUSALS).filter((key) => !groupKeys.has(key))).toEqual([]);
+    expect(Object.keys(EXPECTED_FAILURES).filter((key) => !rowKeys.has(key))).toEqual([]);
+  });
+
   it.each(groups)('$key', ({ key, schema }) => {
     expect(refusal(schema), 'refused at install').toBe(EXPECTED_REFUSALS[key]?.split(':')[0] ?? null);
   });
