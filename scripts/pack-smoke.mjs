@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 /**
  * The published packages as an outside user gets them: packs the five packages (`pnpm pack`, so the tarballs hold
- * exactly what `publish` would upload), installs them with npm into a fresh app outside the workspace (React,
- * zod and Vite from the registry), then typechecks and builds a page that uses every package and a MiniApp
- * whose manifest the SDK's Vite plugin writes. Run after the packages are built:
+ * exactly what `publish` would upload), installs them with npm into a fresh app outside the workspace, then
+ * typechecks and builds a page that uses every package and a MiniApp whose manifest the SDK's Vite plugin writes,
+ * and runs the protocol core and the SDK in Node. It does so twice: with React, zod and Vite at the oldest
+ * versions the packages' ranges admit (read from their package.json, so the floor tested is the floor published)
+ * and at the registry's latest. At the floor it also runs @lineup/shared's own unit tests against that zod,
+ * because the protocol core reads zod's internals. Run after the packages are built:
  *
- *   node scripts/pack-smoke.mjs            (the temporary folder is removed afterwards; --keep keeps it)
+ *   node scripts/pack-smoke.mjs                  (both rows; --row floor or --row latest for one)
+ *   node scripts/pack-smoke.mjs --keep           (keeps the temporary folder)
  *
  * Exits non-zero, naming the step, when any of it fails.
  */
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -21,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -45,11 +50,320 @@ function step(name, command, args, cwd) {
   return result.stdout;
 }
 
+/** `^18.2.0 || ^19.0.0` → `18.2.0`: the oldest version a range admits (its lowest x.y.z). */
+function floorOf(range) {
+  const versions = [...range.matchAll(/(\d+)\.(\d+)\.(\d+)/g)].map((match) => match.slice(1, 4).map(Number));
+  if (versions.length === 0) throw new Error(`no version in the range ${range}`);
+  versions.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  return versions[0].join('.');
+}
+
+const manifestOf = (name) => JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+const sharedManifest = manifestOf('shared');
+const sdkManifest = manifestOf('miniapp-sdk');
+const rendererManifest = manifestOf('renderer-react');
+const floorReact = floorOf(rendererManifest.peerDependencies.react);
+const floorZod = floorOf(sharedManifest.dependencies.zod);
+if (floorZod !== floorOf(sdkManifest.peerDependencies.zod))
+  throw new Error(
+    "@lineup/shared's zod range and @lineup/miniapp-sdk's zod peer range start at different versions",
+  );
+/** The versions of the app's own dependencies in each row. Types follow the React line of the row. */
+const ROWS = [
+  {
+    name: 'floor',
+    versions: {
+      react: floorReact,
+      'react-dom': floorReact,
+      '@types/react': `~${floorReact.split('.').slice(0, 2).join('.')}.0`,
+      '@types/react-dom': `~${floorReact.split('.').slice(0, 2).join('.')}.0`,
+      zod: floorZod,
+      vite: floorOf(sdkManifest.peerDependencies.vite),
+      '@noble/hashes': floorOf(sharedManifest.dependencies['@noble/hashes']),
+    },
+  },
+  {
+    name: 'latest',
+    versions: {
+      react: 'latest',
+      'react-dom': 'latest',
+      '@types/react': 'latest',
+      '@types/react-dom': 'latest',
+      zod: 'latest',
+      vite: 'latest',
+      '@noble/hashes': 'latest',
+    },
+  },
+];
+const rowFlag = process.argv.indexOf('--row');
+const onlyRow = rowFlag === -1 ? undefined : process.argv[rowFlag + 1];
+
+/** A fresh app at `app` with the tarballs and the row's versions: installed, typechecked, built, run in Node. */
+function installAndBuild(app, lineup, row) {
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'lineup-outside-app',
+        private: true,
+        type: 'module',
+        dependencies: {
+          ...lineup,
+          react: row.versions.react,
+          'react-dom': row.versions['react-dom'],
+          zod: row.versions.zod,
+        },
+        devDependencies: {
+          '@types/react': row.versions['@types/react'],
+          '@types/node': '^20.19.0',
+          '@types/react-dom': row.versions['@types/react-dom'],
+          typescript: '5.9.3',
+          vite: row.versions.vite,
+        },
+        // The packages depend on each other by version; here they come from the tarballs, like a registry. The
+        // packages' own dependencies on zod and @noble/hashes resolve to the row's versions too.
+        overrides: { ...lineup, zod: row.versions.zod, '@noble/hashes': row.versions['@noble/hashes'] },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          jsx: 'react-jsx',
+          types: [],
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  // Like Vite's own templates: the build config runs in Node and gets Node's types, the page does not.
+  writeFileSync(
+    join(app, 'tsconfig.node.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023'],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          // As in Vite's templates: older Vite releases' own types need the DOM library to check.
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['vite.config.ts'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(app, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outside app</title></head>' +
+      '<body><div id="root"></div><script type="module" src="./src/main.ts"></script></body></html>\n',
+  );
+  // The MiniApp is the SDK README's own example: its tools module and its Vite config.
+  const sdkExamples = join(root, 'packages', 'miniapp-sdk', 'examples');
+  copyFileSync(join(sdkExamples, 'vite.config.ts'), join(app, 'vite.config.ts'));
+  copyFileSync(join(sdkExamples, 'tools.ts'), join(app, 'src', 'tools.ts'));
+  writeFileSync(
+    join(app, 'src', 'main.ts'),
+    `import { isLineUpError, parseDocument } from '@lineup/shared';
+import { parseEnvelopeText } from '@lineup/shared/protocol';
+import { createMiniAppClient } from '@lineup/miniapp-sdk';
+import type { LineUpMiniAppPluginOptions } from '@lineup/miniapp-sdk/vite';
+import { IntelligentUIView } from '@lineup/renderer-react';
+import { AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
+import { mountSurface } from '@lineup/surface-host';
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import tools from './tools.js';
+
+const document = parseDocument({
+  version: '1.0',
+  id: 'hello',
+  mode: 'structured_ui',
+  title: 'Hello',
+  state: {},
+  derived: {},
+  root: { id: 'text', type: 'Text', props: { text: 'Installed from the tarballs.' } },
+});
+const container = window.document.getElementById('root');
+if (container === null) throw new Error('no #root');
+createRoot(container).render(createElement(IntelligentUIView, { document }));
+
+try {
+  parseEnvelopeText('{}');
+} catch (error) {
+  console.log(isLineUpError(error) ? error.code : 'unexpected');
+}
+
+export const used = [createMiniAppClient, tools, AppRegistry, openRuntimeDatabase, mountSurface];
+// The plugin's declarations are checked here, with skipLibCheck off, against the row's Vite types.
+export type PluginOptions = LineUpMiniAppPluginOptions;
+`,
+  );
+
+  step(
+    `${row.name}: npm install (tarballs + registry)`,
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error'],
+    app,
+  );
+  step(
+    `${row.name}: tsc --noEmit (the page)`,
+    join(app, 'node_modules', '.bin', 'tsc'),
+    ['-p', 'tsconfig.json'],
+    app,
+  );
+  step(
+    `${row.name}: tsc --noEmit (vite.config.ts)`,
+    join(app, 'node_modules', '.bin', 'tsc'),
+    ['-p', 'tsconfig.node.json'],
+    app,
+  );
+  step(
+    `${row.name}: vite build`,
+    join(app, 'node_modules', '.bin', 'vite'),
+    ['build', '--logLevel', 'warn'],
+    app,
+  );
+  const manifest = JSON.parse(readFileSync(join(app, 'dist', 'lineup.manifest.json'), 'utf8'));
+  if (manifest.tools?.[0]?.method !== 'add' || manifest.app_scope !== 'notes')
+    throw new Error('the built lineup.manifest.json does not describe notes.add');
+  log(`${row.name}: the built app has its page and its manifest (notes.add)`);
+  // The protocol core and the SDK run in Node as installed: parse a document and a message, turn zod schemas into
+  // a manifest, and show the versions that actually resolved.
+  writeFileSync(join(app, 'smoke.mjs'), NODE_SMOKE);
+  const smoke = step(`${row.name}: node smoke.mjs`, process.execPath, ['smoke.mjs'], app);
+  log(`${row.name}: ${smoke.trim().split('\n').join('; ')}`);
+  const resolved = Object.fromEntries(
+    ['react', 'zod', 'vite', '@noble/hashes'].map((name) => [
+      name,
+      JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version,
+    ]),
+  );
+  for (const [name, version] of Object.entries(resolved))
+    if (row.name === 'floor' && version !== row.versions[name])
+      throw new Error(`floor: ${name} resolved to ${version}, not the floor ${row.versions[name]}`);
+  log(
+    `${row.name}: resolved ${Object.entries(resolved)
+      .map(([name, version]) => `${name}@${version}`)
+      .join(' ')}`,
+  );
+}
+
+const NODE_SMOKE = `import { parseDocument, isLineUpError } from '@lineup/shared';
+import { parseEnvelopeText } from '@lineup/shared/protocol';
+import { generateManifest } from '@lineup/miniapp-sdk';
+import { agentTool, defineAgentTools } from '@lineup/miniapp-sdk';
+import { z } from 'zod';
+
+const doc = parseDocument({
+  version: '1.0', id: 'smoke', mode: 'structured_ui', title: 'Smoke', state: { n: { type: 'number', initial: 2 } },
+  derived: { twice: { op: 'mul', args: [{ state: 'n' }, 2] } },
+  root: { id: 'text', type: 'Text', props: { text: 'ok' } },
+});
+console.log('document ' + doc.id);
+let refused = 'no';
+try {
+  parseEnvelopeText('{"protocol":"lineup.v1","__proto__":{"polluted":true}}');
+} catch (error) {
+  refused = isLineUpError(error) ? error.code : 'unexpected ' + String(error);
+}
+if (({}).polluted !== undefined) throw new Error('prototype polluted');
+console.log('bad envelope refused: ' + refused);
+const tools = defineAgentTools({
+  appScope: 'notes',
+  tools: {
+    add: agentTool({
+      contractVersion: '1.0', description: 'Adds a note.', callModel: 'command', timeoutMs: 1000,
+      activation: 'app_ready', risk: 'display_only',
+      input: z.strictObject({ text: z.string().min(1).max(20), tags: z.array(z.enum(['a', 'b'])).optional() }),
+      output: z.strictObject({ count: z.int().min(0) }),
+      handler: () => ({ count: 1 }),
+    }),
+  },
+});
+const manifest = generateManifest({ id: 'com.example.notes', name: 'Notes', version: '1.0.0' }, tools);
+const input = manifest.tools[0].input_schema;
+if (input.properties.text.maxLength !== 20 || input.additionalProperties !== false)
+  throw new Error('unexpected input schema ' + JSON.stringify(input));
+console.log('manifest ' + manifest.app_scope + '.' + manifest.tools[0].method);
+`;
+
+/**
+ * @lineup/shared's own unit tests (its sources and tests, laid out as in the repository) against the row's zod
+ * and @noble/hashes: the protocol core reads zod internals, so its floor is proven by its tests, not by a build.
+ */
+function sharedSuiteAt(dir, versions) {
+  const shared = join(dir, 'packages', 'shared');
+  const skip = new Set(['node_modules', 'dist']);
+  cpSync(join(root, 'packages', 'shared'), shared, {
+    recursive: true,
+    filter: (source) => !skip.has(basename(source)),
+  });
+  cpSync(join(root, 'docs'), join(dir, 'docs'), { recursive: true });
+  copyFileSync(join(root, 'tsconfig.base.json'), join(dir, 'tsconfig.base.json'));
+  const manifest = JSON.parse(readFileSync(join(shared, 'package.json'), 'utf8'));
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  manifest.dependencies = { zod: versions.zod, '@noble/hashes': versions['@noble/hashes'] };
+  manifest.devDependencies = {
+    ...Object.fromEntries(
+      Object.entries(manifest.devDependencies).filter(([, range]) => !range.startsWith('workspace:')),
+    ),
+    vitest: rootManifest.devDependencies.vitest,
+    vite: rootManifest.devDependencies.vite,
+    typescript: rootManifest.devDependencies.typescript,
+  };
+  writeFileSync(join(shared, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The workspace's project config, without the workspace: the source condition resolves the package to itself.
+  writeFileSync(
+    join(shared, 'vitest.config.ts'),
+    `import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+export default defineConfig({
+  resolve: { conditions: ['@lineup/source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['@lineup/source', ...defaultServerConditions] } },
+  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30_000 },
+});
+`,
+  );
+  step(
+    'floor: npm install (@lineup/shared suite)',
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error'],
+    shared,
+  );
+  const output = step(
+    'floor: @lineup/shared unit tests',
+    join(shared, 'node_modules', '.bin', 'vitest'),
+    ['run', '--reporter=dot'],
+    shared,
+  );
+  const plain = output.replaceAll(String.fromCharCode(27), '').replace(/\[[0-9;]*m/g, '');
+  const summary = plain.split('\n').find((line) => /^\s*Tests\s/.test(line));
+  log(`floor: @lineup/shared unit tests at zod@${versions.zod}: ${summary?.trim()}`);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
 const tarballs = join(work, 'tarballs');
-const app = join(work, 'app');
 mkdirSync(tarballs);
-mkdirSync(join(app, 'src'), { recursive: true });
 
 try {
   for (const name of PACKAGES) {
@@ -93,136 +407,18 @@ try {
   log('each tarball: MIT LICENSE, engines from Node 20.19, the exports without @lineup/source');
 
   const lineup = Object.fromEntries(PACKAGES.map((name) => [`@lineup/${name}`, tarball(name)]));
-  writeFileSync(
-    join(app, 'package.json'),
-    `${JSON.stringify(
-      {
-        name: 'lineup-outside-app',
-        private: true,
-        type: 'module',
-        dependencies: {
-          ...lineup,
-          react: '^19.2.0',
-          'react-dom': '^19.2.0',
-          zod: '^4.6.7',
-        },
-        devDependencies: {
-          '@types/react': '^19.2.0',
-          '@types/node': '^20.19.0',
-          '@types/react-dom': '^19.2.0',
-          typescript: '5.9.3',
-          vite: '8.3.8',
-        },
-        // The packages depend on each other by version; here they come from the tarballs, like a registry.
-        overrides: lineup,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  writeFileSync(
-    join(app, 'tsconfig.json'),
-    `${JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          jsx: 'react-jsx',
-          types: [],
-        },
-        include: ['src'],
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  // Like Vite's own templates: the build config runs in Node and gets Node's types, the page does not.
-  writeFileSync(
-    join(app, 'tsconfig.node.json'),
-    `${JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023'],
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          strict: true,
-          noEmit: true,
-          types: ['node'],
-        },
-        include: ['vite.config.ts'],
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  writeFileSync(
-    join(app, 'index.html'),
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outside app</title></head>' +
-      '<body><div id="root"></div><script type="module" src="./src/main.ts"></script></body></html>\n',
-  );
-  // The MiniApp is the SDK README's own example: its tools module and its Vite config.
-  const sdkExamples = join(root, 'packages', 'miniapp-sdk', 'examples');
-  copyFileSync(join(sdkExamples, 'vite.config.ts'), join(app, 'vite.config.ts'));
-  copyFileSync(join(sdkExamples, 'tools.ts'), join(app, 'src', 'tools.ts'));
-  writeFileSync(
-    join(app, 'src', 'main.ts'),
-    `import { isLineUpError, parseDocument } from '@lineup/shared';
-import { parseEnvelopeText } from '@lineup/shared/protocol';
-import { createMiniAppClient } from '@lineup/miniapp-sdk';
-import { IntelligentUIView } from '@lineup/renderer-react';
-import { AppRegistry, openRuntimeDatabase } from '@lineup/runtime';
-import { mountSurface } from '@lineup/surface-host';
-import { createElement } from 'react';
-import { createRoot } from 'react-dom/client';
-import tools from './tools.js';
-
-const document = parseDocument({
-  version: '1.0',
-  id: 'hello',
-  mode: 'structured_ui',
-  title: 'Hello',
-  state: {},
-  derived: {},
-  root: { id: 'text', type: 'Text', props: { text: 'Installed from the tarballs.' } },
-});
-const container = window.document.getElementById('root');
-if (container === null) throw new Error('no #root');
-createRoot(container).render(createElement(IntelligentUIView, { document }));
-
-try {
-  parseEnvelopeText('{}');
-} catch (error) {
-  console.log(isLineUpError(error) ? error.code : 'unexpected');
-}
-
-export const used = [createMiniAppClient, tools, AppRegistry, openRuntimeDatabase, mountSurface];
-`,
-  );
-
-  step(
-    'npm install (tarballs + registry)',
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error'],
-    app,
-  );
-  step('tsc --noEmit (the page)', join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app);
-  step(
-    'tsc --noEmit (vite.config.ts)',
-    join(app, 'node_modules', '.bin', 'tsc'),
-    ['-p', 'tsconfig.node.json'],
-    app,
-  );
-  step('vite build', join(app, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], app);
-  const manifest = JSON.parse(readFileSync(join(app, 'dist', 'lineup.manifest.json'), 'utf8'));
-  if (manifest.tools?.[0]?.method !== 'add' || manifest.app_scope !== 'notes')
-    throw new Error('the built lineup.manifest.json does not describe notes.add');
-  log('the built app has its page and its manifest (notes.add)');
+  const rows = ROWS.filter((row) => onlyRow === undefined || row.name === onlyRow);
+  if (rows.length === 0)
+    throw new Error(`no row named ${onlyRow} (rows: ${ROWS.map((row) => row.name).join(', ')})`);
+  for (const row of rows) {
+    log(
+      `row ${row.name}: ${Object.entries(row.versions)
+        .map(([name, version]) => `${name}@${version}`)
+        .join(' ')}`,
+    );
+    installAndBuild(join(work, `app-${row.name}`), lineup, row);
+    if (row.name === 'floor') sharedSuiteAt(join(work, 'shared-suite'), row.versions);
+  }
   log('passed');
 } catch (error) {
   console.error(`[pack-smoke] FAILED: ${error instanceof Error ? error.message : String(error)}`);
