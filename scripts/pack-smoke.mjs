@@ -318,7 +318,6 @@ function sharedSuiteAt(dir, versions) {
     recursive: true,
     filter: (source) => !skip.has(basename(source)),
   });
-  cpSync(join(root, 'docs'), join(dir, 'docs'), { recursive: true });
   copyFileSync(join(root, 'tsconfig.base.json'), join(dir, 'tsconfig.base.json'));
   const manifest = JSON.parse(readFileSync(join(shared, 'package.json'), 'utf8'));
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -392,7 +391,20 @@ try {
     const read = (entry) => spawnSync('tar', ['xzf', file, '-O', entry], { encoding: 'utf8' }).stdout;
     const packed = JSON.parse(read('package/package.json'));
     const source = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    // Every file the README links to or names (`examples/…`) is in the tarball, so no link is dead on npm.
+    const listed = new Set(
+      spawnSync('tar', ['tzf', file], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .map((entry) => entry.replace(/^package\//, '')),
+    );
+    const readme = read('package/README.md');
+    const mentioned = [
+      ...[...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((match) => match[1]),
+      ...[...readme.matchAll(/`((?:examples|docs)\/[^`\s]+\.[a-z]+)`/g)].map((match) => match[1]),
+    ].filter((target) => !/^[a-z]+:/.test(target));
+    const dead = [...new Set(mentioned)].filter((target) => !listed.has(target.replace(/^\.\//, '')));
     const problems = [
+      dead.length === 0 ? null : `the README names files not in the tarball: ${dead.join(', ')}`,
       packed.license === 'MIT' ? null : 'license is not MIT',
       read('package/LICENSE').startsWith('MIT License') ? null : 'no MIT LICENSE file in the tarball',
       /^(>=|\^)20\.19/.test(packed.engines?.node ?? '') ? null : 'engines.node does not start at 20.19',
@@ -404,7 +416,9 @@ try {
     ].filter((problem) => problem !== null);
     if (problems.length > 0) throw new Error(`@lineup/${name}: ${problems.join('; ')}`);
   }
-  log('each tarball: MIT LICENSE, engines from Node 20.19, the exports without @lineup/source');
+  log(
+    'each tarball: MIT LICENSE, engines from Node 20.19, the exports without @lineup/source, every file its README names',
+  );
 
   const lineup = Object.fromEntries(PACKAGES.map((name) => [`@lineup/${name}`, tarball(name)]));
   const rows = ROWS.filter((row) => onlyRow === undefined || row.name === onlyRow);

@@ -1,5 +1,5 @@
 /**
- * The WebSocket side of the reference agent (docs/protocol.md, "WebSocket binding"): a `ws` server on `path`
+ * The WebSocket side of the reference agent (packages/shared/docs/protocol.md, "WebSocket binding"): a `ws` server on `path`
  * that selects `lineup.v1.ack` when the client offers it (else plain `lineup.v1`), acknowledges every envelope
  * it takes with `{"ack":"<id>"}`, drops envelopes whose id it has seen (delivery is at least once), and hands
  * each one to the agent of its conversation: one agent per `conversation_id`, created on its first envelope,

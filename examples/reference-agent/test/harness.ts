@@ -107,7 +107,7 @@ export async function connectClient(url: string) {
   };
 }
 
-/** The document reference of an agent action's click: the `ui.document` example of docs/protocol.md. */
+/** The document reference of an agent action's click: the `ui.document` example of packages/shared/docs/protocol.md. */
 export const ACTION_DOCUMENT = Object.freeze({
   source_call_id: 'call_ui_0007',
   ui_id: 'compact_reader',

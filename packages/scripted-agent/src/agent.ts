@@ -3,7 +3,7 @@
  * client, one per JSON text frame), nothing else. It knows no transport, framework or clock, so the same code
  * runs in a browser page behind an in-process transport and in Node behind a WebSocket server.
  *
- * Protocol duties it keeps (docs/protocol.md):
+ * Protocol duties it keeps (@lineup/shared docs/protocol.md):
  * - every frame is parsed with `parseEnvelopeText(text, { direction: 'client_to_agent' })`; an invalid one is
  *   reported to `onProblem` and otherwise ignored; a well-formed one of an unknown type or later version is
  *   answered `lineup.v1.unsupported` and never acted on (seed 000 §3);

@@ -1,5 +1,5 @@
 /**
- * The WebSocket binding of the agent connection (docs/protocol.md "WebSocket binding"): the client dials the
+ * The WebSocket binding of the agent connection (@lineup/shared docs/protocol.md "WebSocket binding"): the client dials the
  * agent; one `lineup.v1` envelope per text frame, both ways; on a lost connection it dials again after a capped
  * exponential backoff with full jitter, and the session starts again (inventory first, then every outbox row
  * still pending, with its original envelope id).

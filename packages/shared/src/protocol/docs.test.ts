@@ -8,7 +8,7 @@
  * catalogue, with one example per message"; CONVENTIONS.md 17).
  */
 import { describe, expect, it } from 'vitest';
-import protocolDoc from '../../../../docs/protocol.md?raw';
+import protocolDoc from '../../docs/protocol.md?raw';
 import {
   computeParameterHash,
   parseUIActionQuery,
