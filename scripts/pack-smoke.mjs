@@ -5,8 +5,9 @@
  * typechecks and builds a page that uses every package and a MiniApp whose manifest the SDK's Vite plugin writes,
  * and runs the protocol core and the SDK in Node. It does so twice: with React, zod and Vite at the oldest
  * versions the packages' ranges admit (read from their package.json, so the floor tested is the floor published)
- * and at the registry's latest. At the floor it also runs @lineup/shared's own unit tests against that zod,
- * because the protocol core reads zod's internals. Run after the packages are built:
+ * and at the registry's latest. At the floor it also runs the unit tests of @lineup/shared (against that zod: the
+ * protocol core reads zod's internals) and of @lineup/renderer-react (against that React). Run after the packages
+ * are built:
  *
  *   node scripts/pack-smoke.mjs                  (both rows; --row floor or --row latest for one)
  *   node scripts/pack-smoke.mjs --keep           (keeps the temporary folder)
@@ -308,20 +309,27 @@ console.log('manifest ' + manifest.app_scope + '.' + manifest.tools[0].method);
 `;
 
 /**
- * @lineup/shared's own unit tests (its sources and tests, laid out as in the repository) against the row's zod
- * and @noble/hashes: the protocol core reads zod internals, so its floor is proven by its tests, not by a build.
+ * A package's own unit tests (its sources and tests, laid out as in the repository, other LineUp packages as
+ * sibling folders) against the row's versions: @lineup/shared reads zod's internals and the renderer runs on
+ * React, so their floors are proven by their tests, not only by a build. `dependencies` replaces the package's
+ * dependencies; its dev dependencies stay, minus workspace ones, with `devOverrides` on top.
  */
-function sharedSuiteAt(dir, versions) {
-  const shared = join(dir, 'packages', 'shared');
-  const skip = new Set(['node_modules', 'dist']);
-  cpSync(join(root, 'packages', 'shared'), shared, {
+function packageSuiteAt(
+  dir,
+  name,
+  { dependencies, devOverrides = {}, environment = 'node', setupFiles = [] },
+) {
+  const folder = join(dir, 'packages', name);
+  const skip = new Set(['node_modules', 'dist', '.bench-baseline']);
+  cpSync(join(root, 'packages', name), folder, {
     recursive: true,
     filter: (source) => !skip.has(basename(source)),
   });
   copyFileSync(join(root, 'tsconfig.base.json'), join(dir, 'tsconfig.base.json'));
-  const manifest = JSON.parse(readFileSync(join(shared, 'package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  manifest.dependencies = { zod: versions.zod, '@noble/hashes': versions['@noble/hashes'] };
+  manifest.dependencies = dependencies;
+  delete manifest.peerDependencies;
   manifest.devDependencies = {
     ...Object.fromEntries(
       Object.entries(manifest.devDependencies).filter(([, range]) => !range.startsWith('workspace:')),
@@ -329,35 +337,66 @@ function sharedSuiteAt(dir, versions) {
     vitest: rootManifest.devDependencies.vitest,
     vite: rootManifest.devDependencies.vite,
     typescript: rootManifest.devDependencies.typescript,
+    ...devOverrides,
   };
-  writeFileSync(join(shared, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  // The workspace's project config, without the workspace: the source condition resolves the package to itself.
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The workspace's project config, without the workspace: the source condition resolves LineUp packages to their
+  // sources (the package itself, and siblings linked with file:).
   writeFileSync(
-    join(shared, 'vitest.config.ts'),
+    join(folder, 'vitest.config.ts'),
     `import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@lineup/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@lineup/source', ...defaultServerConditions] } },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30_000 },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    environment: ${JSON.stringify(environment)},
+    setupFiles: ${JSON.stringify(setupFiles)},
+    testTimeout: 30_000,
+  },
 });
 `,
   );
   step(
-    'floor: npm install (@lineup/shared suite)',
+    `floor: npm install (@lineup/${name} suite)`,
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error'],
-    shared,
+    folder,
   );
   const output = step(
-    'floor: @lineup/shared unit tests',
-    join(shared, 'node_modules', '.bin', 'vitest'),
+    `floor: @lineup/${name} unit tests`,
+    join(folder, 'node_modules', '.bin', 'vitest'),
     ['run', '--reporter=dot'],
-    shared,
+    folder,
   );
   const plain = output.replaceAll(String.fromCharCode(27), '').replace(/\[[0-9;]*m/g, '');
   const summary = plain.split('\n').find((line) => /^\s*Tests\s/.test(line));
-  log(`floor: @lineup/shared unit tests at zod@${versions.zod}: ${summary?.trim()}`);
+  log(`floor: @lineup/${name} unit tests: ${summary?.trim()}`);
+}
+
+function floorSuites(dir, versions) {
+  packageSuiteAt(dir, 'shared', {
+    dependencies: { zod: versions.zod, '@noble/hashes': versions['@noble/hashes'] },
+  });
+  log(`floor: (@lineup/shared at zod@${versions.zod}, @noble/hashes@${versions['@noble/hashes']})`);
+  const renderer = JSON.parse(readFileSync(join(root, 'packages', 'renderer-react', 'package.json'), 'utf8'));
+  packageSuiteAt(dir, 'renderer-react', {
+    dependencies: {
+      '@lineup/shared': 'file:../shared',
+      'react-markdown': renderer.dependencies['react-markdown'],
+      'remark-gfm': renderer.dependencies['remark-gfm'],
+    },
+    devOverrides: {
+      react: versions.react,
+      'react-dom': versions['react-dom'],
+      '@types/react': versions['@types/react'],
+      '@types/react-dom': versions['@types/react-dom'],
+    },
+    environment: 'jsdom',
+    setupFiles: ['test/setup.ts'],
+  });
+  log(`floor: (@lineup/renderer-react at react@${versions.react})`);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
@@ -431,7 +470,7 @@ try {
         .join(' ')}`,
     );
     installAndBuild(join(work, `app-${row.name}`), lineup, row);
-    if (row.name === 'floor') sharedSuiteAt(join(work, 'shared-suite'), row.versions);
+    if (row.name === 'floor') floorSuites(join(work, 'suites'), row.versions);
   }
   log('passed');
 } catch (error) {
