@@ -43,12 +43,27 @@ function shiftHeadings(base: HeadingLevel) {
   };
 }
 
+/**
+ * remark-gfm's parser extensions, built once: remark-gfm builds them again for every processor, and react-markdown
+ * makes a processor per text. This plugin hands every processor the same (read-only) extension objects.
+ */
+const GFM_DATA: { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] } = {};
+(remarkGfm as unknown as (this: { data(): typeof GFM_DATA }) => void).call({ data: () => GFM_DATA });
+function remarkGfmOnce(this: { data(): Record<string, unknown> }): void {
+  const data = this.data();
+  for (const key of ['micromarkExtensions', 'fromMarkdownExtensions'] as const) {
+    const list = (data[key] as unknown[] | undefined) ?? [];
+    list.push(...(GFM_DATA[key] ?? []));
+    data[key] = list;
+  }
+}
+
 // GFM adds `del` (strikethrough), which the allowlist names; its tables, task lists and autolinks are unwrapped.
 const PLUGINS_BY_BASE = new Map<HeadingLevel, NonNullable<Parameters<typeof Markdown>[0]['remarkPlugins']>>();
 function remarkPlugins(base: HeadingLevel) {
   let plugins = PLUGINS_BY_BASE.get(base);
   if (plugins === undefined) {
-    plugins = [remarkGfm, shiftHeadings(base)];
+    plugins = [remarkGfmOnce as never, shiftHeadings(base)];
     PLUGINS_BY_BASE.set(base, plugins);
   }
   return plugins;
