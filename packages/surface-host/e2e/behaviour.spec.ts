@@ -48,6 +48,22 @@ test.describe('a contained Surface works', () => {
     expect(recorder.traffic().connections).toBe(0);
   });
 
+  test('mounting says nothing to the console about the permissions policy (every feature is one the browser knows)', async ({
+    harnessPage: page,
+  }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (/feature|permissions policy/i.test(message.text())) warnings.push(message.text());
+    });
+    await call(page, 'mount', 'p', WEATHER, { city: '北京' });
+    await expect(surface(page, 'p').locator('#city')).toHaveText('北京');
+    await call(page, 'mount', 'q', WEATHER, { city: '上海' });
+    await expect(surface(page, 'q').locator('#city')).toHaveText('上海');
+    await call(page, 'close', 'p');
+    await call(page, 'close', 'q');
+    expect(warnings).toEqual([]);
+  });
+
   // Chromium opens a connection to a link's host when the user presses the pointer on it; links to other pages
   // lose their target as soon as they appear, however they are made.
   for (const [name, js] of [

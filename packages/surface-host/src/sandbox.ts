@@ -113,7 +113,9 @@ export const SURFACE_REMOVED_GLOBALS: readonly string[] = Object.freeze([
 
 /**
  * The frame's permissions policy (`allow` attribute): every powerful feature off, whatever the defaults of
- * the browser (seed 000 §2.3: no camera, no geolocation).
+ * the browser (seed 000 §2.3: no camera, no geolocation). Only features Chromium knows as policy-controlled:
+ * an unknown name logs "Unrecognized feature" on every mount and disables nothing. Web Bluetooth, which has no
+ * policy name in Chromium, is unreachable anyway: it needs a secure, non-opaque origin, and the frame's is opaque.
  */
 export const SURFACE_PERMISSIONS_POLICY = [
   'camera',
@@ -123,7 +125,6 @@ export const SURFACE_PERMISSIONS_POLICY = [
   'usb',
   'serial',
   'hid',
-  'bluetooth',
   'payment',
   'clipboard-read',
   'clipboard-write',
