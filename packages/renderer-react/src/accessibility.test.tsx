@@ -219,6 +219,20 @@ describe('state and Markdown cache', () => {
     expect(onStateChange.mock.calls).toEqual([[{ n: 3 }], [{ n: 5 }]]);
   });
 
+  it('renders the whole body of a large document (rendered in the background) and every new Markdown text', async () => {
+    const children = Array.from({ length: 80 }, (_, index) => ({
+      id: `t${index}`,
+      type: index % 2 === 0 ? 'Text' : 'Markdown',
+      props: { text: index % 2 === 0 ? `Line ${index}` : `**Bold ${index}** ${Math.random()}` },
+    }));
+    const { container } = render(<IntelligentUIView document={doc(children)} />);
+    await screen.findByText('Bold 79');
+    expect(container.querySelector('.lu-body-pending')).toBeNull();
+    expect(container.querySelectorAll('.lu-text')).toHaveLength(40);
+    expect(container.querySelectorAll('.lu-markdown strong')).toHaveLength(40);
+    expect(container.querySelector('.lu-markdown[aria-busy]')).toBeNull();
+  });
+
   it('renders a Markdown text once and serves it from the cache after that', () => {
     const text = `cache probe ${Math.random()}`;
     const before = markdownCacheSize();

@@ -20,7 +20,7 @@ import {
   type UIState,
   updateState,
 } from '@lineup/shared';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { deriveAll, RenderContext, type RenderContextValue } from './context.js';
 import { errorText } from './errors.js';
 import {
@@ -299,6 +299,10 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
   const lang = useMemo(() => props.lang ?? guessDocumentLanguage(document), [props.lang, document]);
   const titleId = useId();
   const Title = `h${titleLevel}` as const;
+  // A large document first shows its title, then renders its body in a background (transition) render that
+  // yields to input every few milliseconds, so a 200-component document does not freeze the page.
+  const [large] = useState(() => countNodes(document.root) > LARGE_DOCUMENT_NODES);
+  const showBody = useDeferredValue(true, !large);
 
   return (
     <section
@@ -312,10 +316,19 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
         {document.title}
       </Title>
       <RenderContext.Provider value={context}>
-        <NodeView node={document.root} />
+        {showBody ? <NodeView node={document.root} /> : <div className="lu-body-pending" aria-busy="true" />}
       </RenderContext.Provider>
     </section>
   );
+}
+
+/** Documents with more components than this render their body in the background at mount. */
+const LARGE_DOCUMENT_NODES = 60;
+
+function countNodes(node: UIDocument['root']): number {
+  let count = 1;
+  if ('children' in node) for (const child of node.children) count += countNodes(child);
+  return count;
 }
 
 /** The latest receipt of each action among `receipts` (of this document only, when its reference is known). */

@@ -9,7 +9,7 @@
  * its Markdown fills in.
  */
 import { UI_MARKDOWN_ALLOWED_ELEMENTS } from '@lineup/shared';
-import { type ReactElement, useDeferredValue } from 'react';
+import { type ReactElement, startTransition, useEffect, useState } from 'react';
 import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { type HeadingLevel, nextHeadingLevel } from './outline.js';
@@ -127,11 +127,16 @@ export function SafeMarkdown({
   readonly text: string;
   readonly baseLevel: HeadingLevel;
 }) {
-  // A text seen before renders at once; a new one first renders empty (aria-busy), then in the background.
-  const shown = useDeferredValue(text, cached(text, baseLevel) !== undefined ? text : '');
-  const pending = shown !== text;
+  // A text seen before renders at once. A new one keeps what was shown (nothing, at mount) and renders in a
+  // transition of its own after the commit, so the rest of the document is not held back by its Markdown.
+  const hit = cached(text, baseLevel) !== undefined;
+  const [rendered, setRendered] = useState(hit ? text : '');
+  useEffect(() => {
+    if (rendered !== text) startTransition(() => setRendered(text));
+  }, [text, rendered]);
+  const shown = hit ? text : rendered;
   return (
-    <div className="lu-markdown" aria-busy={pending || undefined}>
+    <div className="lu-markdown" aria-busy={shown !== text || undefined}>
       {shown === '' ? null : renderMarkdown(shown, baseLevel)}
     </div>
   );
