@@ -16,6 +16,14 @@ const en = {
   conversation: 'Conversation',
   mainLabel: 'Conversation and apps',
   newInterface: (name: string) => `New interface: ${name}`,
+  storage: {
+    blocked:
+      'Waiting for another LineUp tab: it has an older version open. Close the other LineUp tabs to continue.',
+    replaced:
+      'LineUp was updated in another tab. Reload this page to go on; nothing here can be saved until then.',
+    terminated: 'The browser closed LineUp’s storage (it may have been cleared). Reload this page to go on.',
+    reload: 'Reload',
+  },
   empty:
     'Say something to the agent, show an example, or paste a document or a lineup.v1 message to see how agent interfaces render here.',
   status: {
@@ -345,6 +353,12 @@ const zh: HostText = {
   conversation: '对话',
   mainLabel: '对话与应用',
   newInterface: (name: string) => `新界面：${name}`,
+  storage: {
+    blocked: '正在等待另一个 LineUp 标签页：它打开着旧版本。关闭其他 LineUp 标签页即可继续。',
+    replaced: 'LineUp 已在另一个标签页中更新。请重新加载此页面；在此之前这里的内容无法保存。',
+    terminated: '浏览器关闭了 LineUp 的存储（可能已被清除）。请重新加载此页面。',
+    reload: '重新加载',
+  },
   empty: '和智能体说点什么，打开一个示例，或粘贴一个文档或 lineup.v1 消息，看看智能体界面在这里如何呈现。',
   status: {
     idle: '智能体：未连接',

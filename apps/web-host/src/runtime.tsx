@@ -22,6 +22,7 @@ import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
+import { useText } from './i18n.tsx';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 export type RuntimeState =
@@ -74,13 +75,26 @@ export function onHostProblem(listener: (text: string) => void): () => void {
   return () => problemListeners.delete(listener);
 }
 
+/**
+ * What the runtime database's connection asks of the user: wait for (or close) an older tab that blocks this
+ * version's upgrade, or reload because a newer tab took the database over or the browser closed it.
+ */
+export type StorageNotice = 'blocked' | 'replaced' | 'terminated';
+
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
   const [state, setState] = useState<RuntimeState>({ status: 'loading' });
+  const [storage, setStorage] = useState<StorageNotice | null>(null);
   useEffect(() => {
     let active = true;
     let close = () => {};
     (async () => {
-      const db = await openRuntimeDatabase();
+      const db = await openRuntimeDatabase(undefined, {
+        onBlocked: () => active && setStorage('blocked'),
+        onVersionChange: () => active && setStorage('replaced'),
+        onTerminated: () => active && setStorage('terminated'),
+      });
+      // The older tab let go: opening went on.
+      setStorage((notice) => (notice === 'blocked' ? null : notice));
       close = () => db.close();
       if (!active) return close();
       const registry = new AppRegistry(db);
@@ -187,5 +201,25 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       close();
     };
   }, []);
-  return <RuntimeContext.Provider value={state}>{children}</RuntimeContext.Provider>;
+  return (
+    <RuntimeContext.Provider value={state}>
+      {storage !== null && <StorageBanner notice={storage} />}
+      {children}
+    </RuntimeContext.Provider>
+  );
+}
+
+/** The notice of `StorageNotice`, with a reload button where only a reload helps. */
+function StorageBanner({ notice }: { readonly notice: StorageNotice }) {
+  const text = useText().storage;
+  return (
+    <div className="host__storage-notice" role="alert" data-notice={notice}>
+      <p>{text[notice]}</p>
+      {notice !== 'blocked' && (
+        <button type="button" onClick={() => window.location.reload()}>
+          {text.reload}
+        </button>
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,114 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The runtime database shared by the host's tabs (one origin, one IndexedDB database): a tab never holds another
+ * back for ever, and the user is told what is going on — wait for an older tab, or reload after a newer one took
+ * the database over.
+ */
+
+const DATABASE = 'lineup-runtime';
+const notice = (page: Page) => page.getByRole('alert').filter({ hasText: /LineUp tab|another tab|storage/ });
+const pomodoro = (page: Page) =>
+  page
+    .getByRole('complementary', { name: 'MiniApps' })
+    .getByRole('listitem', { name: 'Pomodoro', exact: true });
+
+/** A same-origin page that runs no host: a tab of an older LineUp, as far as the database can tell. */
+async function otherTab(page: Page): Promise<Page> {
+  const other = await page.context().newPage();
+  await other.goto('/favicon.svg');
+  return other;
+}
+
+/** The other tab becomes an older LineUp: the database at version 1 (that version's stores), held open and deaf to
+ * `versionchange`, as the runtime of that version was. */
+function holdVersionOne(other: Page): Promise<void> {
+  return other.evaluate(
+    (name) =>
+      new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase(name);
+        deleting.onerror = () => reject(deleting.error);
+        deleting.onsuccess = () => {
+          const request = indexedDB.open(name, 1);
+          request.onupgradeneeded = () => {
+            const database = request.result;
+            database.createObjectStore('apps', { keyPath: 'id' });
+            database.createObjectStore('inventory', { keyPath: 'key' });
+            database
+              .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+              .createIndex('by_app', 'appId');
+            database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+          };
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            (window as unknown as { held: IDBDatabase }).held = request.result;
+            resolve();
+          };
+        };
+      }),
+    DATABASE,
+  );
+}
+
+test('a newer tab taking the database over: this tab closes its connection and asks for a reload', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(pomodoro(page)).toBeVisible();
+  await expect(notice(page)).toHaveCount(0);
+  const other = await otherTab(page);
+  const version = await other.evaluate(
+    async (name) => (await indexedDB.databases()).find((database) => database.name === name)?.version ?? 0,
+    DATABASE,
+  );
+  expect(version).toBeGreaterThan(0);
+  const outcome = await other.evaluate(
+    ({ name, version }) =>
+      new Promise<string>((resolve) => {
+        const request = indexedDB.open(name, version + 1);
+        request.onblocked = () => resolve('blocked');
+        request.onerror = () => resolve(`error ${request.error?.name}`);
+        request.onsuccess = () => {
+          resolve(`opened at ${request.result.version}`);
+          request.result.close();
+        };
+      }),
+    { name: DATABASE, version },
+  );
+  expect(outcome).toBe(`opened at ${version + 1}`);
+  await expect(notice(page)).toContainText('LineUp was updated in another tab. Reload this page');
+  await expect(notice(page).getByRole('button', { name: 'Reload' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/storage-replaced.png' });
+  await other.close();
+});
+
+test('an older tab holding the database open: this tab says so, waits, and goes on once it closes', async ({
+  page,
+}) => {
+  const other = await otherTab(page);
+  await holdVersionOne(other);
+  await page.goto('/');
+  await expect(notice(page)).toContainText('Waiting for another LineUp tab');
+  await expect(notice(page).getByRole('button')).toHaveCount(0);
+  await expect(pomodoro(page)).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/storage-blocked.png' });
+  // The user closes the other tab: the upgrade runs, the notice goes, the host starts.
+  await other.evaluate(() => (window as unknown as { held: IDBDatabase }).held.close());
+  await expect(pomodoro(page)).toBeVisible({ timeout: 15_000 });
+  await expect(notice(page)).toHaveCount(0);
+  await other.close();
+});
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+  test('the older-tab notice is in the host language', async ({ page }) => {
+    const other = await otherTab(page);
+    await holdVersionOne(other);
+    await page.goto('/');
+    await expect(page.getByRole('alert').filter({ hasText: '另一个 LineUp 标签页' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/storage-blocked-zh.png' });
+    await other.evaluate(() => (window as unknown as { held: IDBDatabase }).held.close());
+    await other.close();
+  });
+});
