@@ -17,7 +17,9 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp | null; failOnCon
         if (!allowedConsoleErrors?.test(text)) errors.push(text);
       });
       page.on('pageerror', (error) => {
-        if (!allowedConsoleErrors?.test(error.message)) errors.push(`uncaught: ${error.message}`);
+        if (!allowedConsoleErrors?.test(error.message))
+          // The stack (it starts with the message) says where: a flake in CI is diagnosed from this line alone.
+          errors.push(`uncaught: ${error.stack ?? error.message}`);
       });
       await use(undefined);
       expect(errors, 'unexpected console errors on the page').toEqual([]);

@@ -86,17 +86,28 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
   const [storage, setStorage] = useState<StorageNotice | null>(null);
   useEffect(() => {
     let active = true;
+    /** Set once the database is lost: a start still under way stops at its next step. */
+    let storageLost = false;
     let close = () => {};
     (async () => {
+      // A newer tab took the database over, or the browser closed it: this page can no longer read or write,
+      // so everything that would (timers, deliveries, the agent connection, the app's page) stops; what is on
+      // screen stays readable under the notice asking to reload.
+      const lost = (notice: StorageNotice) => {
+        if (!active) return;
+        storageLost = true;
+        setStorage(notice);
+        close();
+      };
       const db = await openRuntimeDatabase(undefined, {
         onBlocked: () => active && setStorage('blocked'),
-        onVersionChange: () => active && setStorage('replaced'),
-        onTerminated: () => active && setStorage('terminated'),
+        onVersionChange: () => lost('replaced'),
+        onTerminated: () => lost('terminated'),
       });
       // The older tab let go: opening went on.
       setStorage((notice) => (notice === 'blocked' ? null : notice));
       close = () => db.close();
-      if (!active) return close();
+      if (!active || storageLost) return close();
       const registry = new AppRegistry(db);
       const startupProblems = await installCatalogueAtFirstStart(
         db,
@@ -132,7 +143,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       const capabilities = new CapabilityRuntime(db, {
         handlers: webCapabilityHandlers(),
         confirm: consent.confirm,
-        onResult: () => void host.deliver(),
+        onResult: () => host.deliver(),
       });
       // Calls cut by the last page's end get their one result; none runs again.
       await capabilities.recover();
@@ -164,7 +175,10 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
         actions,
       );
       const started = connection;
+      let closed = false;
       close = () => {
+        if (closed) return;
+        closed = true;
         appCenter.dispose();
         consent.dismissAll();
         capabilities.dispose();
@@ -172,11 +186,11 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
         host.dispose();
         db.close();
       };
-      if (!active) return close();
+      if (!active || storageLost) return close();
       await host.start();
       await appCenter.refresh();
       const inventory = await registry.inventory();
-      if (active)
+      if (active && !storageLost)
         setState({
           status: 'ready',
           db,
@@ -190,7 +204,8 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
           inventory,
         });
     })().catch((error: unknown) => {
-      if (active)
+      // A start cut by the database's loss fails on its closed connection: the notice already says why.
+      if (active && !storageLost)
         setState({
           status: 'error',
           message: error instanceof Error ? error.message : 'The runtime could not start.',

@@ -171,7 +171,11 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
         event.preventDefault();
         const value = text.trim();
         if (value === '') return;
-        void onSend(value).then(() => setText(''));
+        // A message not sent keeps its text; why it was not sent is already in the conversation's notes.
+        onSend(value).then(
+          () => setText(''),
+          () => {},
+        );
       }}
     >
       <label htmlFor="chat-message">{label.messageLabel}</label>

@@ -24,14 +24,10 @@ export function Workspace() {
           {confirmed ? text.workspace.shown : text.workspace.opening}
         </span>
         <div className="host__workspace-actions">
-          <button type="button" onClick={() => void host.leave()}>
+          <button type="button" onClick={() => host.leave()}>
             {text.workspace.back}
           </button>
-          <button
-            type="button"
-            onClick={() => void host.close()}
-            aria-label={text.closeNamed(app.manifest.name)}
-          >
+          <button type="button" onClick={() => host.close()} aria-label={text.closeNamed(app.manifest.name)}>
             {text.workspace.close}
           </button>
         </div>

@@ -122,12 +122,15 @@ export class HostRuntime implements RuntimeHost {
   /** Where the agent's messages go; rows wait in the outbox while there is none. */
   setAgentSink(sink: AgentSink | null): void {
     this.#sink = sink;
-    if (sink !== null) void this.#deliver();
+    if (sink !== null) this.#background(this.#deliver(), 'A message could not be sent to the agent');
   }
 
-  /** Sends what the outbox holds now (after a capability call wrote its result, say). */
-  deliver(): Promise<void> {
-    return this.#deliver();
+  /**
+   * Sends what the outbox holds now (after a capability call wrote its result, say), in the background: a
+   * failure is reported through `onProblem`, and the rows stay pending.
+   */
+  deliver(): void {
+    this.#background(this.#deliver(), 'A message could not be sent to the agent');
   }
 
   /** A `tool.call` from the agent. */
@@ -167,15 +170,16 @@ export class HostRuntime implements RuntimeHost {
         try {
           this.#mount(container, target, app, manifest.entry, files);
         } catch (error) {
-          void this.#failedStart(app, error instanceof Error ? error.message : 'its page could not be built');
+          this.#background(
+            this.#failedStart(app, error instanceof Error ? error.message : 'its page could not be built'),
+          );
         }
       },
       (error: unknown) => {
         if (this.#attempt !== attempt) return;
         this.#attempt = null;
-        void this.#failedStart(
-          app,
-          error instanceof Error ? error.message : 'its bundle could not be checked',
+        this.#background(
+          this.#failedStart(app, error instanceof Error ? error.message : 'its bundle could not be checked'),
         );
       },
     );
@@ -238,14 +242,17 @@ export class HostRuntime implements RuntimeHost {
       onReady: () => {
         // A new version's first start: the version it replaced is let go.
         if (app.previous !== undefined)
-          void this.#registry.confirmStarted(app.id).then(async (confirmed) => {
-            if (confirmed) await this.appsChanged();
-          });
-        void this.#confirmWhenSeen();
+          this.#background(
+            this.#registry.confirmStarted(app.id).then(async (confirmed) => {
+              if (confirmed) await this.appsChanged();
+            }),
+          );
+        this.#background(this.#confirmWhenSeen());
       },
       onFailed: (code) => {
         this.#onProblem(`${app.manifest.name} could not start (${code}).`);
-        if (app.previous !== undefined) void this.#failedStart(app, `it could not start (${code})`);
+        if (app.previous !== undefined)
+          this.#background(this.#failedStart(app, `it could not start (${code})`));
       },
       onRejected: (error) =>
         this.#onProblem(
@@ -259,7 +266,7 @@ export class HostRuntime implements RuntimeHost {
       // A page that never says ready (its script threw, say) is a failed first start too.
       const timer = setTimeout(() => {
         if (this.#mounted?.page.frame === page.frame && !page.connection.ready)
-          void this.#failedStart(app, `it did not start within ${this.#firstStartMs / 1_000} s`);
+          this.#background(this.#failedStart(app, `it did not start within ${this.#firstStartMs / 1_000} s`));
       }, this.#firstStartMs);
       const remove = page.remove.bind(page);
       this.#mounted = {
@@ -276,13 +283,13 @@ export class HostRuntime implements RuntimeHost {
   }
 
   /** The user went back to the conversation-only view (or to another app): a `leave` intent. */
-  leave(): Promise<void> {
-    return this.#endForeground('leave');
+  leave(): void {
+    this.#background(this.#endForeground('leave'));
   }
 
   /** The user closed the app: a `close` intent; the page hears a generic close. */
-  close(): Promise<void> {
-    return this.#endForeground('close');
+  close(): void {
+    this.#background(this.#endForeground('close'));
   }
 
   // ── RuntimeHost ─────────────────────────────────────────────────────────────────────────────────────
@@ -296,9 +303,11 @@ export class HostRuntime implements RuntimeHost {
     const current = this.#state.foreground;
     if (current !== null && current.target.instanceId !== target.instanceId)
       // Another app takes the workspace: for the one it replaces, that is leaving.
-      void this.runtime
-        .hostIntent(current.target.conversationId, current.target.appScope, 'leave')
-        .then(() => this.#changed());
+      this.#background(
+        this.runtime
+          .hostIntent(current.target.conversationId, current.target.appScope, 'leave')
+          .then(() => this.#changed()),
+      );
     this.#set({ foreground: { target, app }, confirmed: false });
     // The view attaches the container as it renders; if it is already there, mount now.
     if (this.#container !== null) this.attachWorkspace(this.#container);
@@ -326,9 +335,11 @@ export class HostRuntime implements RuntimeHost {
     const page = this.#page(target);
     if (page !== undefined) page.connection.invoke(invocation);
     else
-      void this.runtime
-        .completeInvocation(target, invocation.invocationId, { status: 'error', code: 'app_not_running' })
-        .then(() => this.#changed());
+      this.#background(
+        this.runtime
+          .completeInvocation(target, invocation.invocationId, { status: 'error', code: 'app_not_running' })
+          .then(() => this.#changed()),
+      );
   }
 
   cancelInvocation(target: AppTarget, invocationId: string): void {
@@ -374,13 +385,27 @@ export class HostRuntime implements RuntimeHost {
     if (foreground === null) return;
     const visible = this.#document.visibilityState === 'visible';
     const { target } = foreground;
-    void this.runtime
-      .hostIntent(target.conversationId, target.appScope, visible ? 'resume' : 'background')
-      .then(() => {
-        this.#mounted?.page.connection.lifecycle(visible ? 'foreground' : 'background');
-        return visible && !this.#state.confirmed ? this.#confirmWhenSeen() : this.#changed();
-      });
+    this.#background(
+      this.runtime
+        .hostIntent(target.conversationId, target.appScope, visible ? 'resume' : 'background')
+        .then(() => {
+          this.#mounted?.page.connection.lifecycle(visible ? 'foreground' : 'background');
+          return visible && !this.#state.confirmed ? this.#confirmWhenSeen() : this.#changed();
+        }),
+    );
   };
+
+  /**
+   * Work nobody awaits (a delivery after the agent connected, a failed start's rollback): its failure is
+   * reported, never left as an unhandled rejection. After `dispose` (the page is stopping: a newer tab took the
+   * database, say) it is dropped silently — what it would report can no longer be acted on.
+   */
+  #background(task: Promise<unknown>, what = 'The runtime failed'): void {
+    task.catch((error: unknown) => {
+      if (this.#disposed) return;
+      this.#onProblem(`${what}: ${error instanceof Error ? error.message : 'unknown error'}`);
+    });
+  }
 
   #unmount(): void {
     this.#attempt = null;

@@ -1,0 +1,73 @@
+/**
+ * Work the host starts without awaiting it (a delivery when the agent connects, a user's "back" or "close")
+ * must never end as an unhandled rejection: when a newer tab takes the database over, the connection closes
+ * under it (`InvalidStateError: The database connection is closing`). While the host runs, such a failure is
+ * reported through `onProblem`; once it is disposed (the page is stopping), it is dropped. Vitest fails a run on
+ * an unhandled rejection, so each case below would fail if a site went back to `void promise`.
+ */
+import 'fake-indexeddb/auto';
+import { AppRegistry, openRuntimeDatabase, type RuntimeDatabase } from '@lineup/runtime';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HostRuntime } from './host-runtime.ts';
+
+let databases = 0;
+const opened: RuntimeDatabase[] = [];
+
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+/** A page's document as far as the host uses it: visibility and its change event. */
+function fakeDocument(): Document {
+  const target = new EventTarget();
+  return Object.assign(target, { visibilityState: 'visible' }) as unknown as Document;
+}
+
+async function hostOnClosedDatabase() {
+  const db = await openRuntimeDatabase(`host-runtime-${++databases}`);
+  opened.push(db);
+  const problems: string[] = [];
+  const host = new HostRuntime(db, new AppRegistry(db), {
+    document: fakeDocument(),
+    onProblem: (text) => problems.push(text),
+  });
+  await host.start();
+  // What a `versionchange` from a newer tab does to this page's connection.
+  db.close();
+  return { host, problems };
+}
+
+/** Lets pending promise jobs and IndexedDB's queued tasks run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('HostRuntime after its database closed', () => {
+  it('reports a delivery that cannot read the outbox when the agent connects, and sends nothing', async () => {
+    const { host, problems } = await hostOnClosedDatabase();
+    const sink = vi.fn();
+    host.setAgentSink(sink);
+    await settle();
+    expect(sink).not.toHaveBeenCalled();
+    expect(problems).toEqual([expect.stringMatching(/^A message could not be sent to the agent: /)]);
+  });
+
+  it('reports an explicit delivery (after a capability result) the same way', async () => {
+    const { host, problems } = await hostOnClosedDatabase();
+    host.setAgentSink(vi.fn());
+    await settle();
+    host.deliver();
+    await settle();
+    expect(problems).toHaveLength(2);
+    expect(problems[1]).toMatch(/^A message could not be sent to the agent: /);
+  });
+
+  it('drops what fails once disposed: the page is stopping, nothing is reported or left unhandled', async () => {
+    const { host, problems } = await hostOnClosedDatabase();
+    host.dispose();
+    host.setAgentSink(vi.fn());
+    host.deliver();
+    host.leave();
+    host.close();
+    await settle();
+    expect(problems).toEqual([]);
+  });
+});
