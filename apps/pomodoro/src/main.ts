@@ -11,6 +11,8 @@
  * `role="timer"` element with `data-testid="remaining"` (its `aria-label` says it in words); the `role="status"`
  * line changes only with the phase, not every second.
  */
+// First: before any module builds a zod schema (zod-config.ts).
+import './zod-config.ts';
 import './style.css';
 import {
   createMiniAppClient,

@@ -1,3 +1,5 @@
+// First: before any module builds a zod schema (zod-config.ts).
+import './zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
