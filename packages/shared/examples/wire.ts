@@ -1,4 +1,4 @@
-import { parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
+import { parseMiniAppMessageToFrameCompact, parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
 import { parseEnvelope } from '@lineup/shared/protocol';
 
 // Agent → client: validate the envelope and its payload; unknown types are never executed.
@@ -37,3 +37,12 @@ const event = parseSurfaceMessageFromFrame(
   'weather.dashboard.01',
 );
 console.log(event.type); // 'event'
+
+// Runtime → MiniApp page, checked in the page without zod: the same rules as parseMiniAppMessageToFrame, at a
+// fraction of the page's bytes (what @lineup/miniapp-sdk uses). It throws LineUpProtocolError naming the first
+// problem.
+const notice = parseMiniAppMessageToFrameCompact(
+  { namespace: 'lineup.miniapp.v1', type: 'lifecycle', instance_id: 'pomodoro.1', phase: 'background' },
+  'pomodoro.1',
+);
+console.log(notice.type); // 'lifecycle'

@@ -83,7 +83,7 @@ describe('README examples', () => {
 
   it('wire prints what its comments say', async () => {
     const calls = await run(() => import('../examples/wire.js'));
-    expect(calls).toEqual([['lineup.v1.ui.patch'], ['unsupported'], ['event']]);
+    expect(calls).toEqual([['lineup.v1.ui.patch'], ['unsupported'], ['event'], ['lifecycle']]);
   });
 
   it('agent prints what its comments say', async () => {

@@ -244,7 +244,9 @@ describe('@lineup/shared public surface', () => {
       'SurfaceStateMessageSchema',
       'SurfaceViolationMessageSchema',
       'parseMiniAppMessageFromFrame',
+      'parseMiniAppMessageFromFrameCompact',
       'parseMiniAppMessageToFrame',
+      'parseMiniAppMessageToFrameCompact',
       'parseSurfaceMessageFromFrame',
       'parseSurfaceMessageToFrame',
     ]);

@@ -9,17 +9,9 @@
 import { z } from 'zod';
 import { LineUpProtocolError } from '../errors/errors.js';
 import { createIssue, type UIIssueCode } from '../errors/issues.js';
+import { BRIDGE_INSTANCE_ID_PATTERN, BRIDGE_LIMITS, BRIDGE_MESSAGE_ID_PATTERN } from './channel-constants.js';
 
-/** Bounds shared by both channels. */
-export const BRIDGE_LIMITS = Object.freeze({
-  /** UTF-16 code units of an instance id (seed 000 §4.1). */
-  maxInstanceIdLength: 128,
-  /** UTF-16 code units of a message-local id (an invocation or request id). */
-  maxMessageIdLength: 128,
-} as const);
-
-/** seed 000 §4.1: `instance_id` is `[A-Za-z0-9._:-]{1,128}`. */
-export const BRIDGE_INSTANCE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export { BRIDGE_INSTANCE_ID_PATTERN, BRIDGE_LIMITS } from './channel-constants.js';
 
 export const BridgeInstanceIdSchema = z
   .string()
@@ -36,7 +28,7 @@ export const BridgeMessageIdSchema = z
   .string()
   .min(1)
   .max(BRIDGE_LIMITS.maxMessageIdLength)
-  .regex(/^[A-Za-z0-9._:-]+$/)
+  .regex(BRIDGE_MESSAGE_ID_PATTERN)
   .meta({ id: 'BridgeMessageId', description: '[A-Za-z0-9._:-]{1,128}, chosen by the sender.' });
 
 const { hasOwn } = Object;

@@ -51,6 +51,11 @@ export {
   parseMiniAppMessageFromFrame,
   parseMiniAppMessageToFrame,
 } from './miniapp.js';
+// lineup.miniapp.v1 without zod, for a MiniApp page (the same rules; the first problem only)
+export {
+  parseMiniAppMessageFromFrameCompact,
+  parseMiniAppMessageToFrameCompact,
+} from './miniapp-compact.js';
 // lineup.surface.v1
 export {
   parseSurfaceMessageFromFrame,

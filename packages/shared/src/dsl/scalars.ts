@@ -5,15 +5,13 @@
  */
 import { z } from 'zod';
 import { UI_LIMITS } from '../limits/ui-limits.js';
+import { UI_IDENTIFIER_PATTERN } from '../names/patterns.js';
 
-/** seed 002 §2; the lookahead keeps `prototype` and `constructor` out (`__proto__` fails the first letter). */
-export const UIIdentifierSchema = z
-  .string()
-  .regex(/^(?!(?:prototype|constructor)$)[A-Za-z][A-Za-z0-9_-]{0,63}$/)
-  .meta({
-    id: 'Identifier',
-    description: 'Letters, digits, _ and -; starts with a letter; at most 64 characters.',
-  });
+/** seed 002 §2 (`UI_IDENTIFIER_PATTERN`). */
+export const UIIdentifierSchema = z.string().regex(UI_IDENTIFIER_PATTERN).meta({
+  id: 'Identifier',
+  description: 'Letters, digits, _ and -; starts with a letter; at most 64 characters.',
+});
 
 export const boundedNumber = () => z.number().min(-UI_LIMITS.maxAbsNumber).max(UI_LIMITS.maxAbsNumber);
 export const scalarString = () => z.string().max(UI_LIMITS.maxStringLength);

@@ -4,15 +4,9 @@
  */
 import { z } from 'zod';
 import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
+import { TOKEN_PATTERN, TOOL_METHOD_PATTERN } from './patterns.js';
 
-/**
- * A machine token: snake_case, starting with a letter (`completed`, `app_activation_failed`, the app scope
- * `pomodoro`, the error code `not_found`).
- */
-export const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
-
-/** seed 003 §4.1: a public method (`start`, `interrupt`, `addItem`): a letter, then letters, digits, `_`. */
-export const TOOL_METHOD_PATTERN = /^[a-z][A-Za-z0-9_]*$/;
+export { TOKEN_PATTERN, TOOL_METHOD_PATTERN } from './patterns.js';
 
 export const AppScopeSchema = z
   .string()

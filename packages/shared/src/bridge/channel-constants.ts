@@ -1,0 +1,18 @@
+/**
+ * The bounds and id patterns both iframe channels share, without zod (`channel.ts` builds its schemas from them;
+ * the zod-free MiniApp parser of a page, `miniapp-compact.ts`, checks with them).
+ */
+
+/** Bounds shared by both channels. */
+export const BRIDGE_LIMITS = Object.freeze({
+  /** UTF-16 code units of an instance id (seed 000 §4.1). */
+  maxInstanceIdLength: 128,
+  /** UTF-16 code units of a message-local id (an invocation or request id). */
+  maxMessageIdLength: 128,
+} as const);
+
+/** seed 000 §4.1: `instance_id` is `[A-Za-z0-9._:-]{1,128}`. */
+export const BRIDGE_INSTANCE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A message-local id (an invocation or request id): `[A-Za-z0-9._:-]`, 1 to 128 of them. */
+export const BRIDGE_MESSAGE_ID_PATTERN = /^[A-Za-z0-9._:-]+$/;
