@@ -6,8 +6,10 @@
  *
  * The page never talks to the agent: a handler's result goes back to the runtime, which validates it against
  * the tool's output schema and delivers it (seed 003 §8.6). Every message the client sends is validated with
- * the channel's own parser first, so a bad write fails at the call with located issues; every message it
- * receives must come from the parent window and pass the same parser for this instance.
+ * the channel's own rules first, so a bad write fails at the call with a located issue; every message it
+ * receives must come from the parent window and pass the same rules for this instance. The page checks with the
+ * channel's zod-free parsers (`…Compact` in `@lineup/shared/bridge`), which accept exactly what the runtime's
+ * zod parsers accept and cost the page a fraction of the bytes.
  */
 import { LineUpError, LineUpProtocolError } from '@lineup/shared';
 import {
@@ -19,8 +21,8 @@ import {
   type MiniAppSessionData,
   type MiniAppToolInvocationMessage,
   type MiniAppUIActionArguments,
-  parseMiniAppMessageFromFrame,
-  parseMiniAppMessageToFrame,
+  parseMiniAppMessageFromFrameCompact as parseMiniAppMessageFromFrame,
+  parseMiniAppMessageToFrameCompact as parseMiniAppMessageToFrame,
 } from '@lineup/shared/bridge';
 import type { AgentTools } from './define.js';
 
