@@ -8,6 +8,7 @@ import type { ExpressionOperator } from '../src/dsl/catalog.js';
 import type { Expr } from '../src/dsl/types.js';
 import { LineUpProtocolError, UIExpressionError } from '../src/errors/errors.js';
 import type { UIIssue, UIIssueCode } from '../src/errors/issues.js';
+import { UI_SCHEMA_LIMITS } from '../src/limits/ui-limits.js';
 import { type ParseEnvelopeOptions, parseEnvelope } from '../src/protocol/envelope.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests build and mutate arbitrary (often invalid) JSON on purpose.
@@ -123,6 +124,26 @@ export function thrownBy<E>(ErrorClass: abstract new (...args: never[]) => E, ru
 /** The `UIExpressionError` that `run` must throw. */
 export function expressionError(run: () => unknown): UIExpressionError {
   return thrownBy(UIExpressionError, run);
+}
+
+/**
+ * Runs a protocol parse: returns its result, or `undefined` after checking that it threw the documented error —
+ * a `LineUpProtocolError` with 1 to 20 issues, each path and message within its bound.
+ */
+export function protocolOutcome<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    const { issues } = error as LineUpProtocolError;
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
+    for (const issue of issues) {
+      expect(issue.path.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssuePathLength);
+      expect(issue.message.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssueMessageLength);
+    }
+    return undefined;
+  }
 }
 
 /** The issues of the `LineUpProtocolError` that `run` must throw, as an array the test may change. */

@@ -16,9 +16,15 @@ import {
   VALID_FROM_FRAME,
   VALID_TO_FRAME,
 } from '../../test/miniapp-messages.js';
-import { expectDeepFrozen, issuesOf, paths, setAt, throwingGetter } from '../../test/utils.js';
-import { LineUpProtocolError } from '../errors/errors.js';
-import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import {
+  expectDeepFrozen,
+  issuesOf,
+  paths,
+  protocolOutcome,
+  setAt,
+  throwingGetter,
+} from '../../test/utils.js';
+import { UI_LIMITS } from '../limits/ui-limits.js';
 import { parseMiniAppMessageFromFrame, parseMiniAppMessageToFrame } from './miniapp.js';
 import { parseMiniAppMessageFromFrameCompact, parseMiniAppMessageToFrameCompact } from './miniapp-compact.js';
 import { MINIAPP_CHANNEL_LIMITS as LIMITS } from './miniapp-constants.js';
@@ -28,18 +34,7 @@ const DIRECTIONS = [
   { name: 'from the frame', zod: parseMiniAppMessageFromFrame, compact: parseMiniAppMessageFromFrameCompact },
 ] as const;
 
-/** The parse's result, or `undefined` after checking it threw a bounded `LineUpProtocolError`. */
-function outcome(parse: () => unknown): unknown {
-  try {
-    return parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    const { issues } = error as LineUpProtocolError;
-    expect(issues.length).toBeGreaterThan(0);
-    expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
-    return undefined;
-  }
-}
+const outcome = protocolOutcome;
 
 /** Both parsers of each direction, for `instance` (default: the message's own): the same answer. */
 function expectAgreement(input: unknown, instance: string = INSTANCE): void {

@@ -6,9 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clone, paths, setAt } from '../../test/utils.js';
-import { LineUpProtocolError } from '../errors/errors.js';
-import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { clone, paths, protocolOutcome, setAt } from '../../test/utils.js';
 import { type ParsedEnvelope, parseEnvelope, parseEnvelopeText } from './envelope.js';
 import { isLineUpMessageType } from './envelope-schemas.js';
 import { parseAgentToolDescriptor } from './tools/descriptor.js';
@@ -99,22 +97,7 @@ const VALID: J[] = [
   },
 ];
 
-/** Runs `parse`; returns its result, or `undefined` after checking the error is the documented one. */
-function outcome<T>(parse: () => T): T | undefined {
-  try {
-    return parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    const { issues } = error as LineUpProtocolError;
-    expect(issues.length).toBeGreaterThan(0);
-    expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
-    for (const issue of issues) {
-      expect(issue.path.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssuePathLength);
-      expect(issue.message.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssueMessageLength);
-    }
-    return undefined;
-  }
-}
+const outcome = protocolOutcome;
 
 function expectClassified(result: ParsedEnvelope | undefined, input: unknown): void {
   if (result === undefined) return;
