@@ -200,6 +200,28 @@ describe('validation', () => {
     expect(markdown.querySelector('del')?.textContent).toBe('gone');
     expect((globalThis as J).pwned).toBeUndefined();
   });
+
+  it('of GitHub Flavored Markdown parses only strikethrough: tables, task lists and footnotes stay the text they were', () => {
+    const text = [
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '',
+      '- [ ] call back',
+      '',
+      'See[^1] ~one~ and www.example.com.',
+    ].join('\n');
+    const { container } = render(
+      <IntelligentUIView document={doc({ id: 'm', type: 'Markdown', props: { text } })} />,
+    );
+    const markdown = container.querySelector('.lu-markdown')!;
+    expect(markdown.querySelector('table, input, a, sup, section')).toBeNull();
+    expect(markdown.textContent).toContain('| a | b |');
+    expect(markdown.querySelector('li')?.textContent).toBe('[ ] call back');
+    expect(markdown.textContent).toContain('See[^1]');
+    expect(markdown.querySelector('del')?.textContent).toBe('one');
+    expect(markdown.textContent).toContain('www.example.com');
+  });
 });
 
 describe('local state', () => {

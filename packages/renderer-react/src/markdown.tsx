@@ -9,9 +9,10 @@
  * its Markdown fills in.
  */
 import { UI_MARKDOWN_ALLOWED_ELEMENTS } from '@lineup/shared';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { type ReactElement, startTransition, useEffect, useState } from 'react';
 import Markdown from 'react-markdown';
-import remarkGfm from 'remark-gfm';
 import { type HeadingLevel, nextHeadingLevel } from './outline.js';
 
 const ALLOWED: string[] = [...UI_MARKDOWN_ALLOWED_ELEMENTS];
@@ -44,26 +45,30 @@ function shiftHeadings(base: HeadingLevel) {
 }
 
 /**
- * remark-gfm's parser extensions, built once: remark-gfm builds them again for every processor, and react-markdown
- * makes a processor per text. This plugin hands every processor the same (read-only) extension objects.
+ * Of GitHub Flavored Markdown, only strikethrough: `del` is the one GFM element the allowlist names. Tables, task
+ * lists, footnotes and literal autolinks are not parsed, so their syntax stays the text it was written as (a
+ * table's pipes, a task's `[ ]`) instead of elements that would be unwrapped into run-together text; parsing them
+ * was also about a third of the Markdown time. The extensions are built once and shared by every processor
+ * (react-markdown makes one per text).
  */
-const GFM_DATA: { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] } = {};
-(remarkGfm as unknown as (this: { data(): typeof GFM_DATA }) => void).call({ data: () => GFM_DATA });
-function remarkGfmOnce(this: { data(): Record<string, unknown> }): void {
+const STRIKETHROUGH = { syntax: gfmStrikethrough(), fromMarkdown: gfmStrikethroughFromMarkdown() };
+function remarkStrikethrough(this: { data(): Record<string, unknown> }): void {
   const data = this.data();
-  for (const key of ['micromarkExtensions', 'fromMarkdownExtensions'] as const) {
-    const list = (data[key] as unknown[] | undefined) ?? [];
-    list.push(...(GFM_DATA[key] ?? []));
-    data[key] = list;
-  }
+  data.micromarkExtensions = [
+    ...((data.micromarkExtensions as unknown[] | undefined) ?? []),
+    STRIKETHROUGH.syntax,
+  ];
+  data.fromMarkdownExtensions = [
+    ...((data.fromMarkdownExtensions as unknown[] | undefined) ?? []),
+    STRIKETHROUGH.fromMarkdown,
+  ];
 }
 
-// GFM adds `del` (strikethrough), which the allowlist names; its tables, task lists and autolinks are unwrapped.
 const PLUGINS_BY_BASE = new Map<HeadingLevel, NonNullable<Parameters<typeof Markdown>[0]['remarkPlugins']>>();
 function remarkPlugins(base: HeadingLevel) {
   let plugins = PLUGINS_BY_BASE.get(base);
   if (plugins === undefined) {
-    plugins = [remarkGfmOnce as never, shiftHeadings(base)];
+    plugins = [remarkStrikethrough as never, shiftHeadings(base)];
     PLUGINS_BY_BASE.set(base, plugins);
   }
   return plugins;
