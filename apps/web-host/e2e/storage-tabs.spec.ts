@@ -79,6 +79,8 @@ test('a newer tab taking the database over: this tab closes its connection and a
   expect(outcome).toBe(`opened at ${version + 1}`);
   await expect(notice(page)).toContainText('LineUp was updated in another tab. Reload this page');
   await expect(notice(page).getByRole('button', { name: 'Reload' })).toBeVisible();
+  // The page's runtime stopped with its connection: the agent link is down for good, not retrying.
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText('Agent: disconnected');
   await page.screenshot({ path: 'test-results/storage-replaced.png' });
   await other.close();
 });
@@ -109,6 +111,28 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('alert').filter({ hasText: '另一个 LineUp 标签页' })).toBeVisible();
     await page.screenshot({ path: 'test-results/storage-blocked-zh.png' });
     await other.evaluate(() => (window as unknown as { held: IDBDatabase }).held.close());
+    await other.close();
+  });
+
+  test('a newer tab taking over: the reload notice, and the agent link down for good', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText(
+      '智能体：已连接 (演示智能体)',
+    );
+    const other = await otherTab(page);
+    // Deleting the database is a version change for every open connection, as a newer version's open is.
+    await other.evaluate(
+      (name) =>
+        new Promise<void>((resolve, reject) => {
+          const deleting = indexedDB.deleteDatabase(name);
+          deleting.onblocked = () => reject(new Error('blocked'));
+          deleting.onsuccess = () => resolve();
+        }),
+      DATABASE,
+    );
+    await expect(page.getByRole('alert').filter({ hasText: '另一个标签页' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText('智能体：已断开');
+    await page.screenshot({ path: 'test-results/storage-replaced-zh.png' });
     await other.close();
   });
 });

@@ -83,6 +83,7 @@ export class AgentConnection {
   readonly remoteUrl: string | null;
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
+  #stopped = false;
   readonly #statusListeners = new Set<() => void>();
   readonly #messageListeners = new Set<(entry: LoggedMessage) => void>();
   readonly #conversationListeners = new Set<() => void>();
@@ -157,8 +158,9 @@ export class AgentConnection {
     });
   }
 
-  get status(): AgentConnectionStatus {
-    return this.#status;
+  /** The client's status, or `stopped` once this page stopped it (no retry follows). */
+  get status(): AgentConnectionStatus | 'stopped' {
+    return this.#stopped ? 'stopped' : this.#status;
   }
 
   /** The conversation the host shows now: the user's messages and the console's calls go there. */
@@ -231,7 +233,9 @@ export class AgentConnection {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.client.stop();
+    for (const listener of [...this.#statusListeners]) listener();
   }
 }
 
