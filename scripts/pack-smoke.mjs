@@ -406,10 +406,13 @@ function floorSuites(dir, versions) {
   log(`floor: (@lineup/shared at zod@${versions.zod}, @noble/hashes@${versions['@noble/hashes']})`);
   const renderer = JSON.parse(readFileSync(join(root, 'packages', 'renderer-react', 'package.json'), 'utf8'));
   packageSuiteAt(dir, 'renderer-react', {
+    // Its own dependencies as its package.json lists them (so a new one is never missed), the shared package
+    // from the sibling folder.
     dependencies: {
+      ...Object.fromEntries(
+        Object.entries(renderer.dependencies).filter(([, range]) => !range.startsWith('workspace:')),
+      ),
       '@lineup/shared': 'file:../shared',
-      'react-markdown': renderer.dependencies['react-markdown'],
-      'remark-gfm': renderer.dependencies['remark-gfm'],
     },
     devOverrides: {
       react: versions.react,
