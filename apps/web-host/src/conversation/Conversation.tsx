@@ -171,9 +171,9 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
         event.preventDefault();
         const value = text.trim();
         if (value === '') return;
-        // The field empties at once: the turn shows as pending, and what the user types next is never wiped
-        // when this send resolves later (it waits while the agent is busy). A message that could not be sent
-        // comes back into an empty field; why is already in the conversation's notes.
+        // The field empties at once, so what the user types next is never wiped when this send resolves
+        // later. A message that could not be sent comes back into an empty field; why is already in the
+        // conversation's notes.
         setText('');
         onSend(value).catch(() => setText((current) => (current === '' ? value : current)));
       }}
