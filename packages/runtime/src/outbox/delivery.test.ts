@@ -145,4 +145,54 @@ describe('OutboxDelivery', () => {
     expect(sent).toEqual(['lineup.v1.client.inventory', 'lineup.v1.tool.progress', 'lineup.v1.tool.result']);
     expect(await outbox.pending()).toEqual([]);
   });
+
+  it('a delivery asked for in the moment a run ends is not lost either', async () => {
+    // A row written while the last pass sends, and a `deliver` call some microtasks after that pass ended: at
+    // every such delay, the row goes out (by the same run reading again, or by a run of its own).
+    for (let ticks = 0; ticks <= 12; ticks++) {
+      const database = await openRuntimeDatabase(`outbox-window-${n++}`);
+      await database.add('outbox', {
+        at: 1,
+        pending: 1,
+        type: 'lineup.v1.client.inventory',
+        payload: {},
+      } as never);
+      const sent: number[] = [];
+      let late: Promise<unknown> = Promise.resolve();
+      const delivery = new OutboxDelivery(database, {
+        clock: { now: () => 1_000 },
+        locks: {
+          request: (_name, callback) =>
+            callback().then((report) => {
+              if (sent.length === 1) {
+                let wait: Promise<void> = Promise.resolve();
+                for (let tick = 0; tick < ticks; tick++) wait = wait.then(() => {});
+                late = wait.then(() => delivery.deliver((message) => void sent.push(message.id)));
+              }
+              return report;
+            }),
+        },
+      });
+      await delivery.deliver(async (message) => {
+        sent.push(message.id);
+        if (sent.length === 1)
+          await database.add('outbox', {
+            at: 2,
+            pending: 1,
+            type: 'lineup.v1.client.inventory',
+            payload: {},
+          } as never);
+      });
+      await late;
+      await delivery.deliver(() => {
+        throw new Error('nothing may be left for a later run');
+      });
+      expect({ ticks, pending: (await delivery.pending()).length, sent: sent.length }).toEqual({
+        ticks,
+        pending: 0,
+        sent: 2,
+      });
+      database.close();
+    }
+  });
 });

@@ -74,19 +74,27 @@ export class OutboxDelivery {
       this.#locks === null
         ? this.#run(send)
         : this.#locks.request(`lineup-outbox:${this.#db.name}`, () => this.#run(send));
-    this.#running = (async (): Promise<DeliveryReport> => {
+    const running = (async (): Promise<DeliveryReport> => {
+      // The run is `#running` before it can end (a lock callback could otherwise fail synchronously).
+      await undefined;
       let delivered = 0;
-      do {
-        this.#again = false;
-        const report = await pass();
-        delivered += report.delivered;
-        if (report.error !== null) return { delivered, error: report.error };
-      } while (this.#again);
-      return { delivered, error: null };
-    })().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+      try {
+        do {
+          this.#again = false;
+          const report = await pass();
+          delivered += report.delivered;
+          if (report.error !== null) return { delivered, error: report.error };
+        } while (this.#again);
+        return { delivered, error: null };
+      } finally {
+        // In the same microtask as the last look at `#again`: a `deliver` call from now on starts a new run.
+        // (Clearing it in a `.finally` on the promise left a few microtasks in which a call was answered
+        // with this run's report, and its row stayed pending until some later delivery.)
+        this.#running = null;
+      }
+    })();
+    this.#running = running;
+    return running;
   }
 
   async #run(send: (message: OutboxMessage) => Promise<void> | void): Promise<DeliveryReport> {
