@@ -51,6 +51,19 @@ function holdVersionOne(other: Page): Promise<void> {
   );
 }
 
+/** Deleting the database is a version change for every open connection, as a newer version's open is. */
+function deleteDatabase(other: Page): Promise<void> {
+  return other.evaluate(
+    (name) =>
+      new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase(name);
+        deleting.onblocked = () => reject(new Error('blocked'));
+        deleting.onsuccess = () => resolve();
+      }),
+    DATABASE,
+  );
+}
+
 test('a newer tab taking the database over: this tab closes its connection and asks for a reload', async ({
   page,
 }) => {
@@ -77,11 +90,30 @@ test('a newer tab taking the database over: this tab closes its connection and a
     { name: DATABASE, version },
   );
   expect(outcome).toBe(`opened at ${version + 1}`);
-  await expect(notice(page)).toContainText('LineUp was updated in another tab. Reload this page');
+  await expect(notice(page)).toHaveText(
+    'LineUp was updated in another tab. Reload this page to go on; nothing here can be saved until then.Reload',
+  );
   await expect(notice(page).getByRole('button', { name: 'Reload' })).toBeVisible();
   // The page's runtime stopped with its connection: the agent link is down for good, not retrying.
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText('Agent: disconnected');
   await page.screenshot({ path: 'test-results/storage-replaced.png' });
+  await other.close();
+});
+
+test('another tab deleting the database: this tab says its data is gone and asks for a reload', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  const other = await otherTab(page);
+  await deleteDatabase(other);
+  await expect(notice(page)).toHaveText(
+    'LineUp’s data was deleted in another tab. Reload this page to start again; nothing here can be saved until then.Reload',
+  );
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText('Agent: disconnected');
+  await page.screenshot({ path: 'test-results/storage-deleted.png' });
   await other.close();
 });
 
@@ -114,25 +146,21 @@ test.describe('in Chinese', () => {
     await other.close();
   });
 
-  test('a newer tab taking over: the reload notice, and the agent link down for good', async ({ page }) => {
+  test('another tab deleting the database: the reload notice says so, and the agent link is down for good', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText(
       '智能体：已连接 (演示智能体)',
     );
     const other = await otherTab(page);
-    // Deleting the database is a version change for every open connection, as a newer version's open is.
-    await other.evaluate(
-      (name) =>
-        new Promise<void>((resolve, reject) => {
-          const deleting = indexedDB.deleteDatabase(name);
-          deleting.onblocked = () => reject(new Error('blocked'));
-          deleting.onsuccess = () => resolve();
-        }),
-      DATABASE,
+    await deleteDatabase(other);
+    // Said as what it was: the data is gone, not updated.
+    await expect(page.getByRole('alert')).toHaveText(
+      'LineUp 的数据已在另一个标签页中删除。请重新加载此页面以重新开始；在此之前这里的内容无法保存。重新加载',
     );
-    await expect(page.getByRole('alert').filter({ hasText: '另一个标签页' })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText('智能体：已断开');
-    await page.screenshot({ path: 'test-results/storage-replaced-zh.png' });
+    await page.screenshot({ path: 'test-results/storage-deleted-zh.png' });
     await other.close();
   });
 });

@@ -21,6 +21,8 @@ const en = {
       'Waiting for another LineUp tab: it has an older version open. Close the other LineUp tabs to continue.',
     replaced:
       'LineUp was updated in another tab. Reload this page to go on; nothing here can be saved until then.',
+    deleted:
+      'LineUp’s data was deleted in another tab. Reload this page to start again; nothing here can be saved until then.',
     terminated: 'The browser closed LineUp’s storage (it may have been cleared). Reload this page to go on.',
     reload: 'Reload',
   },
@@ -357,6 +359,7 @@ const zh: HostText = {
   storage: {
     blocked: '正在等待另一个 LineUp 标签页：它打开着旧版本。关闭其他 LineUp 标签页即可继续。',
     replaced: 'LineUp 已在另一个标签页中更新。请重新加载此页面；在此之前这里的内容无法保存。',
+    deleted: 'LineUp 的数据已在另一个标签页中删除。请重新加载此页面以重新开始；在此之前这里的内容无法保存。',
     terminated: '浏览器关闭了 LineUp 的存储（可能已被清除）。请重新加载此页面。',
     reload: '重新加载',
   },

@@ -77,9 +77,10 @@ export function onHostProblem(listener: (text: string) => void): () => void {
 
 /**
  * What the runtime database's connection asks of the user: wait for (or close) an older tab that blocks this
- * version's upgrade, or reload because a newer tab took the database over or the browser closed it.
+ * version's upgrade, or reload because a newer tab took the database over, another tab deleted it, or the browser
+ * closed it.
  */
-export type StorageNotice = 'blocked' | 'replaced' | 'terminated';
+export type StorageNotice = 'blocked' | 'replaced' | 'deleted' | 'terminated';
 
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
   const [state, setState] = useState<RuntimeState>({ status: 'loading' });
@@ -101,7 +102,7 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
       };
       const db = await openRuntimeDatabase(undefined, {
         onBlocked: () => active && setStorage('blocked'),
-        onVersionChange: () => lost('replaced'),
+        onVersionChange: ({ newVersion }) => lost(newVersion === null ? 'deleted' : 'replaced'),
         onTerminated: () => lost('terminated'),
       });
       // The older tab let go: opening went on.
