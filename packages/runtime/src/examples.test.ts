@@ -431,4 +431,16 @@ describe('README example: the database across tabs', () => {
       indexedDB.deleteDatabase(RUNTIME_DATABASE_NAME).onsuccess = resolve;
     });
   });
+
+  it('tells this tab when another one deletes the database', async () => {
+    const { openForThisTab } = await import('../examples/open-database.js');
+    const shown: string[] = [];
+    await openForThisTab((message) => shown.push(message));
+    await new Promise((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(RUNTIME_DATABASE_NAME);
+      request.onblocked = () => reject(new Error('blocked'));
+      request.onsuccess = resolve;
+    });
+    expect(shown).toEqual(['LineUp’s data was deleted in another tab. Reload this page.']);
+  });
 });
