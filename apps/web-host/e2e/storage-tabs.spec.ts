@@ -100,22 +100,41 @@ test('a newer tab taking the database over: this tab closes its connection and a
   await other.close();
 });
 
-test('another tab deleting the database: this tab says its data is gone and asks for a reload', async ({
-  page,
-}) => {
-  await page.goto('/');
-  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
-    'Agent: connected (demo agent)',
-  );
-  const other = await otherTab(page);
-  await deleteDatabase(other);
-  await expect(notice(page)).toHaveText(
-    'LineUp’s data was deleted in another tab. Reload this page to start again; nothing here can be saved until then.Reload',
-  );
-  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText('Agent: disconnected');
-  await page.screenshot({ path: 'test-results/storage-deleted.png' });
-  await other.close();
-});
+/** Another tab deleting the database, in each host language: the notice says the data is gone, not updated. */
+const DELETED = [
+  {
+    locale: 'en-US',
+    screenshot: 'storage-deleted.png',
+    status: ['Agent:', 'Agent: connected (demo agent)', 'Agent: disconnected'],
+    notice:
+      'LineUp’s data was deleted in another tab. Reload this page to start again; nothing here can be saved until then.Reload',
+  },
+  {
+    locale: 'zh-CN',
+    screenshot: 'storage-deleted-zh.png',
+    status: ['智能体：', '智能体：已连接 (演示智能体)', '智能体：已断开'],
+    notice:
+      'LineUp 的数据已在另一个标签页中删除。请重新加载此页面以重新开始；在此之前这里的内容无法保存。重新加载',
+  },
+] as const;
+
+for (const { locale, screenshot, status, notice: text } of DELETED)
+  test.describe(locale, () => {
+    test.use({ locale });
+    test('another tab deleting the database: the notice says so, and the agent link is down for good', async ({
+      page,
+    }) => {
+      const [prefix, connected, disconnected] = status;
+      await page.goto('/');
+      await expect(page.getByRole('status').filter({ hasText: prefix })).toHaveText(connected);
+      const other = await otherTab(page);
+      await deleteDatabase(other);
+      await expect(page.getByRole('alert')).toHaveText(text);
+      await expect(page.getByRole('status').filter({ hasText: prefix })).toHaveText(disconnected);
+      await page.screenshot({ path: `test-results/${screenshot}` });
+      await other.close();
+    });
+  });
 
 test('an older tab holding the database open: this tab says so, waits, and goes on once it closes', async ({
   page,
@@ -143,24 +162,6 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('alert').filter({ hasText: '另一个 LineUp 标签页' })).toBeVisible();
     await page.screenshot({ path: 'test-results/storage-blocked-zh.png' });
     await other.evaluate(() => (window as unknown as { held: IDBDatabase }).held.close());
-    await other.close();
-  });
-
-  test('another tab deleting the database: the reload notice says so, and the agent link is down for good', async ({
-    page,
-  }) => {
-    await page.goto('/');
-    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText(
-      '智能体：已连接 (演示智能体)',
-    );
-    const other = await otherTab(page);
-    await deleteDatabase(other);
-    // Said as what it was: the data is gone, not updated.
-    await expect(page.getByRole('alert')).toHaveText(
-      'LineUp 的数据已在另一个标签页中删除。请重新加载此页面以重新开始；在此之前这里的内容无法保存。重新加载',
-    );
-    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText('智能体：已断开');
-    await page.screenshot({ path: 'test-results/storage-deleted-zh.png' });
     await other.close();
   });
 });
