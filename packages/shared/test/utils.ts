@@ -134,15 +134,23 @@ export function protocolOutcome<T>(parse: () => T): T | undefined {
   try {
     return parse();
   } catch (error) {
-    expect(error).toBeInstanceOf(LineUpProtocolError);
-    const { issues } = error as LineUpProtocolError;
-    expect(issues.length).toBeGreaterThan(0);
-    expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
-    for (const issue of issues) {
-      expect(issue.path.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssuePathLength);
-      expect(issue.message.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssueMessageLength);
-    }
+    expectBoundedError(error, LineUpProtocolError);
     return undefined;
+  }
+}
+
+/** Checks that `error` is a `type` with 1 to 20 issues, each path and message within its bound. */
+export function expectBoundedError(
+  error: unknown,
+  type: abstract new (...args: never[]) => { readonly issues: readonly UIIssue[] },
+): void {
+  expect(error).toBeInstanceOf(type);
+  const { issues } = error as { readonly issues: readonly UIIssue[] };
+  expect(issues.length).toBeGreaterThan(0);
+  expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
+  for (const issue of issues) {
+    expect(issue.path.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssuePathLength);
+    expect(issue.message.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssueMessageLength);
   }
 }
 

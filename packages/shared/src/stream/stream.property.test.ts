@@ -7,12 +7,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import initialFixture from '../../fixtures/stream-initial.json' with { type: 'json' };
-import { clone, expectDeepFrozen } from '../../test/utils.js';
+import { clone, expectBoundedError, expectDeepFrozen } from '../../test/utils.js';
 import { parseDocument } from '../dsl/document.js';
 import type { UIDocument, UINode } from '../dsl/types.js';
 import { UIStreamError } from '../errors/errors.js';
 import { jsonEqual } from '../json/equal.js';
-import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from './stream.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: events and frames are arbitrary JSON on purpose.
@@ -162,17 +161,6 @@ const eventArbitrary: fc.Arbitrary<unknown> = fc.oneof(
 
 const terminalArbitrary = fc.record({ type: fc.constantFrom('complete', 'cancel', 'error') });
 
-function expectStreamError(error: unknown): void {
-  expect(error).toBeInstanceOf(UIStreamError);
-  const { issues } = error as UIStreamError;
-  expect(issues.length).toBeGreaterThan(0);
-  expect(issues.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssues);
-  for (const issue of issues) {
-    expect(issue.path.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssuePathLength);
-    expect(issue.message.length).toBeLessThanOrEqual(UI_SCHEMA_LIMITS.maxIssueMessageLength);
-  }
-}
-
 /** Every node of a document by id. */
 function nodesOf(document: UIDocument): Map<string, UINode> {
   const nodes = new Map<string, UINode>();
@@ -213,7 +201,7 @@ function run(start: UIStreamState, events: readonly unknown[]): UIStreamState[] 
       states.push(next);
       committed++;
     } catch (error) {
-      expectStreamError(error);
+      expectBoundedError(error, UIStreamError);
     }
   }
   return states;
@@ -291,7 +279,7 @@ describe('arbitrary input', () => {
           try {
             attempt();
           } catch (error) {
-            expectStreamError(error);
+            expectBoundedError(error, UIStreamError);
           }
         }
       }),
@@ -325,7 +313,7 @@ describe('arbitrary input', () => {
               const accepted = acceptCheckpoint(current, corrupted);
               expect(parseDocument(clone(accepted.document))).toEqual(accepted.document);
             } catch (error) {
-              expectStreamError(error);
+              expectBoundedError(error, UIStreamError);
             }
           }
         },
