@@ -340,6 +340,30 @@ const TO_FRAME_REJECTIONS: Row[] = [
     path: '$',
   },
   {
+    rule: 'start with a width of 0',
+    input: () => start({ width: 0 }),
+    code: 'number_out_of_range',
+    path: 'width',
+  },
+  {
+    rule: 'start with a fractional width',
+    input: () => start({ width: 480.5 }),
+    code: 'invalid_type',
+    path: 'width',
+  },
+  {
+    rule: 'start with a width past the bound',
+    input: () => start({ width: SURFACE_CHANNEL_LIMITS.maxFrameWidth + 1 }),
+    code: 'number_out_of_range',
+    path: 'width',
+  },
+  {
+    rule: 'start with a width in a string',
+    input: () => start({ width: '480px' }),
+    code: WRONG_TYPE,
+    path: 'width',
+  },
+  {
     rule: 'start naming the app (identity is the host business)',
     input: () => start({ id: 'com.example.app' }),
     code: 'unknown_property',
@@ -450,6 +474,8 @@ describe('parseSurfaceMessageToFrame', () => {
   it('accepts a state, and one of exactly the state budget', () => {
     expect(parseSurfaceMessageToFrame(focus(), INSTANCE)).toEqual(focus());
     expect(parseSurfaceMessageToFrame(start(), INSTANCE)).toEqual(start());
+    for (const width of [1, 498, SURFACE_CHANNEL_LIMITS.maxFrameWidth])
+      expect(parseSurfaceMessageToFrame(start({ width }), INSTANCE)).toEqual(start({ width }));
     const largestBundle = start({ html: '', css: '', js: 'j'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes) });
     expect(parseSurfaceMessageToFrame(largestBundle, INSTANCE).type).toBe('start');
     expect(parseSurfaceMessageToFrame(state(), INSTANCE)).toEqual(state());

@@ -53,6 +53,8 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
   maxStateBytes: UI_LIMITS.maxStateBytes,
   /** Largest `resize` height in CSS pixels: taller is a page, not an inline view (a host may clamp lower). */
   maxFrameHeight: 32_768,
+  /** Largest frame `width` a host gives in `start` (CSS pixels). */
+  maxFrameWidth: 32_768,
   /** UTF-8 bytes the fixed fields of a message may add to its data or state. */
   maxEnvelopeBytes: 1_024,
   /** Events a Surface may send at once before the rate applies (a token bucket of this size). */
@@ -147,6 +149,11 @@ export const SurfaceStartMessageSchema = z
     html: bundleText(),
     css: bundleText(),
     js: bundleText(),
+    /**
+     * The frame's width in CSS pixels as the host laid it out, when it has one: a frame loaded ahead and just
+     * moved into place runs the bundle only once its document is that wide (or its size changed again).
+     */
+    width: z.number().int().positive().max(SURFACE_CHANNEL_LIMITS.maxFrameWidth).optional(),
   })
   .superRefine((message, context) => {
     const bytes = utf8ByteLength(message.html) + utf8ByteLength(message.css) + utf8ByteLength(message.js);
