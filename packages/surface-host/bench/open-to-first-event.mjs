@@ -119,7 +119,9 @@ async function measure(mode) {
 }
 
 console.log('open → first event, median of paired rounds (targets: warm ≤ 0.1 × bare, cold ≤ 1.2 × bare):');
-for (const mode of Object.keys(MODES)) {
+const selected = process.env.BENCH_MODES?.split(',') ?? Object.keys(MODES);
+for (const mode of selected) {
+  if (!(mode in MODES)) throw new Error(`BENCH_MODES: no mode ${mode} (${Object.keys(MODES).join(', ')})`);
   const { contained, bare, cold, rounds } = await measure(mode);
   const what = mode === 'pool' ? `${POOL_FRAMES} at once, until the last` : 'one';
   const missed = MODES[mode].spares > 0 ? `; ${cold} of ${rounds} found a frame still loading` : '';

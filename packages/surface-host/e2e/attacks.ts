@@ -9,6 +9,7 @@ export interface Attack {
   readonly name: string;
   readonly js: string;
   readonly html?: string;
+  readonly css?: string;
   /** The contained Surface is removed for it (a navigation of its own document). */
   readonly tearsDown?: boolean;
   /** Why it is removed, when not `navigated`. */
@@ -443,6 +444,18 @@ export const ATTACKS: readonly Attack[] = [
     kind: 'frame',
     name: 'eval and Function',
     js: attempt(`try { eval("fetch('${url('eval')}')"); } catch (e) {} Function("fetch('${url('fn')}')")();`),
+  },
+  {
+    // A frame loaded for its Surface carries the bundle in its documents (as data of the prelude's script, in
+    // the wrapper's srcdoc attribute): texts that would end that script, the attribute or a style must stay text.
+    kind: 'frame',
+    name: 'bundle texts that would end the script, attribute or style they travel in',
+    html: `<main title="&quot;&gt;&lt;img src=${url('html-img')}&gt;">"&gt; &amp;quot;</main>`,
+    css: `</style></head><body><iframe src="${url('css-frame')}"></iframe><img src="${url('css-img')}">`,
+    js: attempt(
+      `var a = '</script><iframe src="${url('js-frame')}"></iframe><img src="${url('js-img')}"><!--'; var b = '"></iframe><img src="${url('quote-img')}">';`,
+    ),
+    control: true,
   },
   // ── Workers ───────────────────────────────────────────────────────────────────────────────────────────
   {

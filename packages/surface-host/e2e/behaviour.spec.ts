@@ -129,6 +129,45 @@ LineUpSurface.onState(function (state) { LineUpSurface.event('seen', { n: state.
   });
 });
 
+/** Reports the width the bundle sees when it first runs: its window's, and its body's. */
+const MEASURE = {
+  html: '<main>measure</main>',
+  css: '',
+  js: `LineUpSurface.event('done', { window: innerWidth, body: document.body.getBoundingClientRect().width });`,
+};
+
+for (const mode of ['warm', 'pool', 'cold', 'reference'] as const)
+  test.describe(`a Surface measures its place when it starts (${mode} frame)`, () => {
+    test.use({ harnessMode: mode });
+    test('the bundle first runs at the width of the place it opened in, at each width', async ({
+      harnessPage: page,
+    }) => {
+      const seen: { width: number; window: number; warm: boolean }[] = [];
+      for (const [index, width] of [320, 731, 1100, 497.5, 1180].entries()) {
+        await page.evaluate((width) => {
+          (document.getElementById('slots') as HTMLElement).style.width = `${width}px`;
+        }, width);
+        const id = `measure-${index}`;
+        await call(page, 'mount', id, MEASURE);
+        await expect.poll(() => call(page, 'events', id)).toHaveLength(1);
+        const [event] = await call(page, 'events', id);
+        const place = await page.evaluate(
+          (id) => (document.querySelector(`.slot[data-id="${id}"]`) as HTMLElement).clientWidth,
+          id,
+        );
+        const data = event?.data as { window: number; body: number };
+        seen.push({ width: place, window: data.window, warm: await call(page, 'wasWarm', id) });
+        expect(Math.abs(data.window - place), `window width at start, place ${place}`).toBeLessThanOrEqual(1);
+        expect(data.body).toBeGreaterThan(0);
+        await call(page, 'discard', id);
+        // The pool loads the next spare once the host is idle.
+        await page.waitForTimeout(800);
+      }
+      // The first Surface took the spare the fixture waited for; a frame of its own in cold.
+      expect(seen[0]?.warm).toBe(mode !== 'cold');
+    });
+  });
+
 test.describe('a Surface by reference', () => {
   test.use({ harnessMode: 'reference' });
 

@@ -27,7 +27,11 @@ for (const mode of ['warm', 'pool', 'cold', 'reference'] as const)
           page,
           'mount',
           'probe',
-          { html: attack.html ?? PROBE_HTML, css: '', js: recorder.fill(attack.js) },
+          {
+            html: attack.html ?? PROBE_HTML,
+            css: recorder.fill(attack.css ?? ''),
+            js: recorder.fill(attack.js),
+          },
           { secret: 'host-given state' },
         );
         // warm and pool: the bundle went to a frame whose containment had run before the mount.

@@ -43,6 +43,16 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
   readonly trustedTypesPolicy: string;
   /** How long a navigation is held (ms): the first time, each later time, and in all. */
   readonly navigationHold: { readonly first: number; readonly next: number; readonly total: number };
+  /**
+   * The instance and bundle of a frame loaded for one Surface, as the host's `start` would carry them: the
+   * prelude starts it right after `ready`, and takes no `start` from the host.
+   */
+  readonly start?: {
+    readonly instance_id: string;
+    readonly html: string;
+    readonly css: string;
+    readonly js: string;
+  };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the frame's window, used through captured intrinsics only.
@@ -72,6 +82,7 @@ export function installSurfaceContainment(
   const isArray = Array.isArray;
   const now = global.performance.now.bind(global.performance);
   const min = Math.min;
+  const abs = Math.abs;
   const freeze = Object.freeze;
   const addListener = uncurry(global.EventTarget.prototype.addEventListener);
   const preventDefault = uncurry(global.Event.prototype.preventDefault);
@@ -439,7 +450,8 @@ export function installSurfaceContainment(
     reports = { navigation: violation('navigation'), focus: violation('focus') };
     if (focusBeforeStart && !earned && doc.hasFocus()) post(reports.focus);
     bridge = installBridge(global, { ...config, instanceId: id }, post);
-    whenLaidOut(() => insertBundle(html, css, js));
+    const width = message.width;
+    whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js));
   };
   const insertBundle = (html: string, css: string, js: string) => {
     const style = createElement(doc, 'style');
@@ -454,16 +466,24 @@ export function installSurfaceContainment(
     appendChild(doc.body, script);
   };
   /**
-   * Runs `then` once the frame is laid out: a frame loaded ahead and just moved into place can take a moment
-   * before the browser lays it out in its new place, and a frame mounted into a hidden element has no size;
-   * a Surface measuring itself at start would read 0 in either. Checked on each task (the empty body is as
-   * wide as the frame once there is a layout); after a second it goes on anyway.
+   * Runs `then` once the frame is laid out: a frame mounted into a hidden element has no size, and a frame
+   * loaded ahead and just moved into place keeps the size of its old place until the browser lays it out in
+   * the new one and the size reaches this document; a Surface measuring itself at start would read 0 or the
+   * wrong width. So it waits until the body is as wide as the frame and the window is `width` wide (the
+   * host's layout, from `start`), or the window was resized since (the host's layout changed again), checked
+   * on each task; after a second it goes on anyway.
    */
   const boundingWidth = (element: unknown) => (getBoundingClientRect(element) as DOMRect).width;
-  const whenLaidOut = (then: () => void) => {
-    const deadline = now() + 1_000;
+  let resizedAt = Number.NEGATIVE_INFINITY;
+  addListener(global, 'resize', () => {
+    resizedAt = now();
+  });
+  const whenLaidOut = (width: number | null, then: () => void) => {
+    const startedAt = now();
+    const deadline = startedAt + 1_000;
     const attempt = () => {
-      if ((global.innerWidth > 0 && boundingWidth(doc.body) > 0) || now() >= deadline) then();
+      const atWidth = width === null || abs(global.innerWidth - width) <= 1 || resizedAt >= startedAt;
+      if ((global.innerWidth > 0 && boundingWidth(doc.body) > 0 && atWidth) || now() >= deadline) then();
       else global.setTimeout(attempt, 0);
     };
     attempt();
@@ -492,4 +512,9 @@ export function installSurfaceContainment(
     }
   };
   hostWindow.postMessage({ namespace: config.namespace, type: 'ready' }, '*', [channel.port2]);
+  // A frame loaded for its Surface starts it on a later task: Chromium forwards a window message to another
+  // process on a task of its own, and Surface code that navigated at once would hold the navigation before
+  // `ready` had left, while the host cannot yet hear the report.
+  const inlineStart = config.start;
+  if (inlineStart !== undefined) global.setTimeout(() => start(inlineStart), 0);
 }

@@ -59,9 +59,23 @@ const MAX_EVENT_DATA_DEPTH = 32;
  */
 const NAVIGATION_HOLD = Object.freeze({ first: 250, next: 50, total: 1_000 });
 
-/** The prelude's configuration: the same for every Surface, but for the nonce. */
-export function surfaceContainmentConfig(nonce: string): SurfaceContainmentConfig {
+/**
+ * The instance and bundle of a frame loaded for one Surface: the content document carries them, and the
+ * prelude inserts the bundle at once instead of waiting for the host's `start`.
+ */
+export interface SurfaceInlineStart extends SurfaceBundleText {
+  readonly instanceId: string;
+}
+
+/** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
+export function surfaceContainmentConfig(
+  nonce: string,
+  start?: SurfaceInlineStart,
+): SurfaceContainmentConfig {
   return {
+    ...(start === undefined
+      ? {}
+      : { start: { instance_id: start.instanceId, html: start.html, css: start.css, js: start.js } }),
     namespace: SURFACE_NAMESPACE,
     eventNamePattern: SURFACE_EVENT_NAME_PATTERN.source,
     reservedEventNames: SURFACE_RESERVED_EVENT_NAMES,
@@ -98,12 +112,20 @@ function createNonce(): string {
 }
 
 /** The prelude script: containment, then the bridge. */
-export function surfacePrelude(nonce: string): string {
-  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(nonce))}, ${installSurfaceBridge.toString()});`;
+export function surfacePrelude(nonce: string, start?: SurfaceInlineStart): string {
+  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(nonce, start))}, ${installSurfaceBridge.toString()});`;
 }
 
 /** Both documents of one Surface frame, with a fresh nonce. */
 export function buildSurfaceDocuments(): SurfaceDocuments {
+  return buildFrameDocuments();
+}
+
+/**
+ * Both documents of one Surface frame; with `start`, the content carries the instance and its bundle (a frame
+ * loaded for that Surface: no `start` message has to cross).
+ */
+export function buildFrameDocuments(start?: SurfaceInlineStart): SurfaceDocuments {
   const nonce = createNonce();
   const policy = surfaceContentSecurityPolicy(nonce);
   const head = [
@@ -116,7 +138,7 @@ export function buildSurfaceDocuments(): SurfaceDocuments {
     head,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '</head><body>',
-    `<script nonce="${nonce}">${surfacePrelude(nonce)}</script>`,
+    `<script nonce="${nonce}">${surfacePrelude(nonce, start)}</script>`,
     '</body></html>',
   ].join('');
   const wrapper = [

@@ -147,6 +147,25 @@ describe('mountSurface with a pool of spare frames', () => {
     expect(spares()).toHaveLength(0);
   });
 
+  it('sends the width the host laid the spare out at in start, and none while it has no layout', () => {
+    const { document: hostDocument, spares, mount, load } = host();
+    prepareSurfaceFrame(hostDocument, { frames: 2 });
+    const [wide, hidden] = spares() as [HTMLIFrameElement, HTMLIFrameElement];
+    // jsdom has no layout: the widths the host would read after the move.
+    Object.defineProperty(wide, 'clientWidth', { configurable: true, value: 498 });
+    Object.defineProperty(hidden, 'clientWidth', { configurable: true, value: 0 });
+    const [widePort, hiddenPort] = [wide, hidden].map(load) as [
+      ReturnType<typeof load>,
+      ReturnType<typeof load>,
+    ];
+    mount('a');
+    mount('b');
+    expect(widePort.postMessage).toHaveBeenCalledWith(expect.objectContaining({ type: 'start', width: 498 }));
+    const [hiddenStart] = hiddenPort.postMessage.mock.calls[0] as [Record<string, unknown>];
+    expect(hiddenStart.type).toBe('start');
+    expect(hiddenStart).not.toHaveProperty('width');
+  });
+
   it('takes a spare that has loaded before one that is still loading', () => {
     const { document: hostDocument, spares, mount, load } = host();
     prepareSurfaceFrame(hostDocument, { frames: 2 });
@@ -156,6 +175,27 @@ describe('mountSurface with a pool of spare frames', () => {
     expect(handle.frame).toBe(loaded);
     expect(handle.ready).toBe(true);
     expect(spares()).toEqual([loading]);
+  });
+
+  it('sends the bundle to a spare taken while loading once it loads, and none to a frame loaded for the Surface', () => {
+    const { view, document: hostDocument, spares, mount, load } = host();
+    prepareSurfaceFrame(hostDocument, { frames: 1 });
+    const [loading] = spares() as [HTMLIFrameElement];
+    const spent = mount('a');
+    expect(spent.frame).toBe(loading);
+    expect(spent.ready).toBe(false);
+    const port = load(loading);
+    expect(spent.ready).toBe(true);
+    expect(port.postMessage.mock.calls.map(([message]) => message.type)).toEqual(['start', 'state']);
+    // No spare left (the pool refills later): this frame's documents carry its bundle, and only state is sent.
+    const own = mount('b');
+    expect(own.frame.parentElement?.hasAttribute('data-lineup-spare-surface')).toBe(false);
+    const content = new view.DOMParser()
+      .parseFromString(own.frame.srcdoc, 'text/html')
+      .querySelector('iframe');
+    expect(content?.getAttribute('srcdoc')).toContain('"start":{"instance_id":"b"');
+    const ownPort = load(own.frame);
+    expect(ownPort.postMessage.mock.calls.map(([message]) => message.type)).toEqual(['state']);
   });
 
   it('never returns a frame that held a Surface: closing removes it, and new frames fill the pool', async () => {

@@ -11,7 +11,7 @@
 import type { UIIssue } from '@lineup/shared';
 import { LineUpProtocolError } from '@lineup/shared';
 import { parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
-import { buildSurfaceDocuments } from './documents.js';
+import { buildFrameDocuments, type SurfaceInlineStart } from './documents.js';
 import { SURFACE_CSP, SURFACE_PERMISSIONS_POLICY, SURFACE_SANDBOX } from './sandbox.js';
 
 /** What browsers report as the origin of a sandboxed frame without allow-same-origin. */
@@ -37,8 +37,10 @@ export class FrameLink {
   #port: MessagePort | null = null;
   #handlers: FrameLinkHandlers | null = null;
   #disposed = false;
+  /** Whether the frame's documents carry their Surface's bundle (a frame loaded for it): no `start` is sent. */
+  readonly startsInline: boolean;
 
-  constructor(document: Document) {
+  constructor(document: Document, start?: SurfaceInlineStart) {
     const view = document.defaultView;
     if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
     this.#view = view;
@@ -50,8 +52,9 @@ export class FrameLink {
     frame.setAttribute('csp', SURFACE_CSP);
     frame.setAttribute('referrerpolicy', 'no-referrer');
     frame.className = SURFACE_FRAME_CLASS;
-    frame.srcdoc = buildSurfaceDocuments().wrapper;
+    frame.srcdoc = buildFrameDocuments(start).wrapper;
     this.frame = frame;
+    this.startsInline = start !== undefined;
     view.addEventListener('message', this.#onWindowMessage);
   }
 
@@ -271,10 +274,10 @@ export function prepareSurfaceFrame(
  * any), or a new frame. The spare is not replaced at once: the pool is filled up again `REFILL_DELAY` later,
  * when the host is idle. A document without a pool gets one (of one spare) at its first mount.
  */
-export function takeSurfaceFrame(container: HTMLElement): FrameLink {
+export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineStart): FrameLink {
   const document = container.ownerDocument;
   if (!canMoveFrames(document)) {
-    const link = new FrameLink(document);
+    const link = new FrameLink(document, start);
     container.appendChild(link.frame);
     return link;
   }
@@ -283,7 +286,7 @@ export function takeSurfaceFrame(container: HTMLElement): FrameLink {
   const spare = spares.find((candidate) => candidate.port !== null) ?? spares[0];
   let link: FrameLink;
   if (spare === undefined) {
-    link = new FrameLink(document);
+    link = new FrameLink(document, start);
     container.appendChild(link.frame);
   } else {
     pool.spares.splice(pool.spares.indexOf(spare), 1);

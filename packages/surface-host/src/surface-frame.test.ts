@@ -44,7 +44,6 @@ const message = (type: string, extra: object = {}) => ({
   ...extra,
 });
 const READY = { namespace: 'lineup.surface.v1', type: 'ready' };
-const START = message('start', { html: BUNDLE.html, css: BUNDLE.css, js: BUNDLE.js });
 
 function mount(overrides: Partial<Parameters<typeof mountSurface>[1]> = {}) {
   const onEvent = vi.fn();
@@ -90,12 +89,18 @@ describe('mountSurface: the frames', () => {
     expect(frame.getAttribute('csp')).toBe(SURFACE_CSP);
     expect(frame.getAttribute('title')).toBe('天气面板');
     expect(frame.getAttribute('src')).toBeNull();
-    // The wrapper has no script, and holds the content frame, sandboxed again; the bundle is not in either.
+    // The wrapper has no script, and holds the content frame, sandboxed again. A frame loaded for the Surface
+    // carries its bundle as data of the prelude's one script: none of it is markup of either document.
     const wrapper = new DOMParser().parseFromString(frame.srcdoc, 'text/html');
     expect(wrapper.querySelectorAll('script')).toHaveLength(0);
     const inner = wrapper.querySelector('iframe');
     expect(inner?.getAttribute('sandbox')).toBe('allow-scripts');
-    expect(frame.srcdoc).not.toContain('main');
+    const content = new DOMParser().parseFromString(inner?.getAttribute('srcdoc') as string, 'text/html');
+    expect(content.querySelectorAll('main')).toHaveLength(0);
+    expect(content.body.children).toHaveLength(1);
+    expect(content.querySelector('script')?.textContent).toContain(
+      `"start":{"instance_id":"${INSTANCE}","html":"\\u003cmain>\\u003c/main>","css":"","js":""}`,
+    );
   });
 
   it.each([
@@ -125,12 +130,13 @@ describe('mountSurface: the frames', () => {
 });
 
 describe('mountSurface: the channel', () => {
-  it('takes the port of the first ready, sends start and the state on it, and turns events into ui.event', () => {
+  it('takes the port of the first ready, sends the state on it, and turns events into ui.event', () => {
     const { onEvent, port, connect, fromPort } = mount();
     expect(handle!.ready).toBe(false);
     connect();
     expect(handle!.ready).toBe(true);
-    expect(port.postMessage.mock.calls).toEqual([[START], [message('state', { state: { city: '北京' } })]]);
+    // A frame loaded for the Surface has its bundle already (a spare gets `start`: frame-link.test.ts).
+    expect(port.postMessage.mock.calls).toEqual([[message('state', { state: { city: '北京' } })]]);
     fromPort(message('event', { event: 'refresh', data: { unit: 'c' } }));
     expect(onEvent).toHaveBeenCalledWith({ instance_id: INSTANCE, event: 'refresh', data: { unit: 'c' } });
   });
@@ -168,7 +174,7 @@ describe('mountSurface: the channel', () => {
     const { connect, windowMessage, onRejected, port } = mount();
     connect();
     for (let index = 0; index < SURFACE_CHANNEL_LIMITS.windowMessageBurst; index++) windowMessage(READY);
-    expect(port.postMessage).toHaveBeenCalledTimes(2);
+    expect(port.postMessage).toHaveBeenCalledTimes(1);
     expect(onRejected.mock.calls).toEqual([[{ reason: 'foreign_message', count: 1 }]]);
     vi.advanceTimersByTime(1_000);
     expect(onRejected).toHaveBeenLastCalledWith({
@@ -303,7 +309,7 @@ describe('mountSurface: the channel', () => {
     expect(() => handle!.patch({ f: () => 1 })).toThrow(LineUpProtocolError);
     handle!.patch({ city: '广州' });
     expect(port.postMessage).toHaveBeenLastCalledWith(message('state', { state: { city: '广州' } }));
-    expect(port.postMessage).toHaveBeenCalledTimes(3);
+    expect(port.postMessage).toHaveBeenCalledTimes(2);
   });
 
   it('closes once: removes the frame, closes the port and stops listening', () => {

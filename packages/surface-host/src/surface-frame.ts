@@ -135,7 +135,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
-  const link = takeSurfaceFrame(container);
+  const link = takeSurfaceFrame(container, { instanceId, ...bundle });
   const frame = link.frame;
   frame.setAttribute('title', bundle.name);
   frame.setAttribute('data-instance-id', instanceId);
@@ -365,23 +365,26 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     },
   };
 
-  // A frame loaded ahead and just moved has no layout in its new place until the host's next rendering update,
-  // and its documents measure themselves as 0 until the new size reaches them: lay it out now, so that the
-  // size is on its way before `start` (the containment waits for it before the bundle runs).
-  if (link.port !== null) frame.getBoundingClientRect();
   link.attach({
     onReady(received) {
       if (closed || port !== null) return;
       port = received;
       port.onmessage = onPortMessage;
-      port.postMessage({
-        namespace: SURFACE_NAMESPACE,
-        type: 'start',
-        instance_id: instanceId,
-        html: bundle.html,
-        css: bundle.css,
-        js: bundle.js,
-      });
+      if (!link.startsInline) {
+        // A frame loaded ahead and just moved keeps the size of its old place until the browser lays it out
+        // here and the new size reaches its documents: reading the width lays it out now, so that the size is
+        // on its way before `start`, and the containment runs the bundle once its document is that wide.
+        const width = frame.clientWidth;
+        port.postMessage({
+          namespace: SURFACE_NAMESPACE,
+          type: 'start',
+          instance_id: instanceId,
+          html: bundle.html,
+          css: bundle.css,
+          js: bundle.js,
+          ...(width > 0 && width <= SURFACE_CHANNEL_LIMITS.maxFrameWidth ? { width } : {}),
+        });
+      }
       sendState();
     },
     onForeign: () => {
