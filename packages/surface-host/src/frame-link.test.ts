@@ -222,6 +222,32 @@ describe('mountSurface with a pool of spare frames', () => {
     expect(spares()).toHaveLength(3);
   });
 
+  it("loads spares at the width of the latest Surface's frame while it is there", async () => {
+    const { document: hostDocument, spares, mount, load } = host();
+    prepareSurfaceFrame(hostDocument, { frames: 2 });
+    const holderWidths = () => spares().map((frame) => frame.parentElement?.style.width);
+    expect(holderWidths()).toEqual(['100%', '100%']);
+    for (const frame of spares()) load(frame);
+    const open = mount('a');
+    // jsdom has no layout: the width the host lays the moved frame out at.
+    Object.defineProperty(open.frame, 'clientWidth', { configurable: true, value: 640 });
+    // The spare left is resized once the host is idle, not at the mount; the new one loads at that width.
+    expect(holderWidths()).toEqual(['100%']);
+    await vi.waitFor(() => expect(spares()).toHaveLength(2));
+    expect(holderWidths()).toEqual(['640px', '640px']);
+  });
+
+  it('loads spares at the width the last mount laid its frame out at once that frame is gone', async () => {
+    const { document: hostDocument, spares, mount, load } = host();
+    prepareSurfaceFrame(hostDocument, { frames: 1 });
+    const [spare] = spares() as [HTMLIFrameElement];
+    Object.defineProperty(spare, 'clientWidth', { configurable: true, value: 498 });
+    load(spare);
+    mount('a').close();
+    await vi.waitFor(() => expect(spares()).toHaveLength(1));
+    expect(spares()[0]?.parentElement?.style.width).toBe('498px');
+  });
+
   it('starts a pool of one spare at the first mount of a document that prepared none', async () => {
     const { spares, mount } = host();
     mount('a');

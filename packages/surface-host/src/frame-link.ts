@@ -156,6 +156,13 @@ interface FramePool {
   readonly spares: FrameLink[];
   /** Whether a refill is scheduled. */
   refilling: boolean;
+  /**
+   * The frame of the latest Surface mounted in the document: spares are loaded at its width, so that the next
+   * Surface, which a host usually opens in a place as wide, finds its frame already at its size.
+   */
+  latest: WeakRef<HTMLIFrameElement> | null;
+  /** The width (CSS pixels) a mount laid its frame out at last, for when that frame is gone. */
+  width: number | null;
 }
 
 const pools = new WeakMap<Document, FramePool>();
@@ -191,14 +198,25 @@ function checkPoolSize(frames: unknown): number {
 function poolOf(document: Document): FramePool {
   let pool = pools.get(document);
   if (pool === undefined) {
-    pool = { size: 1, spares: [], refilling: false };
+    pool = { size: 1, spares: [], refilling: false, latest: null, width: null };
     pools.set(document, pool);
   }
   return pool;
 }
 
+/**
+ * The width spares are laid out at: that of the latest Surface's frame while it is in the document and laid
+ * out (read when the pool is filled, once the host is idle), else the width a mount last laid a frame out at,
+ * else the viewport's.
+ */
+function spareWidth(pool: FramePool): string {
+  const latest = pool.latest?.deref();
+  const width = (latest?.isConnected ? latest.clientWidth : 0) || pool.width;
+  return width !== null && width > 0 ? `${width}px` : '100%';
+}
+
 /** A new spare frame, loading in its holder. */
-function loadSpare(document: Document, body: HTMLElement): FrameLink {
+function loadSpare(document: Document, body: HTMLElement, width: string): FrameLink {
   const link = new FrameLink(document);
   // In the viewport and at a Surface's size, but transparent, behind the page, inert and out of the
   // accessibility tree: a frame that is hidden or off screen is not rendered (Chromium throttles it), and a
@@ -209,6 +227,7 @@ function loadSpare(document: Document, body: HTMLElement): FrameLink {
   holder.inert = true;
   holder.style.cssText =
     'position:fixed;top:0;left:0;width:100%;height:240px;opacity:0;pointer-events:none;overflow:hidden;z-index:-2147483647';
+  holder.style.width = width;
   link.frame.style.cssText = 'display:block;width:100%;height:240px;border:0';
   holder.appendChild(link.frame);
   body.appendChild(holder);
@@ -233,7 +252,14 @@ function fillPool(document: Document, pool: FramePool): void {
   while (pool.spares.length > pool.size) discardSpare(pool.spares.pop() as FrameLink);
   const body = document.body;
   if (body === null) return;
-  while (pool.spares.length < pool.size) pool.spares.push(loadSpare(document, body));
+  // Spares already loaded take the width too: resized now, in the background, not when a Surface opens.
+  const width = spareWidth(pool);
+  for (const spare of pool.spares) {
+    const holder = spare.frame.parentElement;
+    if (holder?.hasAttribute(SPARE_HOLDER_ATTRIBUTE) && holder.style.width !== width)
+      holder.style.width = width;
+  }
+  while (pool.spares.length < pool.size) pool.spares.push(loadSpare(document, body, width));
 }
 
 function scheduleRefill(document: Document, pool: FramePool): void {
@@ -269,6 +295,11 @@ export function prepareSurfaceFrame(
   fillPool(document, pool);
 }
 
+/** Records the width (CSS pixels) a mount laid its frame out at: the next spares are loaded as wide. */
+export function recordSurfaceWidth(document: Document, width: number): void {
+  if (width > 0) poolOf(document).width = width;
+}
+
 /**
  * A frame for a new Surface in `container`: a spare moved there without reloading (one that has loaded, if
  * any), or a new frame. The spare is not replaced at once: the pool is filled up again `REFILL_DELAY` later,
@@ -298,6 +329,7 @@ export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineSt
     holder?.remove();
     link = spare;
   }
+  pool.latest = new WeakRef(link.frame);
   scheduleRefill(document, pool);
   return link;
 }

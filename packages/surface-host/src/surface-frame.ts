@@ -18,7 +18,7 @@ import {
 } from '@lineup/shared/bridge';
 import type { UIEventPayload } from '@lineup/shared/protocol';
 import type { SurfaceBundleText } from './documents.js';
-import { SURFACE_FRAME_CLASS, takeSurfaceFrame } from './frame-link.js';
+import { recordSurfaceWidth, SURFACE_FRAME_CLASS, takeSurfaceFrame } from './frame-link.js';
 import { ReportTally, TokenBucket } from './rate.js';
 import { SURFACE_FORBIDDEN_MARKUP } from './sandbox.js';
 
@@ -375,6 +375,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
         // here and the new size reaches its documents: reading the width lays it out now, so that the size is
         // on its way before `start`, and the containment runs the bundle once its document is that wide.
         const width = frame.clientWidth;
+        recordSurfaceWidth(frame.ownerDocument, width);
         port.postMessage({
           namespace: SURFACE_NAMESPACE,
           type: 'start',
