@@ -15,22 +15,12 @@
 //   script before move  — moved as wide, the script sent before the move.
 //
 // Uses Debian's Chromium (CHROMIUM_PATH).
-import { chromium } from '@playwright/test';
+import { launchChromium } from './chromium.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 45);
 const WARMUP = 5;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
 await page.setContent(
   '<!doctype html><html><body style="margin:0"><div id="place" style="width:600px;margin:20px"></div></body></html>',

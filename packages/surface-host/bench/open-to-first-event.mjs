@@ -5,6 +5,7 @@
 // the bare frame, a frame loaded for the Surface ≤ 1.2 ×.
 //
 //   pnpm --filter @lineup/surface-host bench        (builds the package's harness page first)
+//   BENCH_MODES=cold BENCH_ROUNDS=20 pnpm bench      (some of the modes below; fewer rounds)
 //
 // Three ways a Surface opens:
 //   warm — in the spare frame the host keeps loaded (`prepareSurfaceFrame`), once it has loaded;
@@ -17,8 +18,8 @@
 // Uses the e2e harness (e2e/harness) built against dist/, and Debian's Chromium (CHROMIUM_PATH).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { build, preview } from 'vite';
+import { launchChromium } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const config = join(here, '..', 'e2e', 'vite.config.ts');
@@ -29,24 +30,18 @@ const POOL_FRAMES = 4;
 /** A host's Surfaces open seconds apart, not back to back: the spent spare is replaced in the meantime. */
 const PAUSE_MS = 300;
 
+/** `BENCH_MODES=warm,cold` runs only those (default: all three). */
+const selected = process.env.BENCH_MODES?.split(',') ?? ['warm', 'pool', 'cold'];
+for (const mode of selected)
+  if (!['warm', 'pool', 'cold'].includes(mode))
+    throw new Error(`BENCH_MODES: no mode "${mode}" (warm, pool, cold)`);
+
 await build({ configFile: config });
 const server = await preview({ configFile: config, preview: { port: 0, strictPort: false } });
 const url = server.resolvedUrls?.local[0];
 if (!url) throw new Error('the harness server has no URL');
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-sync',
-    '--disable-quic',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
 
 const BUNDLE = {
@@ -119,9 +114,7 @@ async function measure(mode) {
 }
 
 console.log('open → first event, median of paired rounds (targets: warm ≤ 0.1 × bare, cold ≤ 1.2 × bare):');
-const selected = process.env.BENCH_MODES?.split(',') ?? Object.keys(MODES);
 for (const mode of selected) {
-  if (!(mode in MODES)) throw new Error(`BENCH_MODES: no mode ${mode} (${Object.keys(MODES).join(', ')})`);
   const { contained, bare, cold, rounds } = await measure(mode);
   const what = mode === 'pool' ? `${POOL_FRAMES} at once, until the last` : 'one';
   const missed = MODES[mode].spares > 0 ? `; ${cold} of ${rounds} found a frame still loading` : '';
