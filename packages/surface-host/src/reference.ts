@@ -16,7 +16,7 @@ import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import { SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { bundleDataUrl, resolveBundlePath } from '@lineup/shared/protocol';
 import type { SurfaceBundleText } from './documents.js';
-import { checkSurfaceBundle } from './surface-frame.js';
+import { checkSurfaceBundle, surfaceBundleBytes } from './surface-frame.js';
 
 /** A declared Surface of an installed app, ready to mount: its texts, its name, and the events it declares. */
 export interface ReferencedSurface {
@@ -99,9 +99,7 @@ export function surfaceBundleFromFiles(
     css: css.join('\n'),
     js: js.join('\n;\n'),
   };
-  const encoder = new TextEncoder();
-  const size =
-    encoder.encode(bundle.html).length + encoder.encode(bundle.css).length + encoder.encode(bundle.js).length;
+  const size = surfaceBundleBytes(bundle);
   if (size > SURFACE_CHANNEL_LIMITS.maxBundleBytes)
     refuse(
       entry,

@@ -121,6 +121,43 @@ describe('mountSurface: the frames', () => {
     expect(document.querySelector('iframe')).toBeNull();
   });
 
+  it.each([
+    ['in its script', { html: '', css: '', js: 'j'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes + 1) }],
+    // 163,840 bytes as UTF-8 in fewer characters: three bytes each, one over across the texts.
+    [
+      'across its texts, counted as UTF-8',
+      { html: '番'.repeat(20_000), css: 'c'.repeat(20_000), js: '钟'.repeat(27_947) },
+    ],
+  ])('refuses a bundle over 160 KiB %s, mounting nothing', (_name, texts) => {
+    let error: unknown;
+    try {
+      mountSurface(document.body, {
+        instanceId: 'a',
+        bundle: { ...BUNDLE, ...texts },
+        state: {},
+        onEvent: vi.fn(),
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    expect((error as LineUpProtocolError).issues).toEqual([
+      expect.objectContaining({ path: 'app', code: 'too_large' }),
+    ]);
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+
+  it('mounts a bundle of exactly 160 KiB', () => {
+    const js = 'j'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes);
+    handle = mountSurface(document.body, {
+      instanceId: 'a',
+      bundle: { ...BUNDLE, html: '', css: '', js },
+      state: {},
+      onEvent: vi.fn(),
+    });
+    expect(handle.frame.isConnected).toBe(true);
+  });
+
   it('refuses an initial state that is not a JSON object, mounting nothing', () => {
     expect(() =>
       mountSurface(document.body, { instanceId: 'a', bundle: BUNDLE, state: [] as never, onEvent: vi.fn() }),

@@ -124,6 +124,14 @@ export function checkSurfaceBundle(bundle: Pick<SurfaceBundleText, 'html'>): voi
     ]);
 }
 
+/** The UTF-8 bytes of a bundle's HTML, CSS and JS together (what `maxBundleBytes` bounds). */
+export function surfaceBundleBytes(bundle: SurfaceBundleText): number {
+  const encoder = new TextEncoder();
+  return (
+    encoder.encode(bundle.html).length + encoder.encode(bundle.css).length + encoder.encode(bundle.js).length
+  );
+}
+
 /** Mounts a Surface in `container` and returns its handle. */
 export function mountSurface(container: HTMLElement, options: MountSurfaceOptions): SurfaceHandle {
   const { instanceId, bundle, onEvent, onRejected } = options;
@@ -132,6 +140,15 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   // before anything is mounted.
   let state = stateMessage(instanceId, options.state).state;
   checkSurfaceBundle(bundle);
+  const size = surfaceBundleBytes(bundle);
+  if (size > SURFACE_CHANNEL_LIMITS.maxBundleBytes)
+    throw new LineUpProtocolError([
+      {
+        path: 'app',
+        code: 'too_large',
+        message: `The Surface is ${size} bytes of HTML, CSS and JS; at most ${SURFACE_CHANNEL_LIMITS.maxBundleBytes} are allowed.`,
+      },
+    ]);
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
