@@ -184,6 +184,60 @@ test('installs from a picked folder; a tampered picked file is refused with its 
   expect(await keptFiles(page)).toContain('1.0.0 card.html');
 });
 
+// The browser's own file button speaks the browser's language, not the page's: the app center shows its own.
+for (const { locale, center, label, choose, status } of [
+  {
+    locale: 'en-US',
+    center: 'MiniApps',
+    label: 'Bundle folder',
+    choose: 'Choose a folder…',
+    status: 'Installed Notes 1.0.0.',
+  },
+  {
+    locale: 'zh-CN',
+    center: '小程序',
+    label: '包文件夹',
+    choose: '选择文件夹…',
+    status: '已安装 Notes 1.0.0。',
+  },
+])
+  test.describe(`the folder picker (${locale})`, () => {
+    test.use({ locale });
+
+    test("reads in the page's language, keeps its name, and opens the chooser from a click and from the keyboard", async ({
+      page,
+    }, testInfo) => {
+      const folder = testInfo.outputPath('notes-dist');
+      await writeFolder(folder, notesBundle('1.0.0'));
+      await page.goto('/');
+      const panel = page.getByRole('complementary', { name: center });
+      const input = panel.getByLabel(label, { exact: true });
+      await expect(input).toHaveAccessibleName(label);
+      const button = panel.locator('.host__app-pick-button');
+      await expect(button).toBeVisible();
+      await expect(button).toHaveText(choose);
+      await panel
+        .locator('.host__app-folder')
+        .screenshot({ path: `test-results/app-center-folder-${locale}.png` });
+
+      // From the keyboard: Tab reaches the unseen input, the button shows the focus, and Space opens the chooser.
+      await panel.locator('.host__app-install-row button').focus();
+      await page.keyboard.press('Tab');
+      await expect(input).toBeFocused();
+      expect(await button.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe('solid');
+      let chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Space');
+      expect((await chooser).isMultiple()).toBe(true);
+
+      // A click on the button opens it too, and the folder picked there installs.
+      chooser = page.waitForEvent('filechooser');
+      await button.click();
+      await (await chooser).setFiles(folder);
+      await expect(panel.getByRole('status').filter({ hasText: status })).toBeVisible();
+      await expect(panel.getByRole('listitem', { name: 'Notes', exact: true })).toBeVisible();
+    });
+  });
+
 test('disable and enable: each publishes a new inventory revision, the tools go and come back', async ({
   page,
 }) => {

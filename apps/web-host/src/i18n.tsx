@@ -218,6 +218,7 @@ const en = {
     urlHint: 'The folder that holds lineup.manifest.json, on this site, such as /apps/notes/.',
     urlInstall: 'Install from URL',
     folderLabel: 'Bundle folder',
+    folderChoose: 'Choose a folder…',
     folderHint:
       'Pick the folder that holds lineup.manifest.json (an app’s build output); it installs at once, after every file is verified.',
     startup: (bundleUrl: string, reason: string) => `The bundle at ${bundleUrl} was not installed: ${reason}`,
@@ -537,6 +538,7 @@ const zh: HostText = {
     urlHint: '存放 lineup.manifest.json 的文件夹，须在本站，例如 /apps/notes/。',
     urlInstall: '从 URL 安装',
     folderLabel: '包文件夹',
+    folderChoose: '选择文件夹…',
     folderHint: '选择存放 lineup.manifest.json 的文件夹（应用的构建输出）；每个文件校验通过后立即安装。',
     startup: (bundleUrl: string, reason: string) => `位于 ${bundleUrl} 的包没有安装：${reason}`,
     problem: (problem: AppCenterProblem): string => {

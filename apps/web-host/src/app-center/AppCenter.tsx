@@ -362,23 +362,36 @@ function InstallForm({
         <ActionStatus state={url} />
       </form>
       <div className="host__app-folder">
-        <label htmlFor={`${id}-folder`}>{text.apps.folderLabel}</label>
-        <input
-          id={`${id}-folder`}
-          type="file"
-          multiple
-          // React has no prop for it; the attribute makes the chooser pick a folder (Chromium, Firefox, Safari).
-          {...{ webkitdirectory: '' }}
-          disabled={folder.status === 'running'}
-          aria-describedby={`${id}-folder-hint`}
-          onChange={(event) => {
-            const input = event.currentTarget;
-            const files = [...(input.files ?? [])];
-            // Picking the same folder again (after changing it) is a new install attempt.
-            input.value = '';
-            void center.installFromFolder(files);
-          }}
-        />
+        <label id={`${id}-folder-label`} htmlFor={`${id}-folder`}>
+          {text.apps.folderLabel}
+        </label>
+        <div className="host__app-pick">
+          {/* The browser's own file button speaks the browser's language ("Choose Files", "No file chosen"),
+              not the page's: the input stays for keyboard and assistive technology, unseen, and a label in the
+              page's language stands where its button was. */}
+          <input
+            id={`${id}-folder`}
+            className="host__visually-hidden"
+            type="file"
+            multiple
+            // React has no prop for it; the attribute makes the chooser pick a folder (Chromium, Firefox, Safari).
+            {...{ webkitdirectory: '' }}
+            disabled={folder.status === 'running'}
+            // Named by the field's label alone, not also by the button's text below.
+            aria-labelledby={`${id}-folder-label`}
+            aria-describedby={`${id}-folder-hint`}
+            onChange={(event) => {
+              const input = event.currentTarget;
+              const files = [...(input.files ?? [])];
+              // Picking the same folder again (after changing it) is a new install attempt.
+              input.value = '';
+              void center.installFromFolder(files);
+            }}
+          />
+          <label htmlFor={`${id}-folder`} className="host__app-pick-button" aria-hidden="true">
+            {text.apps.folderChoose}
+          </label>
+        </div>
         <p id={`${id}-folder-hint`} className="host__app-hint">
           {text.apps.folderHint}
         </p>
