@@ -1,7 +1,8 @@
 /**
  * The containment prelude of a Surface frame: the first and only code the frame document itself runs. It
  * closes what the sandbox and the CSP leave open (seed 000 §2; DESIGN.md "Security, in one place"), then opens
- * the channel to the host and only when the host's `start` arrives inserts the agent's HTML, CSS and script:
+ * the channel to the host and only then inserts the agent's HTML, CSS and script — when the host's `start`
+ * arrives, or, in a frame loaded for one Surface whose configuration carries it, on the next task:
  *
  * - **A second connection path.** `RTCPeerConnection` ignores `connect-src` (TURN credentials leave over UDP or
  *   TCP), and Chromium opens a TCP connection — after a DNS lookup of any host name — for every frame

@@ -9,7 +9,9 @@
  *   bridge.ts). The prelude receives the bundle in the host's `start` message and inserts its CSS, HTML and JS.
  *
  * Neither document depends on the bundle, so a host can load a frame before it knows which Surface it will
- * hold (surface-frame.ts keeps one ready). Both carry the same policy (`surfaceContentSecurityPolicy`), which
+ * hold (frame-link.ts keeps spares ready). A frame loaded for one Surface is the exception
+ * (`buildFrameDocuments(start)`): its prelude's configuration carries the instance and bundle as JSON strings, so
+ * that no `start` has to cross; they are data there, never markup of either document. Both carry the same policy (`surfaceContentSecurityPolicy`), which
  * runs scripts only with the frame's nonce: the prelude, and the bundle script the prelude creates.
  */
 import {

@@ -4,7 +4,8 @@
  *
  * The channel is bound to the one document the host created: the host accepts a single `ready` from the
  * content frame's window — it carries a `MessagePort` — and from then on talks only over that port: `start`
- * with the instance and its bundle, then the state. Nothing is ever posted to a window. Every message is
+ * with the instance and its bundle (to a spare frame; a frame loaded for the Surface carries them), then the
+ * state. Nothing is ever posted to a window. Every message is
  * validated (`parseSurfaceMessageFromFrame`) and rate limited; everything refused is reported, at most once per
  * second per kind. A `navigation` violation removes the Surface at once; a `focus` violation gives keyboard
  * focus back to the host; a flood of window messages removes the Surface too.
