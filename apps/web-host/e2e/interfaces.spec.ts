@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { readStore } from './runtime-db.ts';
 
 /**
  * DSL interfaces in the real built host, in Chromium: the renderer's components, local state, the Markdown
@@ -123,4 +124,35 @@ test.describe('agent interfaces', () => {
     await expect(page.locator('.host__entry--document')).toHaveCount(4);
     await page.screenshot({ path: 'test-results/examples.png', fullPage: true });
   });
+});
+
+test('examples clicked before the runtime is ready go to the conversation then shown, never to a placeholder', async ({
+  page,
+}) => {
+  // The runtime is ready only once the bundled Pomodoro is installed: its manifest is held back meanwhile.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/apps/pomodoro/lineup.manifest.json', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  const conversation = page.locator('section.host__conversation');
+  for (const name of ['File reader (1.1 invoke)', 'Agent callback (1.1 invoke)', 'Inline Surface']) {
+    await page.getByRole('button', { name }).click();
+    // Still loading: no conversation is shown yet.
+    await expect(conversation).not.toHaveAttribute('data-conversation-id');
+  }
+  release();
+  await expect(page.locator('.lu-ui')).toHaveCount(2);
+  await expect(page.locator('iframe.lineup-surface[data-instance-id]')).toHaveCount(1);
+  const shown = await conversation.getAttribute('data-conversation-id');
+  expect(shown).toMatch(/^conv_/);
+  const conversations = await readStore<{ id: string }>(page, 'conversations');
+  expect(conversations.map((record) => record.id)).toEqual([shown]);
+  const messages = await readStore<{ conversationId: string; message: { type: string } }>(page, 'messages');
+  expect(messages.filter((record) => record.message.type !== 'lineup.v1.client.inventory')).toHaveLength(3);
+  for (const record of messages) expect(record.conversationId).toBe(shown);
 });

@@ -277,6 +277,15 @@ function ConversationPicker({
   );
 }
 
+/** A message built for the conversation shown at the moment it is sent (the host's own examples). */
+class ForConversation {
+  constructor(readonly build: (conversationId: string) => object) {}
+}
+
+function forConversation(value: object | ForConversation, conversationId: string): object {
+  return value instanceof ForConversation ? value.build(conversationId) : value;
+}
+
 export function Conversation() {
   const runtime = useRuntime();
   const connection = runtime.status === 'ready' ? runtime.connection : null;
@@ -420,19 +429,25 @@ export function Conversation() {
     });
     connection.attach(forward);
     // Messages given before the runtime was ready go out now, in order.
-    for (const value of waitingForAgent.current.splice(0)) connection.agent?.send(value);
+    for (const value of waitingForAgent.current.splice(0))
+      connection.agent?.send(forConversation(value, connection.conversationId));
     return () => connection.attach(null);
   }, [connection]);
 
   /** A lineup.v1 message from the message box, sent from the agent's end of the in-process transport. */
-  const waitingForAgent = useRef<object[]>([]);
-  const sendAsAgent = (value: unknown) => {
-    if (connection === null) waitingForAgent.current.push(value as object);
+  const waitingForAgent = useRef<(object | ForConversation)[]>([]);
+  /**
+   * Sends a `lineup.v1` message from the agent's end. An example is built for the conversation shown when it
+   * goes out (`ForConversation`): one clicked before the runtime is ready waits, and must not go to the
+   * placeholder conversation the page shows meanwhile.
+   */
+  const sendAsAgent = (value: object | ForConversation) => {
+    if (connection === null) waitingForAgent.current.push(value);
     else if (connection.agent === null)
       refused(
         'A remote agent is connected: the message box cannot speak for it. Paste a DSL document instead.',
       );
-    else connection.agent.send(value as object);
+    else connection.agent.send(forConversation(value, connection.conversationId));
   };
 
   // After Deliver the button is disabled (the box is empty again), so focus would fall to <body>: it moves to
@@ -440,7 +455,7 @@ export function Conversation() {
   const focusAfter = useRef<number | null>(null);
   const deliver = (value: unknown) => {
     focusAfter.current = model.entries.at(-1)?.key ?? -1;
-    if (isEnvelope(value)) sendAsAgent(value);
+    if (isEnvelope(value)) sendAsAgent(value as object);
     else model.add({ kind: 'document', label: 'Pasted document', document: value });
   };
   /** Where focus goes next: an entry (by key), or the conversation's heading. */
@@ -596,7 +611,9 @@ export function Conversation() {
               onClick={() =>
                 example.sentByAgent === true && connection?.agent !== null
                   ? sendAsAgent(
-                      exampleDocumentEnvelope(model.conversationId, crypto.randomUUID(), example.document),
+                      new ForConversation((id) =>
+                        exampleDocumentEnvelope(id, crypto.randomUUID(), example.document),
+                      ),
                     )
                   : model.add({ kind: 'document', label: example.label, document: example.document })
               }
@@ -609,7 +626,9 @@ export function Conversation() {
           </button>
           <button
             type="button"
-            onClick={() => sendAsAgent(weatherOpenEnvelope(model.conversationId, crypto.randomUUID()))}
+            onClick={() =>
+              sendAsAgent(new ForConversation((id) => weatherOpenEnvelope(id, crypto.randomUUID())))
+            }
           >
             {text.inlineSurface}
           </button>

@@ -31,7 +31,7 @@ document.getElementById('refresh').onclick = function () {
   LineUpSurface.event('refresh', { unit: 'c' });
 };`;
 
-export function weatherOpenEnvelope(conversationId: string, messageId: string): unknown {
+export function weatherOpenEnvelope(conversationId: string, messageId: string): object {
   return {
     v: 1,
     id: `msg_example_${messageId}`,
