@@ -32,6 +32,10 @@ export interface ReferenceAgentServer {
   /** `ws://host:port/path`, for `?agent=`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * Stops the server: closes its sockets, cancels the frames its agents had scheduled, and reports nothing more
+   * to `onProblem`.
+   */
   close(): Promise<void>;
 }
 
@@ -63,12 +67,26 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
     throw new TypeError('startReferenceAgent: llm mode needs a model.');
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/agent';
-  const report = (problem: unknown) => options.onProblem?.(problem);
+  // Once closed, the server says and reports nothing more: the frames its agents had scheduled (the rest of a
+  // component stream) are cancelled, and a late model answer is dropped without a problem.
+  let closed = false;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const schedule = (callback: () => void, delayMs: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closed) callback();
+    }, delayMs);
+    timers.add(timer);
+  };
+  const report = (problem: unknown) => {
+    if (!closed) options.onProblem?.(problem);
+  };
   const seen = new RecentIds(4_096);
   const conversations = new Map<string, { agent: ConversationAgent; socket: WebSocket }>();
 
   function createAgent(conversationId: string): ConversationAgent {
     const send = (text: string) => {
+      if (closed) return;
       const socket = conversations.get(conversationId)?.socket;
       if (socket === undefined || socket.readyState !== socket.OPEN)
         throw new Error(`No client is connected for ${conversationId}.`);
@@ -78,7 +96,7 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
       return createScriptedAgent({
         agentId: 'lineup-reference-agent',
         send,
-        schedule: (callback, delayMs) => void setTimeout(callback, delayMs),
+        schedule,
         onProblem: report,
       });
     }
@@ -133,6 +151,9 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
         port,
         close: () =>
           new Promise<void>((done) => {
+            closed = true;
+            for (const timer of timers) clearTimeout(timer);
+            timers.clear();
             for (const client of server.clients) client.terminate();
             server.close(() => done());
           }),

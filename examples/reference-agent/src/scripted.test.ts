@@ -1,4 +1,6 @@
 /** Scripted mode: the real LineUp client dials the server, which answers with the scripted demo agent. */
+
+import { STREAM_FRAME_DELAY_MS } from '@lineup/scripted-agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import {
@@ -114,6 +116,21 @@ describe('the WebSocket binding', () => {
     ]);
     const replies = frames.filter((frame) => frame.includes('lineup.v1.chat.agent_message'));
     expect(replies).toHaveLength(1);
+  });
+
+  it('once closed, sends nothing more and reports nothing: a component stream in flight is cancelled', async () => {
+    const { server, problems } = await scriptedServer();
+    const { socket, frames } = await open(server.url, ['lineup.v1']);
+    cleanups.push(() => socket.terminate());
+    socket.send(envelope('msg_3', 'lineup.v1.chat.user_message', { text: 'stream an interface' }));
+    const streamFrames = () => frames.filter((frame) => frame.includes('lineup.v1.ui.checkpoint'));
+    // The stream has begun: its next frames are scheduled STREAM_FRAME_DELAY_MS apart.
+    await vi.waitFor(() => expect(streamFrames().length).toBeGreaterThan(0));
+    const sent = streamFrames().length;
+    await server.close();
+    await new Promise((resolve) => setTimeout(resolve, 3 * STREAM_FRAME_DELAY_MS));
+    expect(streamFrames()).toHaveLength(sent);
+    expect(problems).toEqual([]);
   });
 
   it('speaks plain lineup.v1 to a client that offers only that, and refuses other subprotocols', async () => {
