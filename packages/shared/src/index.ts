@@ -38,6 +38,7 @@ export {
   UICapabilityDescriptorSchema,
   type UICapabilityRisk,
   type UIDocumentRef,
+  UIDocumentRefSchema,
 } from './actions/protocol.js';
 export {
   applyActionResult,

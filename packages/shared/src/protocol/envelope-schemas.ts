@@ -11,6 +11,7 @@
  * "Wire messages").
  */
 import { z } from 'zod';
+import type { UIIssueCode } from '../errors/issues.js';
 import { JSONObjectSchema } from '../json/json-data.js';
 import { UIActionAnswerPayloadSchema, UIActionPayloadSchema } from './messages/action.js';
 import { AppCallPayloadSchema, AppResultPayloadSchema } from './messages/capability.js';
@@ -18,6 +19,7 @@ import { ChatAgentMessagePayloadSchema, ChatUserMessagePayloadSchema } from './m
 import { LineUpIdSchema, LineUpTokenSchema } from './messages/common.js';
 import { UICheckpointPayloadSchema, UIDocumentPayloadSchema } from './messages/document.js';
 import { AppListPayloadSchema, ClientInventoryPayloadSchema } from './messages/inventory.js';
+import { LineUpIssueListSchema } from './messages/issues.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import {
   UIClosePayloadSchema,
@@ -85,24 +87,48 @@ export type LineUpEnvelope = z.infer<typeof LineUpEnvelopeSchema>;
  * Why an envelope is answered `unsupported`: a type or version this side does not know, or (for a `ui.open` by
  * reference, seed 000 §5.1) a reference it cannot honour — `unknown_reference` for an app or Surface the
  * inventory never listed, `revoked` for one that was disabled or removed since. Never a fallback.
+ * `invalid_message`: the envelope's id and conversation were readable but the message was refused — its payload
+ * or a header field invalid, its document or stream frame refused by the receiver (`issues` says where).
+ * `unknown_conversation`: the conversation is not one of this side's session (the client announced it with no
+ * `client.inventory` on this connection); nothing was recorded or shown.
  */
 export const LINEUP_UNSUPPORTED_REASONS = [
   'unknown_type',
   'unsupported_version',
   'unknown_reference',
   'revoked',
+  'invalid_message',
+  'unknown_conversation',
 ] as const;
 export type LineUpUnsupportedReason = (typeof LINEUP_UNSUPPORTED_REASONS)[number];
 
 /**
- * `lineup.v1.unsupported` (either direction): the answer to a message this side does not support, naming it
- * by id. It carries the rejected type only as a bounded name, and never any of its payload.
+ * `lineup.v1.unsupported` (either direction): the answer to a message this side does not support or refused,
+ * naming it by id. It carries the rejected type only as a bounded name, never any of its payload; with
+ * `invalid_message`, and only then, the located `issues` (paths and codes, at most 10, nothing the sender wrote).
  */
 export const UnsupportedPayloadSchema = z
   .strictObject({
     message_id: LineUpIdSchema,
     message_type: LineUpMessageTypeNameSchema.exactOptional(),
     reason: z.enum(LINEUP_UNSUPPORTED_REASONS),
+    issues: LineUpIssueListSchema.exactOptional(),
+  })
+  .superRefine((payload, context) => {
+    if (payload.reason === 'invalid_message' && payload.issues === undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['issues'],
+        message: 'An invalid_message answer says where: it carries issues.',
+        params: { code: 'missing_property' satisfies UIIssueCode },
+      });
+    if (payload.reason !== 'invalid_message' && payload.issues !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['issues'],
+        message: 'Only an invalid_message answer carries issues.',
+        params: { code: 'unknown_property' satisfies UIIssueCode },
+      });
   })
   .meta({ id: 'UnsupportedPayload' });
 export type UnsupportedPayload = z.infer<typeof UnsupportedPayloadSchema>;

@@ -15,6 +15,7 @@ import { createIssue, IssueCollector, type UIIssueCode } from '../errors/issues.
 import { deepFreeze } from '../json/freeze.js';
 import * as parse from '../json/parse.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
+import { scanJSONText } from '../json/text-scan.js';
 import type {
   LineUpDirection,
   LineUpMessage,
@@ -197,21 +198,152 @@ function precompiledMessage(input: unknown): LineUpMessage | undefined {
   return parser === null ? undefined : parser(input);
 }
 
-/**
- * `parseEnvelope` for the JSON text a transport received. Text longer than the envelope budget is refused
- * before it is parsed (a UTF-16 length never exceeds the UTF-8 length), and text that is not JSON is an
- * `invalid_json` issue.
- */
-export function parseEnvelopeText(text: string, options: ParseEnvelopeOptions = {}): ParsedEnvelope {
-  if (typeof text !== 'string') fail([], 'invalid_type', 'Expected JSON text.');
-  if (text.length > LINEUP_WIRE_LIMITS.maxEnvelopeBytes) {
-    fail([], 'too_large', `JSON data may be at most ${LINEUP_WIRE_LIMITS.maxEnvelopeBytes} bytes as UTF-8.`);
+/** A well-formed header around a message this side refused: each field only if it passed its own schema. */
+export interface EnvelopeHeader {
+  readonly id?: string;
+  readonly type?: string;
+  readonly conversation_id?: string;
+  readonly sender?: LineUpParty;
+  /** `payload.call_id`: a refused call (`tool.call`, `app.call`) is answered with its own result. */
+  readonly call_id?: string;
+}
+
+/** A frame that is not a message this side accepts, with what could still be read of its header. */
+export interface InvalidEnvelope {
+  readonly kind: 'invalid';
+  readonly error: LineUpProtocolError;
+  readonly header: EnvelopeHeader;
+}
+
+export type ReadEnvelope = ParsedEnvelope | InvalidEnvelope;
+
+/** How much of a frame over the byte budget is read, looking for its header: the rest is never read. */
+export const ENVELOPE_HEADER_SCAN_CHARS = 16_384;
+
+const HEADER_MEMBERS = [['id'], ['type'], ['conversation_id'], ['payload', 'call_id']] as const;
+
+/** The fields of `raw` (decoded values by name) that pass their schemas. */
+function validHeader(raw: {
+  readonly id?: unknown;
+  readonly type?: unknown;
+  readonly conversation_id?: unknown;
+  readonly sender?: unknown;
+  readonly call_id?: unknown;
+}): EnvelopeHeader {
+  const header: { -readonly [K in keyof EnvelopeHeader]: EnvelopeHeader[K] } = {};
+  const id = LineUpIdSchema.safeParse(raw.id);
+  if (id.success) header.id = id.data;
+  const type = LineUpMessageTypeNameSchema.safeParse(raw.type);
+  if (type.success) header.type = type.data;
+  const conversation = LineUpIdSchema.safeParse(raw.conversation_id);
+  if (conversation.success) header.conversation_id = conversation.data;
+  const sender = LineUpPartySchema.safeParse(raw.sender);
+  if (sender.success) header.sender = sender.data;
+  const callId = LineUpIdSchema.safeParse(raw.call_id);
+  if (callId.success) header.call_id = callId.data;
+  return freeze(header);
+}
+
+/** An own data property of a plain object, never running a getter; undefined otherwise. */
+function ownData(value: unknown, key: string): unknown {
+  if (!isRecord(value)) return undefined;
+  try {
+    const descriptor = getOwnPropertyDescriptor(value, key);
+    return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * What can still be read of the header of a decoded envelope that `parseEnvelope` refused: `id`, `type`,
+ * `conversation_id`, `sender` and `payload.call_id`, each only if valid by its own schema.
+ */
+export function envelopeHeader(input: unknown): EnvelopeHeader {
+  return validHeader({
+    id: ownData(input, 'id'),
+    type: ownData(input, 'type'),
+    conversation_id: ownData(input, 'conversation_id'),
+    sender: ownData(input, 'sender'),
+    call_id: ownData(ownData(input, 'payload'), 'call_id'),
+  });
+}
+
+function headerOfText(captured: ReadonlyMap<string, string>): EnvelopeHeader {
+  const value = (path: string): unknown => {
+    const literal = captured.get(path);
+    if (literal === undefined) return undefined;
+    try {
+      return JSON.parse(literal);
+    } catch {
+      return undefined;
+    }
+  };
+  return validHeader({
+    id: value('id'),
+    type: value('type'),
+    conversation_id: value('conversation_id'),
+    call_id: value('payload.call_id'),
+  });
+}
+
+function invalid(error: LineUpProtocolError, header: EnvelopeHeader): InvalidEnvelope {
+  return freeze({ kind: 'invalid', error, header });
+}
+
+const issueError = (code: UIIssueCode, message: string) =>
+  new LineUpProtocolError([createIssue([], code, message)]);
+
+/**
+ * Reads the JSON text a transport received, never throwing: a message, an unsupported envelope, or `invalid`
+ * with the error and what could be read of the header (so a receiver can answer by id). The envelope's budget
+ * is checked at the door, before `JSON.parse` builds anything: text longer than `maxEnvelopeBytes` is refused
+ * having read only its first `ENVELOPE_HEADER_SCAN_CHARS` characters (a UTF-16 length never exceeds the UTF-8
+ * length), and nesting or a count of values over the budget is found by `scanJSONText` in one pass that stops
+ * there. Then `JSON.parse` and `parseEnvelope`.
+ */
+export function readEnvelopeText(text: unknown, options: ParseEnvelopeOptions = {}): ReadEnvelope {
+  if (typeof text !== 'string') return invalid(issueError('invalid_type', 'Expected JSON text.'), {});
+  const { maxBytes, maxDepth, maxValues } = LINEUP_ENVELOPE_BUDGET;
+  if (text.length > maxBytes) {
+    const head = scanJSONText(text, LINEUP_ENVELOPE_BUDGET, {
+      capture: HEADER_MEMBERS,
+      maxChars: ENVELOPE_HEADER_SCAN_CHARS,
+    });
+    return invalid(
+      issueError('too_large', `JSON data may be at most ${maxBytes} bytes as UTF-8.`),
+      headerOfText(head.captured),
+    );
+  }
+  const scan = scanJSONText(text, LINEUP_ENVELOPE_BUDGET, { capture: HEADER_MEMBERS });
+  if (scan.exceeded !== undefined)
+    return invalid(
+      scan.exceeded === 'too_deep'
+        ? issueError('too_deep', `JSON data may nest objects and arrays at most ${maxDepth} levels deep.`)
+        : issueError('too_many', `JSON data may contain at most ${maxValues} values.`),
+      headerOfText(scan.captured),
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    fail([], 'invalid_json', 'This text is not valid JSON.');
+    return invalid(issueError('invalid_json', 'This text is not valid JSON.'), headerOfText(scan.captured));
   }
-  return parseEnvelope(value, options);
+  try {
+    return parseEnvelope(value, options);
+  } catch (error) {
+    if (!(error instanceof LineUpProtocolError)) throw error;
+    return invalid(error, envelopeHeader(value));
+  }
+}
+
+/**
+ * `parseEnvelope` for the JSON text a transport received, throwing what `readEnvelopeText` reports as
+ * `invalid`: text over the byte budget is refused before it is parsed, nesting and values over the budget before
+ * `JSON.parse` builds anything, and text that is not JSON is an `invalid_json` issue.
+ */
+export function parseEnvelopeText(text: string, options: ParseEnvelopeOptions = {}): ParsedEnvelope {
+  const read = readEnvelopeText(text, options);
+  if (read.kind === 'invalid') throw read.error;
+  return read;
 }

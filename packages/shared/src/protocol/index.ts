@@ -6,13 +6,21 @@
 
 export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
 export { AppScopeSchema } from '../names/names.js';
+// The connection level: frames answered by closing the connection
+export { LINEUP_CONNECTION_REFUSALS, type LineUpConnectionRefusal } from './binding.js';
 export {
+  ENVELOPE_HEADER_SCAN_CHARS,
+  type EnvelopeHeader,
+  envelopeHeader,
+  type InvalidEnvelope,
   LINEUP_ENVELOPE_BUDGET,
   type ParsedEnvelope,
   type ParsedMessage,
   type ParseEnvelopeOptions,
   parseEnvelope,
   parseEnvelopeText,
+  type ReadEnvelope,
+  readEnvelopeText,
   type UnsupportedEnvelope,
 } from './envelope.js';
 // Envelope and message catalogue
@@ -91,6 +99,13 @@ export {
   type InventorySurface,
   type StandardComponent,
 } from './messages/inventory.js';
+// Located issues of a refused message (unsupported, tool.result and app.result errors)
+export {
+  type LineUpIssue,
+  LineUpIssueListSchema,
+  LineUpIssueSchema,
+  wireIssues,
+} from './messages/issues.js';
 // JSON Schema objects carried in messages
 export {
   JSON_SCHEMA_DIALECTS,

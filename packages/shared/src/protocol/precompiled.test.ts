@@ -29,7 +29,6 @@ const PRECOMPILED_TYPES: LineUpMessageType[] = [
   'lineup.v1.ui.checkpoint',
   'lineup.v1.tool.call',
   'lineup.v1.tool.progress',
-  'lineup.v1.unsupported',
 ];
 
 const parsers = new Map<string, PrecompiledParser<unknown>>();
@@ -109,10 +108,6 @@ const VALID: J[] = [
   {
     ...header('lineup.v1.tool.progress', 'client'),
     payload: { call_id: 'call_1', app_scope: 'pomodoro', status: 'accepted' },
-  },
-  {
-    ...header('lineup.v1.unsupported', 'agent'),
-    payload: { message_id: 'msg_00', message_type: 'lineup.v1.ui.hover', reason: 'unknown_type' },
   },
 ];
 

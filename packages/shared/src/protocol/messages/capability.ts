@@ -13,9 +13,9 @@ import {
   humanText,
   LineUpIdSchema,
   LineUpTokenSchema,
-  resultError,
   TimestampSchema,
 } from './common.js';
+import { resultError } from './issues.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 
 /** `lineup.v1.app.call` (seed 000 §5.3). */

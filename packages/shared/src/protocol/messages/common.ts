@@ -144,14 +144,6 @@ export const DisplayNameSchema = humanText(LINEUP_WIRE_LIMITS.maxNameLength).met
   description: 'Text for people, 1–128 characters, no control characters.',
 });
 
-/** An error reported in a result: a stable code and an optional message for people. */
-export function resultError<T extends z.ZodType<string>>(code: T) {
-  return z.strictObject({
-    code,
-    message: humanText(LINEUP_WIRE_LIMITS.maxErrorMessageLength).exactOptional(),
-  });
-}
-
 /**
  * Adds a `duplicate_id` issue at `[...path, index, ...keyPath]` for every item whose key was seen before.
  * Used for the unique-id rules of inventories and manifests.

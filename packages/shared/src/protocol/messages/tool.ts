@@ -20,7 +20,8 @@ import type { UIIssueCode } from '../../errors/issues.js';
 import { boundedJSONObject, boundedJSONValue } from '../../json/json-data.js';
 import { AppScopeSchema } from '../../names/names.js';
 import { AgentToolNameSchema } from '../tools/descriptor.js';
-import { LineUpIdSchema, LineUpTokenSchema, resultError } from './common.js';
+import { LineUpIdSchema, LineUpTokenSchema } from './common.js';
+import { resultError } from './issues.js';
 
 /**
  * `lineup.v1.tool.call`. Arguments are bounded like the MiniApp channel's invocation, to which the runtime
@@ -81,7 +82,10 @@ export type ToolProgressPayload = z.infer<typeof ToolProgressPayloadSchema>;
  * - `call_id_conflict` — the `call_id` was used before for a different call;
  * - `timeout` — no final result within the tool's `timeout_ms`;
  * - `invalid_output` — the handler's result failed the tool's output schema, so it was not delivered;
- * - `execution_failed` — the handler or built-in failed.
+ * - `execution_failed` — the handler or built-in failed;
+ * - `invalid_message` — the call message itself was invalid (its `call_id` readable, something else not): it
+ *   was not recorded and never ran, and `error.issues` says where;
+ * - `unknown_conversation` — the call named a conversation that is not one of this client's session.
  */
 export const TOOL_ERROR_CODES = [
   'unsupported',
@@ -95,6 +99,8 @@ export const TOOL_ERROR_CODES = [
   'timeout',
   'invalid_output',
   'execution_failed',
+  'invalid_message',
+  'unknown_conversation',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
