@@ -50,7 +50,10 @@ export async function startAgent(): Promise<TestAgent> {
     current = socket;
     connections++;
     socket.on('message', (data) => {
-      const envelope = JSON.parse(String(data)) as Envelope;
+      const text = String(data);
+      // The client acknowledges what it took from the agent: not an envelope.
+      if (text.startsWith('{"ack"')) return;
+      const envelope = JSON.parse(text) as Envelope;
       socket.send(JSON.stringify({ ack: envelope.id }));
       if (seen.has(envelope.id)) return;
       seen.add(envelope.id);

@@ -120,6 +120,8 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
     socket.on('message', (data, isBinary) => {
       if (isBinary) return; // the binding carries text frames only
       const text = String(data);
+      // In lineup.v1.ack the client acknowledges what it took too; this agent keeps no outbox to settle with it.
+      if (acking && isAck(text)) return;
       const { id, conversationId } = headerOf(text);
       // The ack says "taken": it goes before anything the envelope makes the agent say, so the client never sees
       // an answer to a message it still thinks is in flight.
@@ -160,4 +162,20 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
       });
     });
   });
+}
+
+/** A `{"ack":"<id>"}` frame of the binding: exactly one string member named ack. */
+function isAck(text: string): boolean {
+  if (!text.startsWith('{"ack"')) return false;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      Object.keys(value).length === 1 &&
+      typeof (value as { ack?: unknown }).ack === 'string'
+    );
+  } catch {
+    return false;
+  }
 }

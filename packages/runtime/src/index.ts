@@ -57,6 +57,7 @@ export {
 } from './capabilities/capability-runtime.js';
 export {
   type ActionAnswerReceiver,
+  AGENT_CLIENT_LIMITS,
   AgentClient,
   AgentClientError,
   type AgentClientHandlers,

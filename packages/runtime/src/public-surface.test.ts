@@ -11,6 +11,7 @@ describe('@lineup/runtime public surface', () => {
 
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(entry).sort()).toEqual([
+      'AGENT_CLIENT_LIMITS',
       'ActionLedger',
       'ActionLedgerError',
       'ActionRunner',

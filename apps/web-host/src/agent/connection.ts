@@ -26,6 +26,7 @@ import {
 } from '@lineup/runtime';
 import { createScriptedAgent } from '@lineup/scripted-agent';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
+import { checkSurfaceBundle } from '@lineup/surface-host';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 
 /** One envelope of the message log: what the client received (after dedupe) or sent, and when. */
@@ -132,6 +133,12 @@ export class AgentConnection {
       // Every session start: what the outbox holds goes out now, and from now on as it is written.
       onSessionStart: () => host.setAgentSink((message) => this.client.sendOutboxMessage(message)),
       handlers: {
+        // The Surface host's own markup rules for an inline bundle: a bundle it would refuse is refused here, with
+        // its issue, before anything records or shows it.
+        check: (message) => {
+          if (message.type === 'lineup.v1.ui.open' && message.payload.app !== undefined)
+            checkSurfaceBundle(message.payload.app);
+        },
         document: (message) => view()?.document?.(message),
         checkpoint: (message) => view()?.checkpoint?.(message),
         surfaceOpen: (message) => view()?.surfaceOpen?.(message),

@@ -143,6 +143,11 @@ export class HostRuntime implements RuntimeHost {
     return received;
   }
 
+  /** Whether the runtime recorded a `tool.call` with `callId` in the conversation. */
+  callRecorded(conversationId: string, callId: string): Promise<boolean> {
+    return this.runtime.callRecorded(conversationId, callId);
+  }
+
   /** The workspace view's frame container for the foreground app (null when it unmounts). */
   attachWorkspace(container: HTMLElement | null): void {
     this.#container = container;

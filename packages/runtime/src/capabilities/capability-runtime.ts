@@ -163,6 +163,11 @@ export class CapabilityRuntime {
     this.#abort.abort();
   }
 
+  /** Whether an `app.call` with `callId` is recorded in `conversationId` (see `AgentClient`'s invalid calls). */
+  async callRecorded(conversationId: string, callId: string): Promise<boolean> {
+    return (await this.#db.getKey('capability_calls', key(conversationId, callId))) !== undefined;
+  }
+
   /** An `app.call` from the agent (the payload already validated by the envelope parser). */
   async receive(conversationId: string, call: AppCallPayload): Promise<CapabilityCallAnswer> {
     const callKey = key(conversationId, call.call_id);

@@ -3,103 +3,12 @@
  * client type, `unsupported` answers, refused frames, dedupe both ways, tool calls through the real runtime and
  * outbox, a dropped connection in the middle, and outgoing envelopes that are always valid.
  */
-import 'fake-indexeddb/auto';
-import { type LineUpMessage, parseEnvelopeText } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { CONVERSATION, type Setup, setUp, summary } from '../../test/agent-client.js';
 import { agentEnvelope } from '../../test/envelopes.js';
-import { focusManifest } from '../../test/manifests.js';
 import { AppRegistry } from '../apps/registry.js';
-import { ToolRuntime } from '../execution/tool-runtime.js';
-import { OutboxDelivery } from '../outbox/delivery.js';
-import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
-import { AgentClient, AgentClientError, type AgentClientHandlers } from './agent-client.js';
-import { type AgentTransport, createInProcessTransport, type InProcessAgentEnd } from './transport.js';
-
-const CONVERSATION = 'conv_1';
-let databases = 0;
-
-interface Setup {
-  readonly db: RuntimeDatabase;
-  readonly client: AgentClient;
-  readonly agent: InProcessAgentEnd;
-  /** Every frame the client sent, parsed as the agent would (client → agent). */
-  readonly frames: LineUpMessage[];
-  readonly handlers: Required<
-    Pick<
-      AgentClientHandlers,
-      | 'document'
-      | 'checkpoint'
-      | 'surfaceOpen'
-      | 'surfacePatch'
-      | 'surfaceClose'
-      | 'agentMessage'
-      | 'agentUnsupported'
-      | 'problem'
-    >
-  >;
-  readonly deliver: () => Promise<void>;
-}
-
-let ids = 0;
-
-async function setUp(
-  options: { conversations?: string[]; surfaces?: boolean } = {},
-): Promise<Setup & { readonly registry: AppRegistry }> {
-  const db = await openRuntimeDatabase(`agent-client-${databases++}`);
-  const registry = new AppRegistry(db);
-  await registry.install(
-    { ...focusManifest(), surfaces: [{ id: 'card', entry: 'index.html', events: ['go'] }] },
-    { bundleUrl: '/apps/focus/' },
-  );
-  const runtime = new ToolRuntime(db, registry);
-  const outbox = new OutboxDelivery(db, { locks: null });
-  const { transport, agent } = createInProcessTransport();
-  const frames: LineUpMessage[] = [];
-  agent.onFrame((text) => {
-    const parsed = parseEnvelopeText(text, { direction: 'client_to_agent' });
-    if (parsed.kind !== 'message') throw new Error(`The client sent an unsupported frame: ${text}`);
-    frames.push(parsed.message);
-  });
-  const handlers = {
-    document: vi.fn(),
-    checkpoint: vi.fn(),
-    surfaceOpen: vi.fn(),
-    surfacePatch: vi.fn(),
-    surfaceClose: vi.fn(),
-    agentMessage: vi.fn(),
-    agentUnsupported: vi.fn(),
-    problem: vi.fn(),
-  };
-  let client: AgentClient;
-  const deliver = async () => {
-    await outbox.deliver((message) => client.sendOutboxMessage(message));
-  };
-  client = new AgentClient({
-    transport,
-    clientId: 'web-host',
-    inventory: () => registry.inventory(),
-    tools: runtime,
-    handlers,
-    ...(options.surfaces === true ? { surfaces: registry } : {}),
-    conversations: options.conversations ?? [CONVERSATION],
-    onSessionStart: () => void deliver(),
-    ids: () => `m${++ids}`,
-  });
-  client.start();
-  return { db, client, agent, frames, handlers, deliver, registry };
-}
-
-/** `type` and a short summary of each frame the client sent. */
-const summary = (frames: readonly LineUpMessage[]) =>
-  frames.map((frame) => {
-    const payload = frame.payload as {
-      call_id?: string;
-      status?: string;
-      outcome?: string;
-      revision?: string;
-    };
-    return `${frame.type.replace('lineup.v1.', '')} ${frame.conversation_id} ${payload.revision ?? payload.call_id ?? ''}${payload.status ? ` ${payload.status}` : ''}${payload.outcome ? ` ${payload.outcome}` : ''}`.trim();
-  });
+import { AgentClient, AgentClientError } from './agent-client.js';
+import { type AgentTransport, createInProcessTransport } from './transport.js';
 
 let setup: Setup;
 beforeEach(async () => {
@@ -122,15 +31,44 @@ describe('session start', () => {
     );
   });
 
-  it('a conversation the agent starts gets the inventory before its first message is handled', async () => {
-    const { agent, frames, handlers } = setup;
+  it('refuses a message in a conversation outside the session with a definite answer, creating nothing', async () => {
+    const { agent, frames, handlers, db, client } = setup;
     await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
     await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send(agentEnvelope('lineup.v1.chat.agent_message', { text: 'Hello **there**' }, 'msg_a', 'conv_2'));
-    await vi.waitFor(() => expect(handlers.agentMessage).toHaveBeenCalledTimes(1));
-    // The inventory was sent before the message was handled; it reaches the agent's end on a later task.
+    agent.send(
+      agentEnvelope(
+        'lineup.v1.tool.call',
+        { call_id: 'call_x', inventory_revision: 'inventory-1', tool: 'focus.interrupt', arguments: {} },
+        'msg_b',
+        'conv_2',
+      ),
+    );
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames.slice(1).map((frame) => [frame.type, frame.conversation_id, frame.payload])).toEqual([
+      [
+        'lineup.v1.unsupported',
+        'conv_2',
+        { message_id: 'msg_a', message_type: 'lineup.v1.chat.agent_message', reason: 'unknown_conversation' },
+      ],
+      [
+        'lineup.v1.tool.result',
+        'conv_2',
+        {
+          call_id: 'call_x',
+          outcome: 'error',
+          error: { code: 'unknown_conversation', message: expect.stringContaining('no client.inventory') },
+        },
+      ],
+    ]);
+    expect(handlers.agentMessage).not.toHaveBeenCalled();
+    expect(await db.count('tool_calls')).toBe(0);
+    expect(client.conversations).toEqual([CONVERSATION]);
+    // Once the host opens it, the conversation gets the inventory and the agent may speak there.
+    await client.openConversation('conv_2');
     await vi.waitFor(() => expect(summary(frames).at(-1)).toBe('client.inventory conv_2 inventory-1'));
-    expect(setup.client.conversations).toEqual([CONVERSATION, 'conv_2']);
+    agent.send(agentEnvelope('lineup.v1.chat.agent_message', { text: 'Hello' }, 'msg_c', 'conv_2'));
+    await vi.waitFor(() => expect(handlers.agentMessage).toHaveBeenCalledTimes(1));
   });
 });
 
@@ -141,7 +79,10 @@ describe('dispatch', () => {
       version: '1.0',
       id: 'doc1',
       mode: 'structured_ui',
-      root: { type: 'text', id: 't', props: { text: 'Hi' } },
+      title: 'Hi',
+      state: {},
+      derived: {},
+      root: { type: 'Text', id: 't', props: { text: 'Hi' } },
     };
     agent.send(agentEnvelope('lineup.v1.ui.document', { document: doc }, 'msg_doc'));
     agent.send(agentEnvelope('lineup.v1.ui.document', { document: doc }, 'msg_doc'));
@@ -242,17 +183,58 @@ describe('dispatch', () => {
     expect(handlers.surfaceOpen).not.toHaveBeenCalled();
   });
 
-  it('reports frames that are not valid envelopes for this side, and answers nothing', async () => {
+  it('refuses a frame with nothing to answer in at the connection, and answers the others by id', async () => {
     const { agent, frames, handlers } = setup;
     await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
     await vi.waitFor(() => expect(frames).toHaveLength(1));
     agent.send('not json');
-    agent.send(
-      agentEnvelope('lineup.v1.tool.result', { call_id: 'x', outcome: 'error', error: { code: 'timeout' } }),
+    await vi.waitFor(() => expect(agent.refusals).toEqual(['not_json']));
+    // The connection was refused and dialled again: the new session's inventory comes first.
+    await vi.waitFor(() =>
+      expect(summary(frames)).toEqual(Array(2).fill('client.inventory conv_1 inventory-1')),
     );
-    agent.send(agentEnvelope('lineup.v1.ui.document', { document: 'nope' }));
-    await vi.waitFor(() => expect(handlers.problem).toHaveBeenCalledTimes(3));
-    expect(frames).toHaveLength(1);
+    const before = frames.length;
+    agent.send(
+      agentEnvelope(
+        'lineup.v1.tool.result',
+        { call_id: 'x', outcome: 'error', error: { code: 'timeout' } },
+        'm_dir',
+      ),
+    );
+    agent.send(agentEnvelope('lineup.v1.ui.document', { document: 'nope' }, 'm_doc'));
+    agent.send(agentEnvelope('lineup.v1.ui.document', { document: { version: '1.0' } }, 'm_doc2'));
+    await vi.waitFor(() => expect(frames).toHaveLength(before + 3));
+    expect(frames.slice(before).map((frame) => frame.payload)).toEqual([
+      {
+        message_id: 'm_dir',
+        message_type: 'lineup.v1.tool.result',
+        reason: 'invalid_message',
+        issues: [expect.objectContaining({ path: 'type', code: 'invalid_value' })],
+      },
+      {
+        message_id: 'm_doc',
+        message_type: 'lineup.v1.ui.document',
+        reason: 'invalid_message',
+        issues: [expect.objectContaining({ path: 'payload.document', code: 'invalid_type' })],
+      },
+      {
+        message_id: 'm_doc2',
+        message_type: 'lineup.v1.ui.document',
+        reason: 'invalid_message',
+        issues: expect.arrayContaining([
+          expect.objectContaining({ path: 'payload.document.root', code: 'missing_property' }),
+        ]),
+      },
+    ]);
+    expect(handlers.document).not.toHaveBeenCalled();
+    // Each refused frame is reported to the host too, and so is the connection the first one closed.
+    expect(vi.mocked(handlers.problem).mock.calls.map(([error]) => (error as Error).name)).toEqual([
+      'LineUpProtocolError',
+      'Error',
+      'LineUpProtocolError',
+      'LineUpProtocolError',
+      'UISchemaError',
+    ]);
   });
 
   it('answers an app.call unsupported when the host declares no capability', async () => {
@@ -298,12 +280,21 @@ describe('tool calls', () => {
       'tool.result conv_1 call_1 completed',
     ]);
     expect(frames.slice(1).map((frame) => frame.id)).toEqual(['web-host:o2', 'web-host:o3']);
-    // The same envelope again is dropped by id; the same call in a new envelope is a replay.
+    // The same envelope again, and the same call in a new envelope, are replays: answered from the record, with
+    // an answer id derived from the envelope they answer (a copy of the envelope gets a copy of the answer).
     agent.send(call);
     agent.send({ ...call, id: 'msg_again' });
-    await vi.waitFor(() => expect(frames).toHaveLength(4));
-    expect(summary(frames.slice(3))).toEqual(['tool.result conv_1 call_1 completed']);
+    agent.send(call);
+    await vi.waitFor(() => expect(frames).toHaveLength(6));
+    expect(summary(frames.slice(3))).toEqual([
+      'tool.result conv_1 call_1 completed',
+      'tool.result conv_1 call_1 completed',
+      'tool.result conv_1 call_1 completed',
+    ]);
     expect(frames[3]?.id).not.toBe('web-host:o3');
+    expect(frames[4]?.id).not.toBe(frames[3]?.id);
+    expect(frames[5]?.id).toBe(frames[3]?.id);
+    expect(await setup.db.count('tool_calls')).toBe(1);
   });
 
   it('a dropped connection leaves rows pending; after it is back they go out again with the same ids', async () => {

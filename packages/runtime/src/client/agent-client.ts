@@ -1,41 +1,69 @@
 /**
  * The LineUp client's side of the agent connection (seed 000 §3, §5.1; seed 003 §4), framework-free, modelled on
- * remote-dom's `createRemoteConnection` and the MCP SDK's `Protocol`: it owns one `AgentTransport`, parses every
+ * remote-dom's `createRemoteConnection` and the MCP SDK's `Protocol`: it owns one `AgentTransport`, reads every
  * incoming frame as a `lineup.v1` envelope travelling agent → client, dispatches it by type to typed handlers
  * (documents, checkpoints and Surfaces to the host's views, tool calls to the runtime, capability calls to the
- * host), answers a type it does not know with a real `lineup.v1.unsupported` envelope, and builds every outgoing
- * envelope (`v`, a unique `id`, `conversation_id`, `sender`) and validates it before it is sent.
+ * host), and builds every outgoing envelope (`v`, a unique `id`, `conversation_id`, `sender`) and validates it
+ * before it is sent.
+ *
+ * Every frame gets a definite answer, or a documented reason for none (docs/protocol.md "What the client answers"):
+ * - a message it takes is handled once and, where the transport takes acknowledgements, acknowledged once taken;
+ * - a message of a type or version it does not know, or that names a conversation outside this session, is
+ *   answered `lineup.v1.unsupported` by id (a call: its own result), and runs nothing;
+ * - a message whose id and conversation are readable but that is invalid — its payload, its document, its stream
+ *   frame, or what the host's `check` refuses — is answered by id with the located issues (a call: its own result,
+ *   `invalid_message`), recorded nowhere and shown nowhere;
+ * - a frame with nothing to answer in (not JSON, no readable conversation, over the envelope budget with its header
+ *   unreadable) is refused at the connection level (`transport.refuse`: a WebSocket close code), as is a flood past
+ *   `maxWaitingFrames`.
+ * An answer's envelope id is derived from what it answers, so an answer sent again is a copy the agent can drop.
  *
  * Session start (seed 000 §5.1): whenever the transport opens, each open conversation gets the current
- * `client.inventory` first; a conversation the agent starts (a new `conversation_id`) gets it before its first
- * message is handled. Outbox rows (tool progress and results, inventory changes) become envelopes whose `id` is
- * derived from the row, so a row sent again after a reconnect carries the same id and the agent can drop the
- * copy. Incoming envelopes are deduplicated by `id` too, within a bounded window.
+ * `client.inventory` first. A conversation is of this session once it got the inventory on this connection: the
+ * agent acts only there (seed 003 §2.3 "不能…跨会话操控"), and the client announces a conversation before it
+ * sends anything else into it. Outbox rows (tool progress and results, inventory changes) become envelopes whose
+ * `id` is derived from the row, so a row sent again after a reconnect carries the same id and the agent can drop
+ * the copy. Incoming envelopes are deduplicated by `id` too, within a bounded window; calls are deduplicated by the
+ * runtime by `call_id` instead, so a call sent again is answered again from its record.
  *
  * With a `journal` (a `ConversationStore`), every envelope in and out is recorded per conversation, incoming ids
  * are deduplicated across reloads, and the user's own messages (chat turns, Surface events) are recorded before
  * they are sent: while the agent is away they wait, and go out in order, with their ids, at the next session
  * start — nothing the user said is lost.
  */
-import { hashCanonicalJSON, LineUpError, LineUpProtocolError } from '@lineup/shared';
+import {
+  hashCanonicalJSON,
+  LineUpError,
+  LineUpProtocolError,
+  parseDocument,
+  type UIIssue,
+  UISchemaError,
+  UIStreamError,
+} from '@lineup/shared';
 import {
   type AppCallPayload,
   type AppResultPayload,
   type ClientInventoryPayload,
+  type InvalidEnvelope,
+  type LineUpConnectionRefusal,
   type LineUpMessage,
   type LineUpMessageOf,
   type LineUpMessageType,
   type LineUpPayloadOf,
+  type LineUpUnsupportedReason,
   parseEnvelope,
-  parseEnvelopeText,
+  readEnvelopeText,
   type SurfaceReference,
   type ToolCallPayload,
   type UIActionAnswerPayload,
   type UIActionPayload,
+  type UnsupportedEnvelope,
+  wireIssues,
 } from '@lineup/shared/protocol';
 import type { ConversationJournal } from '../conversations/conversation-store.js';
 import type { OutboxMessage } from '../outbox/delivery.js';
 import type { ToolCallAnswer, ToolCallDisposition } from '../tools/intake.js';
+import { StreamReceivers } from './stream-receivers.js';
 import type { AgentTransport, TransportListener } from './transport.js';
 
 /** The connection's state, for a status indicator. */
@@ -45,6 +73,13 @@ type Message<T extends LineUpMessageType> = LineUpMessageOf<T>;
 
 /** What the host does with what the agent sends. Every handler is optional; errors are reported, not thrown. */
 export interface AgentClientHandlers {
+  /**
+   * Called with each message before it is recorded or shown: throw a `LineUpProtocolError` to refuse it — the
+   * agent is answered `invalid_message` with its issues (paths below `payload`), and nothing else happens. For the
+   * host's own rules that the wire schema cannot state (the Surface host's markup rules of an inline bundle).
+   */
+  check?(message: LineUpMessage): void;
+  /** A valid document: `payload.document` is the frozen copy `parseDocument` returned (no need to validate again). */
   document?(message: Message<'lineup.v1.ui.document'>): void;
   checkpoint?(message: Message<'lineup.v1.ui.checkpoint'>): void;
   surfaceOpen?(message: Message<'lineup.v1.ui.open'>): void;
@@ -64,7 +99,10 @@ export interface AgentClientHandlers {
   /** Every valid envelope received (after dedupe), and every envelope sent: for a message log. */
   received?(message: LineUpMessage): void;
   sent?(message: LineUpMessage): void;
-  /** A frame that is not a valid envelope for this side, or a handler that failed. */
+  /**
+   * A frame the client refused (a `LineUpProtocolError`, after its answer went out), a connection refused for a
+   * flood (`AgentClientError` `overloaded`), or a handler that failed.
+   */
   problem?(error: unknown): void;
   statusChanged?(status: AgentConnectionStatus): void;
 }
@@ -75,11 +113,18 @@ export interface ToolCallReceiver {
     conversationId: string,
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }>;
+  /**
+   * Whether a call with this `call_id` is recorded in the conversation: an invalid call message under it is then
+   * answered `call_id_conflict` (it is another content), else `invalid_message`.
+   */
+  callRecorded?(conversationId: string, callId: string): Promise<boolean>;
 }
 
 /** The runtime's intake of capability calls (a `CapabilityRuntime`). */
 export interface CapabilityCallReceiver {
   receive(conversationId: string, call: AppCallPayload): Promise<{ readonly answer?: AppResultPayload }>;
+  /** As `ToolCallReceiver.callRecorded`, for `app.call`. */
+  callRecorded?(conversationId: string, callId: string): Promise<boolean>;
 }
 
 /**
@@ -132,6 +177,12 @@ export interface AgentClientOptions {
   /** How many incoming envelope ids are remembered for dedupe (default 4,096). */
   readonly dedupeWindow?: number;
   /**
+   * Bounds of the frames received and not yet handled (default `AGENT_CLIENT_LIMITS`): past either, the client
+   * refuses the connection (`overloaded`) and reads nothing more from it; the agent sends again what it did not
+   * see acknowledged.
+   */
+  readonly limits?: Partial<typeof AGENT_CLIENT_LIMITS>;
+  /**
    * Where every envelope in and out is recorded (a `ConversationStore`). With it, the user's messages are
    * queued durably while the agent is away instead of refused.
    */
@@ -146,9 +197,59 @@ export interface AgentClientSendResult {
 
 const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
 
-/** The client is not connected, or was given something it cannot send. */
-export class AgentClientError extends LineUpError<'not_connected' | 'invalid_message'> {
+/** What the client holds of frames received and not yet handled, and of stream receivers. */
+export const AGENT_CLIENT_LIMITS = Object.freeze({
+  /** Frames waiting to be handled; a burst of thousands of small messages fits. */
+  maxWaitingFrames: 10_000,
+  /** UTF-16 code units of the frames waiting: 32 envelopes of the largest size. */
+  maxWaitingChars: 32 * 1_048_576,
+  /** Component streams whose receiver is kept in memory (an evicted one is rebuilt from the journal). */
+  streamReceivers: 256,
+});
+
+/**
+ * The client is not connected, was given something it cannot send, or refused a connection that sent more frames
+ * than it holds (`overloaded`).
+ */
+export class AgentClientError extends LineUpError<'not_connected' | 'invalid_message' | 'overloaded'> {
   override readonly name = 'AgentClientError';
+}
+
+const CALL_TYPES = ['lineup.v1.tool.call', 'lineup.v1.app.call'] as const;
+type CallType = (typeof CALL_TYPES)[number];
+const isCallType = (type: string | undefined): type is CallType =>
+  type === 'lineup.v1.tool.call' || type === 'lineup.v1.app.call';
+
+/** The error codes a call can be refused with before it reaches a runtime, and what each says. */
+const CALL_REFUSALS = {
+  invalid_message: 'The call message is invalid: it was not recorded and did not run.',
+  call_id_conflict: 'This call_id was already used for a different call.',
+  unknown_conversation:
+    'This conversation got no client.inventory on this connection; the call was not recorded and did not run.',
+} as const;
+type CallRefusal = keyof typeof CALL_REFUSALS;
+
+/** The answer to a refused call: its own result, by `call_id`. */
+function callRefusal(
+  type: CallType,
+  callId: string,
+  code: CallRefusal,
+  issues?: ReturnType<typeof wireIssues>,
+): { readonly type: 'lineup.v1.tool.result' | 'lineup.v1.app.result'; readonly payload: object } {
+  const error = { code, message: CALL_REFUSALS[code], ...(issues === undefined ? {} : { issues }) };
+  return type === 'lineup.v1.tool.call'
+    ? { type: 'lineup.v1.tool.result', payload: { call_id: callId, outcome: 'error', error } }
+    : {
+        type: 'lineup.v1.app.result',
+        payload: { call_id: callId, status: code === 'unknown_conversation' ? 'rejected' : 'failed', error },
+      };
+}
+
+/** How a frame that nothing can be answered in is refused: by what was wrong with it. */
+function connectionRefusal(error: LineUpProtocolError): LineUpConnectionRefusal {
+  const code = error.issues[0]?.code;
+  if (code === 'too_large' || code === 'too_deep' || code === 'too_many') return 'too_large';
+  return code === 'invalid_json' ? 'not_json' : 'not_an_envelope';
 }
 
 export class AgentClient {
@@ -160,6 +261,13 @@ export class AgentClient {
   /** The inventory revision last sent to each conversation (seed 000 §5.1: which revision went to whom). */
   readonly #inventorySent = new Map<string, { readonly revision: string }>();
   readonly #dedupeWindow: number;
+  readonly #limits: typeof AGENT_CLIENT_LIMITS;
+  readonly #streams: StreamReceivers;
+  /** Frames received and not yet handled, and their length. */
+  #waiting = 0;
+  #waitingChars = 0;
+  /** Frames not read since the connection was refused as overloaded (reported once per connection). */
+  #shed = 0;
   #status: AgentConnectionStatus = 'idle';
   /** Incoming frames are handled one at a time, in arrival order. */
   #queue: Promise<void> = Promise.resolve();
@@ -175,6 +283,14 @@ export class AgentClient {
     this.#handlers = options.handlers ?? {};
     this.#ids = options.ids ?? (() => crypto.randomUUID());
     this.#dedupeWindow = options.dedupeWindow ?? 4_096;
+    this.#limits = { ...AGENT_CLIENT_LIMITS, ...options.limits };
+    const journal = options.journal;
+    this.#streams = new StreamReceivers(
+      journal?.checkpoints === undefined
+        ? undefined
+        : (conversationId, sourceCallId, uiId) => journal.checkpoints!(conversationId, sourceCallId, uiId),
+      this.#limits.streamReceivers,
+    );
     for (const id of options.conversations ?? []) this.#conversations.add(id);
   }
 
@@ -191,8 +307,28 @@ export class AgentClient {
     if (this.#status !== 'idle') return;
     this.#setStatus('connecting');
     const listener: TransportListener = {
-      opened: () => this.#enqueue(() => this.#sessionStart()),
-      received: (text) => this.#enqueue(() => this.#receive(text)),
+      opened: () => {
+        this.#shed = 0;
+        this.#enqueue(() => this.#sessionStart());
+      },
+      received: (text) => {
+        const length = typeof text === 'string' ? text.length : 0;
+        if (
+          this.#shed > 0 ||
+          this.#waiting >= this.#limits.maxWaitingFrames ||
+          this.#waitingChars + length > this.#limits.maxWaitingChars
+        ) {
+          this.#overloaded();
+          return;
+        }
+        this.#waiting++;
+        this.#waitingChars += length;
+        this.#enqueue(() => {
+          this.#waiting--;
+          this.#waitingChars -= length;
+          return this.#receive(text);
+        });
+      },
       closed: (error) => {
         this.#sessionStarted = false;
         // One report per outage: the failed attempts of a transport retrying while closed are not news.
@@ -275,11 +411,8 @@ export class AgentClient {
         if (pending.length === 0) return delivered;
         for (const message of pending) {
           if (!this.#sessionStarted) return delivered;
-          if (!this.#conversations.has(message.conversation_id)) {
-            this.#conversations.add(message.conversation_id);
-            await this.#sendInventory(message.conversation_id, await this.#options.inventory());
-          }
           try {
+            await this.#announce(message.conversation_id);
             await this.#transmit(message, false);
           } catch (error) {
             this.#handlers.problem?.(error);
@@ -301,6 +434,7 @@ export class AgentClient {
    */
   async sendOutboxMessage(message: OutboxMessage): Promise<void> {
     if (message.conversationId !== undefined) {
+      await this.#announce(message.conversationId);
       await this.#send(message.conversationId, message.type, message.payload, this.#rowId(message.id));
       return;
     }
@@ -351,6 +485,16 @@ export class AgentClient {
     await this.#recordInventory(conversationId, revision);
   }
 
+  /**
+   * Makes `conversationId` one of this session before anything else goes into it: it gets the inventory first
+   * (seed 000 §5.1), and from then on the agent may answer there.
+   */
+  async #announce(conversationId: string): Promise<void> {
+    this.#conversations.add(conversationId);
+    if (!this.#inSession(conversationId))
+      await this.#sendInventory(conversationId, await this.#options.inventory());
+  }
+
   /** The inventory revision last sent to `conversationId` on this client, if any. */
   inventoryRevisionSent(conversationId: string): string | undefined {
     return this.#inventorySent.get(conversationId)?.revision;
@@ -378,31 +522,117 @@ export class AgentClient {
   }
 
   async #receive(text: string): Promise<void> {
-    let parsed: ReturnType<typeof parseEnvelopeText>;
-    try {
-      parsed = parseEnvelopeText(text, { direction: 'agent_to_client' });
-    } catch (error) {
-      this.#handlers.problem?.(error);
+    const read = readEnvelopeText(text, { direction: 'agent_to_client' });
+    if (read.kind === 'invalid') return this.#refuseInvalid(read);
+    if (read.kind === 'unsupported') return this.#answerUnsupported(read);
+    return this.#take(read.message);
+  }
+
+  /** A conversation of this session: it got the inventory on this connection. */
+  #inSession(conversationId: string): boolean {
+    return this.#inventorySent.has(conversationId);
+  }
+
+  /** A frame that is not a message this client accepts: answered by id where it can be, else at the connection. */
+  async #refuseInvalid({ error, header }: InvalidEnvelope): Promise<void> {
+    this.#handlers.problem?.(error);
+    const { id, type, conversation_id: conversationId, call_id: callId } = header;
+    const call = isCallType(type) && callId !== undefined ? { type, callId } : undefined;
+    if (conversationId === undefined || (id === undefined && call === undefined)) {
+      this.#options.transport.refuse?.(connectionRefusal(error));
       return;
     }
-    if (parsed.kind === 'unsupported') {
-      // A well-formed envelope of a type or version this client does not know: answered, never run.
-      if (parsed.id === undefined || parsed.conversation_id === undefined) return;
-      if (this.#isDuplicate(parsed.id)) return;
-      await this.#send(
-        parsed.conversation_id,
-        'lineup.v1.unsupported',
-        {
-          message_id: parsed.id,
-          ...(parsed.type === undefined ? {} : { message_type: parsed.type }),
-          reason: parsed.reason,
-        },
-        this.#newId(),
+    if (!this.#inSession(conversationId))
+      return this.#answerOutsideSession(conversationId, id, type, call?.callId);
+    const issues = wireIssues(error.issues);
+    if (call !== undefined) {
+      const recorded = await this.#callRecorded(call.type, conversationId, call.callId);
+      const answer = callRefusal(
+        call.type,
+        call.callId,
+        recorded ? 'call_id_conflict' : 'invalid_message',
+        recorded ? undefined : issues,
       );
+      await this.#answer(
+        conversationId,
+        answer.type,
+        answer.payload,
+        `invalid:${id ?? `call:${call.callId}`}`,
+      );
+    } else {
+      await this.#answerRefused(conversationId, id as string, type, 'invalid_message', issues);
+    }
+    this.#acknowledge(id);
+  }
+
+  async #callRecorded(type: CallType, conversationId: string, callId: string): Promise<boolean> {
+    const receiver = type === 'lineup.v1.tool.call' ? this.#options.tools : this.#options.capabilities;
+    return (await receiver?.callRecorded?.(conversationId, callId)) ?? false;
+  }
+
+  /** A well-formed envelope of a type or version this client does not know: answered, never run. */
+  async #answerUnsupported(read: UnsupportedEnvelope): Promise<void> {
+    const { id, conversation_id: conversationId } = read;
+    if (id === undefined || conversationId === undefined) {
+      this.#options.transport.refuse?.('not_an_envelope');
       return;
     }
-    const { message } = parsed;
-    if (this.#isDuplicate(message.id)) return;
+    if (!this.#inSession(conversationId)) return this.#answerOutsideSession(conversationId, id, read.type);
+    await this.#answerRefused(conversationId, id, read.type, read.reason);
+    this.#acknowledge(id);
+  }
+
+  /**
+   * A message for a conversation outside this session: answered where the agent addressed it, and nothing is
+   * recorded, so no conversation appears that the user does not have.
+   */
+  async #answerOutsideSession(
+    conversationId: string,
+    id: string | undefined,
+    type: string | undefined,
+    callId?: string,
+  ): Promise<void> {
+    if (isCallType(type) && callId !== undefined) {
+      const answer = callRefusal(type, callId, 'unknown_conversation');
+      await this.#answer(
+        conversationId,
+        answer.type,
+        answer.payload,
+        `outside:${id ?? `call:${callId}`}`,
+        false,
+      );
+    } else if (id !== undefined) {
+      await this.#answerRefused(conversationId, id, type, 'unknown_conversation', undefined, false);
+    } else {
+      this.#options.transport.refuse?.('not_an_envelope');
+      return;
+    }
+    this.#acknowledge(id);
+  }
+
+  /** A valid message of this side: judged, recorded, handed on, acknowledged. */
+  async #take(received: LineUpMessage): Promise<void> {
+    const { id, conversation_id: conversationId, type } = received;
+    if (!this.#inSession(conversationId)) {
+      const callId = isCallType(type) ? (received.payload as { call_id: string }).call_id : undefined;
+      return this.#answerOutsideSession(conversationId, id, type, callId);
+    }
+    // A call sent again is answered again from its record by call_id (the runtime's dedupe, seed 003 §4.2); any
+    // other copy was handled when it first came.
+    const call = isCallType(type);
+    if (!call && this.#isDuplicate(id)) return this.#acknowledge(id);
+    let message: LineUpMessage;
+    try {
+      message = await this.#judge(received);
+    } catch (error) {
+      const refused = refusedIssues(error);
+      if (refused === undefined) throw error;
+      this.#handlers.problem?.(error);
+      await this.#answerRefused(conversationId, id, type, 'invalid_message', wireIssues(...refused));
+      // Refused, so it may come again corrected under the same id.
+      this.#seen.delete(id);
+      return this.#acknowledge(id);
+    }
     const journal = this.#options.journal;
     if (journal !== undefined) {
       let fresh = true;
@@ -412,14 +642,9 @@ export class AgentClient {
         // Not recorded: still shown now (a reload will not bring it back), and the host is told.
         this.#handlers.problem?.(error);
       }
-      // A repeat from before a reload is dropped; a tool call goes on to the runtime, whose own records answer
-      // it again without running it twice (seed 003 §4.2).
-      if (!fresh && message.type !== 'lineup.v1.tool.call') return;
-    }
-    if (!this.#conversations.has(message.conversation_id)) {
-      // The agent started a conversation: it gets the inventory before its first message is handled.
-      this.#conversations.add(message.conversation_id);
-      await this.#sendInventory(message.conversation_id, await this.#options.inventory());
+      // A repeat from before a reload is dropped; a call goes on to its runtime, whose own records answer it
+      // again without running it twice (seed 003 §4.2).
+      if (!fresh && !call) return this.#acknowledge(id);
     }
     this.#handlers.received?.(message);
     try {
@@ -427,6 +652,23 @@ export class AgentClient {
     } catch (error) {
       this.#handlers.problem?.(error);
     }
+    this.#acknowledge(id);
+  }
+
+  /**
+   * What the envelope cannot judge: a document (`parseDocument`; the message handed on carries its frozen copy),
+   * a stream frame (its stream's receiver), and the host's own `check`. Throws the refusal.
+   */
+  async #judge(message: LineUpMessage): Promise<LineUpMessage> {
+    this.#handlers.check?.(message);
+    if (message.type === 'lineup.v1.ui.document') {
+      // The document is JSON data (parseDocument proved it); its DSL type is narrower than the wire's.
+      const document = parseDocument(message.payload.document) as unknown as typeof message.payload.document;
+      return Object.freeze({ ...message, payload: Object.freeze({ ...message.payload, document }) });
+    }
+    if (message.type === 'lineup.v1.ui.checkpoint')
+      await this.#streams.accept(message.conversation_id, message.payload.checkpoint);
+    return message;
   }
 
   async #dispatch(message: LineUpMessage): Promise<void> {
@@ -443,12 +685,7 @@ export class AgentClient {
             (await this.#options.surfaces?.checkSurfaceReference(reference)) ?? 'unknown_reference';
           if (status !== 'available') {
             // A definite answer, never a fallback: nothing is opened or fetched.
-            await this.#send(
-              message.conversation_id,
-              'lineup.v1.unsupported',
-              { message_id: message.id, message_type: message.type, reason: status },
-              this.#newId(),
-            );
+            await this.#answerRefused(message.conversation_id, message.id, message.type, status);
             return;
           }
         }
@@ -464,12 +701,13 @@ export class AgentClient {
         return handlers.agentUnsupported?.(message);
       case 'lineup.v1.tool.call': {
         const tools = this.#options.tools;
+        const key = `call:${message.id}`;
         if (tools === undefined) {
-          await this.#send(
+          await this.#answer(
             message.conversation_id,
             'lineup.v1.tool.result',
             { call_id: message.payload.call_id, outcome: 'error', error: { code: 'unsupported' } },
-            this.#newId(),
+            key,
           );
           return;
         }
@@ -477,23 +715,24 @@ export class AgentClient {
         // A replay is answered from the persisted record and adds no outbox row (seed 003 §4.2); a new call's
         // answers are outbox rows, which the host delivers through `sendOutboxMessage`.
         if (disposition === 'replayed' || disposition === 'conflict')
-          await this.#send(message.conversation_id, answer.type, answer.payload, this.#newId());
+          await this.#answer(message.conversation_id, answer.type, answer.payload, key);
         return;
       }
       case 'lineup.v1.app.call': {
         const capabilities = this.#options.capabilities;
+        const key = `call:${message.id}`;
         if (capabilities !== undefined) {
           // A new call is recorded and returns at once (the user is asked meanwhile); its result is an outbox row.
           const { answer } = await capabilities.receive(message.conversation_id, message.payload);
           if (answer !== undefined)
-            await this.#send(message.conversation_id, 'lineup.v1.app.result', answer, this.#newId());
+            await this.#answer(message.conversation_id, 'lineup.v1.app.result', answer, key);
           return;
         }
         const result: AppResultPayload =
           handlers.appCall === undefined
             ? { call_id: message.payload.call_id, status: 'unsupported' }
             : await handlers.appCall(message);
-        await this.#send(message.conversation_id, 'lineup.v1.app.result', result, this.#newId());
+        await this.#answer(message.conversation_id, 'lineup.v1.app.result', result, key);
         return;
       }
       case 'lineup.v1.ui.action_result':
@@ -501,9 +740,70 @@ export class AgentClient {
         await this.#options.actions?.receiveAnswer(message.conversation_id, message.payload);
         return;
       default:
-        // parseEnvelope accepted it for agent → client, so no other type arrives here.
+        // readEnvelopeText accepted it for agent → client, so no other type arrives here.
         return;
     }
+  }
+
+  /** `lineup.v1.unsupported` for message `id`: why it was not run, with issues for `invalid_message`. */
+  async #answerRefused(
+    conversationId: string,
+    id: string,
+    type: string | undefined,
+    reason: LineUpUnsupportedReason,
+    issues?: ReturnType<typeof wireIssues>,
+    record = true,
+  ): Promise<void> {
+    await this.#answer(
+      conversationId,
+      'lineup.v1.unsupported',
+      {
+        message_id: id,
+        ...(type === undefined ? {} : { message_type: type }),
+        reason,
+        ...(issues === undefined ? {} : { issues }),
+      },
+      `${reason}:${id}`,
+      record,
+    );
+  }
+
+  /**
+   * Sends an answer whose envelope id derives from what it answers (`key`), so answering a copy again sends a copy
+   * the agent drops. Unrecorded (`record` false) for a conversation outside the session.
+   */
+  async #answer(
+    conversationId: string,
+    type: string,
+    payload: unknown,
+    key: string,
+    record = true,
+  ): Promise<void> {
+    const id = `${this.#options.clientId}:a:${shortHash([conversationId, key])}`;
+    await this.#send(conversationId, type, payload, id, record);
+  }
+
+  #acknowledge(id: string | undefined): void {
+    if (id === undefined) return;
+    try {
+      this.#options.transport.acknowledge?.(id);
+    } catch (error) {
+      this.#handlers.problem?.(error);
+    }
+  }
+
+  /** More frames than the client holds: the connection is refused once, and nothing more is read from it. */
+  #overloaded(): void {
+    if (this.#shed++ > 0) return;
+    this.#options.transport.refuse?.('overloaded');
+    this.#handlers.problem?.(
+      new AgentClientError(
+        'overloaded',
+        `The agent sent more frames than the client holds (${this.#limits.maxWaitingFrames} frames or ` +
+          `${this.#limits.maxWaitingChars} characters waiting): the connection was refused and later frames were ` +
+          'not read; the agent sends again what it did not see acknowledged.',
+      ),
+    );
   }
 
   #isDuplicate(id: string): boolean {
@@ -530,10 +830,16 @@ export class AgentClient {
     );
   }
 
-  async #send(conversationId: string, type: string, payload: unknown, id: string): Promise<void> {
+  async #send(
+    conversationId: string,
+    type: string,
+    payload: unknown,
+    id: string,
+    record = true,
+  ): Promise<void> {
     if (this.#status !== 'open')
       throw new AgentClientError('not_connected', 'The agent is not connected; nothing was sent.');
-    await this.#transmit(this.#build(conversationId, type, payload, id));
+    await this.#transmit(this.#build(conversationId, type, payload, id), record);
   }
 
   /** A validated envelope of ours (`invalid_message` when the protocol refuses it). */
@@ -593,6 +899,18 @@ export class AgentClient {
     this.#status = status;
     this.#handlers.statusChanged?.(status);
   }
+}
+
+/**
+ * The issues of an error that refuses a message's content, with the prefix of the place they are relative to:
+ * a document's (`parseDocument`), a stream frame's (`acceptCheckpoint`), or the host's `check` (below
+ * `payload`); undefined for any other error (a failure, not a refusal).
+ */
+function refusedIssues(error: unknown): [readonly UIIssue[], string] | undefined {
+  if (error instanceof UISchemaError) return [error.issues, 'payload.document'];
+  if (error instanceof UIStreamError) return [error.issues, 'payload.checkpoint'];
+  if (error instanceof LineUpProtocolError) return [error.issues, 'payload'];
+  return undefined;
 }
 
 /** 16 hex digits of the SHA-256 of a JSON value: short, stable names for ids. */

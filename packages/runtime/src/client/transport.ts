@@ -3,6 +3,7 @@
  * `lineup.v1` envelope per frame — both ways, for any number of conversations. The client never depends on
  * how the frames travel: in process (the demo agent, tests), or a WebSocket.
  */
+import type { LineUpConnectionRefusal } from '@lineup/shared/protocol';
 
 /** What a transport tells the client. */
 export interface TransportListener {
@@ -24,6 +25,18 @@ export interface AgentTransport {
   send(text: string): void | Promise<void>;
   /** Stops the transport for good. */
   close(): void;
+  /**
+   * Tells the agent that an envelope it sent was taken — recorded and handled, or answered — so it need not send
+   * it again (the WebSocket binding's `{"ack":"<id>"}` frame in `lineup.v1.ack`). A transport whose peer does not
+   * take acknowledgements leaves it out, or does nothing.
+   */
+  acknowledge?(envelopeId: string): void;
+  /**
+   * Refuses the current connection for `refusal` (`LINEUP_CONNECTION_REFUSALS`): a frame no envelope can answer,
+   * or more frames than the client holds. A WebSocket closes with the refusal's code and reason and dials again
+   * after its backoff; frames that arrive meanwhile are not read.
+   */
+  refuse?(refusal: LineUpConnectionRefusal): void;
 }
 
 /** The agent's end of an in-process transport. */
@@ -36,6 +49,8 @@ export interface InProcessAgentEnd {
   drop(): void;
   /** Opens it again after a `drop`. */
   restore(): void;
+  /** Every connection refusal of the client (`transport.refuse`), in order; each also drops and restores. */
+  readonly refusals: readonly LineUpConnectionRefusal[];
 }
 
 /**
@@ -49,6 +64,7 @@ export function createInProcessTransport(): {
   let listener: TransportListener | null = null;
   let open = false;
   let closedForGood = false;
+  const refusals: LineUpConnectionRefusal[] = [];
   const agentListeners = new Set<(text: string) => void>();
   const later = (task: () => void) => void setTimeout(task, 0);
 
@@ -73,8 +89,15 @@ export function createInProcessTransport(): {
       open = false;
       later(() => listener?.closed());
     },
+    refuse(refusal) {
+      refusals.push(refusal);
+      // As a socket closed by the client and dialled again: frames sent meanwhile are lost.
+      agent.drop();
+      later(() => agent.restore());
+    },
   };
   const agent: InProcessAgentEnd = {
+    refusals,
     send(frame) {
       const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
       later(() => {

@@ -30,6 +30,12 @@ interface TestAgent {
   readonly frames: LineUpMessage[];
   /** Envelopes by id, copies dropped (what a deduplicating agent keeps). */
   readonly unique: Map<string, LineUpMessage>;
+  /** The ids the client acknowledged, in order (`lineup.v1.ack`). */
+  readonly acks: string[];
+  /** How each connection was closed by the client: code and reason. */
+  readonly closes: { code: number; reason: string }[];
+  /** Sends a raw frame, text or binary. */
+  raw(frame: string | Buffer): void;
   readonly connections: number;
   send(envelope: object): void;
   /** Kills the current connection without a close handshake. */
@@ -57,13 +63,21 @@ async function startAgent(options: { mode: 'ack' | 'plain' | 'no-row-acks' }): P
   await new Promise((resolve) => server.once('listening', resolve));
   const frames: LineUpMessage[] = [];
   const unique = new Map<string, LineUpMessage>();
+  const acks: string[] = [];
+  const closes: { code: number; reason: string }[] = [];
   let current: WebSocket | null = null;
   let connections = 0;
   server.on('connection', (socket) => {
     current = socket;
     connections++;
+    socket.on('close', (code, reason) => closes.push({ code, reason: String(reason) }));
     socket.on('message', (data) => {
-      const parsed = parseEnvelopeText(String(data), { direction: 'client_to_agent' });
+      const text = String(data);
+      if (text.startsWith('{"ack"')) {
+        acks.push((JSON.parse(text) as { ack: string }).ack);
+        return;
+      }
+      const parsed = parseEnvelopeText(text, { direction: 'client_to_agent' });
       if (parsed.kind !== 'message') throw new Error('The client sent an unsupported frame.');
       frames.push(parsed.message);
       if (!unique.has(parsed.message.id)) unique.set(parsed.message.id, parsed.message);
@@ -76,6 +90,9 @@ async function startAgent(options: { mode: 'ack' | 'plain' | 'no-row-acks' }): P
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
     frames,
     unique,
+    acks,
+    closes,
+    raw: (frame) => current?.send(frame),
     get connections() {
       return connections;
     },
@@ -229,6 +246,110 @@ describe('the WebSocket binding', () => {
     expect(await db.count('tool_calls')).toBe(2);
     await vi.waitFor(async () => expect(await db.countFromIndex('outbox', 'by_pending')).toBe(0));
     stop();
+  });
+
+  it('acknowledges every agent envelope it took or answered, copies included, and nothing that was not one', async () => {
+    const agent = await startAgent({ mode: 'ack' });
+    const { client, stop } = await connectClient(agent.url);
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent.send(toolCall('msg_1', 'call_1'));
+    agent.send(toolCall('msg_1', 'call_1'));
+    agent.send({ ...toolCall('msg_2', 'call_2'), type: 'lineup.v1.ui.frobnicate' });
+    agent.send({ ...toolCall('msg_3', 'call_3'), payload: { call_id: 'call_3' } });
+    await vi.waitFor(() => expect(agent.acks).toEqual(['msg_1', 'msg_1', 'msg_2', 'msg_3']));
+    stop();
+  });
+
+  it('a plain agent gets no acknowledgements', async () => {
+    const agent = await startAgent({ mode: 'plain' });
+    const { client, stop } = await connectClient(agent.url);
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent.send(toolCall('msg_1', 'call_1'));
+    await vi.waitFor(() => expect(types(agent.unique.values())).toContain('tool.result'));
+    expect(agent.acks).toEqual([]);
+    stop();
+  });
+
+  it.each([
+    ['a binary frame', () => Buffer.from([1, 2, 3]), 1003],
+    ['text that is not JSON', () => 'hello', 1007],
+    ['JSON that is no envelope', () => '{"hello":"agent"}', 1007],
+    ['a frame over the budget with no header to read', () => `"${'x'.repeat(1_048_577)}"`, 1009],
+  ])('refuses %s by closing the connection with its code, then dials again', async (_name, frame, code) => {
+    const agent = await startAgent({ mode: 'ack' });
+    const { client, stop } = await connectClient(agent.url);
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent.raw(frame());
+    await vi.waitFor(() => expect(agent.closes.map((close) => close.code)).toEqual([code]));
+    expect(agent.closes[0]?.reason).toMatch(/^lineup: /);
+    expect(Buffer.byteLength(agent.closes[0]?.reason ?? '')).toBeLessThanOrEqual(123);
+    await vi.waitFor(() => expect(agent.connections).toBe(2));
+    stop();
+  });
+
+  it('backs off from an agent that drops every connection as soon as it opens (a reconnect storm)', async () => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    let connections = 0;
+    server.on('connection', (socket) => {
+      connections++;
+      socket.terminate();
+    });
+    const retries: number[] = [];
+    const transport = createWebSocketTransport({
+      url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
+      connect: nodeSocket,
+      backoff: { initialMs: 10, maxMs: 80 },
+      random: () => 0.999,
+      onRetry: (_attempt, delay) => retries.push(delay),
+    });
+    transport.connect({ opened: () => {}, received: () => {}, closed: () => {} });
+    await vi.waitFor(() => expect(retries.length).toBeGreaterThanOrEqual(5), { timeout: 3_000 });
+    transport.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Every connection opened and was dropped at once: none was healthy, so the delays grow to the ceiling.
+    expect(connections).toBeGreaterThanOrEqual(4);
+    expect(retries.slice(0, 5)).toEqual([9, 19, 39, 79, 79]);
+  });
+
+  it('a connection that stayed open and was acknowledged resets the backoff', async () => {
+    const agent = await startAgent({ mode: 'ack' });
+    const retries: number[] = [];
+    const transport = createWebSocketTransport({
+      url: agent.url,
+      connect: nodeSocket,
+      backoff: { initialMs: 10, maxMs: 80 },
+      random: () => 0.999,
+      healthyAfterMs: 50,
+      onRetry: (_attempt, delay) => retries.push(delay),
+    });
+    let opened = 0;
+    transport.connect({
+      opened: () => {
+        opened++;
+        const turn = {
+          v: 1,
+          id: `msg_open_${opened}`,
+          type: 'lineup.v1.chat.user_message',
+          conversation_id: 'conv_1',
+          sender: { kind: 'client', id: 'web-host' },
+          payload: { text: 'hello' },
+        };
+        Promise.resolve(transport.send(JSON.stringify(turn))).catch(() => {});
+      },
+      received: () => {},
+      closed: () => {},
+    });
+    await vi.waitFor(() => expect(opened).toBe(1));
+    agent.kill();
+    await vi.waitFor(() => expect(opened).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    agent.kill();
+    await vi.waitFor(() => expect(opened).toBe(3));
+    transport.close();
+    // The first connection was dropped before it was healthy: the second retry would be 19; it was healthy by
+    // then (open 120 ms, acknowledged), so the count started again.
+    expect(retries).toEqual([9, 9]);
   });
 
   it('keeps dialling an agent that is not there yet, with growing jittered delays', async () => {

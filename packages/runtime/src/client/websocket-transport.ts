@@ -10,9 +10,19 @@
  *   proved it has it; without an ack in time (or if the socket closes first) `send` rejects, the row stays
  *   pending and is sent again, with the same id, after the next connect. Ack frames are not envelopes and never
  *   reach the client.
+ *   In this mode the client acknowledges too: `acknowledge(id)` sends `{"ack":"<id>"}` for every agent envelope
+ *   the client took or answered, so the agent knows what to send again after a lost connection.
  * - `lineup.v1` (or none): an agent that only speaks plain envelopes. `send` resolves once the frame has left the
  *   browser (`bufferedAmount` back to 0), which proves less: a connection lost right then may lose that frame.
+ *
+ * Refusals. `refuse(refusal)` closes the connection with the refusal's close code and reason
+ * (`LINEUP_CONNECTION_REFUSALS`); so does a binary frame (1003) by itself. Frames that arrive after are not read.
+ *
+ * Backoff. The attempt counter goes back to zero only once a connection was healthy — open for `healthyAfterMs`
+ * and, in `lineup.v1.ack`, having acknowledged something — so an agent that accepts and drops every connection, or
+ * never acknowledges, is dialled ever more slowly up to the ceiling (a reconnect storm backs off).
  */
+import { LINEUP_CONNECTION_REFUSALS } from '@lineup/shared/protocol';
 import type { AgentTransport, TransportListener } from './transport.js';
 
 /** The part of a WebSocket the transport uses (the browser's, or `ws` in Node). */
@@ -51,6 +61,8 @@ export interface WebSocketTransportOptions {
   readonly backoff?: BackoffOptions;
   /** How long `send` waits for the agent's ack in `lineup.v1.ack` mode (default 10 s). */
   readonly ackTimeoutMs?: number;
+  /** How long a connection must stay open before it resets the backoff (default 10 s). */
+  readonly healthyAfterMs?: number;
   /** For tests: randomness of the jitter, and timers. */
   readonly random?: () => number;
   readonly timers?: {
@@ -100,12 +112,14 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   };
   const random = options.random ?? Math.random;
   const ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
+  const healthyAfterMs = options.healthyAfterMs ?? 10_000;
 
   let listener: TransportListener | null = null;
   let socket: WebSocketLike | null = null;
   let attempt = 0;
   let retry: unknown;
   let stopped = false;
+  const refused = new WeakSet<WebSocketLike>();
   const waitingForAck = new Map<string, { resolve(): void; reject(error: Error): void; timer: unknown }>();
 
   const failAcks = (reason: string) => {
@@ -128,14 +142,29 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     socket = current;
     let wasOpen = false;
+    // Healthy: open long enough and, with acknowledgements, one came back (see "Backoff" above).
+    let openLongEnough = false;
+    let acknowledged = false;
+    let healthyTimer: unknown;
+    const healthy = () => {
+      if (openLongEnough && (acknowledged || current.protocol !== 'lineup.v1.ack')) attempt = 0;
+    };
     current.onopen = () => {
       if (socket !== current) return;
       wasOpen = true;
-      attempt = 0;
+      healthyTimer = timers.setTimeout(() => {
+        openLongEnough = true;
+        healthy();
+      }, healthyAfterMs);
       listener?.opened();
     };
     current.onmessage = (event) => {
-      if (socket !== current || typeof event.data !== 'string') return;
+      // Nothing is read from a connection once it is refused, whatever is still in flight on it.
+      if (socket !== current || refused.has(current)) return;
+      if (typeof event.data !== 'string') {
+        refuseCurrent(current, 'binary_frame');
+        return;
+      }
       if (current.protocol === 'lineup.v1.ack' && event.data.startsWith('{"ack"')) {
         const id = ackOf(event.data);
         const waiting = id === undefined ? undefined : waitingForAck.get(id);
@@ -143,6 +172,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           waitingForAck.delete(id);
           timers.clearTimeout(waiting.timer);
           waiting.resolve();
+          acknowledged = true;
+          healthy();
         }
         if (id !== undefined) return;
       }
@@ -152,6 +183,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     current.onclose = (event) => {
       if (socket !== current) return;
       socket = null;
+      timers.clearTimeout(healthyTimer);
       failAcks('the connection closed');
       if (stopped) return;
       listener?.closed(
@@ -163,6 +195,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       );
       schedule();
     };
+  };
+
+  /** Closes `current` for `refusal`; its close event reports it and schedules the next dial. */
+  const refuseCurrent = (current: WebSocketLike, refusal: keyof typeof LINEUP_CONNECTION_REFUSALS) => {
+    const { code, reason } = LINEUP_CONNECTION_REFUSALS[refusal];
+    refused.add(current);
+    if (current.readyState === OPEN) current.close(code, reason);
   };
 
   const schedule = () => {
@@ -211,6 +250,14 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
         };
         check();
       });
+    },
+    acknowledge(id) {
+      const current = socket;
+      if (current === null || current.readyState !== OPEN || current.protocol !== 'lineup.v1.ack') return;
+      current.send(JSON.stringify({ ack: id }));
+    },
+    refuse(refusal) {
+      if (socket !== null) refuseCurrent(socket, refusal);
     },
     close() {
       stopped = true;

@@ -36,6 +36,11 @@ export interface ConversationJournal {
   pending(): Promise<readonly LineUpMessage[]>;
   /** Which inventory revision the conversation was sent last. */
   inventorySent(conversationId: string, revision: string): Promise<void>;
+  /**
+   * The checkpoints of one component stream the agent sent in a conversation, in the order they were recorded
+   * (the client rebuilds its judgement of a stream from them after a reload).
+   */
+  checkpoints?(conversationId: string, sourceCallId: string, uiId: string): Promise<readonly unknown[]>;
 }
 
 export interface ConversationStoreOptions {
@@ -260,6 +265,16 @@ export class ConversationStore implements ConversationJournal {
   async pending(): Promise<readonly LineUpMessage[]> {
     const records = await this.#db.getAllFromIndex('messages', 'by_pending', MESSAGE_PENDING);
     return records.sort((a, b) => a.seq - b.seq).map((record) => record.message);
+  }
+
+  async checkpoints(conversationId: string, sourceCallId: string, uiId: string): Promise<readonly unknown[]> {
+    const frames: unknown[] = [];
+    for (const record of await this.allMessages(conversationId)) {
+      if (record.direction !== 'in' || record.message.type !== 'lineup.v1.ui.checkpoint') continue;
+      const frame = record.message.payload.checkpoint as { sourceCallId?: unknown; uiId?: unknown };
+      if (frame.sourceCallId === sourceCallId && frame.uiId === uiId) frames.push(frame);
+    }
+    return frames;
   }
 
   async inventorySent(conversationId: string, revision: string): Promise<void> {

@@ -210,6 +210,14 @@ export class ToolRuntime {
     return { answer, disposition };
   }
 
+  /**
+   * Whether a call with `callId` is recorded in `conversationId`: the `AgentClient` answers an invalid call message
+   * under a recorded `call_id` with `call_id_conflict` rather than `invalid_message`.
+   */
+  callRecorded(conversationId: string, callId: string): Promise<boolean> {
+    return this.#intake.callRecorded(conversationId, callId);
+  }
+
   /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
   async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
     return this.#step((transaction, effects, descriptors) =>

@@ -71,6 +71,11 @@ export class ToolCallIntake {
     this.#clock = options.clock ?? Date;
   }
 
+  /** Whether a call with `callId` is recorded in `conversationId` (accepted or refused). */
+  async callRecorded(conversationId: string, callId: string): Promise<boolean> {
+    return (await this.#db.getKey('tool_calls', callKey(conversationId, callId))) !== undefined;
+  }
+
   /**
    * Receives one parsed `tool.call` payload of `conversationId`; returns the answer to send and what it means.
    * One strict transaction reads the inventory and writes the call, its audit entry and the answer's outbox row.

@@ -84,6 +84,8 @@ const ENGLISH_TOOL_ERRORS = {
   timeout: 'it took too long',
   invalid_output: 'the app answered with a result outside its contract',
   execution_failed: 'it failed while running',
+  invalid_message: 'the client found my call message invalid',
+  unknown_conversation: 'the client does not know this conversation',
 } as const satisfies Record<ToolErrorCode, string>;
 
 const CHINESE_TOOL_ERRORS = {
@@ -98,6 +100,8 @@ const CHINESE_TOOL_ERRORS = {
   timeout: '等待超时',
   invalid_output: '应用返回的结果不符合约定',
   execution_failed: '执行时出错',
+  invalid_message: '客户端认为我的调用消息无效',
+  unknown_conversation: '客户端不认识这个对话',
 } as const satisfies Record<ToolErrorCode, string>;
 
 function englishDuration(seconds: number): string {
@@ -182,6 +186,8 @@ const ENGLISH: Replies = {
         unsupported_version: 'it speaks an earlier protocol version',
         unknown_reference: 'no app there provides what I asked for',
         revoked: 'the app that provided it was disabled or removed',
+        invalid_message: 'it found the message invalid',
+        unknown_conversation: 'it does not know this conversation',
       }[reason]
     }), so that part of the demo is not shown.`,
   help: () => `I am the LineUp **demo agent**. I understand:\n\n${phraseList('en')}`,
@@ -241,6 +247,8 @@ const CHINESE: Replies = {
         unsupported_version: '它使用的是更早的协议版本',
         unknown_reference: '那里没有提供它的应用',
         revoked: '提供它的应用已被停用或卸载',
+        invalid_message: '它认为这条消息无效',
+        unknown_conversation: '它不认识这个对话',
       }[reason]
     }），所以这部分演示无法显示。`,
   help: () => `我是 LineUp 的**演示 Agent**，能听懂这些话：\n\n${phraseList('zh')}`,
