@@ -88,7 +88,10 @@ test.describe('inline Surfaces', () => {
       page,
       envelope('lineup.v1.ui.patch', { instance_id: 'weather.dashboard.01', state: {}, js: 'alert(1)' }),
     );
-    await expect(notes(page).last()).toContainText('Invalid message at payload');
+    await expect(page.locator('.host__note--refused').last()).toContainText('Invalid message at payload');
+    await expect(notes(page).last()).toContainText(
+      '"reason":"invalid_message","issues":[{"path":"payload","code":"unknown_property"',
+    );
     await expect(frame.locator('#city')).toHaveText('Shanghai');
 
     await page.getByRole('button', { name: 'Close Weather dashboard' }).click();

@@ -10,7 +10,7 @@
 
 import { IntelligentUIStreamView, IntelligentUIView, type UIInvokeHandler } from '@lineup/renderer-react';
 import type { ActionRunner, ConversationRecord } from '@lineup/runtime';
-import { LineUpProtocolError, type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
+import { type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
@@ -22,7 +22,7 @@ import {
   type ConversationMessage,
   ConversationModel,
   type Entry,
-  invalidNote,
+  refusalNote,
   refusedNote,
   rejectionNote,
   type SideEffect,
@@ -415,7 +415,8 @@ export function Conversation() {
     queued: (message) => liveRef.current({ direction: 'out', message, pending: true }),
     sent: (message) => liveRef.current({ direction: 'out', message }),
     problem: (error) => {
-      if (error instanceof LineUpProtocolError) modelRef.current.add(invalidNote(error));
+      const note = refusalNote(error);
+      if (note !== undefined) modelRef.current.add(note);
       else refused(error instanceof Error ? error.message : 'The agent connection failed.');
     },
   };

@@ -7,7 +7,13 @@
  * Entries the host adds by itself (an example, a pasted document, a refused message) are local: they are not
  * agent messages and are not kept.
  */
-import { acceptCheckpoint, LineUpProtocolError, UIStreamError, type UIStreamState } from '@lineup/shared';
+import {
+  acceptCheckpoint,
+  LineUpProtocolError,
+  UISchemaError,
+  UIStreamError,
+  type UIStreamState,
+} from '@lineup/shared';
 import {
   type LineUpMessage,
   UI_USER_CLOSE_EVENT,
@@ -82,6 +88,23 @@ export function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
     tone: 'refused',
     text: `Invalid message at ${prefix}${issue?.path}: ${issue?.message}`,
   };
+}
+
+/**
+ * The note for a message the client refused (`AgentClientHandlers.problem`, after its answer went to the agent):
+ * a stream frame, a document, or any other located refusal; `undefined` for an error that is no refusal.
+ */
+export function refusalNote(error: unknown): NewEntry | undefined {
+  if (error instanceof UIStreamError) {
+    const issue = error.issues[0];
+    return refusedNote(`Refused a stream frame at ${issue?.path}: ${issue?.message}`);
+  }
+  if (error instanceof UISchemaError) {
+    const issue = error.issues[0];
+    return refusedNote(`Refused a document at ${issue?.path}: ${issue?.message}`);
+  }
+  if (error instanceof LineUpProtocolError) return invalidNote(error);
+  return undefined;
 }
 
 export function refusedNote(text: string): NewEntry {

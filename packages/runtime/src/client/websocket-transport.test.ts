@@ -271,10 +271,10 @@ describe('the WebSocket binding', () => {
   });
 
   it.each([
-    ['a binary frame', () => Buffer.from([1, 2, 3]), 1003],
-    ['text that is not JSON', () => 'hello', 1007],
-    ['JSON that is no envelope', () => '{"hello":"agent"}', 1007],
-    ['a frame over the budget with no header to read', () => `"${'x'.repeat(1_048_577)}"`, 1009],
+    ['a binary frame', () => Buffer.from([1, 2, 3]), 4003],
+    ['text that is not JSON', () => 'hello', 4007],
+    ['JSON that is no envelope', () => '{"hello":"agent"}', 4007],
+    ['a frame over the budget with no header to read', () => `"${'x'.repeat(1_048_577)}"`, 4009],
   ])('refuses %s by closing the connection with its code, then dials again', async (_name, frame, code) => {
     const agent = await startAgent({ mode: 'ack' });
     const { client, stop } = await connectClient(agent.url);

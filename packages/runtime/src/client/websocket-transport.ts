@@ -233,7 +233,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
             // An agent that does not ack is not really there: the connection is dropped, so the client dials
             // again and starts a new session (else a session whose start timed out would stay open, sending
             // nothing).
-            if (socket === current) current.close(4000, 'no ack');
+            if (socket === current) refuseCurrent(current, 'no_ack');
           }, ackTimeoutMs);
           waitingForAck.set(id, { resolve, reject, timer });
           current.send(text);

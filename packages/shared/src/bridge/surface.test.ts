@@ -297,7 +297,7 @@ const FROM_FRAME_REJECTIONS: Row[] = [
   {
     rule: 'violation without a kind',
     input: () => ({ namespace: SURFACE_NAMESPACE, type: 'violation', instance_id: INSTANCE }),
-    code: 'invalid_value',
+    code: 'missing_property',
     path: 'kind',
   },
   {

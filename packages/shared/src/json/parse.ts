@@ -54,13 +54,22 @@ export function fromZodIssue(issue: ZodIssue, prefix?: string): UIIssue {
     case 'too_small':
       ({ code, message } = tooSmall(issue.origin, issue.minimum));
       break;
-    case 'invalid_value':
-      code = 'invalid_value';
-      message =
+    case 'invalid_value': {
+      const allowed =
         issue.values.length <= 12
-          ? `Must be one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}.`
-          : 'Not one of the allowed values.';
+          ? `one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`
+          : undefined;
+      // An enum or literal left out is missing, not a wrong value: say so, and what it may be.
+      if (issue.input === undefined && issue.path.length > 0) {
+        code = 'missing_property';
+        message =
+          allowed === undefined ? 'This property is required.' : `This property is required: ${allowed}.`;
+      } else {
+        code = 'invalid_value';
+        message = allowed === undefined ? 'Not one of the allowed values.' : `Must be ${allowed}.`;
+      }
       break;
+    }
     case 'invalid_format':
       code = 'invalid_value';
       message =

@@ -266,8 +266,8 @@ const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: stri
     'invalid_value',
     'payload.operation_id',
   ],
-  // zod reports a missing enum as a wrong value, like every enum field of the wire (app.result's status).
-  ['answer without status', () => answer((p) => delete p.status), 'invalid_value', 'payload.status'],
+  // A missing enum is missing (with the values it may take), like every required field of the wire.
+  ['answer without status', () => answer((p) => delete p.status), 'missing_property', 'payload.status'],
   [
     'answer status completed',
     () => answer((p) => (p.status = 'completed')),
