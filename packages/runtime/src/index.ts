@@ -134,17 +134,6 @@ export {
   type RuntimeStorageErrorCode,
 } from './storage/connection.js';
 export {
-  holdRuntimeLock,
-  RUNTIME_LOCK_ANSWER_TIMEOUT_MS,
-  RUNTIME_LOCK_HAND_OVER_TIMEOUT_MS,
-  type RuntimeLock,
-  type RuntimeLockChannel,
-  type RuntimeLockManager,
-  type RuntimeLockOptions,
-  type RuntimeLockState,
-  runtimeLockName,
-} from './storage/runtime-lock.js';
-export {
   type ActionLedgerRecord,
   type ActionReceiptStatus,
   type ActivationRecord,
@@ -171,6 +160,17 @@ export {
   type ToolCallStage,
   type ViewStateRecord,
 } from './storage/database.js';
+export {
+  holdRuntimeLock,
+  RUNTIME_LOCK_ANSWER_TIMEOUT_MS,
+  RUNTIME_LOCK_HAND_OVER_TIMEOUT_MS,
+  type RuntimeLock,
+  type RuntimeLockChannel,
+  type RuntimeLockManager,
+  type RuntimeLockOptions,
+  type RuntimeLockState,
+  runtimeLockName,
+} from './storage/runtime-lock.js';
 export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';
 export { type SchemaOwner, SchemaUnusableError, type SchemaUnusableReason } from './tools/schema-check.js';
 export { assertUsableSchema } from './tools/schema-validator.js';

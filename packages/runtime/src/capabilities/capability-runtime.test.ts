@@ -521,11 +521,18 @@ describe('a page that stops with a question open', () => {
     // `settled` says the result was not persisted; nobody has to observe it (the agent client does not).
     await expect(received.settled).rejects.toThrow();
     const db = await openRuntimeDatabase(setup.db.name);
-    const next = new CapabilityRuntime(db, { handlers: setup.handlers, confirm: () => new Promise(() => {}) });
+    const next = new CapabilityRuntime(db, {
+      handlers: setup.handlers,
+      confirm: () => new Promise(() => {}),
+    });
     expect(await next.recover()).toBe(1);
     expect(await next.recover()).toBe(0);
     expect(await pendingResults(db)).toEqual([
-      { call_id: open.call_id, status: 'cancelled', error: { code: 'interrupted', message: expect.any(String) } },
+      {
+        call_id: open.call_id,
+        status: 'cancelled',
+        error: { code: 'interrupted', message: expect.any(String) },
+      },
     ]);
     db.close();
   });

@@ -282,7 +282,14 @@ describe('holdRuntimeLock', () => {
     await settle(FAST.handOverTimeoutMs + 50);
     expect(a.lock.state).toBe('waiting');
     expect(c.lock.state).toBe('held');
-    expect(events(browser)).toEqual(['a starts', 'b waits', 'c waits', 'a stopping', 'a stopped', 'c starts']);
+    expect(events(browser)).toEqual([
+      'a starts',
+      'b waits',
+      'c waits',
+      'a stopping',
+      'a stopped',
+      'c starts',
+    ]);
   });
 
   it('ignores messages that are not hand-over messages, and its own', async () => {
@@ -329,7 +336,7 @@ describe('holdRuntimeLock', () => {
 
   it('a takeOver under way when the holder closes ends with the queued grant, without a steal', async () => {
     const browser = new Browser();
-    const a = tab(browser, 'a', { onHandOver: () => new Promise<void>(() => {}) });
+    tab(browser, 'a', { onHandOver: () => new Promise<void>(() => {}) });
     await settle();
     const b = tab(browser, 'b');
     await settle();
