@@ -55,11 +55,22 @@ const tabNotice = (page: Page) => page.locator('[role="alert"][data-notice]');
 const agentStatus = (page: Page, text: Text = TEXT.en) =>
   page.getByRole('status').filter({ hasText: text.agent });
 const pomodoroFrame = (page: Page) => page.frameLocator('.host__workspace-frame iframe');
+/** How often a page from `openSecond` opened the runtime database. */
+const runtimeOpens = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __runtimeOpens: number }).__runtimeOpens);
 
 /** A second tab of the profile on the same host URL: it waits, and says so. */
 async function openSecond(context: BrowserContext, text: Text = TEXT.en): Promise<Page> {
   const page = await context.newPage();
   await page.addInitScript(() => {
+    // Every open of the runtime database from this page, counted: a waiting tab must not hold a connection.
+    const opens = window as unknown as { __runtimeOpens: number };
+    opens.__runtimeOpens = 0;
+    const open = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+      if (name === 'lineup-runtime') opens.__runtimeOpens++;
+      return version === undefined ? open.call(this, name) : open.call(this, name, version);
+    };
     const counter = window as unknown as { __modalsShown: number };
     counter.__modalsShown = 0;
     const showModal = HTMLDialogElement.prototype.showModal;
@@ -109,6 +120,7 @@ for (const [locale, text, suffix] of [
       await second.waitForTimeout(1_500);
       expect(agent.connections()).toBe(1);
       oneConnection();
+      expect(await runtimeOpens(second)).toBe(0);
       await expect(
         second.getByRole('complementary', { name: /MiniApps|小程序/ }).getByRole('listitem'),
       ).toHaveCount(0);
@@ -116,6 +128,7 @@ for (const [locale, text, suffix] of [
 
       await takeOver(second, page, text);
       await connectedTo(second, agent);
+      expect(await runtimeOpens(second)).toBe(1);
       expect(agent.connections()).toBe(2);
       oneConnection();
       await page.screenshot({ path: `test-results/tabs-moved${suffix}.png` });
