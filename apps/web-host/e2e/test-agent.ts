@@ -18,7 +18,14 @@ export interface TestAgent {
   readonly url: string;
   /** Envelopes received, copies (same id) dropped. */
   readonly received: Envelope[];
+  /** Every envelope as it arrived, copies included (to count what was sent twice). */
+  readonly frames: Envelope[];
+  /** Connections accepted since the agent started. */
   readonly connections: () => number;
+  /** Connections open now (accepted and not closed yet). */
+  readonly openConnections: () => number;
+  /** The most connections that were open at one moment since the agent started. */
+  readonly peakConnections: () => number;
   /** Sends an envelope; unless told otherwise, into the conversation its first inventory came from. */
   send(type: string, payload: object, conversation?: string): void;
   /** Drops the current connection. */
@@ -38,9 +45,12 @@ export async function startAgent(): Promise<TestAgent> {
   });
   await new Promise((resolve) => server.once('listening', resolve));
   const received: Envelope[] = [];
+  const frames: Envelope[] = [];
   const seen = new Set<string>();
   let current: WebSocket | null = null;
   let connections = 0;
+  let open = 0;
+  let peak = 0;
   let refusing = false;
   server.on('connection', (socket) => {
     if (refusing) {
@@ -49,12 +59,18 @@ export async function startAgent(): Promise<TestAgent> {
     }
     current = socket;
     connections++;
+    open++;
+    peak = Math.max(peak, open);
+    socket.on('close', () => {
+      open--;
+    });
     socket.on('message', (data) => {
       const text = String(data);
       // The client acknowledges what it took from the agent: not an envelope.
       if (text.startsWith('{"ack"')) return;
       const envelope = JSON.parse(text) as Envelope;
       socket.send(JSON.stringify({ ack: envelope.id }));
+      frames.push(envelope);
       if (seen.has(envelope.id)) return;
       seen.add(envelope.id);
       received.push(envelope);
@@ -63,7 +79,10 @@ export async function startAgent(): Promise<TestAgent> {
   return {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent`,
     received,
+    frames,
     connections: () => connections,
+    openConnections: () => open,
+    peakConnections: () => peak,
     send(type, payload, conversation = received[0]?.conversation_id ?? 'conv_unknown') {
       current?.send(
         JSON.stringify({

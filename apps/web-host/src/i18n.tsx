@@ -26,6 +26,15 @@ const en = {
     terminated: 'The browser closed LineUp’s storage (it may have been cleared). Reload this page to go on.',
     reload: 'Reload',
   },
+  tabs: {
+    waiting:
+      'LineUp is open in another tab. Only one tab runs it at a time: this one starts by itself when the other closes.',
+    moved: 'LineUp moved to another tab. Nothing here runs or is saved until you take it back.',
+    unguarded:
+      'This browser cannot keep LineUp to one tab (it has no Web Locks here). Open LineUp in one tab only: two tabs could both connect to the agent and act on what it asks.',
+    useHere: 'Use LineUp here',
+    takingOver: 'Asking the other tab…',
+  },
   empty:
     'Say something to the agent, show an example, or paste a document or a lineup.v1 message to see how agent interfaces render here.',
   status: {
@@ -363,6 +372,15 @@ const zh: HostText = {
     deleted: 'LineUp 的数据已在另一个标签页中删除。请重新加载此页面以重新开始；在此之前这里的内容无法保存。',
     terminated: '浏览器关闭了 LineUp 的存储（可能已被清除）。请重新加载此页面。',
     reload: '重新加载',
+  },
+  tabs: {
+    waiting:
+      'LineUp 已在另一个标签页中打开。同一时间只有一个标签页运行它：另一个标签页关闭后，这里会自动启动。',
+    moved: 'LineUp 已移到另一个标签页。在你把它移回之前，这里不会运行或保存任何内容。',
+    unguarded:
+      '此浏览器无法把 LineUp 限制在一个标签页中（这里没有 Web Locks）。请只在一个标签页中打开 LineUp：两个标签页可能都会连接智能体并执行它的请求。',
+    useHere: '在此使用 LineUp',
+    takingOver: '正在请求另一个标签页…',
   },
   empty: '和智能体说点什么，打开一个示例，或粘贴一个文档或 lineup.v1 消息，看看智能体界面在这里如何呈现。',
   status: {

@@ -1,5 +1,7 @@
 /**
- * The host's runtime: one IndexedDB-backed runtime per page, opened at start-up. At a profile's first start it
+ * The host's runtime: one IndexedDB-backed runtime per profile across the browser's tabs. A tab starts it only
+ * while it holds the profile's runtime lock (`holdRuntimeLock`); another tab of the profile waits, starts
+ * nothing, and says so, with a button that asks the running tab to hand over. At a profile's first start it
  * installs the bundled MiniApps (served under /apps/<name>/) from their verified bundles through the app registry
  * (app-center/catalogue.ts: later starts leave the installed apps to the user's app center), then starts the host
  * side of the runtime (workspace/host-runtime.ts): what fell due while the page was closed is settled, and the app
@@ -10,11 +12,22 @@ import {
   AppRegistry,
   CapabilityRuntime,
   ConversationStore,
+  holdRuntimeLock,
   openRuntimeDatabase,
+  RUNTIME_DATABASE_NAME,
   type RuntimeDatabase,
+  type RuntimeLock,
 } from '@lineup/runtime';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
-import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
 import { AppCenter } from './app-center/app-center.ts';
 import { BUNDLED_APPS, installCatalogueAtFirstStart } from './app-center/catalogue.ts';
@@ -27,6 +40,8 @@ import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 export type RuntimeState =
   | { readonly status: 'loading' }
+  /** Another tab runs LineUp for this profile: this one starts nothing (see `TabNotice`). */
+  | { readonly status: 'elsewhere' }
   | {
       readonly status: 'ready';
       /** The runtime's database (the app center reads each app's audit entries from it). */
@@ -82,146 +97,292 @@ export function onHostProblem(listener: (text: string) => void): () => void {
  */
 export type StorageNotice = 'blocked' | 'replaced' | 'deleted' | 'terminated';
 
+/**
+ * Where LineUp runs among this profile's tabs: another tab runs it and this one waits (`waiting`), it moved to
+ * another tab (`moved`), or this browser has no Web Locks, so nothing keeps two tabs apart (`unguarded`).
+ */
+export type TabNotice = 'waiting' | 'moved' | 'unguarded';
+
+/** One start of the runtime in this tab, from opening the database to closing it. */
+interface RuntimeSession {
+  /**
+   * Hands over to another tab: the pages, timers and deliveries stop, the agent connection closes (the agent has
+   * seen it end), the delivery under way finishes its last write, then the database is closed and the rest
+   * (open consent questions, the capability runtime) let go. Resolves once the database is closed.
+   */
+  stop(): Promise<void>;
+  /** Stops at once, the database first (another tab already runs, or the page is going). */
+  abandon(): void;
+}
+
+interface SessionReports {
+  readonly ready: (state: Extract<RuntimeState, { status: 'ready' }>) => void;
+  readonly failed: (message: string) => void;
+  readonly storage: (
+    notice: StorageNotice | null | ((notice: StorageNotice | null) => StorageNotice | null),
+  ) => void;
+}
+
+/** What a session has started so far, each let go once. */
+interface SessionParts {
+  db?: RuntimeDatabase;
+  host?: HostRuntime;
+  appCenter?: AppCenter;
+  consent?: ConsentQueue;
+  capabilities?: CapabilityRuntime;
+  connection?: AgentConnection;
+}
+
+/**
+ * Starts the runtime in this tab (only while it holds the profile's runtime lock). A stop or an abandon during the
+ * start takes effect at its next step.
+ */
+function startSession(reports: SessionReports): RuntimeSession {
+  /** Set once the session is stopping (handed over, lost, unmounted, or its database lost). */
+  let ending = false;
+  const parts: SessionParts = {};
+  // The database goes first: whatever still runs can then write nothing (a closed connection throws).
+  const closeParts = () => {
+    const { db, appCenter, host, connection, consent, capabilities } = parts;
+    for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
+    db?.close();
+    appCenter?.dispose();
+    host?.dispose();
+    void connection?.stop();
+    // Open questions leave the screen unanswered: the next start's recover() settles their calls, once.
+    consent?.dismissAll();
+    capabilities?.dispose();
+  };
+  const run = (async () => {
+    // A newer tab took the database over, or the browser closed it: this page can no longer read or write,
+    // so everything that would (timers, deliveries, the agent connection, the app's page) stops; what is on
+    // screen stays readable under the notice asking to reload.
+    const lost = (notice: StorageNotice) => {
+      if (ending) return;
+      ending = true;
+      reports.storage(notice);
+      closeParts();
+    };
+    const db = await openRuntimeDatabase(undefined, {
+      onBlocked: () => !ending && reports.storage('blocked'),
+      onVersionChange: ({ newVersion }) => lost(newVersion === null ? 'deleted' : 'replaced'),
+      onTerminated: () => lost('terminated'),
+    });
+    // The older tab let go: opening went on.
+    reports.storage((notice) => (notice === 'blocked' ? null : notice));
+    parts.db = db;
+    if (ending) return closeParts();
+    const registry = new AppRegistry(db);
+    const startupProblems = await installCatalogueAtFirstStart(db, registry, BUNDLED_APPS, document.baseURI);
+    if (ending) return closeParts();
+    // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
+    await registry.declareCapabilities(WEB_CAPABILITIES);
+    const host = new HostRuntime(db, registry, {
+      onProblem: (text) => {
+        for (const listener of [...problemListeners]) listener(text);
+      },
+    });
+    parts.host = host;
+    const appCenter = new AppCenter({
+      db,
+      registry,
+      host,
+      catalogue: BUNDLED_APPS,
+      baseUri: document.baseURI,
+      startupProblems,
+    });
+    parts.appCenter = appCenter;
+    let remoteUrl: string | null = null;
+    try {
+      remoteUrl = configuredAgentUrl();
+      if (remoteUrl !== null) new URL(remoteUrl);
+    } catch {
+      throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
+    }
+    // The conversation shown last comes back; a fresh profile starts one.
+    const store = new ConversationStore(db);
+    const consent = new ConsentQueue();
+    parts.consent = consent;
+    const capabilities = new CapabilityRuntime(db, {
+      handlers: webCapabilityHandlers(),
+      confirm: consent.confirm,
+      onResult: () => host.deliver(),
+    });
+    parts.capabilities = capabilities;
+    if (ending) return closeParts();
+    // Calls cut by the last page's end (or left open by the tab this one took over from) get their one result;
+    // none runs again.
+    await capabilities.recover();
+    if (ending) return closeParts();
+    const receipts = new ActionReceipts();
+    let connection: AgentConnection | null = null;
+    // DSL 1.1 invoke buttons: tool actions through the same consent and handlers, agent actions as a turn.
+    const actions = new ActionRunner(db, {
+      documents: store,
+      capabilities,
+      bindings: WEB_DSL_CAPABILITIES,
+      agent: {
+        sendAction: async (conversationId, payload) => {
+          if (connection === null) throw new Error('The agent connection has not started.');
+          return connection.client.sendUIAction(conversationId, payload);
+        },
+      },
+      onReceipt: (conversationId, receipt) => receipts.update(conversationId, receipt),
+    });
+    receipts.attach(actions);
+    // Operations cut by the last page's end: nothing is scheduled again (sent agent actions keep waiting).
+    await actions.recover();
+    if (ending) return closeParts();
+    connection = new AgentConnection(
+      host,
+      registry,
+      store,
+      await conversationToShow(store),
+      remoteUrl,
+      capabilities,
+      actions,
+    );
+    parts.connection = connection;
+    if (ending) return closeParts();
+    await host.start();
+    if (ending) return closeParts();
+    await appCenter.refresh();
+    const inventory = await registry.inventory();
+    if (ending) return closeParts();
+    reports.ready({
+      status: 'ready',
+      db,
+      registry,
+      host,
+      connection,
+      consent,
+      actions,
+      receipts,
+      appCenter,
+      inventory,
+    });
+  })().catch((error: unknown) => {
+    // A start cut by its end fails on its closed connection: the notice already says why.
+    if (!ending) reports.failed(error instanceof Error ? error.message : 'The runtime could not start.');
+  });
+  return {
+    async stop() {
+      if (ending) return;
+      ending = true;
+      // A start under way goes on to its next step and stops there.
+      await run;
+      const { host, connection } = parts;
+      host?.dispose();
+      await connection?.stop();
+      await host?.idle();
+      closeParts();
+    },
+    abandon() {
+      ending = true;
+      closeParts();
+    },
+  };
+}
+
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
   const [state, setState] = useState<RuntimeState>({ status: 'loading' });
   const [storage, setStorage] = useState<StorageNotice | null>(null);
+  const [tab, setTab] = useState<TabNotice | null>(null);
+  const [takingOver, setTakingOver] = useState(false);
+  const lock = useRef<RuntimeLock | null>(null);
+  /** Grows when the page comes back from the back/forward cache: the lock is asked for again. */
+  const [epoch, setEpoch] = useState(0);
   useEffect(() => {
-    let active = true;
-    /** Set once the database is lost: a start still under way stops at its next step. */
-    let storageLost = false;
-    let close = () => {};
-    (async () => {
-      // A newer tab took the database over, or the browser closed it: this page can no longer read or write,
-      // so everything that would (timers, deliveries, the agent connection, the app's page) stops; what is on
-      // screen stays readable under the notice asking to reload.
-      const lost = (notice: StorageNotice) => {
-        if (!active) return;
-        storageLost = true;
-        setStorage(notice);
-        close();
-      };
-      const db = await openRuntimeDatabase(undefined, {
-        onBlocked: () => active && setStorage('blocked'),
-        onVersionChange: ({ newVersion }) => lost(newVersion === null ? 'deleted' : 'replaced'),
-        onTerminated: () => lost('terminated'),
-      });
-      // The older tab let go: opening went on.
-      setStorage((notice) => (notice === 'blocked' ? null : notice));
-      close = () => db.close();
-      if (!active || storageLost) return close();
-      const registry = new AppRegistry(db);
-      const startupProblems = await installCatalogueAtFirstStart(
-        db,
-        registry,
-        BUNDLED_APPS,
-        document.baseURI,
-      );
-      // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
-      await registry.declareCapabilities(WEB_CAPABILITIES);
-      const host = new HostRuntime(db, registry, {
-        onProblem: (text) => {
-          for (const listener of [...problemListeners]) listener(text);
-        },
-      });
-      const appCenter = new AppCenter({
-        db,
-        registry,
-        host,
-        catalogue: BUNDLED_APPS,
-        baseUri: document.baseURI,
-        startupProblems,
-      });
-      let remoteUrl: string | null = null;
-      try {
-        remoteUrl = configuredAgentUrl();
-        if (remoteUrl !== null) new URL(remoteUrl);
-      } catch {
-        throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
-      }
-      // The conversation shown last comes back; a fresh profile starts one.
-      const store = new ConversationStore(db);
-      const consent = new ConsentQueue();
-      const capabilities = new CapabilityRuntime(db, {
-        handlers: webCapabilityHandlers(),
-        confirm: consent.confirm,
-        onResult: () => host.deliver(),
-      });
-      // Calls cut by the last page's end get their one result; none runs again.
-      await capabilities.recover();
-      const receipts = new ActionReceipts();
-      let connection: AgentConnection | null = null;
-      // DSL 1.1 invoke buttons: tool actions through the same consent and handlers, agent actions as a turn.
-      const actions = new ActionRunner(db, {
-        documents: store,
-        capabilities,
-        bindings: WEB_DSL_CAPABILITIES,
-        agent: {
-          sendAction: async (conversationId, payload) => {
-            if (connection === null) throw new Error('The agent connection has not started.');
-            return connection.client.sendUIAction(conversationId, payload);
-          },
-        },
-        onReceipt: (conversationId, receipt) => receipts.update(conversationId, receipt),
-      });
-      receipts.attach(actions);
-      // Operations cut by the last page's end: nothing is scheduled again (sent agent actions keep waiting).
-      await actions.recover();
-      connection = new AgentConnection(
-        host,
-        registry,
-        store,
-        await conversationToShow(store),
-        remoteUrl,
-        capabilities,
-        actions,
-      );
-      const started = connection;
-      let closed = false;
-      close = () => {
-        if (closed) return;
-        closed = true;
-        appCenter.dispose();
-        consent.dismissAll();
-        capabilities.dispose();
-        started.stop();
-        host.dispose();
-        db.close();
-      };
-      if (!active || storageLost) return close();
-      await host.start();
-      await appCenter.refresh();
-      const inventory = await registry.inventory();
-      if (active && !storageLost)
-        setState({
-          status: 'ready',
-          db,
-          registry,
-          host,
-          connection: started,
-          consent,
-          actions,
-          receipts,
-          appCenter,
-          inventory,
-        });
-    })().catch((error: unknown) => {
-      // A start cut by the database's loss fails on its closed connection: the notice already says why.
-      if (active && !storageLost)
-        setState({
-          status: 'error',
-          message: error instanceof Error ? error.message : 'The runtime could not start.',
-        });
-    });
-    return () => {
-      active = false;
-      close();
-    };
+    const onPageShow = (event: PageTransitionEvent) => event.persisted && setEpoch((value) => value + 1);
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new epoch is exactly what restarts the runtime.
+  useEffect(() => {
+    const controller = new AbortController();
+    let session: RuntimeSession | null = null;
+    const elsewhere = (notice: TabNotice) => {
+      setTab(notice);
+      setState({ status: 'elsewhere' });
+    };
+    // One runtime per profile: this tab starts only while it holds the lock; another tab's runtime is left alone.
+    const held = holdRuntimeLock(RUNTIME_DATABASE_NAME, {
+      signal: controller.signal,
+      onWaiting: () => elsewhere('waiting'),
+      onAcquired: () => {
+        setTakingOver(false);
+        setTab((notice) => (notice === 'unguarded' ? notice : null));
+        setStorage(null);
+        setState({ status: 'loading' });
+        session = startSession({
+          ready: (ready) => !controller.signal.aborted && setState(ready),
+          failed: (message) => !controller.signal.aborted && setState({ status: 'error', message }),
+          storage: setStorage,
+        });
+      },
+      onHandOver: async () => {
+        const stopping = session;
+        session = null;
+        elsewhere('moved');
+        await stopping?.stop();
+      },
+      onLost: () => {
+        const lost = session;
+        session = null;
+        lost?.abandon();
+        elsewhere('moved');
+      },
+    });
+    lock.current = held;
+    if (!held.guarded) setTab('unguarded');
+    const stop = () => {
+      controller.abort();
+      session?.abandon();
+      session = null;
+    };
+    // A tab that closes (or goes into the back/forward cache) stops before its document goes: its agent socket
+    // closes now, so the tab that starts next never overlaps it at the agent, and the lock is let go at once.
+    window.addEventListener('pagehide', stop);
+    return () => {
+      window.removeEventListener('pagehide', stop);
+      stop();
+    };
+  }, [epoch]);
+  const takeOver = () => {
+    setTakingOver(true);
+    void lock.current?.takeOver().then((holds) => {
+      if (!holds) setTakingOver(false);
+    });
+  };
   return (
     <RuntimeContext.Provider value={state}>
+      {tab !== null && <TabBanner notice={tab} takingOver={takingOver} onTakeOver={takeOver} />}
       {storage !== null && <StorageBanner notice={storage} />}
       {children}
     </RuntimeContext.Provider>
+  );
+}
+
+/** The notice of `TabNotice`, with the button that moves LineUp to this tab. */
+function TabBanner({
+  notice,
+  takingOver,
+  onTakeOver,
+}: {
+  readonly notice: TabNotice;
+  readonly takingOver: boolean;
+  readonly onTakeOver: () => void;
+}) {
+  const text = useText().tabs;
+  return (
+    <div className="host__storage-notice" role="alert" data-notice={notice}>
+      <p>{text[notice]}</p>
+      {notice !== 'unguarded' && (
+        <button type="button" onClick={onTakeOver} disabled={takingOver}>
+          {takingOver ? text.takingOver : text.useHere}
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -8,10 +8,12 @@ import capabilitiesSource from '../examples/capabilities.ts?raw';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
 import conversationsSource from '../examples/conversations.ts?raw';
 import installSource from '../examples/install.ts?raw';
+import oneTabSource from '../examples/one-tab.ts?raw';
 import openDatabaseSource from '../examples/open-database.ts?raw';
 import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
+import { Browser } from '../test/web-locks.js';
 import { AppRegistry } from './apps/registry.js';
 import { CapabilityRuntime } from './capabilities/capability-runtime.js';
 import { AgentClient } from './client/agent-client.js';
@@ -20,7 +22,12 @@ import type { WebSocketLike } from './client/websocket-transport.js';
 import { ConversationStore } from './conversations/conversation-store.js';
 import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
-import { openRuntimeDatabase, RUNTIME_DATABASE_NAME, RUNTIME_DATABASE_VERSION } from './storage/database.js';
+import {
+  openRuntimeDatabase,
+  RUNTIME_DATABASE_NAME,
+  RUNTIME_DATABASE_VERSION,
+  type RuntimeDatabase,
+} from './storage/database.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -442,5 +449,69 @@ describe('README example: the database across tabs', () => {
       request.onsuccess = resolve;
     });
     expect(shown).toEqual(['LineUp’s data was deleted in another tab. Reload this page.']);
+  });
+});
+
+describe('README example: one tab at a time', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(oneTabSource.trimEnd());
+  });
+
+  /** A tab of the example: what it starts, stops and shows, in one log. */
+  async function tabs() {
+    const { runInOneTab } = await import('../examples/one-tab.js');
+    const log: string[] = [];
+    const databases = new Map<string, RuntimeDatabase>();
+    const open = (name: string) =>
+      runInOneTab(
+        async (db) => {
+          log.push(`${name} starts`);
+          databases.set(name, db);
+          return async () => {
+            log.push(`${name} stops`);
+          };
+        },
+        (message) => {
+          if (message !== null) log.push(`${name}: ${message}`);
+        },
+      );
+    return { open, log, databases };
+  }
+
+  it('runs in the first tab only; "use it here" in the second stops the first and closes its database first', async () => {
+    // Two tabs of one profile in this process: one lock manager (in memory), Node's BroadcastChannel, one database.
+    vi.stubGlobal('navigator', { locks: new Browser().locks('tabs') });
+    const { open, log, databases } = await tabs();
+    const first = open('first');
+    await vi.waitFor(() => expect(log).toEqual(['first starts']));
+    const second = open('second');
+    await vi.waitFor(() => expect(log).toContain('second: LineUp is open in another tab.'));
+    await expect(second.takeOver()).resolves.toBe(true);
+    await vi.waitFor(() => expect(log).toContain('second starts'));
+    expect(log).toEqual([
+      'first starts',
+      'second: LineUp is open in another tab.',
+      'first: LineUp moved to another tab.',
+      'first stops',
+      'second starts',
+    ]);
+    expect(() => databases.get('first')?.transaction('apps')).toThrow();
+    expect(databases.get('second')?.transaction('apps')).toBeDefined();
+    first.release();
+    second.release();
+    databases.get('second')?.close();
+  });
+
+  it('without Web Locks it runs, and says that it cannot keep LineUp to one tab', async () => {
+    vi.stubGlobal('navigator', {});
+    const { open, log, databases } = await tabs();
+    const lock = open('only');
+    await vi.waitFor(() => expect(log).toContain('only starts'));
+    expect(log).toEqual([
+      'only: This browser cannot keep LineUp to one tab: open it in one tab only.',
+      'only starts',
+    ]);
+    expect([lock.guarded, lock.state]).toEqual([false, 'unguarded']);
+    databases.get('only')?.close();
   });
 });

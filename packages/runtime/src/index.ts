@@ -4,8 +4,9 @@
  * `client.inventory`, the intake of Agent Tool calls, their execution (activations and their waiting queue,
  * the deadline-operation and interrupt built-ins, SDK handlers in the app's sandboxed page, session data,
  * local UI actions, host lifecycle intents), the outbox delivery, the agent connection and conversations,
- * capabilities (`app.call`) and DSL 1.1 actions (the action ledger and its runner), and the JSON Schema
- * validator they share (an interpreter: no code is generated, so no `'unsafe-eval'` is needed).
+ * capabilities (`app.call`) and DSL 1.1 actions (the action ledger and its runner), the lock that keeps one
+ * runtime per profile across tabs, and the JSON Schema validator they share (an interpreter: no code is
+ * generated, so no `'unsafe-eval'` is needed).
  */
 export {
   type ActionDocumentSource,
@@ -160,6 +161,17 @@ export {
   type ToolCallStage,
   type ViewStateRecord,
 } from './storage/database.js';
+export {
+  holdRuntimeLock,
+  RUNTIME_LOCK_ANSWER_TIMEOUT_MS,
+  RUNTIME_LOCK_HAND_OVER_TIMEOUT_MS,
+  type RuntimeLock,
+  type RuntimeLockChannel,
+  type RuntimeLockManager,
+  type RuntimeLockOptions,
+  type RuntimeLockState,
+  runtimeLockName,
+} from './storage/runtime-lock.js';
 export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';
 export { type SchemaOwner, SchemaUnusableError, type SchemaUnusableReason } from './tools/schema-check.js';
 export { assertUsableSchema } from './tools/schema-validator.js';

@@ -36,6 +36,8 @@ describe('@lineup/runtime public surface', () => {
       'RUNTIME_DATABASE_BLOCKED_TIMEOUT_MS',
       'RUNTIME_DATABASE_NAME',
       'RUNTIME_DATABASE_VERSION',
+      'RUNTIME_LOCK_ANSWER_TIMEOUT_MS',
+      'RUNTIME_LOCK_HAND_OVER_TIMEOUT_MS',
       'RuntimeStorageError',
       'SchemaUnusableError',
       'ToolCallIntake',
@@ -48,11 +50,13 @@ describe('@lineup/runtime public surface', () => {
       'createWebSocketTransport',
       'digestIntegrity',
       'fetchVerifiedBundle',
+      'holdRuntimeLock',
       'miniAppPageDocument',
       'miniAppPageUrl',
       'mountMiniAppFrame',
       'openRuntimeDatabase',
       'pickedBundleFetch',
+      'runtimeLockName',
       'verifyBundleFiles',
     ]);
   });

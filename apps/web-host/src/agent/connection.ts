@@ -23,6 +23,7 @@ import {
   createInProcessTransport,
   createWebSocketTransport,
   type InProcessAgentEnd,
+  type WebSocketLike,
 } from '@lineup/runtime';
 import { createScriptedAgent } from '@lineup/scripted-agent';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
@@ -39,6 +40,9 @@ export interface LoggedMessage {
 
 /** What the views do with the connection's events. */
 export type ConnectionView = Omit<AgentClientHandlers, 'appCall' | 'statusChanged'>;
+
+/** How long `stop` waits for the agent's socket to close (the closing handshake) before it resolves anyway (ms). */
+const STOP_CLOSE_WAIT_MS = 2_000;
 
 /** Where this browser remembers the conversation it showed last (a reload opens it again). */
 const SHOWN_CONVERSATION_KEY = 'lineup-host-conversation';
@@ -85,6 +89,8 @@ export class AgentConnection {
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
   #stopped = false;
+  /** The WebSockets this page dialled that have not closed yet. */
+  readonly #sockets = new Set<WebSocket>();
   readonly #statusListeners = new Set<() => void>();
   readonly #messageListeners = new Set<(entry: LoggedMessage) => void>();
   readonly #conversationListeners = new Set<() => void>();
@@ -114,7 +120,17 @@ export class AgentConnection {
       });
       pair.agent.onFrame((text) => demo.receive(text));
     } else {
-      transport = createWebSocketTransport({ url: remoteUrl });
+      transport = createWebSocketTransport({
+        url: remoteUrl,
+        // The sockets are kept so that `stop` can wait until the agent has seen this page's connection close.
+        connect: (address, protocols) => {
+          const socket = new WebSocket(address, protocols);
+          this.#sockets.add(socket);
+          socket.addEventListener('close', () => this.#sockets.delete(socket), { once: true });
+          // The DOM's handler types are narrower than the transport's seam; the transport only assigns them.
+          return socket as unknown as WebSocketLike;
+        },
+      });
       this.agent = null;
     }
     this.remoteUrl = remoteUrl;
@@ -239,10 +255,30 @@ export class AgentConnection {
     return this.client.sendUIEvent(conversationId, payload);
   }
 
-  stop(): void {
+  /**
+   * Stops for good (no retry). Resolves once every socket this page dialled has closed — the agent has seen the
+   * connection end, so another tab of the profile may dial now — or after `closeWaitMs` at most.
+   */
+  stop(closeWaitMs = STOP_CLOSE_WAIT_MS): Promise<void> {
     this.#stopped = true;
     this.client.stop();
     for (const listener of [...this.#statusListeners]) listener();
+    const open = [...this.#sockets].filter((socket) => socket.readyState !== WebSocket.CLOSED);
+    if (open.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, closeWaitMs);
+      let left = open.length;
+      for (const socket of open)
+        socket.addEventListener(
+          'close',
+          () => {
+            if (--left > 0) return;
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+    });
   }
 }
 

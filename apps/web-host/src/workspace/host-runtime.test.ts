@@ -71,3 +71,55 @@ describe('HostRuntime after its database closed', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('HostRuntime handing over to another tab', () => {
+  async function hostWithPendingRow() {
+    const db = await openRuntimeDatabase(`host-runtime-${++databases}`);
+    opened.push(db);
+    const host = new HostRuntime(db, new AppRegistry(db), { document: fakeDocument() });
+    await host.start();
+    const id = await db.add('outbox', {
+      at: 1,
+      pending: 1,
+      conversationId: 'conv_a',
+      type: 'lineup.v1.app.result',
+      payload: { call_id: 'call_a', status: 'cancelled' },
+    });
+    return { db, host, id };
+  }
+
+  it('once disposed it delivers nothing: the rows stay pending for the next runtime of the profile', async () => {
+    const { db, host, id } = await hostWithPendingRow();
+    host.dispose();
+    const sink = vi.fn();
+    host.setAgentSink(sink);
+    host.deliver();
+    await settle();
+    expect(sink).not.toHaveBeenCalled();
+    expect((await db.get('outbox', id))?.pending).toBe(1);
+  });
+
+  it('idle() resolves only once the delivery under way has marked its row delivered', async () => {
+    const { db, host, id } = await hostWithPendingRow();
+    let accept: () => void = () => {};
+    const sent: number[] = [];
+    host.setAgentSink(
+      (message) =>
+        new Promise<void>((resolve) => {
+          sent.push(message.id);
+          accept = resolve;
+        }),
+    );
+    await vi.waitFor(() => expect(sent).toEqual([id]));
+    host.dispose();
+    let idle = false;
+    const waiting = host.idle().then(() => {
+      idle = true;
+    });
+    await settle();
+    expect(idle).toBe(false);
+    accept();
+    await waiting;
+    expect((await db.get('outbox', id))?.deliveredAt).toEqual(expect.any(Number));
+  });
+});

@@ -72,6 +72,8 @@ export class HostRuntime implements RuntimeHost {
   #attempt: object | null = null;
   #wake: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
+  /** The outbox delivery under way (settled, never rejected), for `idle`. */
+  #delivering: Promise<unknown> = Promise.resolve();
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: HostRuntimeOptions = {}) {
     this.#registry = registry;
@@ -101,11 +103,20 @@ export class HostRuntime implements RuntimeHost {
     await this.#changed();
   }
 
+  /** Stops: no more deliveries, wake-ups or pages (the page is stopping, or handing over to another tab). */
   dispose(): void {
     this.#disposed = true;
     clearTimeout(this.#wake);
     this.#document.removeEventListener('visibilitychange', this.#onVisibility);
     this.#unmount();
+  }
+
+  /**
+   * Resolves once the outbox delivery under way has ended — its row marked delivered, or left pending when the
+   * send failed — so a tab that hands over closes its database only after that row's last write.
+   */
+  idle(): Promise<void> {
+    return this.#delivering.then(() => {});
   }
 
   // ── For the views ─────────────────────────────────────────────────────────────────────────────────
@@ -451,8 +462,12 @@ export class HostRuntime implements RuntimeHost {
    */
   async #deliver(): Promise<void> {
     const sink = this.#sink;
-    if (sink === null) return;
-    const report = await this.#outbox.deliver(sink);
-    if (report.error !== null) this.#onProblem('A message could not be sent to the agent; it stays pending.');
+    // Once disposed, the rows are left to the next runtime of the profile (this tab's or another's).
+    if (sink === null || this.#disposed) return;
+    const run = this.#outbox.deliver(sink);
+    this.#delivering = run.catch(() => {});
+    const report = await run;
+    if (report.error !== null && !this.#disposed)
+      this.#onProblem('A message could not be sent to the agent; it stays pending.');
   }
 }

@@ -506,6 +506,57 @@ describe('a restart', () => {
   });
 });
 
+describe('a page that stops with a question open', () => {
+  it('closing the database first (the tab handed over): the question ends without a write or an unhandled rejection, and the next page settles it once', async () => {
+    const setup = await setUp();
+    let answer: (decision: ConsentDecision) => void = () => {};
+    setup.answer = () => new Promise((resolve) => (answer = resolve));
+    const open = call('app.open_url', { url: 'https://a.example' });
+    const received = await setup.runtime.receive(CONVERSATION, open);
+    await vi.waitFor(() => expect(setup.asked).toHaveLength(1));
+    // The order a tab that hands over uses: its connection is closed, then its questions are dismissed.
+    setup.db.close();
+    answer({ decision: 'dismiss' });
+    setup.runtime.dispose();
+    // `settled` says the result was not persisted; nobody has to observe it (the agent client does not).
+    await expect(received.settled).rejects.toThrow();
+    const db = await openRuntimeDatabase(setup.db.name);
+    const next = new CapabilityRuntime(db, {
+      handlers: setup.handlers,
+      confirm: () => new Promise(() => {}),
+    });
+    expect(await next.recover()).toBe(1);
+    expect(await next.recover()).toBe(0);
+    expect(await pendingResults(db)).toEqual([
+      {
+        call_id: open.call_id,
+        status: 'cancelled',
+        error: { code: 'interrupted', message: expect.any(String) },
+      },
+    ]);
+    db.close();
+  });
+
+  it('a result the stopped page could not write is not an unhandled rejection', async () => {
+    const setup = await setUp();
+    let answer: (decision: ConsentDecision) => void = () => {};
+    setup.answer = () => new Promise((resolve) => (answer = resolve));
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await setup.runtime.receive(CONVERSATION, call('app.open_url', { url: 'https://b.example' }));
+      await vi.waitFor(() => expect(setup.asked).toHaveLength(1));
+      setup.db.close();
+      answer({ decision: 'allow' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+});
+
 describe('through the agent client', () => {
   it('a new call is answered through the outbox; the same call again directly from its record', async () => {
     const setup = await setUp();

@@ -137,7 +137,10 @@ export interface CapabilityCallAnswer {
   readonly disposition: CapabilityCallDisposition;
   /** For a replay or a conflict, the answer to send now; a new call's result goes through the outbox. */
   readonly answer?: AppResultPayload;
-  /** Resolves with the new call's result once it is persisted (for tests and hosts that wait). */
+  /**
+   * Resolves with the new call's result once it is persisted (for tests and hosts that wait); rejects when it
+   * could not be (the database closed first), leaving the call to the next `recover()`.
+   */
   readonly settled?: Promise<AppResultPayload>;
 }
 
@@ -238,6 +241,9 @@ export class CapabilityRuntime {
       this.#inFlight.delete(callKey),
     );
     this.#inFlight.set(callKey, settled);
+    // A page that stopped (its database closed: it moved to another tab) cannot persist the result; the next
+    // page's recover() settles the call. Callers that await `settled` still see the failure; nobody has to.
+    settled.catch(() => {});
     return { disposition: 'new', settled };
   }
 
