@@ -62,6 +62,7 @@ export {
   AgentClient,
   AgentClientError,
   type AgentClientHandlers,
+  type AgentClientLimits,
   type AgentClientOptions,
   type AgentClientSendResult,
   type AgentConnectionStatus,

@@ -181,7 +181,7 @@ export interface AgentClientOptions {
    * refuses the connection (`overloaded`) and reads nothing more from it; the agent sends again what it did not
    * see acknowledged.
    */
-  readonly limits?: Partial<typeof AGENT_CLIENT_LIMITS>;
+  readonly limits?: Partial<AgentClientLimits>;
   /**
    * Where every envelope in and out is recorded (a `ConversationStore`). With it, the user's messages are
    * queued durably while the agent is away instead of refused.
@@ -198,7 +198,14 @@ export interface AgentClientSendResult {
 const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
 
 /** What the client holds of frames received and not yet handled, and of stream receivers. */
-export const AGENT_CLIENT_LIMITS = Object.freeze({
+export interface AgentClientLimits {
+  readonly maxWaitingFrames: number;
+  readonly maxWaitingChars: number;
+  readonly streamReceivers: number;
+}
+
+/** The defaults of `AgentClientLimits`. */
+export const AGENT_CLIENT_LIMITS: AgentClientLimits = Object.freeze({
   /** Frames waiting to be handled; a burst of thousands of small messages fits. */
   maxWaitingFrames: 10_000,
   /** UTF-16 code units of the frames waiting: 32 envelopes of the largest size. */
@@ -261,7 +268,7 @@ export class AgentClient {
   /** The inventory revision last sent to each conversation (seed 000 §5.1: which revision went to whom). */
   readonly #inventorySent = new Map<string, { readonly revision: string }>();
   readonly #dedupeWindow: number;
-  readonly #limits: typeof AGENT_CLIENT_LIMITS;
+  readonly #limits: AgentClientLimits;
   readonly #streams: StreamReceivers;
   /** Frames received and not yet handled, and their length. */
   #waiting = 0;
