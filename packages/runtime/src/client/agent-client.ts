@@ -224,6 +224,9 @@ export class AgentClientError extends LineUpError<'not_connected' | 'invalid_mes
 
 const CALL_TYPES = ['lineup.v1.tool.call', 'lineup.v1.app.call'] as const;
 type CallType = (typeof CALL_TYPES)[number];
+
+/** Frames one drain takes at most (and so messages one journal transaction records). */
+const DRAIN_BATCH = 256;
 const isCallType = (type: string | undefined): type is CallType =>
   type === 'lineup.v1.tool.call' || type === 'lineup.v1.app.call';
 
@@ -270,9 +273,10 @@ export class AgentClient {
   readonly #dedupeWindow: number;
   readonly #limits: AgentClientLimits;
   readonly #streams: StreamReceivers;
-  /** Frames received and not yet handled, and their length. */
-  #waiting = 0;
-  #waitingChars = 0;
+  /** Frames received and not yet handled, and their length; one drain at a time takes them, in order. */
+  readonly #inbox: string[] = [];
+  #inboxChars = 0;
+  #drainScheduled = false;
   /** Frames not read since the connection was refused as overloaded (reported once per connection). */
   #shed = 0;
   #status: AgentConnectionStatus = 'idle';
@@ -322,19 +326,18 @@ export class AgentClient {
         const length = typeof text === 'string' ? text.length : 0;
         if (
           this.#shed > 0 ||
-          this.#waiting >= this.#limits.maxWaitingFrames ||
-          this.#waitingChars + length > this.#limits.maxWaitingChars
+          this.#inbox.length >= this.#limits.maxWaitingFrames ||
+          this.#inboxChars + length > this.#limits.maxWaitingChars
         ) {
           this.#overloaded();
           return;
         }
-        this.#waiting++;
-        this.#waitingChars += length;
-        this.#enqueue(() => {
-          this.#waiting--;
-          this.#waitingChars -= length;
-          return this.#receive(text);
-        });
+        this.#inbox.push(text);
+        this.#inboxChars += length;
+        if (!this.#drainScheduled) {
+          this.#drainScheduled = true;
+          this.#enqueue(() => this.#drain());
+        }
       },
       closed: (error) => {
         this.#sessionStarted = false;
@@ -528,11 +531,38 @@ export class AgentClient {
     this.#options.onSessionStart?.();
   }
 
-  async #receive(text: string): Promise<void> {
-    const read = readEnvelopeText(text, { direction: 'agent_to_client' });
-    if (read.kind === 'invalid') return this.#refuseInvalid(read);
-    if (read.kind === 'unsupported') return this.#answerUnsupported(read);
-    return this.#take(read.message);
+  /**
+   * Handles the frames waiting, in order, at most `DRAIN_BATCH` at a time. Consecutive messages that are taken as
+   * they are (no call, no refusal) are recorded in one journal transaction, then handed on and acknowledged one by
+   * one: a burst costs one write per batch, not one per frame.
+   */
+  async #drain(): Promise<void> {
+    this.#drainScheduled = false;
+    const frames = this.#inbox.splice(0, DRAIN_BATCH);
+    for (const text of frames) this.#inboxChars -= text.length;
+    if (this.#inbox.length > 0 && !this.#drainScheduled) {
+      this.#drainScheduled = true;
+      this.#enqueue(() => this.#drain());
+    }
+    const batch: LineUpMessage[] = [];
+    for (const text of frames) {
+      try {
+        const read = readEnvelopeText(text, { direction: 'agent_to_client' });
+        const taken = read.kind === 'message' ? await this.#prepare(read.message) : undefined;
+        if (taken !== undefined && !isCallType(taken.type)) {
+          batch.push(taken);
+          continue;
+        }
+        // Anything else keeps its place: what waits is recorded and handed on first.
+        await this.#record(batch.splice(0));
+        if (read.kind === 'invalid') await this.#refuseInvalid(read);
+        else if (read.kind === 'unsupported') await this.#answerUnsupported(read);
+        else if (taken !== undefined) await this.#record([taken]);
+      } catch (error) {
+        this.#handlers.problem?.(error);
+      }
+    }
+    await this.#record(batch);
   }
 
   /** A conversation of this session: it got the inventory on this connection. */
@@ -617,20 +647,26 @@ export class AgentClient {
     this.#acknowledge(id);
   }
 
-  /** A valid message of this side: judged, recorded, handed on, acknowledged. */
-  async #take(received: LineUpMessage): Promise<void> {
+  /**
+   * A valid message of this side, before it is recorded: outside the session, a copy, or refused by its content,
+   * it is answered (or acknowledged) here and nothing comes back; otherwise the message to record and hand on (a
+   * document's carries parseDocument's frozen copy).
+   */
+  async #prepare(received: LineUpMessage): Promise<LineUpMessage | undefined> {
     const { id, conversation_id: conversationId, type } = received;
     if (!this.#inSession(conversationId)) {
       const callId = isCallType(type) ? (received.payload as { call_id: string }).call_id : undefined;
-      return this.#answerOutsideSession(conversationId, id, type, callId);
+      await this.#answerOutsideSession(conversationId, id, type, callId);
+      return undefined;
     }
     // A call sent again is answered again from its record by call_id (the runtime's dedupe, seed 003 §4.2); any
     // other copy was handled when it first came.
-    const call = isCallType(type);
-    if (!call && this.#isDuplicate(id)) return this.#acknowledge(id);
-    let message: LineUpMessage;
+    if (!isCallType(type) && this.#isDuplicate(id)) {
+      this.#acknowledge(id);
+      return undefined;
+    }
     try {
-      message = await this.#judge(received);
+      return await this.#judge(received);
     } catch (error) {
       const refused = refusedIssues(error);
       if (refused === undefined) throw error;
@@ -638,28 +674,40 @@ export class AgentClient {
       await this.#answerRefused(conversationId, id, type, 'invalid_message', wireIssues(...refused));
       // Refused, so it may come again corrected under the same id.
       this.#seen.delete(id);
-      return this.#acknowledge(id);
+      this.#acknowledge(id);
+      return undefined;
     }
+  }
+
+  /** Records taken messages in the journal (one transaction for all), then hands each on and acknowledges it. */
+  async #record(messages: readonly LineUpMessage[]): Promise<void> {
+    if (messages.length === 0) return;
     const journal = this.#options.journal;
+    let fresh: readonly boolean[] = messages.map(() => true);
     if (journal !== undefined) {
-      let fresh = true;
       try {
-        fresh = await journal.received(message);
+        fresh =
+          journal.receivedMany !== undefined
+            ? await journal.receivedMany(messages)
+            : await Promise.all(messages.map((message) => journal.received(message)));
       } catch (error) {
-        // Not recorded: still shown now (a reload will not bring it back), and the host is told.
+        // Not recorded: still shown now (a reload will not bring them back), and the host is told.
         this.#handlers.problem?.(error);
       }
+    }
+    for (const [index, message] of messages.entries()) {
       // A repeat from before a reload is dropped; a call goes on to its runtime, whose own records answer it
       // again without running it twice (seed 003 §4.2).
-      if (!fresh && !call) return this.#acknowledge(id);
+      if (fresh[index] !== false || isCallType(message.type)) {
+        this.#handlers.received?.(message);
+        try {
+          await this.#dispatch(message);
+        } catch (error) {
+          this.#handlers.problem?.(error);
+        }
+      }
+      this.#acknowledge(message.id);
     }
-    this.#handlers.received?.(message);
-    try {
-      await this.#dispatch(message);
-    } catch (error) {
-      this.#handlers.problem?.(error);
-    }
-    this.#acknowledge(id);
   }
 
   /**

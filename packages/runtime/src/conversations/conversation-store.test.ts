@@ -159,6 +159,27 @@ describe('ConversationStore', () => {
     expect((await store.messages('conv_other')).messages).toEqual([]);
   });
 
+  it('records a batch of agent envelopes in one transaction, in order, each id once', async () => {
+    const { store } = await fresh();
+    const message = (id: string, conversation = CONVERSATION) =>
+      asMessage(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id, conversation));
+    await store.received(message('b0'));
+    expect(
+      await store.receivedMany([
+        message('b0'),
+        message('b1'),
+        message('b2'),
+        message('b1'),
+        message('b3', 'conv_2'),
+      ]),
+    ).toEqual([false, true, true, false, true]);
+    expect((await store.allMessages(CONVERSATION)).map((record) => record.id)).toEqual(['b0', 'b1', 'b2']);
+    expect((await store.allMessages('conv_2')).map((record) => record.id)).toEqual(['b3']);
+    expect((await store.get(CONVERSATION))?.messageCount).toBe(3);
+    expect((await store.get('conv_2'))?.messageCount).toBe(1);
+    expect(await store.receivedMany([])).toEqual([]);
+  });
+
   it('keeps view states per conversation and key, the last one winning', async () => {
     const { store } = await fresh();
     await store.saveViewState('conv_a', 'doc-1', { years: 5 });

@@ -26,6 +26,11 @@ import {
 export interface ConversationJournal {
   /** Records an envelope from the agent; resolves `false` when one with this id was already recorded. */
   received(message: LineUpMessage): Promise<boolean>;
+  /**
+   * Records several envelopes from the agent in one transaction, in order: for each, `false` when one with its id
+   * was already recorded (or came earlier in the same list). Nothing is recorded if the transaction fails.
+   */
+  receivedMany?(messages: readonly LineUpMessage[]): Promise<readonly boolean[]>;
   /** Records one of the user's envelopes before it is sent: it stays pending until `delivered`. */
   queued(message: LineUpMessage): Promise<void>;
   /** The transport took a queued envelope. */
@@ -239,6 +244,45 @@ export class ConversationStore implements ConversationJournal {
     return this.#append(message, 'in');
   }
 
+  async receivedMany(messages: readonly LineUpMessage[]): Promise<readonly boolean[]> {
+    if (messages.length === 0) return [];
+    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite');
+    const store = tx.objectStore('messages');
+    const conversations = tx.objectStore('conversations');
+    const conversationIds = [...new Set(messages.map((message) => message.conversation_id))];
+    const [seen, existing] = await Promise.all([
+      Promise.all(messages.map((message) => store.index('by_envelope').getKey(['in', message.id]))),
+      Promise.all(conversationIds.map((id) => conversations.get(id))),
+    ]);
+    const now = this.#now();
+    const counts = new Map(conversationIds.map((id, index) => [id, existing[index]]));
+    const taken = new Set<string>();
+    const fresh: boolean[] = [];
+    const writes: Promise<unknown>[] = [];
+    for (const [index, message] of messages.entries()) {
+      if (seen[index] !== undefined || taken.has(message.id)) {
+        fresh.push(false);
+        continue;
+      }
+      taken.add(message.id);
+      fresh.push(true);
+      writes.push(store.add(this.#record(message, 'in', now) as ConversationMessageRecord));
+      const known = counts.get(message.conversation_id);
+      counts.set(message.conversation_id, {
+        ...(known ?? { id: message.conversation_id, createdAt: now, messageCount: 0 }),
+        updatedAt: now,
+        messageCount: (known?.messageCount ?? 0) + 1,
+      });
+    }
+    for (const [index, id] of conversationIds.entries()) {
+      const record = counts.get(id);
+      if (record !== undefined && record !== existing[index]) writes.push(conversations.put(record));
+    }
+    await Promise.all(writes);
+    await tx.done;
+    return fresh;
+  }
+
   async queued(message: LineUpMessage): Promise<void> {
     // The user's own words exist nowhere else until the agent has them: on disk before anything is sent.
     await this.#append(message, 'out', true);
@@ -290,6 +334,24 @@ export class ConversationStore implements ConversationJournal {
   }
 
   /** Appends one envelope unless this direction already has its id; touches its conversation. */
+  /** A message's record, without its `seq` (the store assigns it: the order messages were recorded in). */
+  #record(
+    message: LineUpMessage,
+    direction: 'in' | 'out',
+    now: number,
+    pending = false,
+  ): Omit<ConversationMessageRecord, 'seq'> {
+    return {
+      conversationId: message.conversation_id,
+      direction,
+      id: message.id,
+      type: message.type,
+      message,
+      at: now,
+      ...(pending ? { pending: MESSAGE_PENDING } : direction === 'out' ? { sentAt: now } : {}),
+    };
+  }
+
   async #append(message: LineUpMessage, direction: 'in' | 'out', pending = false): Promise<boolean> {
     const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', pending ? STRICT : undefined);
     const messages = tx.objectStore('messages');
@@ -306,18 +368,9 @@ export class ConversationStore implements ConversationJournal {
     const title =
       existing?.title ??
       (message.type === 'lineup.v1.chat.user_message' ? titleOf(message.payload.text) : undefined);
-    const record: Omit<ConversationMessageRecord, 'seq'> = {
-      conversationId: message.conversation_id,
-      direction,
-      id: message.id,
-      type: message.type,
-      message,
-      at: now,
-      ...(pending ? { pending: MESSAGE_PENDING } : direction === 'out' ? { sentAt: now } : {}),
-    };
     await Promise.all([
       // `seq` is assigned by the store (auto-increment): the order messages were recorded in.
-      messages.add(record as ConversationMessageRecord),
+      messages.add(this.#record(message, direction, now, pending) as ConversationMessageRecord),
       conversations.put({
         ...(existing ?? { id: message.conversation_id, createdAt: now, messageCount: 0 }),
         updatedAt: now,

@@ -1,0 +1,362 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { answersTo, type ClientEnvelope, type HostileAgent, startHostileAgent } from './hostile-agent.ts';
+
+/**
+ * The built host against an agent that floods, never acknowledges, storms the connection, or talks across reloads,
+ * over a real WebSocket on 127.0.0.1: nothing the client took is lost, nothing is done or sent twice under two ids,
+ * and the page keeps answering.
+ */
+
+let agent: HostileAgent;
+test.afterEach(async ({ page }) => {
+  await page.close();
+  await agent?.close();
+});
+
+async function open(page: Page): Promise<string> {
+  await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await connected(page);
+  await expect
+    .poll(() => agent.envelopes.some((envelope) => envelope.type === 'lineup.v1.client.inventory'))
+    .toBe(true);
+  return agent.conversation();
+}
+
+async function connected(page: Page) {
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    `Agent: connected (${agent.url})`,
+    { timeout: 15_000 },
+  );
+}
+
+/** What the runtime database holds: a count of a store, or of the received envelopes of one type. */
+async function stored(page: Page, store: string, receivedType?: string): Promise<number> {
+  return page.evaluate(
+    ([name, type]) =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('lineup-runtime');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const all = request.result.transaction(name!).objectStore(name!).getAll();
+          all.onsuccess = () => {
+            const records = all.result as { direction?: string; type?: string }[];
+            resolve(
+              type === undefined
+                ? records.length
+                : records.filter((record) => record.direction === 'in' && record.type === type).length,
+            );
+            request.result.close();
+          };
+        };
+      }),
+    [store, receivedType] as const,
+  );
+}
+
+/** Every id the client sent more than once carries the same envelope each time (a copy, never another fact). */
+function expectCopiesOnly(envelopes: readonly ClientEnvelope[]) {
+  const byId = new Map<string, string>();
+  for (const envelope of envelopes) {
+    const text = JSON.stringify(envelope);
+    const known = byId.get(envelope.id);
+    if (known !== undefined) expect(text, `envelope ${envelope.id} sent again`).toBe(known);
+    byId.set(envelope.id, text);
+  }
+}
+
+/** The user types and sends; the turn reaches the agent. */
+async function say(page: Page, text: string) {
+  await page.getByLabel('Message to the agent').fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect
+    .poll(() => agent.envelopes.some((envelope) => envelope.payload.text === text), { timeout: 30_000 })
+    .toBe(true);
+}
+
+test('a burst of 5,000 chat turns: every one is taken, acknowledged and recorded once, and the chat stays usable', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  agent = await startHostileAgent();
+  const conversation = await open(page);
+  const ids: string[] = [];
+  for (let index = 0; index < 5_000; index++)
+    ids.push(String(agent.send('lineup.v1.chat.agent_message', { text: `Turn **${index}**` }).id));
+  // The user speaks in the middle of the burst, and the turn goes out while the burst is absorbed.
+  await say(page, 'typed during the burst');
+  await expect.poll(() => new Set(agent.acks).size, { timeout: 150_000 }).toBe(5_000);
+  expect(new Set(agent.acks)).toEqual(new Set(ids));
+  expect(await stored(page, 'messages', 'lineup.v1.chat.agent_message')).toBe(5_000);
+  expect(agent.closes).toEqual([]);
+  expect(answersTo(agent, ids[0]!)).toEqual([]);
+  await page.reload();
+  await connected(page);
+  expect(await stored(page, 'messages', 'lineup.v1.chat.agent_message')).toBe(5_000);
+  expect(agent.conversation()).toBe(conversation);
+});
+
+test('a flood past what the client holds is refused as overloaded; what the agent sends again is taken once', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  agent = await startHostileAgent();
+  await open(page);
+  const sent = new Map<string, Record<string, unknown>>();
+  for (let index = 0; index < 25_000; index++) {
+    const envelope = agent.send('lineup.v1.chat.agent_message', { text: `flood ${index}` });
+    sent.set(String(envelope.id), envelope);
+  }
+  // Either the client took all of them, or it refused the connection (4013) and read nothing more; an agent then
+  // sends again what it did not see acknowledged, after the client dials again.
+  for (let round = 0; round < 8; round++) {
+    await expect
+      .poll(
+        () => new Set(agent.acks).size === sent.size || agent.closes.some((close) => close.code === 4013),
+        {
+          timeout: 120_000,
+        },
+      )
+      .toBe(true);
+    if (new Set(agent.acks).size === sent.size) break;
+    const connections = agent.openedAt.length;
+    await expect.poll(() => agent.openedAt.length, { timeout: 60_000 }).toBeGreaterThan(connections);
+    await connected(page);
+    agent.closes.length = 0;
+    const acked = new Set(agent.acks);
+    for (const [id, envelope] of sent) if (!acked.has(id)) agent.raw(JSON.stringify(envelope));
+  }
+  expect(new Set(agent.acks).size).toBe(sent.size);
+  // Nothing taken twice, nothing lost: one record per envelope.
+  expect(await stored(page, 'messages', 'lineup.v1.chat.agent_message')).toBe(sent.size);
+});
+
+test('an agent that never acknowledges gets the same envelopes again with the same ids, never a second fact', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  agent = await startHostileAgent({ acks: true });
+  await page.clock.install();
+  await open(page);
+  agent.acknowledge(false);
+  await page.getByLabel('Message to the agent').fill('are you there?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  agent.send('lineup.v1.tool.call', {
+    call_id: 'call_unacked',
+    inventory_revision: 'inventory-2',
+    tool: 'pomodoro.interrupt',
+    arguments: {},
+  });
+  for (let cycle = 0; cycle < 3; cycle++) {
+    const connections = agent.openedAt.length;
+    // No ack within 10 s: the client closes (4000) and dials again after its backoff.
+    await page.clock.fastForward(11_000);
+    await expect.poll(() => agent.closes.some((close) => close.code === 4000)).toBe(true);
+    agent.closes.length = 0;
+    await page.clock.fastForward(31_000);
+    await expect.poll(() => agent.openedAt.length, { timeout: 15_000 }).toBe(connections + 1);
+  }
+  expectCopiesOnly(agent.envelopes);
+  // The agent takes them at last: everything goes out once more, and nothing new appears.
+  agent.acknowledge(true);
+  await page.clock.fastForward(11_000);
+  await page.clock.fastForward(31_000);
+  await expect
+    .poll(() => answersTo(agent, '', 'call_unacked').map((answer) => answer.type), { timeout: 30_000 })
+    .toContain('lineup.v1.tool.result');
+  await expect
+    .poll(() => agent.envelopes.some((envelope) => envelope.payload.text === 'are you there?'))
+    .toBe(true);
+  expectCopiesOnly(agent.envelopes);
+  const distinct = new Map(agent.envelopes.map((envelope) => [envelope.id, envelope]));
+  const facts = [...distinct.values()].map(
+    (envelope) => `${envelope.type} ${envelope.conversation_id} ${JSON.stringify(envelope.payload)}`,
+  );
+  expect(new Set(facts).size, 'one id per fact').toBe(facts.length);
+  await expect.poll(() => stored(page, 'outbox').then(() => pendingRows(page))).toBe(0);
+});
+
+test('a reconnect storm backs off: an agent that drops every connection at once is dialled ever more slowly', async ({
+  page,
+}) => {
+  agent = await startHostileAgent({ dropEveryConnection: true });
+  await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  const start = Date.now();
+  await page.waitForTimeout(8_000);
+  const dials = agent.openedAt.filter((at) => at - start <= 8_000).length;
+  // Full jitter under ceilings of 0.5, 1, 2, 4, 8 s: a handful of dials in 8 s. Dialling again at once on every
+  // open (the backoff reset by an open that drops at once) would be dozens.
+  expect(dials).toBeGreaterThanOrEqual(2);
+  expect(dials).toBeLessThanOrEqual(12);
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(/disconnected, retrying/);
+  await page.getByLabel('Message to the agent').fill('the page still answers');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.locator('.host__chat-turn--user')).toContainText('the page still answers');
+});
+
+test('control: the storm counter sees a client that does not back off', async ({ page }) => {
+  agent = await startHostileAgent({ dropEveryConnection: true });
+  await page.goto('/favicon.svg');
+  const start = Date.now();
+  await page.evaluate(async (url) => {
+    const end = Date.now() + 3_000;
+    while (Date.now() < end)
+      await new Promise<void>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.onclose = () => resolve();
+        socket.onerror = () => {};
+      });
+  }, agent.url);
+  expect(agent.openedAt.filter((at) => at - start <= 8_000).length).toBeGreaterThan(12);
+});
+
+test.describe('reloads', () => {
+  test.beforeEach(async () => {
+    agent = await startHostileAgent();
+  });
+
+  test('during an open capability question: one answer afterwards, and the same call again gets the same answer', async ({
+    page,
+  }) => {
+    await open(page);
+    const call = agent.send('lineup.v1.app.call', {
+      call_id: 'call_reload_dialog',
+      capability: 'app.open_url',
+      reason: 'Open the guide',
+      expires_at: '2099-01-01T00:00:00Z',
+      arguments: { url: 'https://docs.example.test/' },
+    });
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.reload();
+    await connected(page);
+    const results = () => answersTo(agent, '', 'call_reload_dialog').map((answer) => answer.payload);
+    await expect
+      .poll(results)
+      .toEqual([
+        expect.objectContaining({
+          status: 'cancelled',
+          error: expect.objectContaining({ code: 'interrupted' }),
+        }),
+      ]);
+    agent.raw(JSON.stringify(call));
+    await expect.poll(results).toHaveLength(2);
+    expect(results()[1]).toEqual(results()[0]);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('during a tool call waiting for its activation: every progress once, one final result, one operation', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.addInitScript(() => {
+      let hidden = false;
+      Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+      Object.defineProperty(document, 'hidden', { get: () => hidden });
+      Object.assign(window, {
+        setHidden(value: boolean) {
+          hidden = value;
+          document.dispatchEvent(new Event('visibilitychange'));
+        },
+      });
+    });
+    await page.clock.install();
+    await open(page);
+    await page.evaluate(() => (window as unknown as { setHidden(v: boolean): void }).setHidden(true));
+    const call = agent.send('lineup.v1.tool.call', {
+      call_id: 'call_waiting',
+      inventory_revision: 'inventory-2',
+      tool: 'pomodoro.start',
+      arguments: { minutes: 1 },
+    });
+    const statuses = () =>
+      [...new Map(answersTo(agent, '', 'call_waiting').map((answer) => [answer.id, answer])).values()].map(
+        (answer) =>
+          answer.type === 'lineup.v1.tool.result'
+            ? `result ${(answer.payload.result as { status?: string } | undefined)?.status ?? answer.payload.outcome}`
+            : String(answer.payload.status),
+      );
+    await expect.poll(statuses).toEqual(['accepted', 'starting']);
+    // The page reloads while the start waits for the user (visible again after the reload).
+    await page.reload();
+    await connected(page);
+    await expect.poll(statuses, { timeout: 20_000 }).toEqual(['accepted', 'starting', 'started']);
+    // The agent, unsure, sends the call again: answered from the record, not started twice.
+    agent.raw(JSON.stringify(call));
+    await page.clock.fastForward(61_000);
+    await expect.poll(statuses, { timeout: 20_000 }).toContain('result completed');
+    expect(statuses().filter((status) => status === 'result completed')).toHaveLength(1);
+    expect(new Set(statuses()).size).toBe(statuses().length);
+    expect(await stored(page, 'operations')).toBe(1);
+    expectCopiesOnly(agent.envelopes);
+  });
+
+  test('during a stream: the frames after the reload complete it, a copy changes nothing, nothing is refused', async ({
+    page,
+  }) => {
+    await open(page);
+    const doc = (title: string) => ({
+      version: '1.0',
+      id: 'reload_doc',
+      mode: 'structured_ui',
+      title,
+      state: {},
+      derived: {},
+      root: { type: 'Text', id: 't', props: { text: title } },
+    });
+    const frame = (
+      seq: number,
+      revision: number,
+      type: string,
+      title: string,
+      baseRevision: number | null,
+    ) => ({
+      checkpoint: {
+        protocol: 'dsh.intelligent-ui.stream',
+        version: '1.0',
+        sourceCallId: 'call_reload_stream',
+        uiId: 'reload_doc',
+        generation: 1,
+        seq,
+        baseRevision,
+        revision,
+        type,
+        snapshot: doc(title),
+      },
+    });
+    const first = agent.send('lineup.v1.ui.checkpoint', frame(1, 0, 'snapshot', 'Step one', null));
+    const second = agent.send('lineup.v1.ui.checkpoint', frame(2, 1, 'update', 'Step two', 0));
+    await expect.poll(() => agent.acks).toEqual(expect.arrayContaining([first.id, second.id]));
+    await page.reload();
+    await connected(page);
+    await expect(page.locator('.lu-stream').getByText('Step two')).toBeVisible();
+    agent.raw(JSON.stringify(second));
+    const third = agent.send('lineup.v1.ui.checkpoint', frame(3, 2, 'update', 'Step three', 1));
+    const done = agent.send('lineup.v1.ui.checkpoint', frame(4, 2, 'complete', 'Step three', 2));
+    await expect.poll(() => agent.acks).toEqual(expect.arrayContaining([third.id, done.id]));
+    await expect(page.locator('.lu-stream').getByText('Step three')).toBeVisible();
+    await expect(page.locator('.lu-stream')).toHaveCount(1);
+    expect(agent.envelopes.filter((envelope) => envelope.type === 'lineup.v1.unsupported')).toEqual([]);
+    expect(await stored(page, 'messages', 'lineup.v1.ui.checkpoint')).toBe(4);
+  });
+});
+
+async function pendingRows(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('lineup-runtime');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const count = request.result
+            .transaction('outbox')
+            .objectStore('outbox')
+            .index('by_pending')
+            .count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            request.result.close();
+          };
+        };
+      }),
+  );
+}
