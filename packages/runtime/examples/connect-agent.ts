@@ -11,6 +11,8 @@ import {
 
 // Connect a remote agent over WebSocket: the client sends the inventory first, hands tool calls to the runtime,
 // and sends every outbox row (progress, results) as an envelope, again after a reconnect until it is delivered.
+// Whatever the agent sends gets an answer: an invalid call its own result (`invalid_message`, or
+// `call_id_conflict` when `callRecorded` says its call_id is taken), anything else invalid `unsupported`.
 // `connect` is only needed where there is no global WebSocket (Node 20: pass one made with the `ws` package).
 export function connectAgent(
   url: string,
@@ -32,6 +34,7 @@ export function connectAgent(
         deliver();
         return received;
       },
+      callRecorded: (conversationId, callId) => runtime.callRecorded(conversationId, callId),
     },
     handlers,
     conversations: ['conv_1'],

@@ -172,6 +172,24 @@ describe('README example: connecting an agent', () => {
       expect(received.map((message) => message.type)).toContain('lineup.v1.tool.result'),
     );
     expect(received[0]?.type).toBe('lineup.v1.client.inventory');
+    // The same call_id again, its message invalid: refused as another content under a taken call_id.
+    for (const socket of server.clients)
+      socket.send(
+        JSON.stringify({
+          v: 1,
+          id: 'msg_agent_2',
+          type: 'lineup.v1.tool.call',
+          conversation_id: 'conv_1',
+          sender: { kind: 'agent', id: 'agent_example' },
+          payload: { call_id: 'c1', tool: 'focus.interrupt', arguments: {} },
+        }),
+      );
+    await vi.waitFor(() =>
+      expect(received.at(-1)).toMatchObject({
+        type: 'lineup.v1.tool.result',
+        payload: { call_id: 'c1', outcome: 'error', error: { code: 'call_id_conflict' } },
+      }),
+    );
     client.stop();
     for (const socket of server.clients) socket.terminate();
     await new Promise((resolve) => server.close(resolve));

@@ -246,7 +246,8 @@ export class ConversationStore implements ConversationJournal {
 
   async receivedMany(messages: readonly LineUpMessage[]): Promise<readonly boolean[]> {
     if (messages.length === 0) return [];
-    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite');
+    // Strict: the client acknowledges what it recorded, so the agent will not send it again.
+    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', STRICT);
     const store = tx.objectStore('messages');
     const conversations = tx.objectStore('conversations');
     const conversationIds = [...new Set(messages.map((message) => message.conversation_id))];
@@ -353,7 +354,10 @@ export class ConversationStore implements ConversationJournal {
   }
 
   async #append(message: LineUpMessage, direction: 'in' | 'out', pending = false): Promise<boolean> {
-    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', pending ? STRICT : undefined);
+    // Strict for what exists nowhere else once it is acknowledged or queued: the agent's envelopes (the client
+    // acknowledges what it recorded) and the user's words waiting for the agent.
+    const strict = pending || direction === 'in';
+    const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', strict ? STRICT : undefined);
     const messages = tx.objectStore('messages');
     const conversations = tx.objectStore('conversations');
     const [seen, existing] = await Promise.all([

@@ -49,15 +49,18 @@ import {
 } from '../limits/ui-limits.js';
 import { UI_STREAM_LIMITS, UI_STREAM_MUTATION_TYPES } from '../stream/checkpoint.js';
 import { acceptCheckpoint, advanceUIStream, startUIStream, type UIStreamState } from '../stream/stream.js';
-import { parseEnvelope } from './envelope.js';
+import { LINEUP_CONNECTION_REFUSALS } from './binding.js';
+import { parseEnvelope, readEnvelopeText } from './envelope.js';
 import {
   LINEUP_DIRECTIONS,
   LINEUP_MESSAGE_TYPES,
+  LINEUP_UNSUPPORTED_REASONS,
   type LineUpMessage,
   type LineUpMessageDirection,
   type LineUpMessageType,
 } from './envelope-schemas.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
+import { TOOL_ERROR_CODES } from './messages/tool.js';
 import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from './tools/descriptor.js';
 import { MINIAPP_MANIFEST_LIMITS, parseMiniAppManifest } from './tools/manifest.js';
 
@@ -283,6 +286,21 @@ const VALIDATORS: Readonly<Record<string, (example: Example) => void>> = {
       sender: example.value.sender,
     });
   },
+  'envelope-refused'(example) {
+    // A message the client refuses: readEnvelopeText says where and why, and reads its header for the answer.
+    const read = readEnvelopeText(JSON.stringify(example.value), { direction: 'agent_to_client' });
+    expect(read.kind, label(example)).toBe('invalid');
+    if (read.kind !== 'invalid') return;
+    expect(read.error.issues[0]).toMatchObject({
+      path: requireAttribute(example, 'path'),
+      code: requireAttribute(example, 'code'),
+    });
+  },
+  'envelope-answer'(example) {
+    // An answer the client sends (client → agent): a valid message.
+    const parsed = parseEnvelope(example.value, { direction: 'client_to_agent' });
+    expect(parsed.kind, label(example)).toBe('message');
+  },
   'surface-from-frame': (example) =>
     void parseSurfaceMessageFromFrame(example.value, requireAttribute(example, 'instance')),
   'surface-to-frame': (example) =>
@@ -427,6 +445,39 @@ describe('docs/protocol.md: the lineup.v1 catalogue', () => {
     });
     expect(answer.target).toEqual(unknown.value.sender);
     expect(answer.conversation_id).toBe(unknown.value.conversation_id);
+  });
+});
+
+describe('docs/protocol.md: what the client answers', () => {
+  it('answers the refused call with its own result, naming where it is invalid', () => {
+    const [refused] = examplesOf('envelope-refused');
+    const answer = examplesOf('envelope-answer').find(
+      (example) => example.value.type === 'lineup.v1.tool.result',
+    );
+    expect(refused).toBeDefined();
+    expect(answer?.value.payload).toMatchObject({
+      call_id: refused!.value.payload.call_id,
+      outcome: 'error',
+      error: {
+        code: 'invalid_message',
+        issues: [{ path: refused!.attributes.path, code: refused!.attributes.code }],
+      },
+    });
+    expect(answer?.value.conversation_id).toBe(refused!.value.conversation_id);
+  });
+
+  it('documents every connection refusal with its code', () => {
+    for (const [refusal, { code }] of Object.entries(LINEUP_CONNECTION_REFUSALS))
+      expect(
+        DOCUMENT.lines.some((line) => line.includes(`\`${refusal}\``) && line.includes(`| ${code} |`)),
+        refusal,
+      ).toBe(true);
+  });
+
+  it('documents every unsupported reason and every tool error code', () => {
+    const text = DOCUMENT.lines.join('\n');
+    for (const reason of LINEUP_UNSUPPORTED_REASONS) expect(text, reason).toContain(`\`${reason}\``);
+    for (const code of TOOL_ERROR_CODES) expect(text, code).toContain(`\`${code}\``);
   });
 });
 
