@@ -176,7 +176,16 @@ export function parseStrict<T>(
   input: unknown,
   ErrorClass: IssuesErrorClass,
   prefix?: string,
+  /** The input is most likely invalid (a faster check declined it): parse once, reporting the input. */
+  likelyInvalid = false,
 ): T {
+  if (likelyInvalid) {
+    const detailed = schema.safeParse(input, { reportInput: true });
+    if (detailed.success) return detailed.data;
+    throw new ErrorClass(
+      detailed.error.issues.slice(0, UI_SCHEMA_LIMITS.maxIssues).map((issue) => fromZodIssue(issue, prefix)),
+    );
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   // Parse again reporting the input: only then does zod tell an absent value (missing_property) from one of

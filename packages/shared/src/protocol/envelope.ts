@@ -24,6 +24,7 @@ import type {
   LineUpUnsupportedReason,
 } from './envelope-schemas.js';
 import * as catalogue from './envelope-schemas.js';
+import { lightForm } from './light-form.js';
 import { LineUpIdSchema } from './messages/common.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import { type PrecompiledParser, precompile } from './precompiled.js';
@@ -35,6 +36,7 @@ const {
   isLineUpMessageType,
   LINEUP_MESSAGE_SCHEMAS,
   LINEUP_MESSAGE_TYPES,
+  LINEUP_PAYLOAD_SCHEMAS,
   LINEUP_PROTOCOL_VERSION,
   LineUpEnvelopeSchema,
   LineUpMessageTypeNameSchema,
@@ -145,10 +147,18 @@ export function parseEnvelope(input: unknown, options: ParseEnvelopeOptions = {}
     const type = input.type;
     if (isLineUpMessageType(type)) {
       checkDirection(type, options.direction);
+      const schema = LINEUP_MESSAGE_SCHEMAS[type] as z.ZodType<LineUpMessage>;
+      // The light form first (light-form.ts): an invalid message is refused with the issues zod gives for it as
+      // sent, without zod walking the JSON data it had nothing to say about.
+      const light = lightForm(LINEUP_PAYLOAD_SCHEMAS[type], input);
+      if (light !== undefined) parseStrict(schema, light, LineUpProtocolError, undefined, true);
       const message = parseStrict(
-        LINEUP_MESSAGE_SCHEMAS[type] as z.ZodType<LineUpMessage>,
+        schema,
         input,
         LineUpProtocolError,
+        undefined,
+        // Its precompiled parser, if it has one, declined, and no light form said why: one detailed pass.
+        light === undefined && PRECOMPILED.get(type) != null,
       );
       return freeze({ kind: 'message', message: deepFreeze(message) });
     }
