@@ -1,5 +1,5 @@
 import { parseMiniAppMessageToFrameCompact, parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
-import { parseEnvelope } from '@lineup/shared/protocol';
+import { parseEnvelope, readEnvelopeText, wireIssues } from '@lineup/shared/protocol';
 
 // Agent → client: validate the envelope and its payload; unknown types are never executed.
 const parsed = parseEnvelope(
@@ -24,6 +24,16 @@ const unknown = parseEnvelope({
   payload: {},
 });
 console.log(unknown.kind); // 'unsupported': answer with lineup.v1.unsupported, execute nothing
+
+// The text a transport received, never throwing: a refused frame comes with what could be read of its header, so
+// it is answered by id (a call: with its own result), and its issues go on the wire bounded, naming no value.
+const refused = readEnvelopeText(
+  '{"v":1,"id":"msg_9","type":"lineup.v1.tool.call","conversation_id":"conv_01",' +
+    '"sender":{"kind":"agent","id":"agent_hermes_main"},"payload":{"call_id":"call_9","tool":"pomodoro.start","arguments":{}}}',
+  { direction: 'agent_to_client' },
+);
+if (refused.kind === 'invalid')
+  console.log(refused.header.call_id, wireIssues(refused.error.issues)[0]?.path); // 'call_9' 'payload.inventory_revision'
 
 // Surface iframe → host (after checking event.source is that frame's window).
 const event = parseSurfaceMessageFromFrame(

@@ -83,7 +83,13 @@ describe('README examples', () => {
 
   it('wire prints what its comments say', async () => {
     const calls = await run(() => import('../examples/wire.js'));
-    expect(calls).toEqual([['lineup.v1.ui.patch'], ['unsupported'], ['event'], ['lifecycle']]);
+    expect(calls).toEqual([
+      ['lineup.v1.ui.patch'],
+      ['unsupported'],
+      ['call_9', 'payload.inventory_revision'],
+      ['event'],
+      ['lifecycle'],
+    ]);
   });
 
   it('agent prints what its comments say', async () => {
