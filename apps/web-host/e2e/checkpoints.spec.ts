@@ -50,7 +50,9 @@ test('checkpoint messages build one streamed interface; stale and conflicting fr
   const conflicting = structuredClone(all[2]!.checkpoint) as { snapshot: { title: string } };
   conflicting.snapshot.title = 'Forged';
   await deliver(conflicting);
-  await expect(page.locator('.host__note--refused').last()).toContainText('Refused a stream frame at seq');
+  await expect(page.locator('.host__note--refused').last()).toContainText(
+    'Refused a stream frame at payload.checkpoint.seq',
+  );
   // The agent is told, by the frame's id, where: the seq it reused.
   await expect(page.locator('.host__note').last()).toContainText(
     '"reason":"invalid_message","issues":[{"path":"payload.checkpoint.seq","code":"duplicate_id"',

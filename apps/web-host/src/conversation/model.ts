@@ -95,13 +95,18 @@ export function invalidNote(error: LineUpProtocolError, prefix = ''): NewEntry {
  * a stream frame, a document, or any other located refusal; `undefined` for an error that is no refusal.
  */
 export function refusalNote(error: unknown): NewEntry | undefined {
+  // The paths the agent was given: below the message's payload.
+  const at = (prefix: string, path = '$') =>
+    path === '$' ? prefix : path.startsWith('[') ? prefix + path : `${prefix}.${path}`;
   if (error instanceof UIStreamError) {
     const issue = error.issues[0];
-    return refusedNote(`Refused a stream frame at ${issue?.path}: ${issue?.message}`);
+    return refusedNote(
+      `Refused a stream frame at ${at('payload.checkpoint', issue?.path)}: ${issue?.message}`,
+    );
   }
   if (error instanceof UISchemaError) {
     const issue = error.issues[0];
-    return refusedNote(`Refused a document at ${issue?.path}: ${issue?.message}`);
+    return refusedNote(`Refused a document at ${at('payload.document', issue?.path)}: ${issue?.message}`);
   }
   if (error instanceof LineUpProtocolError) return invalidNote(error);
   return undefined;
