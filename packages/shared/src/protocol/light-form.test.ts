@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { clone } from '../../test/utils.js';
 import { LineUpProtocolError } from '../errors/errors.js';
 import { parseStrict } from '../json/parse.js';
 import { parseEnvelope } from './envelope.js';
@@ -108,7 +109,7 @@ describe('the light form', () => {
         fc.constantFrom(...BASES),
         fc.uniqueArray(fc.integer({ min: 0, max: MUTATIONS.length - 1 }), { minLength: 0, maxLength: 3 }),
         (base, picks) => {
-          let message = structuredClone(base);
+          let message = clone(base);
           for (const pick of picks) message = MUTATIONS[pick]!(message);
           expect(parsedIssues(message)).toEqual(directIssues(message));
         },
