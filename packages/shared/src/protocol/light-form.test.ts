@@ -74,7 +74,15 @@ function parsedIssues(input: J): unknown {
   }
 }
 
-const proto = (value: J) => JSON.parse(JSON.stringify(value).replace('{', '{"__proto__":{"x":1},'));
+const proto = (value: J) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? JSON.parse(JSON.stringify(value).replace('{', '{"__proto__":{"x":1},'))
+    : value;
+/** Applies `change` to the last payload field, when there is one. */
+const lastField = (m: J, change: (value: J) => J): J => {
+  const key = Object.keys(m.payload).at(-1);
+  return key === undefined ? m : { ...m, payload: { ...m.payload, [key]: change(m.payload[key]) } };
+};
 
 /** Mutations of a message: of its header and fields, and of its JSON data fields. */
 const MUTATIONS: ((message: J) => J)[] = [
@@ -83,22 +91,17 @@ const MUTATIONS: ((message: J) => J)[] = [
   (m) => ({ ...m, sender: { kind: 'agent' } }),
   (m) => {
     const payload = { ...m.payload };
-    delete payload[Object.keys(payload)[0]!];
+    const [first] = Object.keys(payload);
+    if (first !== undefined) delete payload[first];
     return { ...m, payload };
   },
-  (m) => ({ ...m, payload: { ...m.payload, [Object.keys(m.payload)[0]!]: 42 } }),
   (m) => {
-    const key = Object.keys(m.payload).at(-1)!;
-    return { ...m, payload: { ...m.payload, [key]: proto(m.payload[key]) } };
+    const [first] = Object.keys(m.payload);
+    return first === undefined ? m : { ...m, payload: { ...m.payload, [first]: 42 } };
   },
-  (m) => {
-    const key = Object.keys(m.payload).at(-1)!;
-    return { ...m, payload: { ...m.payload, [key]: [m.payload[key]] } };
-  },
-  (m) => {
-    const key = Object.keys(m.payload).at(-1)!;
-    return { ...m, payload: { ...m.payload, [key]: { ...m.payload[key], huge: 'y'.repeat(300_000) } } };
-  },
+  (m) => lastField(m, proto),
+  (m) => lastField(m, (value) => [value]),
+  (m) => lastField(m, (value) => ({ ...value, huge: 'y'.repeat(300_000) })),
   (m) => ({ ...m, payload: { ...m.payload, zz: 1 }, extra: true }),
 ];
 
