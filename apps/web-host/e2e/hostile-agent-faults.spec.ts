@@ -97,6 +97,38 @@ test('a burst of 5,000 chat turns: every one is taken, acknowledged and recorded
   expect(agent.conversation()).toBe(conversation);
 });
 
+test('a burst of 2,000 state patches to one Surface: every one taken once, the last state shown', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  agent = await startHostileAgent();
+  await open(page);
+  agent.send('lineup.v1.ui.open', {
+    instance_id: 'flood.1',
+    app: {
+      id: 'com.example.flood',
+      name: 'Flood',
+      version: '1.0.0',
+      html: '<p id="n">none</p>',
+      css: '',
+      js: "LineUpSurface.onState((state) => { document.getElementById('n').textContent = String(state.n); });",
+    },
+    state: { n: -1 },
+  });
+  const frame = page.frameLocator('.host__entries iframe').frameLocator('iframe');
+  await expect(page.locator('.host__entries iframe')).toHaveCount(1);
+  const ids: string[] = [];
+  for (let n = 0; n < 2_000; n++)
+    ids.push(String(agent.send('lineup.v1.ui.patch', { instance_id: 'flood.1', state: { n } }).id));
+  await expect.poll(() => new Set(agent.acks).size, { timeout: 90_000 }).toBeGreaterThanOrEqual(2_001);
+  expect(ids.every((id) => agent.acks.includes(id))).toBe(true);
+  await expect(frame.locator('#n').or(page.frameLocator('.host__entries iframe').locator('#n'))).toHaveText(
+    '1999',
+  );
+  expect(await stored(page, 'messages', 'lineup.v1.ui.patch')).toBe(2_000);
+  await say(page, 'typed after the patches');
+});
+
 test('a flood past what the client holds is refused as overloaded; what the agent sends again is taken once', async ({
   page,
 }) => {
