@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { answersTo, type ClientEnvelope, type HostileAgent, startHostileAgent } from './hostile-agent.ts';
+import { readStore } from './runtime-db.ts';
+import { driveVisibility } from './visibility.ts';
 
 /**
  * The built host against an agent that floods, never acknowledges, storms the connection, or talks across reloads,
@@ -32,26 +34,10 @@ async function connected(page: Page) {
 
 /** What the runtime database holds: a count of a store, or of the received envelopes of one type. */
 async function stored(page: Page, store: string, receivedType?: string): Promise<number> {
-  return page.evaluate(
-    ([name, type]) =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('lineup-runtime');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const all = request.result.transaction(name!).objectStore(name!).getAll();
-          all.onsuccess = () => {
-            const records = all.result as { direction?: string; type?: string }[];
-            resolve(
-              type === undefined
-                ? records.length
-                : records.filter((record) => record.direction === 'in' && record.type === type).length,
-            );
-            request.result.close();
-          };
-        };
-      }),
-    [store, receivedType] as const,
-  );
+  const records = await readStore<{ direction?: string; type?: string }>(page, store);
+  return receivedType === undefined
+    ? records.length
+    : records.filter((record) => record.direction === 'in' && record.type === receivedType).length;
 }
 
 /** Every id the client sent more than once carries the same envelope each time (a copy, never another fact). */
@@ -219,7 +205,7 @@ test('an agent that never acknowledges gets the same envelopes again with the sa
     (envelope) => `${envelope.type} ${envelope.conversation_id} ${JSON.stringify(envelope.payload)}`,
   );
   expect(new Set(facts).size, 'one id per fact').toBe(facts.length);
-  await expect.poll(() => stored(page, 'outbox').then(() => pendingRows(page))).toBe(0);
+  await expect.poll(() => pendingRows(page)).toBe(0);
 });
 
 test('a reconnect storm backs off: an agent that drops every connection at once is dialled ever more slowly', async ({
@@ -297,20 +283,10 @@ test.describe('reloads', () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    await page.addInitScript(() => {
-      let hidden = false;
-      Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
-      Object.defineProperty(document, 'hidden', { get: () => hidden });
-      Object.assign(window, {
-        setHidden(value: boolean) {
-          hidden = value;
-          document.dispatchEvent(new Event('visibilitychange'));
-        },
-      });
-    });
+    const setHidden = await driveVisibility(page);
     await page.clock.install();
     await open(page);
-    await page.evaluate(() => (window as unknown as { setHidden(v: boolean): void }).setHidden(true));
+    await setHidden(true);
     const call = agent.send('lineup.v1.tool.call', {
       call_id: 'call_waiting',
       inventory_revision: 'inventory-2',
@@ -406,22 +382,6 @@ test.describe('reloads', () => {
 });
 
 async function pendingRows(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('lineup-runtime');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const count = request.result
-            .transaction('outbox')
-            .objectStore('outbox')
-            .index('by_pending')
-            .count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            request.result.close();
-          };
-        };
-      }),
-  );
+  return (await readStore<{ pending?: number }>(page, 'outbox')).filter((row) => row.pending !== undefined)
+    .length;
 }

@@ -7,6 +7,7 @@ import {
   type HostileAgent,
   startHostileAgent,
 } from './hostile-agent.ts';
+import { readStore } from './runtime-db.ts';
 
 /**
  * The built host against a broken or hostile remote agent over a real WebSocket on 127.0.0.1: every frame it sends
@@ -641,36 +642,9 @@ function documentOfBytes(bytes: number) {
 }
 
 async function count(page: Page, store: string): Promise<number> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('lineup-runtime');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const counting = request.result.transaction(name).objectStore(name).count();
-          counting.onsuccess = () => {
-            resolve(counting.result);
-            request.result.close();
-          };
-        };
-      }),
-    store,
-  );
+  return (await readStore(page, store)).length;
 }
 
 async function conversations(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const request = indexedDB.open('lineup-runtime');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const keys = request.result.transaction('conversations').objectStore('conversations').getAllKeys();
-          keys.onsuccess = () => {
-            resolve((keys.result as string[]).sort());
-            request.result.close();
-          };
-        };
-      }),
-  );
+  return (await readStore<{ id: string }>(page, 'conversations')).map((record) => record.id).sort();
 }

@@ -1,5 +1,6 @@
 import type { FrameLocator, Page } from '@playwright/test';
 import { expect, shownConversation, test } from './fixtures.ts';
+import { driveVisibility } from './visibility.ts';
 
 /**
  * The Pomodoro story of seed 003 §7 in Chromium, as a user sees it: an agent's `pomodoro.start` brings
@@ -198,21 +199,8 @@ test('a start the user never sees ends not_started when the bounded wait runs ou
 test('a hidden tab does not confirm the foreground: the timer starts only once the user comes back', async ({
   page,
 }) => {
-  // Headless Chromium is always visible: the page's visibility is driven by the test instead.
-  await page.addInitScript(() => {
-    let hidden = false;
-    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
-    Object.defineProperty(document, 'hidden', { get: () => hidden });
-    Object.assign(window, {
-      setHidden(value: boolean) {
-        hidden = value;
-        document.dispatchEvent(new Event('visibilitychange'));
-      },
-    });
-  });
+  const setHidden = await driveVisibility(page);
   await open(page);
-  const setHidden = (hidden: boolean) =>
-    page.evaluate((value) => (window as unknown as { setHidden(v: boolean): void }).setHidden(value), hidden);
   await setHidden(true);
   await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25 });
   await expect(pomodoro(page).locator('[data-phase]')).toHaveAttribute('data-phase', 'idle');

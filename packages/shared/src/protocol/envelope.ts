@@ -90,19 +90,8 @@ function fail(path: (string | number)[], code: UIIssueCode, message: string): ne
 
 /** The header fields of an envelope that pass their own schema; the rest are left out. */
 function unsupported(input: Record<string, unknown>, reason: LineUpUnsupportedReason): UnsupportedEnvelope {
-  const result: { -readonly [K in keyof UnsupportedEnvelope]: UnsupportedEnvelope[K] } = {
-    kind: 'unsupported',
-    reason,
-  };
-  const id = LineUpIdSchema.safeParse(input.id);
-  if (id.success) result.id = id.data;
-  const type = LineUpMessageTypeNameSchema.safeParse(input.type);
-  if (type.success) result.type = type.data;
-  const conversation = LineUpIdSchema.safeParse(input.conversation_id);
-  if (conversation.success) result.conversation_id = conversation.data;
-  const sender = LineUpPartySchema.safeParse(input.sender);
-  if (sender.success) result.sender = sender.data;
-  return deepFreeze(result);
+  const { call_id: _callId, ...header } = envelopeHeader(input);
+  return deepFreeze({ kind: 'unsupported', reason, ...header });
 }
 
 const DIRECTION_TEXT: Readonly<Record<LineUpDirection, string>> = freeze({
