@@ -173,17 +173,17 @@ function describePhase(name: string, phase: PhaseProbe, baseline?: PhaseProbe): 
 /** Self time per function of a CPU profile, the largest first. */
 function topSelfTime(profile: {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
+  samples?: number[];
+  timeDeltas?: number[];
 }): string[] {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
-  profile.samples.forEach((id, index) => {
+  (profile.samples ?? []).forEach((id, index) => {
     const frame = byNode.get(id)?.callFrame;
     if (frame === undefined) return;
     const file = frame.url.split('/').at(-1) ?? '';
     const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
-    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas?.[index] ?? 0) / 1000);
   });
   return [...totals]
     .sort((a, b) => b[1] - a[1])
