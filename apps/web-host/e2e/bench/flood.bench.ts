@@ -11,23 +11,30 @@
  *
  * `LINEUP_FLOOD_COUNT` changes the size of the chat burst (5,000 by default); `LINEUP_FLOOD_PROFILE=<file>`
  * writes a Chromium CPU profile of the chat burst there (`.cpuprofile`, open it in DevTools) and prints the
- * functions with the most self time.
+ * functions with the most self time; `LINEUP_FLOOD_TRACE=<file>` writes a performance trace of it instead and
+ * prints the main thread's time by kind of work (script, style, layout, paint, IndexedDB callbacks).
  */
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type CDPSession, expect, type Page, test } from '@playwright/test';
-import { type PreviewServer, preview } from 'vite';
+import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
+import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
 import { PREVIEW_PORT } from '../../preview-port.ts';
 import { connectedTo } from '../agent-page.ts';
 import { startAgent, type TestAgent } from '../test-agent.ts';
+import type { JournalTiming } from './journal-speed-page.ts';
 
 const APP_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const JOURNAL_PAGE = fileURLToPath(new URL('./journal-speed-page.ts', import.meta.url));
 const CHAT_BURST = Number(process.env.LINEUP_FLOOD_COUNT ?? 5_000);
 const PATCH_BURST = 5_000;
 const DOCUMENT_BURST = 1_000;
 /** Keystrokes of the baseline, and the pace of every typing loop (20 keys a second, a fast typist). */
 const BASELINE_KEYS = 60;
 const KEY_INTERVAL_MS = 50;
+/** The main-thread time per frame the "journal alone, busy" run takes away (about what a frame of the host costs). */
+const JOURNAL_BUSY_MS_PER_FRAME = 8;
 /** The longest a burst may take before the run gives up (a stuck page, not a slow one). */
 const BURST_TIMEOUT_MS = 240_000;
 
@@ -49,8 +56,8 @@ interface FloodWindow {
   __flood: {
     reset(): void;
     read(): PhaseProbe;
-    /** Resolves with `performance.now()` once the last element `selector` matches has `text` in it. */
-    waitFor(selector: string, text: string): Promise<number>;
+    /** Resolves with `performance.now()` once the conversation's last entry has `text` in it. */
+    waitForLast(text: string): Promise<number>;
   };
 }
 
@@ -109,12 +116,11 @@ function installProbes(page: Page) {
         frames,
         elapsedMs: performance.now() - since,
       }),
-      waitFor(selector, text) {
+      waitForLast(text) {
         return new Promise((resolve) => {
-          // Polled once a frame: an observer over the whole page would itself add work to every commit.
+          // Polled once a frame, and only the last entry: the probe must not add work that grows with the list.
           const check = () => {
-            const last = [...document.querySelectorAll(selector)].at(-1);
-            if (last?.textContent?.includes(text) === true) resolve(performance.now());
+            if (list.lastElementChild?.textContent?.includes(text) === true) resolve(performance.now());
             else requestAnimationFrame(check);
           };
           check();
@@ -191,15 +197,123 @@ function topSelfTime(profile: {
     .map(([name, time]) => `${ms(time).padStart(10)}  ${name}`);
 }
 
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly dur?: number;
+  readonly pid: number;
+  readonly tid: number;
+  readonly args?: { readonly name?: string };
+}
+
+/** The renderer main thread's time by event name (nested events count in their own name and their parent's). */
+function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
+  const main = trace.traceEvents.find(
+    (event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
+  );
+  if (main === undefined) return ['(no renderer main thread in the trace)'];
+  const totals = new Map<string, { time: number; count: number }>();
+  for (const event of trace.traceEvents) {
+    if (event.pid !== main.pid || event.tid !== main.tid || event.ph !== 'X' || event.dur === undefined)
+      continue;
+    const total = totals.get(event.name) ?? { time: 0, count: 0 };
+    total.time += event.dur / 1000;
+    total.count++;
+    totals.set(event.name, total);
+  }
+  return [...totals]
+    .sort((a, b) => b[1].time - a[1].time)
+    .slice(0, 20)
+    .map(([name, { time, count }]) => `${ms(time).padStart(10)}  ${name} (${count})`);
+}
+
+/** The "client and journal alone" page's script, built from the workspace sources. */
+async function journalPageScript(): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'warn',
+    mode: 'production',
+    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: JOURNAL_PAGE, formats: ['iife'], name: 'journalSpeedPage' },
+    },
+  });
+  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+    'output' in result ? result.output : [],
+  );
+  const script = outputs.find((item) => item.fileName.endsWith('.js'));
+  if (script === undefined || !('code' in script)) throw new Error('The journal page did not build.');
+  return script.code;
+}
+
+/** Where the preview server serves the journal page (from the server itself: Chromium lets only a page of a
+ * local address dial a local agent). */
+const JOURNAL_PAGE_PATH = '/__flood-journal-bench';
+
+/**
+ * The same burst into `AgentClient` + `ConversationStore` with no view (journal-speed-page.ts), on the host's
+ * origin (IndexedDB needs one) in the same browser: the pace of the receive pipeline the host's views sit behind.
+ */
+async function journalAlone(page: Page, count: number, busyMsPerFrame = 0): Promise<JournalTiming> {
+  await page.goto(`http://127.0.0.1:${PREVIEW_PORT}${JOURNAL_PAGE_PATH}`);
+  await page.waitForFunction(() => window.lineupJournalBench !== undefined);
+  const alone = await startAgent();
+  try {
+    await page.evaluate(
+      ([agentUrl]) => window.lineupJournalBench.connect(agentUrl!, 'conv_flood_journal'),
+      [alone.url],
+    );
+    await page.evaluate(
+      ([total, busy]) => window.lineupJournalBench.expect(total!, busy),
+      [count, busyMsPerFrame],
+    );
+    for (let index = 1; index <= count; index++)
+      alone.send('lineup.v1.chat.agent_message', {
+        text: `Flood message ${index} of ${count}: a **small** turn.`,
+      });
+    return await page.evaluate(() => window.lineupJournalBench.done());
+  } finally {
+    await alone.close();
+  }
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
 let server: PreviewServer;
 let agent: TestAgent;
 
 test.beforeAll(async () => {
-  // The real built host, served like `pnpm preview` (this config has no webServer: the render bench needs none).
+  const journalScript = await journalPageScript();
+  // The real built host, served like `pnpm preview` (this config has no webServer: the render bench needs none),
+  // and the journal page beside it.
   server = await preview({
     root: APP_ROOT,
     logLevel: 'warn',
     preview: { host: '127.0.0.1', port: PREVIEW_PORT, strictPort: true },
+    plugins: [
+      {
+        name: 'flood-journal-page',
+        configurePreviewServer(preview) {
+          preview.middlewares.use(JOURNAL_PAGE_PATH, (request, response, next) => {
+            if (request.url === '/' || request.url === '') {
+              response.setHeader('content-type', 'text/html');
+              response.end(
+                `<!doctype html><html lang="en"><body><script src="${JOURNAL_PAGE_PATH}/page.js"></script></body></html>`,
+              );
+            } else if (request.url === '/page.js') {
+              response.setHeader('content-type', 'text/javascript');
+              response.end(journalScript);
+            } else next();
+          });
+        },
+      },
+    ],
   });
 });
 test.afterAll(async () => {
@@ -260,12 +374,19 @@ function report(name: string, lines: string[]): void {
 }
 
 test(`a burst of ${CHAT_BURST} agent messages, against typing with no burst`, async ({ page }) => {
-  test.setTimeout(BURST_TIMEOUT_MS + 60_000);
+  test.setTimeout(2 * BURST_TIMEOUT_MS + 60_000);
+  const loadAtStart = load();
   await openHost(page);
   const quiet = await baseline(page);
 
   let session: CDPSession | null = null;
-  if (process.env.LINEUP_FLOOD_PROFILE !== undefined) {
+  const browser = page.context().browser();
+  const tracing = process.env.LINEUP_FLOOD_TRACE !== undefined && browser !== null;
+  if (tracing)
+    await browser?.startTracing(page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB'],
+    });
+  else if (process.env.LINEUP_FLOOD_PROFILE !== undefined) {
     session = await page.context().newCDPSession(page);
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -280,29 +401,46 @@ test(`a burst of ${CHAT_BURST} agent messages, against typing with no burst`, as
           text: `Flood message ${index} of ${CHAT_BURST}: a **small** turn.`,
         });
     },
-    () =>
-      page.evaluate(
-        (text) => (window as unknown as FloodWindow).__flood.waitFor('.host__chat-turn--agent', text),
-        last,
-      ),
+    () => page.evaluate((text) => (window as unknown as FloodWindow).__flood.waitForLast(text), last),
   );
+  const loadDuring = load();
+  const diagnosis: string[] = [];
+  if (tracing && browser !== null) {
+    const buffer = await browser.stopTracing();
+    await writeFile(process.env.LINEUP_FLOOD_TRACE!, buffer);
+    diagnosis.push(
+      'main thread time (trace of the burst):',
+      ...mainThreadTime(JSON.parse(buffer.toString())).map((line) => `  ${line}`),
+    );
+  }
+  if (session !== null) {
+    const { profile } = await session.send('Profiler.stop');
+    await writeFile(process.env.LINEUP_FLOOD_PROFILE!, JSON.stringify(profile));
+    diagnosis.push(
+      'self time (CPU profile of the burst):',
+      ...topSelfTime(profile).map((line) => `  ${line}`),
+    );
+  }
+  await expect(page.locator('.host__chat-turn--agent').last()).toContainText(last);
+  const alone = await journalAlone(page, CHAT_BURST);
+  const aloneBusy = await journalAlone(page, CHAT_BURST, JOURNAL_BUSY_MS_PER_FRAME);
   const lines = [
     `burst: ${CHAT_BURST} lineup.v1.chat.agent_message over a real WebSocket, typing one key every ${KEY_INTERVAL_MS} ms`,
+    `load average (1, 5, 15 min) at the start: ${loadAtStart}, at the end of the burst: ${loadDuring}`,
     describePhase('no burst (baseline)', quiet),
     describePhase('during the burst', phase, quiet),
     `last message shown after ${ms(shownMs)} (${((CHAT_BURST / shownMs) * 1000).toFixed(0)} messages/s; each is recorded before it is shown)`,
     `list commits: ${phase.listCommits} (${(phase.listCommits / CHAT_BURST).toFixed(3)} per message)`,
+    `client + journal alone, no view (AgentClient + ConversationStore, same WebSocket agent): ${CHAT_BURST} received and recorded after ${ms(alone.lastMs)} (${((CHAT_BURST / alone.lastMs) * 1000).toFixed(0)} messages/s); the host took ${ratio(shownMs, alone.lastMs)} that`,
+    `client + journal alone, with ${JOURNAL_BUSY_MS_PER_FRAME} ms of other main-thread work per frame: ${ms(aloneBusy.lastMs)} (${((CHAT_BURST / aloneBusy.lastMs) * 1000).toFixed(0)} messages/s, ${ratio(aloneBusy.lastMs, alone.lastMs)} the idle pace): one transaction per envelope, each step waiting for the main thread`,
+    ...diagnosis,
   ];
-  if (session !== null) {
-    const { profile } = await session.send('Profiler.stop');
-    await writeFile(process.env.LINEUP_FLOOD_PROFILE!, JSON.stringify(profile));
-    lines.push('self time (CPU profile of the burst):', ...topSelfTime(profile).map((line) => `  ${line}`));
-  }
   report('flood-chat', lines);
-  // Not a timing assertion: the run must have measured keys in both phases, and the page shows the last message.
+  // Not a timing assertion: the run must have measured keys in both phases (the last message was shown, above).
   expect(quiet.inputDelays.length).toBe(BASELINE_KEYS);
   expect(phase.inputDelays.length).toBeGreaterThan(0);
-  await expect(page.locator('.host__chat-turn--agent').last()).toContainText(last);
+  expect(alone.received).toBe(CHAT_BURST);
+  expect(aloneBusy.received).toBe(CHAT_BURST);
 });
 
 test(`a burst of ${PATCH_BURST} ui.patch to one open Surface`, async ({ page }) => {
@@ -366,11 +504,7 @@ test(`a burst of ${DOCUMENT_BURST} ui.document`, async ({ page }) => {
           },
         });
     },
-    () =>
-      page.evaluate(
-        (text) => (window as unknown as FloodWindow).__flood.waitFor('.host__entry--document', text),
-        last,
-      ),
+    () => page.evaluate((text) => (window as unknown as FloodWindow).__flood.waitForLast(text), last),
   );
   report('flood-documents', [
     `burst: ${DOCUMENT_BURST} lineup.v1.ui.document (one Text each), typing one key every ${KEY_INTERVAL_MS} ms`,
