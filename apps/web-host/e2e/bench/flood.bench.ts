@@ -13,6 +13,8 @@
  * writes a Chromium CPU profile of the chat burst there (`.cpuprofile`, open it in DevTools) and prints the
  * functions with the most self time; `LINEUP_FLOOD_TRACE=<file>` writes a performance trace of it instead and
  * prints the main thread's time by kind of work (script, style, layout, paint, IndexedDB callbacks).
+ * `LINEUP_FLOOD_HOST_DIST=<folder>` serves another build of the host (another version's `dist/`) instead of this
+ * one's, to compare two versions on one machine.
  */
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -295,6 +297,9 @@ test.beforeAll(async () => {
   server = await preview({
     root: APP_ROOT,
     logLevel: 'warn',
+    ...(process.env.LINEUP_FLOOD_HOST_DIST === undefined
+      ? {}
+      : { build: { outDir: process.env.LINEUP_FLOOD_HOST_DIST } }),
     preview: { host: '127.0.0.1', port: PREVIEW_PORT, strictPort: true },
     plugins: [
       {
@@ -426,6 +431,7 @@ test(`a burst of ${CHAT_BURST} agent messages, against typing with no burst`, as
   const aloneBusy = await journalAlone(page, CHAT_BURST, JOURNAL_BUSY_MS_PER_FRAME);
   const lines = [
     `burst: ${CHAT_BURST} lineup.v1.chat.agent_message over a real WebSocket, typing one key every ${KEY_INTERVAL_MS} ms`,
+    `host: ${process.env.LINEUP_FLOOD_HOST_DIST ?? 'this checkout (dist/)'}`,
     `load average (1, 5, 15 min) at the start: ${loadAtStart}, at the end of the burst: ${loadDuring}`,
     describePhase('no burst (baseline)', quiet),
     describePhase('during the burst', phase, quiet),
