@@ -63,6 +63,9 @@ const en = {
   untitled: 'New conversation',
   newConversation: 'New conversation',
   queued: 'waiting for the agent',
+  earlierHidden: (count: number) =>
+    `${count.toLocaleString('en')} earlier ${count === 1 ? 'message is' : 'messages are'} not shown.`,
+  showEarlier: 'Show earlier',
   workspace: {
     shown: 'In the foreground',
     opening: 'Opening…',
@@ -409,6 +412,8 @@ const zh: HostText = {
   untitled: '新对话',
   newConversation: '新对话',
   queued: '等待智能体',
+  earlierHidden: (count: number) => `还有 ${count.toLocaleString('zh-CN')} 条更早的消息未显示。`,
+  showEarlier: '显示更早的消息',
   workspace: { shown: '在前台', opening: '正在打开…', back: '返回对话', close: '关闭' },
   closeNamed: (name: string) => `关闭 ${name}`,
   surfaceUnavailable: (reason: string) => `无法打开此界面：${reason}`,

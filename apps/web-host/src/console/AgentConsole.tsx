@@ -30,8 +30,9 @@ import {
 import type { AgentConnection, LoggedMessage } from '../agent/connection.ts';
 import { type HostText, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
+import { FrameBatch } from '../scheduling/per-frame.ts';
 import {
-  appendToLog,
+  appendAllToLog,
   clockTime,
   EMPTY_MESSAGE_LOG,
   filterLog,
@@ -88,7 +89,7 @@ export function AgentConsole() {
         {runtime.status === 'loading' && <p className="host__empty">{text.starting}</p>}
         {runtime.status === 'error' && <p className="host__empty">{text.unavailable}</p>}
         {runtime.status === 'ready' && (
-          <ConsoleView connection={runtime.connection} initialInventory={runtime.inventory} />
+          <ConsoleView connection={runtime.connection} initialInventory={runtime.inventory} open={open} />
         )}
       </div>
     </section>
@@ -99,10 +100,12 @@ export interface ConsoleViewProps {
   readonly connection: AgentConnection;
   /** The inventory when the runtime became ready; every inventory the client sends afterwards replaces it. */
   readonly initialInventory: ClientInventoryPayload;
+  /** Whether the panel is open (the log follows new messages only then); open unless told. */
+  readonly open?: boolean;
 }
 
 /** The console over a ready runtime. Exported for tests, which render it with a stand-in connection. */
-export function ConsoleView({ connection, initialInventory }: ConsoleViewProps) {
+export function ConsoleView({ connection, initialInventory, open = true }: ConsoleViewProps) {
   const text = useText().agentConsole;
   const [log, setLog] = useState<MessageLog>(EMPTY_MESSAGE_LOG);
   const [calls, setCalls] = useState<readonly WatchedCall[]>([]);
@@ -113,22 +116,28 @@ export function ConsoleView({ connection, initialInventory }: ConsoleViewProps) 
     () => connection.status,
   );
 
-  useEffect(
-    () =>
-      connection.onMessage((entry: LoggedMessage) => {
-        setLog((current) => appendToLog(current, entry));
-        setCalls((current) => observe(current, entry));
-        const { message } = entry;
-        // What the agent sees is what the client sent: the tools and revision of the latest inventory.
-        if (
-          entry.direction === 'out' &&
-          message.type === 'lineup.v1.client.inventory' &&
-          message.conversation_id === connection.conversationId
-        )
-          setInventory(message.payload);
-      }),
-    [connection],
-  );
+  useEffect(() => {
+    // A burst of envelopes reaches the log and the calls once per frame, not once per envelope.
+    const batch = new FrameBatch<LoggedMessage>((entries) => {
+      setLog((current) => appendAllToLog(current, entries));
+      setCalls((current) => entries.reduce(observe, current));
+    });
+    const stop = connection.onMessage((entry: LoggedMessage) => {
+      batch.add(entry);
+      const { message } = entry;
+      // What the agent sees is what the client sent: the tools and revision of the latest inventory.
+      if (
+        entry.direction === 'out' &&
+        message.type === 'lineup.v1.client.inventory' &&
+        message.conversation_id === connection.conversationId
+      )
+        setInventory(message.payload);
+    });
+    return () => {
+      stop();
+      batch.cancel();
+    };
+  }, [connection]);
 
   return (
     <div className="host__console-sections">
@@ -140,7 +149,7 @@ export function ConsoleView({ connection, initialInventory }: ConsoleViewProps) 
         text={text}
       />
       <CallList calls={calls} text={text} />
-      <MessageLogView log={log} text={text} />
+      <MessageLogView log={log} text={text} open={open} />
     </div>
   );
 }
@@ -561,18 +570,27 @@ function CallList({ calls, text }: { readonly calls: readonly WatchedCall[]; rea
 /** How close to the end (in pixels) the reader must be for the log to follow new messages. */
 const FOLLOW_THRESHOLD = 24;
 
-function MessageLogView({ log, text }: { readonly log: MessageLog; readonly text: ConsoleText }) {
+function MessageLogView({
+  log,
+  text,
+  open,
+}: {
+  readonly log: MessageLog;
+  readonly text: ConsoleText;
+  readonly open: boolean;
+}) {
   const [query, setQuery] = useState('');
   const shown = filterLog(log.entries, query);
   const scroller = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const last = shown.at(-1)?.sequence;
-  // Newest last: the view follows new messages while the reader is at the end, and stays put otherwise.
+  // Newest last: the view follows new messages while the reader is at the end, and stays put otherwise. Not
+  // while the panel is closed: reading scrollHeight lays the page out, once per update during a burst.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `last` is what changes when a message arrives.
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element !== null && following.current) element.scrollTop = element.scrollHeight;
-  }, [last]);
+    if (open && element !== null && following.current) element.scrollTop = element.scrollHeight;
+  }, [last, open]);
   return (
     <section className="host__console-log">
       <h3 id="console-log-title">{text.log}</h3>

@@ -2,6 +2,7 @@ import type { LineUpMessage } from '@lineup/shared/protocol';
 import { describe, expect, it } from 'vitest';
 import type { LoggedMessage } from '../agent/connection.ts';
 import {
+  appendAllToLog,
   appendToLog,
   clockTime,
   EMPTY_MESSAGE_LOG,
@@ -48,6 +49,26 @@ describe('appendToLog', () => {
     expect(log.dropped).toBe(7);
     expect(log.entries[0]?.at).toBe(8);
     expect(log.entries.at(-1)?.sequence).toBe(MESSAGE_LOG_LIMIT + 7);
+  });
+
+  it('appends a burst at once as if one by one', () => {
+    let oneByOne: MessageLog = appendToLog(EMPTY_MESSAGE_LOG, entry('lineup.v1.chat.user_message', 0));
+    let atOnce = oneByOne;
+    const burst = Array.from({ length: MESSAGE_LOG_LIMIT * 3 + 5 }, (_, index) =>
+      entry('lineup.v1.chat.agent_message', index + 1, 'in'),
+    );
+    for (const item of burst) oneByOne = appendToLog(oneByOne, item);
+    atOnce = appendAllToLog(atOnce, burst);
+    expect(atOnce).toEqual(oneByOne);
+    expect(atOnce.entries).toHaveLength(MESSAGE_LOG_LIMIT);
+    expect(atOnce.dropped).toBe(MESSAGE_LOG_LIMIT * 2 + 6);
+    expect(atOnce.entries[0]?.sequence).toBe(MESSAGE_LOG_LIMIT * 2 + 7);
+    expect(atOnce.entries.at(-1)?.at).toBe(burst.length);
+  });
+
+  it('keeps the same log when nothing is appended', () => {
+    const log = appendToLog(EMPTY_MESSAGE_LOG, entry('lineup.v1.chat.user_message', 1));
+    expect(appendAllToLog(log, [])).toBe(log);
   });
 
   it('honours a smaller limit', () => {

@@ -1,8 +1,8 @@
 /**
  * The agent console's message log: every envelope the client received or sent (`AgentConnection.onMessage`),
- * newest last, bounded to the last `MESSAGE_LOG_LIMIT` with a count of the dropped ones, filtered by a type
- * substring, each with a one-line summary. Summaries are protocol data (ids, tokens, values), not prose, so
- * they read the same in every language.
+ * newest last, bounded to the last `MESSAGE_LOG_LIMIT` with a count of the dropped ones (a burst of thousands
+ * keeps its last `MESSAGE_LOG_LIMIT`), filtered by a type substring, each with a one-line summary. Summaries are
+ * protocol data (ids, tokens, values), not prose, so they read the same in every language.
  */
 import type { LineUpMessage, LineUpMessageType, LineUpPayloadOf } from '@lineup/shared/protocol';
 import type { LoggedMessage } from '../agent/connection.ts';
@@ -28,10 +28,29 @@ export const EMPTY_MESSAGE_LOG: MessageLog = Object.freeze({ entries: [], droppe
 
 /** The log with `entry` appended last; past `limit`, the oldest entries go and are counted. */
 export function appendToLog(log: MessageLog, entry: LoggedMessage, limit = MESSAGE_LOG_LIMIT): MessageLog {
-  const sequence = log.dropped + log.entries.length + 1;
-  const entries = [...log.entries, { ...entry, sequence }];
+  return appendAllToLog(log, [entry], limit);
+}
+
+/**
+ * The log with `added` appended last, in order, as if one by one; past `limit`, the oldest go and are counted.
+ * Costs O(limit + added) however many are added, so a burst is appended once per frame, not once per envelope.
+ */
+export function appendAllToLog(
+  log: MessageLog,
+  added: readonly LoggedMessage[],
+  limit = MESSAGE_LOG_LIMIT,
+): MessageLog {
+  if (added.length === 0) return log;
+  const first = log.dropped + log.entries.length + 1;
+  // Of the added entries, only the last `limit` can be kept: the others are numbered and counted, never copied.
+  const skipped = Math.max(0, added.length - limit);
+  const kept = added.slice(skipped).map((entry, index) => ({ ...entry, sequence: first + skipped + index }));
+  const entries = log.entries.concat(kept);
   const excess = Math.max(0, entries.length - limit);
-  return { entries: excess === 0 ? entries : entries.slice(excess), dropped: log.dropped + excess };
+  return {
+    entries: excess === 0 ? entries : entries.slice(excess),
+    dropped: log.dropped + skipped + excess,
+  };
 }
 
 /** Entries whose type contains `query` (case-insensitive, surrounding spaces ignored); all for an empty query. */

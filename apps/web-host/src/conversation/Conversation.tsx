@@ -12,11 +12,12 @@ import { IntelligentUIStreamView, IntelligentUIView, type UIInvokeHandler } from
 import type { ActionRunner, ConversationRecord } from '@lineup/runtime';
 import { type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
 import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
 import { type HostText, labelText, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
+import { FrameSnapshot, spaced } from '../scheduling/per-frame.ts';
 import { EXAMPLE_DOCUMENTS, exampleDocumentEnvelope } from './examples.ts';
 import {
   type ConversationMessage,
@@ -39,6 +40,19 @@ const MAX_PASTE_LENGTH = 262_144;
 
 /** Interfaces sit in the conversation, under its h2: their titles are h3 (and their headings below). */
 const INTERFACE_HEADING_LEVEL = 3;
+
+/**
+ * The conversation shows its latest this many entries, and this many more each time the user asks for earlier
+ * ones: thousands of turns on screen would make every frame slower (layout, memory) while nobody reads them. The
+ * others stay in the model and the store, and a notice says how many are not shown.
+ */
+export const CONVERSATION_WINDOW = 200;
+
+/**
+ * While envelopes keep arriving, the list shows what arrived at most this often (the first after a pause shows at
+ * the next frame): each update lays out and paints the list, time a burst is better spent taking envelopes in.
+ */
+const CONVERSATION_UPDATE_INTERVAL_MS = 100;
 
 /** Entries that are interfaces: announced when they arrive, and where focus goes after Deliver. */
 const INTERFACE_KINDS: ReadonlySet<Entry['kind']> = new Set(['document', 'checkpoints', 'stream', 'surface']);
@@ -302,11 +316,22 @@ export function Conversation() {
     previous.current = next;
     return next;
   }, [conversationId]);
-  const entries = useSyncExternalStore(
-    (listener) => model.subscribe(listener),
-    () => model.entries,
-    () => model.entries,
+  // The view renders at most once per frame, however many envelopes arrive in it (a burst).
+  const snapshot = useMemo(
+    () =>
+      new FrameSnapshot(
+        () => model.entries,
+        (listener) => model.subscribe(listener),
+        spaced(CONVERSATION_UPDATE_INTERVAL_MS),
+      ),
+    [model],
   );
+  const entries = useSyncExternalStore(snapshot.subscribe, snapshot.getSnapshot, snapshot.getSnapshot);
+  // How many of the latest entries are shown; it starts over with each conversation shown.
+  const [windowed, setWindowed] = useState({ model, size: CONVERSATION_WINDOW });
+  const windowSize = windowed.model === model ? windowed.size : CONVERSATION_WINDOW;
+  const hiddenCount = Math.max(0, entries.length - windowSize);
+  const shownEntries = hiddenCount === 0 ? entries : entries.slice(hiddenCount);
   const [loaded, setLoaded] = useState<{
     readonly model: ConversationModel;
     readonly states: ReadonlyMap<string, unknown>;
@@ -392,10 +417,13 @@ export function Conversation() {
       const waiting = early.current ?? [];
       early.current = null;
       for (const message of waiting) effect(model.apply(message));
+      // What was read back shows with the loaded conversation, not a frame later (it would count as new).
+      snapshot.flush();
       setLoaded({ model, states });
     })().catch((error: unknown) => {
       if (!active) return;
       early.current = null;
+      snapshot.flush();
       setLoaded({ model, states: new Map() });
       model.add(
         refusedNote(
@@ -406,7 +434,7 @@ export function Conversation() {
     return () => {
       active = false;
     };
-  }, [connection, conversationId, model, effect]);
+  }, [connection, conversationId, model, snapshot, effect]);
 
   /** What the connection hands over: every envelope in and out, and problems. */
   const view: ConnectionView = {
@@ -466,17 +494,21 @@ export function Conversation() {
 
   // New interfaces are announced by name in a polite live region; the ones read back at load are not new.
   const [announcement, setAnnouncement] = useState('');
-  const announced = useRef<{ model: ConversationModel; keys: Set<number> } | null>(null);
+  const announced = useRef<{ model: ConversationModel; lastKey: number } | null>(null);
   const shownModel = loaded?.model === model ? model : null;
   useEffect(() => {
     if (shownModel === null) return;
+    const lastKey = entries.at(-1)?.key ?? 0;
     if (announced.current?.model !== shownModel) {
-      announced.current = { model: shownModel, keys: new Set(entries.map((entry) => entry.key)) };
+      announced.current = { model: shownModel, lastKey };
       return;
     }
-    const known = announced.current.keys;
-    const fresh = entries.filter((entry) => !known.has(entry.key));
-    for (const entry of fresh) known.add(entry.key);
+    // Keys grow and new entries are appended: the fresh ones are the tail after the last key known.
+    const known = announced.current.lastKey;
+    let start = entries.length;
+    while (start > 0 && (entries[start - 1]?.key ?? 0) > known) start--;
+    const fresh = entries.slice(start);
+    announced.current.lastKey = Math.max(known, lastKey);
     const interfaces = fresh.filter((entry) => INTERFACE_KINDS.has(entry.kind));
     if (interfaces.length > 0)
       setAnnouncement(interfaces.map((entry) => text.newInterface(entryName(text, entry))).join(' '));
@@ -507,15 +539,25 @@ export function Conversation() {
     }
   });
 
-  /** The user closed a Surface: focus goes to the entry after it (or before it, or the heading). */
+  /** The user closed a Surface: focus goes to the entry shown after it (or before it, or the heading). */
   const closeSurface = (instanceId: string) => {
-    const index = entries.findIndex(
+    const index = shownEntries.findIndex(
       (entry) => entry.kind === 'surface' && entry.payload.instance_id === instanceId,
     );
-    const neighbour = entries[index + 1] ?? entries[index - 1];
+    const neighbour = shownEntries[index + 1] ?? shownEntries[index - 1];
     focusTarget.current = neighbour?.key ?? 'heading';
     instances.userClose(instanceId);
     model.removeSurface(instanceId);
+  };
+  const closeSurfaceRef = useRef(closeSurface);
+  closeSurfaceRef.current = closeSurface;
+  // Stable, so the memoized entries do not render again because this render made a new function.
+  const onUserClose = useCallback((instanceId: string) => closeSurfaceRef.current(instanceId), []);
+
+  /** Shows the next `CONVERSATION_WINDOW` earlier entries; once none is hidden, focus goes to the first one. */
+  const showEarlier = () => {
+    if (hiddenCount <= CONVERSATION_WINDOW) focusTarget.current = entries[0]?.key ?? 'heading';
+    setWindowed({ model, size: windowSize + CONVERSATION_WINDOW });
   };
 
   const sendUserMessage = async (message: string) => {
@@ -534,22 +576,30 @@ export function Conversation() {
 
   const states = loaded?.model === model ? loaded.states : null;
   /** DSL 1.1 invoke buttons of the agent's interfaces go to the runtime's action ledger (runner). */
-  const actions: EntryActions | null =
-    runtime.status === 'ready' && conversationId !== null
-      ? { runner: runtime.actions, receipts: runtime.receipts, conversationId }
-      : null;
-  const saveState = (key: string | undefined) =>
-    key === undefined || connection === null || conversationId === null
-      ? undefined
-      : (state: unknown) => {
-          connection.store
-            .saveViewState(conversationId, key, state)
-            .catch((error: unknown) =>
-              refused(
-                `The interface's state was not saved: ${error instanceof Error ? error.message : String(error)}`,
-              ),
-            );
-        };
+  const runner = runtime.status === 'ready' ? runtime.actions : null;
+  const receipts = runtime.status === 'ready' ? runtime.receipts : null;
+  const actions = useMemo<EntryActions | null>(
+    () =>
+      runner !== null && receipts !== null && conversationId !== null
+        ? { runner, receipts, conversationId }
+        : null,
+    [runner, receipts, conversationId],
+  );
+  const saveViewState = useCallback(
+    (key: string, state: unknown) => {
+      if (connection === null || conversationId === null) return;
+      connection.store
+        .saveViewState(conversationId, key, state)
+        .catch((error: unknown) =>
+          modelRef.current.add(
+            refusedNote(
+              `The interface's state was not saved: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          ),
+        );
+    },
+    [connection, conversationId],
+  );
 
   return (
     <section
@@ -571,34 +621,31 @@ export function Conversation() {
       <p className="host__visually-hidden" role="status" aria-live="polite" data-testid="announcer">
         {announcement}
       </p>
+      {states !== null && hiddenCount > 0 && (
+        <div className="host__earlier">
+          <span>{text.earlierHidden(hiddenCount)}</span>{' '}
+          <button type="button" onClick={showEarlier}>
+            {text.showEarlier}
+          </button>
+        </div>
+      )}
       <ol className="host__entries" ref={list}>
         {states !== null &&
-          entries.map((entry) => (
-            <li
+          shownEntries.map((entry) => (
+            <EntryItem
               key={`${model.conversationId}:${entry.key}`}
-              className={`host__entry host__entry--${entry.kind}`}
-              aria-label={entryName(text, entry)}
-              data-entry-key={entry.key}
-              tabIndex={-1}
-            >
-              <EntryView
-                entry={entry}
-                text={text}
-                actions={actions}
-                instances={instances}
-                savedState={
-                  entry.kind === 'document' || entry.kind === 'checkpoints'
-                    ? states.get(entry.viewKey ?? '')
-                    : undefined
-                }
-                onStateChange={
-                  entry.kind === 'document' || entry.kind === 'checkpoints'
-                    ? saveState(entry.viewKey)
-                    : undefined
-                }
-                onUserClose={closeSurface}
-              />
-            </li>
+              entry={entry}
+              text={text}
+              actions={actions}
+              instances={instances}
+              savedState={
+                entry.kind === 'document' || entry.kind === 'checkpoints'
+                  ? states.get(entry.viewKey ?? '')
+                  : undefined
+              }
+              saveViewState={saveViewState}
+              onUserClose={onUserClose}
+            />
           ))}
       </ol>
       <div className="host__composer">
@@ -725,6 +772,58 @@ function AgentStream({
   );
 }
 
+/**
+ * One entry of the list. Memoized: when envelopes arrive, only the entries they add or change render; the others
+ * (and their Markdown, their documents' validation) are left as they are.
+ */
+const EntryItem = memo(function EntryItem({
+  entry,
+  text,
+  actions,
+  instances,
+  savedState,
+  saveViewState,
+  onUserClose,
+}: {
+  readonly entry: Entry;
+  readonly text: HostText;
+  readonly actions: EntryActions | null;
+  readonly instances: SurfaceInstances;
+  readonly savedState: unknown;
+  readonly saveViewState: (viewKey: string, state: unknown) => void;
+  readonly onUserClose: (instanceId: string) => void;
+}) {
+  const viewKey = entry.kind === 'document' || entry.kind === 'checkpoints' ? entry.viewKey : undefined;
+  const onStateChange = useMemo(
+    () => (viewKey === undefined ? undefined : (state: unknown) => saveViewState(viewKey, state)),
+    [saveViewState, viewKey],
+  );
+  return (
+    <li
+      className={`host__entry host__entry--${entry.kind}`}
+      aria-label={entryName(text, entry)}
+      data-entry-key={entry.key}
+      tabIndex={-1}
+    >
+      <EntryView
+        entry={entry}
+        text={text}
+        actions={actions}
+        instances={instances}
+        savedState={savedState}
+        onStateChange={onStateChange}
+        onUserClose={onUserClose}
+      />
+    </li>
+  );
+});
+
+/** An agent's chat turn: its Markdown as a one-node document, made once per text. */
+function AgentChatText({ entryKey, text }: { readonly entryKey: number; readonly text: string }) {
+  const document = useMemo(() => markdownDocument(entryKey, text), [entryKey, text]);
+  return <IntelligentUIView document={document} headingLevel={INTERFACE_HEADING_LEVEL} />;
+}
+
 /** The reference of a document the agent sent as `ui.document` (its envelope id is the source call). */
 function documentRefOf(entry: Extract<Entry, { kind: 'document' }>): UIDocumentRef | undefined {
   const document = entry.document as { id?: unknown } | null;
@@ -795,10 +894,7 @@ function EntryView({
           {entry.from === 'user' ? (
             <p className="host__chat-text">{entry.text}</p>
           ) : (
-            <IntelligentUIView
-              document={markdownDocument(entry.key, entry.text)}
-              headingLevel={INTERFACE_HEADING_LEVEL}
-            />
+            <AgentChatText entryKey={entry.key} text={entry.text} />
           )}
           {entry.pending === true && <span className="host__pending">{text.queued}</span>}
         </div>

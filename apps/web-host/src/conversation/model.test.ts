@@ -876,6 +876,46 @@ describe('ConversationModel: local entries and listeners', () => {
   });
 });
 
+describe('ConversationModel: a burst', () => {
+  it('takes 5,000 agent messages in order, each once, without changing an array it handed out', () => {
+    const { model, listener } = watched();
+    const handedOut: (readonly Entry[])[] = [];
+    for (let index = 1; index <= 5_000; index++) {
+      model.apply(received(agentSays(`turn ${index}`)));
+      if (index % 1_000 === 0) handedOut.push(model.entries);
+    }
+    expect(model.size).toBe(5_000);
+    expect(listener).toHaveBeenCalledTimes(5_000);
+    const texts = model.entries.map((entry) => (entry.kind === 'chat' ? entry.text : ''));
+    expect(texts[0]).toBe('turn 1');
+    expect(texts.at(-1)).toBe('turn 5000');
+    expect(new Set(model.entries.map((entry) => entry.key)).size).toBe(5_000);
+    // Arrays handed out earlier are snapshots: a view that rendered one is never changed under it.
+    expect(handedOut.map((entries) => entries.length)).toEqual([1_000, 2_000, 3_000, 4_000, 5_000]);
+  });
+
+  it('finds the right Surface to patch and close after others were removed before it', () => {
+    const model = new ConversationModel(CONVERSATION);
+    for (const id of ['s.1', 's.2', 's.3', 's.4']) {
+      model.apply(received(open(id, { count: 0 })));
+      model.apply(received(agentSays(`after ${id}`)));
+    }
+    model.apply(received(close('s.1')));
+    model.removeSurface('s.3');
+    model.apply(received(patch('s.4', { count: 4 })));
+    model.apply(received(patch('s.2', { count: 2 })));
+    expect(surfaceOf(model, 's.2')?.state).toEqual({ count: 2 });
+    expect(surfaceOf(model, 's.4')?.state).toEqual({ count: 4 });
+    expect(surfaceOf(model, 's.1')).toBeUndefined();
+    expect(surfaceOf(model, 's.3')).toBeUndefined();
+    // A patch for a removed Surface is refused, not applied to a neighbour.
+    model.apply(received(patch('s.3', { count: 3 })));
+    expect(notes(model, 'refused').at(-1)?.text).toBe('No open Surface s.3 to patch.');
+    const keys = model.entries.map((entry) => entry.key);
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+  });
+});
+
 // --- Replay equivalence ----------------------------------------------------------------------------------------
 
 /**

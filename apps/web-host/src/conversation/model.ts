@@ -183,14 +183,26 @@ export type SideEffect =
   | { readonly kind: 'patch'; readonly payload: UIPatchPayload }
   | { readonly kind: 'close'; readonly payload: UIClosePayload };
 
+/**
+ * The entries of one conversation. Appending is O(1) and replacing an entry O(log n) (entries stay ordered by key:
+ * keys grow, and an entry replaced keeps its key), so a burst of thousands of envelopes costs each one the same;
+ * `entries` is a fresh array only when it is read after a change.
+ */
 export class ConversationModel {
   readonly conversationId: string;
-  #entries: readonly Entry[] = [];
+  /** The entries, oldest first, ordered by key; mutated in place, `entries` hands out copies. */
+  readonly #items: Entry[] = [];
+  /** The copy `entries` gave out since the last change, so readers of an unchanged model get the same array. */
+  #snapshot: readonly Entry[] | null = null;
   #next = 1;
   /** `direction + id` of every envelope applied: the live connection and a replay can both bring one. */
   readonly #applied = new Set<string>();
   /** The receiver state of each agent stream, by sourceCallId and uiId, and the entry that shows it. */
   readonly #receivers = new Map<string, { readonly key: number; readonly stream: UIStreamState }>();
+  /** The entry key of each open Surface, by instance id. */
+  readonly #surfaces = new Map<string, number>();
+  /** The entry key of each outgoing message still pending, by envelope id. */
+  readonly #pending = new Map<string, number>();
   readonly #listeners = new Set<() => void>();
 
   constructor(conversationId: string) {
@@ -198,7 +210,13 @@ export class ConversationModel {
   }
 
   get entries(): readonly Entry[] {
-    return this.#entries;
+    this.#snapshot ??= this.#items.slice();
+    return this.#snapshot;
+  }
+
+  /** How many entries there are, without copying them. */
+  get size(): number {
+    return this.#items.length;
   }
 
   subscribe(listener: () => void): () => void {
@@ -208,18 +226,17 @@ export class ConversationModel {
 
   /** A local entry (an example, a pasted document, a refused message). Returns its key. */
   add(entry: NewEntry): number {
-    const key = this.#next++;
-    this.#set([...this.#entries, { ...entry, key }]);
-    return key;
+    return this.#append(entry);
   }
 
   /** Removes the Surface entry of an instance (closed by the user, or removed by the Surface host). */
   removeSurface(instanceId: string): void {
-    this.#set(
-      this.#entries.filter(
-        (entry) => !(entry.kind === 'surface' && entry.payload.instance_id === instanceId),
-      ),
-    );
+    const key = this.#surfaces.get(instanceId);
+    if (key === undefined) return;
+    this.#surfaces.delete(instanceId);
+    const index = this.#indexOf(key);
+    if (index >= 0) this.#items.splice(index, 1);
+    this.#changed();
   }
 
   /**
@@ -240,7 +257,7 @@ export class ConversationModel {
 
   #outgoing(message: LineUpMessage, pending: boolean): SideEffect | null {
     if (message.type === 'lineup.v1.chat.user_message') {
-      this.#push(
+      this.#append(
         { kind: 'chat', label: 'You', from: 'user', text: message.payload.text, pending },
         message.id,
       );
@@ -248,7 +265,7 @@ export class ConversationModel {
     }
     if (message.type === 'lineup.v1.ui.action') {
       // A button's agent action is the user's next turn (seed 002 §11): shown as such, with where it came from.
-      this.#push(
+      this.#append(
         {
           kind: 'chat',
           label: 'You',
@@ -265,17 +282,17 @@ export class ConversationModel {
       // The user closed the Surface: it stays closed when the conversation is shown again.
       this.removeSurface(message.payload.instance_id);
     const note = sentNote(message);
-    if (note !== null) this.#push(note.kind === 'note' ? { ...note, pending } : note, message.id);
+    if (note !== null) this.#append(note.kind === 'note' ? { ...note, pending } : note, message.id);
     return null;
   }
 
   #incoming(message: LineUpMessage): SideEffect | null {
     switch (message.type) {
       case 'lineup.v1.chat.agent_message':
-        this.#push({ kind: 'chat', label: 'Agent', from: 'agent', text: message.payload.text }, message.id);
+        this.#append({ kind: 'chat', label: 'Agent', from: 'agent', text: message.payload.text }, message.id);
         return null;
       case 'lineup.v1.ui.document':
-        this.#push(
+        this.#append(
           {
             kind: 'document',
             label: 'Agent document',
@@ -293,15 +310,14 @@ export class ConversationModel {
         return null;
       case 'lineup.v1.ui.patch': {
         const { payload } = message;
-        const open = this.#entries.some(
-          (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
-        );
-        if (!open) {
+        const key = this.#surfaces.get(payload.instance_id);
+        if (key === undefined) {
           this.add(refusedNote(`No open Surface ${payload.instance_id} to patch.`));
           return null;
         }
         // The entry keeps the latest state (a replay shows it); a live frame gets the patch instead of a remount.
-        this.#patchState(payload.instance_id, payload.state);
+        // The payload keeps its identity, so a mounted frame is patched, not reopened.
+        this.#replace(key, (entry) => ({ ...entry, state: payload.state }) as Entry);
         return { kind: 'patch', payload };
       }
       case 'lineup.v1.ui.close':
@@ -332,28 +348,10 @@ export class ConversationModel {
     const label = payload.app?.name ?? `${payload.surface?.app_id} · ${payload.surface?.surface_id}`;
     const conversationId = this.conversationId;
     // seed 000 §4.1: the same instance id replaces the open instance, in place.
-    if (
-      this.#entries.some(
-        (entry) => entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id,
-      )
-    )
-      this.#set(
-        this.#entries.map((entry) =>
-          entry.kind === 'surface' && entry.payload.instance_id === payload.instance_id
-            ? { kind: 'surface', label, payload, conversationId, key: entry.key }
-            : entry,
-        ),
-      );
+    const key = this.#surfaces.get(payload.instance_id);
+    if (key !== undefined)
+      this.#replace(key, () => ({ kind: 'surface', label, payload, conversationId, key }));
     else this.add({ kind: 'surface', label, payload, conversationId });
-  }
-
-  #patchState(instanceId: string, state: UIPatchPayload['state']): void {
-    // The payload keeps its identity, so a mounted frame is patched, not reopened.
-    this.#set(
-      this.#entries.map((entry) =>
-        entry.kind === 'surface' && entry.payload.instance_id === instanceId ? { ...entry, state } : entry,
-      ),
-    );
   }
 
   #checkpoint(checkpoint: unknown): void {
@@ -382,28 +380,51 @@ export class ConversationModel {
       return;
     }
     this.#receivers.set(streamKey, { key: known.key, stream });
-    this.#set(this.#entries.map((entry) => (entry.key === known.key ? { ...entry, stream } : entry)));
+    this.#replace(known.key, (entry) => ({ ...entry, stream }) as Entry);
   }
 
   #delivered(messageId: string): void {
-    if (!this.#entries.some((entry) => entry.messageId === messageId && 'pending' in entry && entry.pending))
-      return;
-    this.#set(
-      this.#entries.map((entry) =>
-        entry.messageId === messageId && (entry.kind === 'chat' || entry.kind === 'note')
-          ? { ...entry, pending: false }
-          : entry,
-      ),
-    );
+    const key = this.#pending.get(messageId);
+    if (key === undefined) return;
+    this.#pending.delete(messageId);
+    this.#replace(key, (entry) => ({ ...entry, pending: false }) as Entry);
   }
 
-  #push(entry: NewEntry, messageId: string): void {
+  #append(entry: NewEntry, messageId?: string): number {
     const key = this.#next++;
-    this.#set([...this.#entries, { ...entry, key, messageId }]);
+    this.#items.push(messageId === undefined ? { ...entry, key } : { ...entry, key, messageId });
+    if (entry.kind === 'surface') this.#surfaces.set(entry.payload.instance_id, key);
+    if (messageId !== undefined && 'pending' in entry && entry.pending === true)
+      this.#pending.set(messageId, key);
+    this.#changed();
+    return key;
   }
 
-  #set(entries: readonly Entry[]): void {
-    this.#entries = entries;
+  /** Replaces the entry with `key` (if it is still there) by what `update` makes of it. */
+  #replace(key: number, update: (entry: Entry) => Entry): void {
+    const index = this.#indexOf(key);
+    const entry = this.#items[index];
+    if (entry === undefined) return;
+    this.#items[index] = update(entry);
+    this.#changed();
+  }
+
+  /** Where the entry with `key` is, or -1: a binary search, since entries are ordered by key. */
+  #indexOf(key: number): number {
+    let low = 0;
+    let high = this.#items.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = this.#items[middle]!.key;
+      if (found === key) return middle;
+      if (found < key) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  #changed(): void {
+    this.#snapshot = null;
     for (const listener of [...this.#listeners]) listener();
   }
 }
