@@ -142,21 +142,25 @@ test('a flood past what the client holds is refused as overloaded; what the agen
     await expect.poll(() => agent.open(), { timeout: 60_000 }).toBe(1);
     await connected(page);
     agent.closes.length = 0;
+    // The client took in the backlog of the refused connection before it sent the inventory, so there is room
+    // for what is sent again now.
+    const acked = new Set(agent.acks);
     // Sent again as a well-behaved agent does after an overload: a window at a time, each acknowledged first.
-    const unacked = [...sent.keys()].filter((id) => !new Set(agent.acks).has(id));
+    const unacked = [...sent.keys()].filter((id) => !acked.has(id));
     for (let start = 0; start < unacked.length; start += 2_000) {
       const window = unacked.slice(start, start + 2_000);
       for (const id of window) agent.raw(JSON.stringify(sent.get(id)));
       await expect
         .poll(
           () => {
-            const acked = new Set(agent.acks);
-            return window.every((id) => acked.has(id));
+            const now = new Set(agent.acks);
+            return window.every((id) => now.has(id));
           },
           { timeout: 60_000 },
         )
         .toBe(true);
     }
+    expect(agent.closes, 'no second refusal: there was room for what was sent again').toEqual([]);
   }
   expect(new Set(agent.acks).size).toBe(sent.size);
   // Nothing taken twice, nothing lost: one record per envelope.
@@ -173,32 +177,44 @@ test('an agent that never acknowledges gets the same envelopes again with the sa
   agent.acknowledge(false);
   await page.getByLabel('Message to the agent').fill('are you there?');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  agent.send('lineup.v1.tool.call', {
+  // The user's turn went out once and waits for its ack (its timer runs); the client took the call (acked it)
+  // and its answer went out too, unacknowledged: a send waiting for its ack holds up neither.
+  await expect
+    .poll(() => agent.envelopes.filter((envelope) => envelope.payload.text === 'are you there?').length)
+    .toBe(1);
+  const call = agent.send('lineup.v1.tool.call', {
     call_id: 'call_unacked',
     inventory_revision: 'inventory-2',
     tool: 'pomodoro.interrupt',
     arguments: {},
   });
+  await expect.poll(() => agent.acks).toContain(call.id);
+  await expect.poll(() => answersTo(agent, '', 'call_unacked').length).toBeGreaterThan(0);
   for (let cycle = 0; cycle < 3; cycle++) {
     const connections = agent.openedAt.length;
     // No ack within 10 s: the client closes (4000) and dials again after its backoff.
     await page.clock.fastForward(11_000);
-    await expect.poll(() => agent.closes.some((close) => close.code === 4000)).toBe(true);
+    await expect
+      .poll(() => agent.closes.some((close) => close.code === 4000), { timeout: 15_000 })
+      .toBe(true);
     agent.closes.length = 0;
     await page.clock.fastForward(31_000);
     await expect.poll(() => agent.openedAt.length, { timeout: 15_000 }).toBe(connections + 1);
   }
   expectCopiesOnly(agent.envelopes);
   // The agent takes them at last: everything goes out once more, and nothing new appears.
+  const answers = () => answersTo(agent, '', 'call_unacked').length;
+  const turns = () => agent.envelopes.filter((envelope) => envelope.payload.text === 'are you there?').length;
+  const [answersBefore, turnsBefore] = [answers(), turns()];
   agent.acknowledge(true);
   await page.clock.fastForward(11_000);
   await page.clock.fastForward(31_000);
+  await expect.poll(answers, { timeout: 30_000 }).toBeGreaterThan(answersBefore);
+  await expect.poll(turns).toBeGreaterThan(turnsBefore);
+  // The call ends (Pomodoro starts for it first): its one result arrives.
   await expect
     .poll(() => answersTo(agent, '', 'call_unacked').map((answer) => answer.type), { timeout: 30_000 })
     .toContain('lineup.v1.tool.result');
-  await expect
-    .poll(() => agent.envelopes.some((envelope) => envelope.payload.text === 'are you there?'))
-    .toBe(true);
   expectCopiesOnly(agent.envelopes);
   const distinct = new Map(agent.envelopes.map((envelope) => [envelope.id, envelope]));
   const facts = [...distinct.values()].map(

@@ -594,16 +594,16 @@ test('controls: the suite sees silence, a second answer and a page that does not
   agent.raw(JSON.stringify(unknown));
   await expect.poll(() => answersTo(agent, String(unknown.id))).toHaveLength(2);
   await expect(answerTo(String(unknown.id))).rejects.toThrow();
-  // A frozen page: stillResponsive fails while the main thread is held.
-  await page.evaluate(() => {
-    setTimeout(() => {
-      const end = Date.now() + 8_000;
-      while (Date.now() < end) {
-        // hold the main thread
-      }
-    }, 0);
+  // A frozen page: stillResponsive fails while the main thread is held. The hold is the evaluation itself, so it
+  // has begun before the first of the checks' commands reaches the page (they are taken in order).
+  const frozen = page.evaluate(() => {
+    const end = Date.now() + 6_000;
+    while (Date.now() < end) {
+      // hold the main thread
+    }
   });
   await expect(stillResponsiveWithin(page, 'while frozen', 2_000)).rejects.toThrow();
+  await frozen;
 });
 
 async function stillResponsiveWithin(page: Page, text: string, timeout: number) {

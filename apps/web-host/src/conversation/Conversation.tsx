@@ -12,7 +12,16 @@ import { IntelligentUIStreamView, IntelligentUIView, type UIInvokeHandler } from
 import type { ActionRunner, ConversationRecord } from '@lineup/runtime';
 import { type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
 import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
 import { type HostText, labelText, useText } from '../i18n.tsx';
@@ -326,7 +335,11 @@ export function Conversation() {
       ),
     [model],
   );
-  const entries = useSyncExternalStore(snapshot.subscribe, snapshot.getSnapshot, snapshot.getSnapshot);
+  // The list renders from a deferred copy: during a burst React renders it in the background, interruptibly, so a
+  // keystroke or a click is handled between two slices of that render instead of after all of it.
+  const entries = useDeferredValue(
+    useSyncExternalStore(snapshot.subscribe, snapshot.getSnapshot, snapshot.getSnapshot),
+  );
   // How many of the latest entries are shown; it starts over with each conversation shown.
   const [windowed, setWindowed] = useState({ model, size: CONVERSATION_WINDOW });
   const windowSize = windowed.model === model ? windowed.size : CONVERSATION_WINDOW;

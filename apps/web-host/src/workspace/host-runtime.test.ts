@@ -123,3 +123,26 @@ describe('HostRuntime handing over to another tab', () => {
     expect((await db.get('outbox', id))?.deliveredAt).toEqual(expect.any(Number));
   });
 });
+
+describe('HostRuntime taking a tool call', () => {
+  it('answers the client at once while the answer waits for the agent: receive never waits on delivery', async () => {
+    const db = await openRuntimeDatabase(`host-runtime-${++databases}`);
+    opened.push(db);
+    const host = new HostRuntime(db, new AppRegistry(db), { document: fakeDocument() });
+    await host.start();
+    // The agent never acknowledges: every send stays pending.
+    const sent: string[] = [];
+    host.setAgentSink((message) => {
+      sent.push(message.type);
+      return new Promise<void>(() => {});
+    });
+    const call = { call_id: 'call_1', inventory_revision: 'inventory-x', tool: 'none.tool', arguments: {} };
+    const first = await host.receive('conv_a', call);
+    expect(first.answer.type).toBe('lineup.v1.tool.result');
+    const second = await host.receive('conv_a', { ...call, call_id: 'call_2' });
+    expect(second.answer.type).toBe('lineup.v1.tool.result');
+    // The first answer went to the sink and holds the outbox; the second waits behind it, in order.
+    await vi.waitFor(() => expect(sent).toEqual(['lineup.v1.tool.result']));
+    expect(await db.countFromIndex('outbox', 'by_pending')).toBe(2);
+  });
+});

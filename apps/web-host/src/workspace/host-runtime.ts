@@ -150,7 +150,10 @@ export class HostRuntime implements RuntimeHost {
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
     const received = await this.runtime.receive(conversationId, call);
-    await this.#changed();
+    // Delivery goes on in the background: the client takes the agent's next frames (and acknowledges this one)
+    // without waiting for the agent to acknowledge the answers — an agent slow to ack, or one that never does,
+    // must not hold up what it sends.
+    this.#background(this.#changed(), 'A message could not be sent to the agent');
     return received;
   }
 

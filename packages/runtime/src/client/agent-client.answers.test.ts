@@ -402,6 +402,60 @@ describe('copies, sessions and floods', () => {
     ]);
   });
 
+  it('an answer waiting for its ack holds up nothing; what it answers is acknowledged once it is delivered', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    let listener: TransportListener | undefined;
+    const written: string[] = [];
+    const acknowledged: string[] = [];
+    const deliveries: { resolve(): void; reject(error: Error): void }[] = [];
+    const transport: AgentTransport = {
+      connect: (next) => {
+        listener = next;
+        setTimeout(() => next.opened(), 0);
+      },
+      // The agent acknowledges the inventory; every answer's send stays pending until the test settles it.
+      send: (text) => {
+        written.push(text);
+        if (text.includes('"lineup.v1.client.inventory"')) return Promise.resolve();
+        return new Promise<void>((resolve, reject) => deliveries.push({ resolve, reject }));
+      },
+      acknowledge: (id) => acknowledged.push(id),
+      close: () => {},
+    };
+    const agentMessage = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      handlers: { agentMessage },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    for (const [index, type] of ['lineup.v1.ui.frobnicate', 'lineup.v1.app.call'].entries())
+      listener?.received(
+        JSON.stringify(agentEnvelope(type, type.endsWith('app.call') ? appCall('call_a') : {}, `r${index}`)),
+      );
+    listener?.received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'next' }, 'n1')));
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
+    // Both answers went out, in order, before the next frame was handed on, which was acknowledged at once; the
+    // two it answered wait for their answers' delivery.
+    expect(written.slice(1).map((text) => JSON.parse(text).type)).toEqual([
+      'lineup.v1.unsupported',
+      'lineup.v1.app.result',
+    ]);
+    expect(acknowledged).toEqual(['n1']);
+    // The second answer is delivered, the first is lost (its ack never came): only the second envelope is
+    // acknowledged, so the agent sends the first again.
+    deliveries[1]?.resolve();
+    deliveries[0]?.reject(new Error('No ack within 10 s.'));
+    await vi.waitFor(() => expect(acknowledged).toEqual(['n1', 'r1']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(acknowledged).toEqual(['n1', 'r1']);
+  });
+
   it('a flood past the waiting bound refuses the connection once; what was taken is handled, in order', async () => {
     const { registry, client: other } = await ready();
     other.stop();
@@ -444,5 +498,63 @@ describe('copies, sessions and floods', () => {
       JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'again' }, 't50')),
     );
     await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(6));
+  });
+
+  it('after an overload the new session starts once the backlog of the refused connection is taken in', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    let listener: TransportListener | undefined;
+    const events: string[] = [];
+    const transport: AgentTransport = {
+      connect: (next) => {
+        listener = next;
+        setTimeout(() => next.opened(), 0);
+      },
+      send: (text) => void events.push(`sent ${JSON.parse(text).type}`),
+      close: () => {},
+      refuse: (refusal) => void events.push(`refused ${refusal}`),
+    };
+    // The first turn's handler holds the drain until the test lets it go, so the backlog is still waiting when
+    // the client dials again.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      limits: { maxWaitingFrames: 600 },
+      handlers: {
+        agentMessage: async (message) => {
+          events.push(`took ${message.id}`);
+          if (message.id === 't0') await held;
+        },
+      },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    events.length = 0;
+    const turn = (id: string) =>
+      listener?.received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id)));
+    // More than two drains' worth (256 frames each), and past the bound: 600 are taken, the rest refused.
+    for (let index = 0; index < 700; index++) turn(`t${index}`);
+    await vi.waitFor(() => expect(events).toEqual(['refused overloaded', 'took t0']));
+    // The refused connection closes and a new one opens while 599 frames wait; the agent speaks at once.
+    listener?.closed(new Error('refused'));
+    listener?.opened();
+    turn('again');
+    expect(client.status).toBe('closed');
+    release();
+    await vi.waitFor(() => expect(events).toContain('took again'), { timeout: 5_000 });
+    // The backlog first, then the session (inventory first, status open), then what came on the new connection.
+    expect(events).toEqual([
+      'refused overloaded',
+      ...Array.from({ length: 600 }, (_, index) => `took t${index}`),
+      'sent lineup.v1.client.inventory',
+      'took again',
+    ]);
+    expect(client.status).toBe('open');
   });
 });

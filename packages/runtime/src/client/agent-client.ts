@@ -227,6 +227,31 @@ type CallType = (typeof CALL_TYPES)[number];
 
 /** Frames one drain takes at most (and so messages one journal transaction records). */
 const DRAIN_BATCH = 256;
+
+/**
+ * How long a drain works before it lets the page's other tasks run (typing, painting): a burst is taken in slices
+ * of about this many milliseconds, so it never holds the main thread for long.
+ */
+const SLICE_MS = 8;
+
+const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/** Yields to the event loop: `scheduler.yield` where the browser has it, else a task. */
+function yieldToEventLoop(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Lets other tasks run once `SLICE_MS` have passed since the slice began. */
+class Slice {
+  #start = now();
+  async pause(): Promise<void> {
+    if (now() - this.#start < SLICE_MS) return;
+    await yieldToEventLoop();
+    this.#start = now();
+  }
+}
 const isCallType = (type: string | undefined): type is CallType =>
   type === 'lineup.v1.tool.call' || type === 'lineup.v1.app.call';
 
@@ -276,10 +301,15 @@ export class AgentClient {
   /** Frames received and not yet handled, and their length; one drain at a time takes them, in order. */
   readonly #inbox: string[] = [];
   #inboxChars = 0;
+  /** Frames put in the inbox and taken out of it, since the start: where a connection's backlog ends. */
+  #framesReceived = 0;
+  #framesTaken = 0;
   #drainScheduled = false;
   /** Frames not read since the connection was refused as overloaded (reported once per connection). */
   #shed = 0;
   #status: AgentConnectionStatus = 'idle';
+  /** Deliveries of the direct answers to the envelope being handled: its ack waits for them. */
+  readonly #answers: Promise<void>[] = [];
   /** Incoming frames are handled one at a time, in arrival order. */
   #queue: Promise<void> = Promise.resolve();
   /** The journal's queued messages are sent by one flush at a time, oldest first. */
@@ -320,7 +350,15 @@ export class AgentClient {
     const listener: TransportListener = {
       opened: () => {
         this.#shed = 0;
-        this.#enqueue(() => this.#sessionStart());
+        // Frames still waiting from the connection before (refused as overloaded, or lost) are taken in first, and
+        // the session starts after them: an agent that sends again what it missed once it has the inventory finds
+        // the room it needs. What arrives on this connection meanwhile waits its turn.
+        const backlogEnd = this.#framesReceived;
+        this.#enqueue(async () => {
+          while (this.#framesTaken < backlogEnd)
+            await this.#drain(Math.min(DRAIN_BATCH, backlogEnd - this.#framesTaken));
+          await this.#sessionStart();
+        });
       },
       received: (text) => {
         const length = typeof text === 'string' ? text.length : 0;
@@ -334,6 +372,7 @@ export class AgentClient {
         }
         this.#inbox.push(text);
         this.#inboxChars += length;
+        this.#framesReceived++;
         if (!this.#drainScheduled) {
           this.#drainScheduled = true;
           this.#enqueue(() => this.#drain());
@@ -536,16 +575,19 @@ export class AgentClient {
    * they are (no call, no refusal) are recorded in one journal transaction, then handed on and acknowledged one by
    * one: a burst costs one write per batch, not one per frame.
    */
-  async #drain(): Promise<void> {
+  async #drain(count = DRAIN_BATCH): Promise<void> {
     this.#drainScheduled = false;
-    const frames = this.#inbox.splice(0, DRAIN_BATCH);
+    const frames = this.#inbox.splice(0, count);
+    this.#framesTaken += frames.length;
     for (const text of frames) this.#inboxChars -= text.length;
     if (this.#inbox.length > 0 && !this.#drainScheduled) {
       this.#drainScheduled = true;
       this.#enqueue(() => this.#drain());
     }
     const batch: LineUpMessage[] = [];
+    const slice = new Slice();
     for (const text of frames) {
+      await slice.pause();
       try {
         const read = readEnvelopeText(text, { direction: 'agent_to_client' });
         const taken = read.kind === 'message' ? await this.#prepare(read.message) : undefined;
@@ -554,15 +596,15 @@ export class AgentClient {
           continue;
         }
         // Anything else keeps its place: what waits is recorded and handed on first.
-        await this.#record(batch.splice(0));
+        await this.#record(batch.splice(0), slice);
         if (read.kind === 'invalid') await this.#refuseInvalid(read);
         else if (read.kind === 'unsupported') await this.#answerUnsupported(read);
-        else if (taken !== undefined) await this.#record([taken]);
+        else if (taken !== undefined) await this.#record([taken], slice);
       } catch (error) {
         this.#handlers.problem?.(error);
       }
     }
-    await this.#record(batch);
+    await this.#record(batch, slice);
   }
 
   /** A conversation of this session: it got the inventory on this connection. */
@@ -680,7 +722,7 @@ export class AgentClient {
   }
 
   /** Records taken messages in the journal (one transaction for all), then hands each on and acknowledges it. */
-  async #record(messages: readonly LineUpMessage[]): Promise<void> {
+  async #record(messages: readonly LineUpMessage[], slice = new Slice()): Promise<void> {
     if (messages.length === 0) return;
     const journal = this.#options.journal;
     let fresh: readonly boolean[] = messages.map(() => true);
@@ -696,6 +738,7 @@ export class AgentClient {
       }
     }
     for (const [index, message] of messages.entries()) {
+      await slice.pause();
       // A repeat from before a reload is dropped; a call goes on to its runtime, whose own records answer it
       // again without running it twice (seed 003 §4.2).
       if (fresh[index] !== false || isCallType(message.type)) {
@@ -826,6 +869,12 @@ export class AgentClient {
   /**
    * Sends an answer whose envelope id derives from what it answers (`key`), so answering a copy again sends a copy
    * the agent drops. Unrecorded (`record` false) for a conversation outside the session.
+   *
+   * The frame is written to the connection now, in order; its delivery (the agent's ack, in `lineup.v1.ack`) is
+   * awaited apart, so the agent's next frames are taken meanwhile: an agent slow to ack, or one that never does,
+   * holds up nothing it sends. The envelope answered is acknowledged only once its answers are delivered
+   * (`#acknowledge`): an answer that is lost leaves it unacknowledged, so the agent sends it again and gets the
+   * answer again. A failure is the host's `problem`.
    */
   async #answer(
     conversationId: string,
@@ -835,11 +884,29 @@ export class AgentClient {
     record = true,
   ): Promise<void> {
     const id = `${this.#options.clientId}:a:${shortHash([conversationId, key])}`;
-    await this.#send(conversationId, type, payload, id, record);
+    const delivery = this.#send(conversationId, type, payload, id, record);
+    this.#answers.push(delivery);
+    delivery.catch((error: unknown) => this.#handlers.problem?.(error));
   }
 
+  /**
+   * Acknowledges agent envelope `id`, which has been handled: at once, or, when it was answered directly, once
+   * every answer is delivered (never, if one is not: the agent sends the envelope again).
+   */
   #acknowledge(id: string | undefined): void {
+    const answers = this.#answers.splice(0);
     if (id === undefined) return;
+    if (answers.length === 0) this.#acknowledgeNow(id);
+    else
+      Promise.all(answers).then(
+        () => this.#acknowledgeNow(id),
+        () => {
+          // Not acknowledged: the answer was not delivered, and the copy the agent sends gets it again.
+        },
+      );
+  }
+
+  #acknowledgeNow(id: string): void {
     try {
       this.#options.transport.acknowledge?.(id);
     } catch (error) {
