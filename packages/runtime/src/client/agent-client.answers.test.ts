@@ -545,7 +545,7 @@ describe('copies, sessions and floods', () => {
     listener?.closed(new Error('refused'));
     listener?.opened();
     turn('again');
-    expect(client.status).toBe('closed');
+    expect(client.status).toBe('connecting');
     release();
     await vi.waitFor(() => expect(events).toContain('took again'), { timeout: 5_000 });
     // The backlog first, then the session (inventory first, status open), then what came on the new connection.

@@ -354,6 +354,8 @@ export class AgentClient {
         // the session starts after them: an agent that sends again what it missed once it has the inventory finds
         // the room it needs. What arrives on this connection meanwhile waits its turn.
         const backlogEnd = this.#framesReceived;
+        // Connected, but not in session until the backlog is in: the host shows "connecting", not "closed".
+        if (this.#framesTaken < backlogEnd) this.#setStatus('connecting');
         this.#enqueue(async () => {
           while (this.#framesTaken < backlogEnd)
             await this.#drain(Math.min(DRAIN_BATCH, backlogEnd - this.#framesTaken));
