@@ -1,3 +1,4 @@
 import { lineupProject } from '../../vitest.shared.ts';
 
-export default lineupProject({ name: 'shared' });
+// Isolated: the digest tests watch a module (vi.mock), which needs fresh modules per file.
+export default lineupProject({ name: 'shared', isolate: true });

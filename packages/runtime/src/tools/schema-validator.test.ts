@@ -1,7 +1,12 @@
 import { isLineUpError } from '@lineup/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SchemaUnusableError, type SchemaUnusableReason } from './schema-check.js';
-import { assertUsableSchema, matchesSchema, preparedSchemaCount } from './schema-validator.js';
+import {
+  assertUsableSchema,
+  matchesSchema,
+  preparedSchemaCount,
+  schemaPreparationCount,
+} from './schema-validator.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -20,12 +25,14 @@ function refusalOf(schema: object | boolean): { reason: SchemaUnusableReason; po
 describe('matchesSchema', () => {
   it('readies a schema once however many copies of it are read', () => {
     const schema = () => ({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
-    const before = preparedSchemaCount();
+    const before = schemaPreparationCount();
     for (let copy = 0; copy < 50; copy++) {
       expect(matchesSchema(schema(), { n: copy })).toBe(true);
       expect(matchesSchema(schema(), { n: 'x' })).toBe(false);
     }
-    expect(preparedSchemaCount()).toBe(before + 1);
+    // Other test files of the worker may have readied this schema already (they share the module): at most once.
+    expect(schemaPreparationCount() - before).toBeLessThanOrEqual(1);
+    expect(schemaPreparationCount()).toBeGreaterThan(0);
   });
 
   it('keeps a bounded number of readied schemas', () => {

@@ -23,12 +23,15 @@ const MAX_PREPARED = 512;
 
 type Entry = PreparedSchema | SchemaRefusal;
 const prepared = new Map<string, Entry>();
+/** How many times a schema was readied since the module loaded (for tests: readied once, not per copy). */
+let preparations = 0;
 
 /** The readied schema for `schema`, or why it cannot be used (kept either way). */
 function entryFor(schema: object | boolean): Entry {
   const key = JSON.stringify(schema);
   let entry = prepared.get(key);
   if (entry === undefined) {
+    preparations++;
     try {
       entry = prepareSchema(key);
     } catch (error) {
@@ -65,4 +68,9 @@ export function matchesSchema(schema: object | boolean, value: unknown): boolean
 /** How many schemas are kept readied (for tests). */
 export function preparedSchemaCount(): number {
   return prepared.size;
+}
+
+/** How many times a schema was readied since the module loaded (for tests). */
+export function schemaPreparationCount(): number {
+  return preparations;
 }
