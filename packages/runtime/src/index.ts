@@ -100,6 +100,7 @@ export {
   HOST_INTENTS,
   type HostIntent,
   type InvocationOutcome,
+  type McpCallRecord,
   type MiniAppInvocation,
   OPERATION_SESSION_KEY,
   type PageRequestAnswer,
@@ -122,6 +123,7 @@ export {
   miniAppPageUrl,
   mountMiniAppFrame,
 } from './hosting/miniapp-frame.js';
+export type { McpCallOutcome, McpCallToolResult, McpToolCaller, McpToolCallRequest } from './mcp/calls.js';
 export {
   type DeliveryReport,
   OutboxDelivery,
@@ -151,6 +153,8 @@ export {
   type GrantRecord,
   type InstanceRecord,
   type InventoryRecord,
+  type McpServerRecord,
+  type MiniAppRecord,
   type OperationRecord,
   type OutboxRecord,
   openRuntimeDatabase,

@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import * as entry from './index.js';
+import * as mcp from './mcp/index.js';
 
 // The public surface is pinned: adding, removing or renaming an export or an entry point fails here, so an
 // API change is always deliberate and comes with a changeset (VERSIONING.md).
 describe('@lineup/runtime public surface', () => {
   it('exports exactly the pinned entry points', () => {
-    expect(Object.keys(packageJson.exports)).toEqual(['.', './package.json']);
+    expect(Object.keys(packageJson.exports)).toEqual(['.', './mcp', './package.json']);
+  });
+
+  it('exports exactly the pinned names from "./mcp"', () => {
+    expect(Object.keys(mcp).sort()).toEqual([
+      'LINEUP_MCP_CLIENT_CAPABILITIES',
+      'McpServerError',
+      'checkCallToolResult',
+      'createMcpConnector',
+      'createMcpToolCaller',
+      'hasContentOutput',
+      'installMcpServer',
+      'mcpFinalResult',
+      'mcpServerChange',
+      'readMcpServer',
+      'refreshMcpServer',
+    ]);
   });
 
   it('exports exactly the pinned names from "."', () => {

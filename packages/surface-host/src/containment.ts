@@ -53,6 +53,8 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
     readonly html: string;
     readonly css: string;
     readonly js: string;
+    readonly protocol?: 'mcp_app';
+    readonly modules?: readonly string[];
   };
 }
 
@@ -86,6 +88,9 @@ export function installSurfaceContainment(
   const abs = Math.abs;
   const freeze = Object.freeze;
   const addListener = uncurry(global.EventTarget.prototype.addEventListener);
+  const dispatchEvent = uncurry(global.EventTarget.prototype.dispatchEvent);
+  const MessageEventClass = global.MessageEvent;
+  const createObject = Object.create;
   const preventDefault = uncurry(global.Event.prototype.preventDefault);
   const stopImmediatePropagation = uncurry(global.Event.prototype.stopImmediatePropagation);
   const composedPath = uncurry(global.Event.prototype.composedPath);
@@ -186,11 +191,18 @@ export function installSurfaceContainment(
       );
     return input;
   };
-  /** The bundle's script, once `start` gave it: the only script text the private policy lets through. */
-  let bundleScript: string | null = null;
+  /**
+   * The bundle's scripts while `insertBundle` makes their elements (before any of them runs): the only script
+   * texts the private policy lets through. Empty before and after.
+   */
+  let bundleScripts: readonly string[] = [];
   const privatePolicy = trustedTypes.createPolicy(config.trustedTypesPolicy, {
     createHTML: checkMarkup,
-    createScript: (input: string) => (input === bundleScript ? input : null),
+    createScript: (input: string) => {
+      for (let index = 0; index < bundleScripts.length; index++)
+        if (bundleScripts[index] === input) return input;
+      return null;
+    },
   });
   trustedTypes.createPolicy('default', {
     createHTML: (input: string, _type: string, sink: string) => {
@@ -434,37 +446,91 @@ export function installSurfaceContainment(
   // ── 7. On the host's start: the bridge, then the agent's CSS, HTML and script ─────────────────────────
   let bridge: SurfaceBridge | null = null;
   let instanceId: string | null = null;
+  /**
+   * An MCP App view's window.parent: the view's messages to it go up the port as `mcp` messages, and the host's
+   * come back as `message` events whose `source` is this object (what the MCP Apps SDK checks). The real parent,
+   * the wrapper document, is never reachable from the view's code.
+   */
+  let viewParent: object | null = null;
   /** Takes the host's first `start`: which instance this frame holds, and its bundle. */
   const start = (message: Record<string, unknown>) => {
     const id = message.instance_id;
-    const { html, css, js } = message;
+    const { html, css, js, protocol, modules } = message;
     if (
       typeof id !== 'string' ||
       typeof html !== 'string' ||
       typeof css !== 'string' ||
-      typeof js !== 'string'
+      typeof js !== 'string' ||
+      (protocol !== undefined && protocol !== 'mcp_app')
     )
       return;
+    const moduleTexts: string[] = [];
+    if (modules !== undefined) {
+      if (protocol !== 'mcp_app' || !isArray(modules)) return;
+      for (let index = 0; index < modules.length; index++) {
+        const text = modules[index];
+        if (typeof text !== 'string') return;
+        moduleTexts[index] = text;
+      }
+    }
     instanceId = id;
     const violation = (kind: string) =>
       freeze({ namespace: config.namespace, type: 'violation', instance_id: id, kind });
     reports = { navigation: violation('navigation'), focus: violation('focus') };
     if (focusBeforeStart && !earned && doc.hasFocus()) post(reports.focus);
-    bridge = installBridge(global, { ...config, instanceId: id }, post);
+    if (protocol === 'mcp_app') installViewParent(id);
+    else bridge = installBridge(global, { ...config, instanceId: id }, post);
     const width = message.width;
-    whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js));
+    whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js, moduleTexts));
   };
-  const insertBundle = (html: string, css: string, js: string) => {
+  const installViewParent = (id: string) => {
+    const parent = createObject(null, {
+      postMessage: {
+        value: function postMessage(message: unknown) {
+          if (!isPlainObject(message))
+            throw new TypeError('LineUp view: a message to the host is a plain JSON-RPC object.');
+          post({ namespace: config.namespace, type: 'mcp', instance_id: id, message });
+        },
+      },
+    });
+    freeze(parent);
+    viewParent = parent;
+    // window.parent is [Replaceable]: the view's own code reads this object instead of the wrapper's window.
+    defineProperty(global, 'parent', {
+      value: parent,
+      writable: false,
+      enumerable: true,
+      configurable: false,
+    });
+  };
+  const insertBundle = (html: string, css: string, js: string, modules: readonly string[]) => {
     const style = createElement(doc, 'style');
     style.textContent = css;
     appendChild(doc.head, style);
     // Through the private policy, which applies the same markup check as every other sink.
     doc.body.innerHTML = privatePolicy.createHTML(html);
-    bundleScript = js;
-    const script = createElement(doc, 'script');
-    script.nonce = config.nonce;
-    script.text = privatePolicy.createScript(js);
-    appendChild(doc.body, script);
+    // Every script element is made before any of them is connected (and runs): nothing the bundle does can
+    // change which texts the policy lets through. Module scripts run after the classic one, in order.
+    const texts = modules.length === 0 ? [js] : js === '' ? modules : [js, ...modules];
+    bundleScripts = texts;
+    const scripts: unknown[] = [];
+    for (let index = 0; index < texts.length; index++) {
+      const script = createElement(doc, 'script');
+      script.nonce = config.nonce;
+      if (modules.length > 0 && !(index === 0 && js !== '')) script.type = 'module';
+      script.async = false;
+      script.text = privatePolicy.createScript(texts[index]);
+      scripts[index] = script;
+    }
+    bundleScripts = [];
+    for (let index = 0; index < scripts.length; index++) appendChild(doc.body, scripts[index]);
+  };
+  /** A JSON-RPC message from the host, as the `message` event the view listens for on its window. */
+  const deliverToView = (message: unknown) => {
+    if (viewParent === null || !isPlainObject(message)) return;
+    const event = new MessageEventClass('message', { data: message });
+    defineProperty(event, 'source', { value: viewParent });
+    dispatchEvent(global, event);
   };
   /**
    * Runs `then` once the frame is laid out: a frame mounted into a hidden element has no size, and a frame
@@ -498,7 +564,8 @@ export function installSurfaceContainment(
       return;
     }
     if (data.instance_id !== instanceId) return;
-    if (data.type === 'state' && isPlainObject(data.state)) bridge?.deliverState(data.state);
+    if (data.type === 'mcp') deliverToView(data.message);
+    else if (data.type === 'state' && isPlainObject(data.state)) bridge?.deliverState(data.state);
     else if (data.type === 'focus') {
       earned = true;
       const element = denied;

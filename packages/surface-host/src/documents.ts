@@ -67,6 +67,9 @@ const NAVIGATION_HOLD = Object.freeze({ first: 250, next: 50, total: 1_000 });
  */
 export interface SurfaceInlineStart extends SurfaceBundleText {
   readonly instanceId: string;
+  /** An MCP App view (`mountMcpView`): its protocol and module scripts. */
+  readonly protocol?: 'mcp_app';
+  readonly modules?: readonly string[];
 }
 
 /** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
@@ -77,7 +80,16 @@ export function surfaceContainmentConfig(
   return {
     ...(start === undefined
       ? {}
-      : { start: { instance_id: start.instanceId, html: start.html, css: start.css, js: start.js } }),
+      : {
+          start: {
+            instance_id: start.instanceId,
+            html: start.html,
+            css: start.css,
+            js: start.js,
+            ...(start.protocol === undefined ? {} : { protocol: start.protocol }),
+            ...(start.modules === undefined ? {} : { modules: start.modules }),
+          },
+        }),
     namespace: SURFACE_NAMESPACE,
     eventNamePattern: SURFACE_EVENT_NAME_PATTERN.source,
     reservedEventNames: SURFACE_RESERVED_EVENT_NAMES,

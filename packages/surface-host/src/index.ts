@@ -10,6 +10,15 @@ export {
   prepareSurfaceFrame,
 } from './frame-link.js';
 export { SurfaceInstances, type SurfaceInstancesOptions, type SurfaceUpdateOutcome } from './instances.js';
+export {
+  type McpJsonRpcMessage,
+  type McpViewBundle,
+  type McpViewHandle,
+  type McpViewTransport,
+  type MountMcpViewOptions,
+  mcpViewBundle,
+  mountMcpView,
+} from './mcp-view.js';
 export { type ReferencedSurface, surfaceBundleFromFiles } from './reference.js';
 export {
   FORBIDDEN_SANDBOX_TOKENS,

@@ -22,6 +22,8 @@ describe('@lineup/surface-host public surface', () => {
       'SurfaceInstances',
       'buildSurfaceDocuments',
       'checkSurfaceBundle',
+      'mcpViewBundle',
+      'mountMcpView',
       'mountSurface',
       'prepareSurfaceFrame',
       'surfaceBundleFromFiles',

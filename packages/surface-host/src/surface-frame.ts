@@ -12,6 +12,8 @@
  */
 import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import {
+  MCP_VIEW_CHANNEL_LIMITS,
+  parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   SURFACE_CHANNEL_LIMITS,
@@ -135,25 +137,65 @@ export function surfaceBundleBytes(bundle: SurfaceBundleText): number {
 
 /** Mounts a Surface in `container` and returns its handle. */
 export function mountSurface(container: HTMLElement, options: MountSurfaceOptions): SurfaceHandle {
+  return mountSurfaceFrame(container, options);
+}
+
+/**
+ * The channel of an MCP App view in a Surface frame (mcp-view.ts): its module scripts, its bound, and where its
+ * JSON-RPC messages go. A frame with one has no `LineUpSurface` and gets no state.
+ */
+export interface ViewChannel {
+  readonly modules: readonly string[];
+  /** The most the view's texts may be together, in UTF-8 bytes. */
+  readonly maxBytes: number;
+  /** Each valid JSON-RPC message of the view (one object, `jsonrpc: "2.0"`), in order. */
+  readonly onMessage: (message: Readonly<Record<string, unknown>>) => void;
+}
+
+/** A mounted frame's handle, with what only a view uses: its messages, and a height the host sets. */
+export interface SurfaceFrameHandle extends SurfaceHandle {
+  /** Sends one JSON-RPC message to a view (validated first; throws `LineUpProtocolError` and sends nothing). */
+  sendView(message: Readonly<Record<string, unknown>>): void;
+  /** Sets the frame's height as a `resize` of the Surface would (clamped, at most once per frame, loop-safe). */
+  resize(height: number): void;
+}
+
+/** `mountSurface`, or an MCP App view's frame when `viewChannel` is given. */
+export function mountSurfaceFrame(
+  container: HTMLElement,
+  options: MountSurfaceOptions,
+  viewChannel?: ViewChannel,
+): SurfaceFrameHandle {
   const { instanceId, bundle, onEvent, onRejected } = options;
   const maxHeight = Math.min(options.maxHeight ?? DEFAULT_MAX_HEIGHT, SURFACE_CHANNEL_LIMITS.maxFrameHeight);
   // The initial state goes through the same check as every patch, and the markup through the containment's,
   // before anything is mounted.
   let state = stateMessage(instanceId, options.state).state;
   checkSurfaceBundle(bundle);
-  const size = surfaceBundleBytes(bundle);
-  if (size > SURFACE_CHANNEL_LIMITS.maxBundleBytes)
+  const size =
+    surfaceBundleBytes(bundle) +
+    (viewChannel?.modules ?? []).reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0);
+  const maxBytes = Math.min(
+    viewChannel?.maxBytes ?? SURFACE_CHANNEL_LIMITS.maxBundleBytes,
+    viewChannel === undefined ? SURFACE_CHANNEL_LIMITS.maxBundleBytes : MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
+  );
+  if (size > maxBytes)
     throw new LineUpProtocolError([
       {
         path: 'app',
         code: 'too_large',
-        message: `The Surface is ${size} bytes of HTML, CSS and JS; at most ${SURFACE_CHANNEL_LIMITS.maxBundleBytes} are allowed.`,
+        message:
+          viewChannel === undefined
+            ? `The Surface is ${size} bytes of HTML, CSS and JS; at most ${maxBytes} are allowed.`
+            : `The view is ${size} bytes of HTML, CSS and scripts; this host runs views of at most ${maxBytes}.`,
       },
     ]);
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
-  const link = takeSurfaceFrame(container, { instanceId, ...bundle });
+  const viewStart =
+    viewChannel === undefined ? {} : { protocol: 'mcp_app' as const, modules: viewChannel.modules };
+  const link = takeSurfaceFrame(container, { instanceId, ...bundle, ...viewStart });
   const frame = link.frame;
   frame.setAttribute('title', bundle.name);
   frame.setAttribute('data-instance-id', instanceId);
@@ -189,6 +231,11 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   const undeclared = new ReportTally<string>(
     (count, event) => onRejected?.({ reason: 'undeclared_event', event, count }),
     view,
+  );
+  const viewMessages = new TokenBucket(
+    MCP_VIEW_CHANNEL_LIMITS.messageBurst,
+    MCP_VIEW_CHANNEL_LIMITS.messagesPerSecond,
+    now,
   );
   // A flood of window messages would queue ahead of this Surface's own reports (a navigation held for the
   // host must be answered quickly): past the limit the Surface is removed.
@@ -241,8 +288,19 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
   let pendingTabAt: number | null = null;
 
   const sendState = () => {
+    // A view gets no state: it speaks JSON-RPC.
+    if (viewChannel !== undefined) return;
     port?.postMessage({ namespace: SURFACE_NAMESPACE, type: 'state', instance_id: instanceId, state });
   };
+  const requestResize = (height: number) => {
+    requestedHeight = Math.min(Math.ceil(height), maxHeight);
+    if (!resizeScheduled) {
+      resizeScheduled = true;
+      nextFrame(applyResize);
+    }
+  };
+  /** Messages to a view before its `ready`, sent once it holds the channel (in order). */
+  const pendingToView: unknown[] = [];
 
   const refuse = (error: unknown) => {
     if (!(error instanceof LineUpProtocolError)) throw error;
@@ -254,8 +312,23 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     // Cheap checks before any parsing: a flood costs the host a property read per message.
     const data = event.data as { readonly type?: unknown } | null;
     const type = typeof data === 'object' && data !== null ? data.type : undefined;
-    if ((type === 'event' && !events.take()) || (type === 'resize' && !resizes.take())) {
+    if (
+      (type === 'event' && !events.take()) ||
+      (type === 'resize' && !resizes.take()) ||
+      (type === 'mcp' && !viewMessages.take())
+    ) {
       limited.add(undefined);
+      return;
+    }
+    if (type === 'mcp' && viewChannel !== undefined) {
+      let rpc: ReturnType<typeof parseSurfaceMcpMessage>;
+      try {
+        rpc = parseSurfaceMcpMessage(event.data, instanceId);
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      viewChannel.onMessage(rpc.message);
       return;
     }
     let message: ReturnType<typeof parseSurfaceMessageFromFrame>;
@@ -274,11 +347,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
         onEvent({ instance_id: instanceId, event: message.event, data: message.data });
         return;
       case 'resize':
-        requestedHeight = Math.min(Math.ceil(message.height), maxHeight);
-        if (!resizeScheduled) {
-          resizeScheduled = true;
-          nextFrame(applyResize);
-        }
+        requestResize(message.height);
         return;
       case 'violation':
         if (message.kind === 'navigation') {
@@ -354,7 +423,7 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
     pendingTabAt = null;
   };
 
-  const handle: SurfaceHandle = {
+  const handle: SurfaceFrameHandle = {
     instanceId,
     frame,
     get ready() {
@@ -367,6 +436,20 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
       if (closed) throw new TypeError(`Surface ${instanceId} is closed.`);
       state = stateMessage(instanceId, next).state;
       sendState();
+    },
+    sendView(message) {
+      if (closed) throw new TypeError(`View ${instanceId} is closed.`);
+      if (viewChannel === undefined) throw new TypeError('A Surface speaks no JSON-RPC: only a view does.');
+      const checked = parseSurfaceMcpMessage(
+        { namespace: SURFACE_NAMESPACE, type: 'mcp', instance_id: instanceId, message },
+        instanceId,
+      );
+      if (port === null) pendingToView.push(checked);
+      else port.postMessage(checked);
+    },
+    resize(height) {
+      if (closed || !Number.isFinite(height) || height <= 0) return;
+      requestResize(Math.min(height, SURFACE_CHANNEL_LIMITS.maxFrameHeight));
     },
     close() {
       if (closed) return;
@@ -401,10 +484,12 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
           html: bundle.html,
           css: bundle.css,
           js: bundle.js,
+          ...viewStart,
           ...(width > 0 && width <= SURFACE_CHANNEL_LIMITS.maxFrameWidth ? { width } : {}),
         });
       }
       sendState();
+      for (const message of pendingToView.splice(0)) port.postMessage(message);
     },
     onForeign: () => {
       if (closed) return;

@@ -92,7 +92,7 @@ async function checkFile(
 
 /** Checks every listed file (`read` gives its bytes, or undefined when missing); resolves with the bytes by path. */
 export async function verifyBundleFiles(
-  manifest: MiniAppManifest,
+  manifest: Pick<MiniAppManifest, 'id' | 'version' | 'files'>,
   read: (path: string) => Promise<Uint8Array | undefined>,
 ): Promise<ReadonlyMap<string, Uint8Array>> {
   if (manifest.files === undefined)

@@ -20,7 +20,9 @@ import {
   agentToolName,
   type ClientInventoryPayload,
   ClientInventoryPayloadSchema,
+  type McpServerManifest,
   type MiniAppManifest,
+  parseMcpServerManifest,
   parseMiniAppManifest,
   type StandardComponent,
   type SurfaceReference,
@@ -32,13 +34,21 @@ import {
   type AuditRecord,
   type BundleFileRecord,
   type CapabilityRecord,
+  type McpServerRecord,
+  type MiniAppRecord,
   OUTBOX_PENDING,
   REGISTRY_STORES,
   type RegistryTransaction,
   type RuntimeDatabase,
 } from '../storage/database.js';
 import { assertUsableSchema } from '../tools/schema-validator.js';
-import { BundleIntegrityError, type BundlePolicy, digestIntegrity, fetchVerifiedBundle } from './bundle.js';
+import {
+  BundleIntegrityError,
+  type BundlePolicy,
+  digestIntegrity,
+  fetchVerifiedBundle,
+  verifyBundleFiles,
+} from './bundle.js';
 
 /** The standard components this host renders itself: the Intelligent UI DSL, versions 1.0 and 1.1. */
 export const HOST_STANDARD_COMPONENTS: readonly StandardComponent[] = Object.freeze([
@@ -58,6 +68,17 @@ export interface CapabilityDeclaration extends AppCapabilityDescriptor {
   readonly description: string;
   /** The JSON Schema its result must match. */
   readonly output_schema: Readonly<Record<string, unknown>>;
+}
+
+/** The error for an app that is an MCP server where a MiniApp was asked for. */
+function notAMiniApp(): LineUpProtocolError {
+  return new LineUpProtocolError([
+    {
+      path: 'appId',
+      code: 'unknown_reference',
+      message: 'This app is an MCP server: it has no bundle to mount.',
+    },
+  ]);
 }
 
 /** The error for an app id that is not installed. */
@@ -89,7 +110,11 @@ export function buildInventory(
     applications: enabled.map((app) => ({
       id: app.id,
       version: app.manifest.version,
-      surfaces: app.manifest.surfaces.map((surface) => ({ id: surface.id, events: [...surface.events] })),
+      // An MCP server's views open beside its tools' calls, never by an agent's reference.
+      surfaces:
+        app.kind === 'mcp_server'
+          ? []
+          : app.manifest.surfaces.map((surface) => ({ id: surface.id, events: [...surface.events] })),
     })),
     capabilities: capabilities
       .filter((capability) => !capability.revoked)
@@ -176,7 +201,15 @@ export class AppRegistry {
     const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
     const apps = transaction.objectStore('apps');
     const all = await apps.getAll();
-    const existing = all.find((app) => app.id === manifest.id);
+    const found = all.find((app) => app.id === manifest.id);
+    if (found?.kind === 'mcp_server') {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw new LineUpProtocolError([
+        { path: 'id', code: 'duplicate_id', message: 'An MCP server is installed under this app id.' },
+      ]);
+    }
+    const existing: MiniAppRecord | undefined = found;
     const clash = all.find((app) => app.id !== manifest.id && app.manifest.app_scope === manifest.app_scope);
     if (clash !== undefined) {
       transaction.abort();
@@ -246,7 +279,7 @@ export class AppRegistry {
   async confirmStarted(appId: string): Promise<boolean> {
     const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
     const existing = await transaction.objectStore('apps').get(appId);
-    if (existing?.previous === undefined) {
+    if (existing?.kind === 'mcp_server' || existing?.previous === undefined) {
       await transaction.done;
       return false;
     }
@@ -275,7 +308,7 @@ export class AppRegistry {
     const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
     const all = await transaction.objectStore('apps').getAll();
     const existing = all.find((app) => app.id === appId);
-    if (existing?.previous === undefined) {
+    if (existing?.kind === 'mcp_server' || existing?.previous === undefined) {
       await transaction.done;
       return false;
     }
@@ -346,7 +379,100 @@ export class AppRegistry {
   async bundleFiles(
     appId: string,
   ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
-    return this.#verify(appId);
+    const { manifest, files } = await this.#verify(appId);
+    if ('kind' in manifest) throw notAMiniApp();
+    return { manifest, files };
+  }
+
+  /**
+   * The kept, verified views of the installed MCP server `appId`, by path (checked again first, as before every
+   * mount), with its manifest. Throws `LineUpProtocolError` (`unknown_reference`) for an app that is no MCP server,
+   * and `BundleIntegrityError` when a kept view fails its check.
+   */
+  async mcpViewFiles(
+    appId: string,
+  ): Promise<{ readonly manifest: McpServerManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
+    const { manifest, files } = await this.#verify(appId);
+    if (!('kind' in manifest))
+      throw new LineUpProtocolError([
+        { path: 'appId', code: 'unknown_reference', message: 'This app is not an MCP server.' },
+      ]);
+    return { manifest, files };
+  }
+
+  /**
+   * Installs, or refreshes, an MCP server from what `readMcpServer` (`@lineup/runtime/mcp`) read of it: in one
+   * transaction the app record, its kept views, a new inventory revision, the audit entry and the outbox row. The
+   * same manifest again is `unchanged` and writes nothing; another one (a changed tool list or view) is `updated`,
+   * and the views of the version it replaces are let go. Throws `LineUpProtocolError` for an invalid manifest,
+   * views that do not match it, an app scope another app uses (`duplicate_id` at `app_scope`), or a MiniApp under
+   * the same id; nothing is written then.
+   */
+  async installMcpServer(input: unknown, files: ReadonlyMap<string, Uint8Array>): Promise<InstallOutcome> {
+    const manifest = parseMcpServerManifest(input);
+    for (const tool of manifest.tools) {
+      const name = agentToolName(tool);
+      assertUsableSchema(tool.input_schema, { kind: 'tool', name, schema: 'input' });
+      assertUsableSchema(tool.output_schema, { kind: 'tool', name, schema: 'output' });
+    }
+    for (const tool of manifest.app_tools)
+      assertUsableSchema(tool.input_schema, { kind: 'tool', name: tool.tool, schema: 'input' });
+    await verifyBundleFiles(manifest, async (path) => files.get(path));
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const apps = transaction.objectStore('apps');
+    const all = await apps.getAll();
+    const found = all.find((app) => app.id === manifest.id);
+    const clash = all.find((app) => app.id !== manifest.id && app.manifest.app_scope === manifest.app_scope);
+    if (clash !== undefined || (found !== undefined && found.kind !== 'mcp_server')) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw new LineUpProtocolError([
+        clash !== undefined
+          ? {
+              path: 'app_scope',
+              code: 'duplicate_id',
+              message: 'Another installed app uses this app scope; install the server under another one.',
+            }
+          : { path: 'id', code: 'duplicate_id', message: 'A MiniApp is installed under this app id.' },
+      ]);
+    }
+    const existing: McpServerRecord | undefined = found;
+    if (existing !== undefined && canonicalJSONString(existing.manifest) === canonicalJSONString(manifest)) {
+      await transaction.done;
+      return 'unchanged';
+    }
+    const now = this.#clock.now();
+    const record: McpServerRecord = {
+      kind: 'mcp_server',
+      id: manifest.id,
+      manifest,
+      enabled: existing?.enabled ?? true,
+      installedAt: existing?.installedAt ?? now,
+      updatedAt: now,
+    };
+    await this.#commit(transaction, async () => {
+      const store = transaction.objectStore('bundle_files');
+      for (const stored of await store.index('by_app').getAll(manifest.id))
+        if (stored.version !== manifest.version) await store.delete(stored.key);
+      for (const file of manifest.files)
+        await store.put({
+          key: bundleFileKey(manifest.id, manifest.version, file.path),
+          appId: manifest.id,
+          version: manifest.version,
+          path: file.path,
+          integrity: file.integrity,
+          bytes: files.get(file.path) as Uint8Array,
+        } satisfies BundleFileRecord);
+      await apps.put(record);
+      await this.#publish(transaction, [...all.filter((app) => app.id !== manifest.id), record], {
+        at: now,
+        type: existing === undefined ? 'app_installed' : 'app_updated',
+        appId: manifest.id,
+        version: manifest.version,
+        ...(existing === undefined ? {} : { detail: `from ${existing.manifest.version}` }),
+      });
+    });
+    return existing === undefined ? 'installed' : 'updated';
   }
 
   /**
@@ -359,7 +485,10 @@ export class AppRegistry {
       const history = await this.#db.getAllFromIndex('audit', 'by_app', reference.app_id);
       return history.some((entry) => entry.type === 'app_uninstalled') ? 'revoked' : 'unknown_reference';
     }
-    if (!app.manifest.surfaces.some((surface) => surface.id === reference.surface_id))
+    if (
+      app.kind === 'mcp_server' ||
+      !app.manifest.surfaces.some((surface) => surface.id === reference.surface_id)
+    )
       return 'unknown_reference';
     return app.enabled ? 'available' : 'revoked';
   }
@@ -386,7 +515,7 @@ export class AppRegistry {
               : `No enabled app ${reference.app_id} declares a Surface ${reference.surface_id}.`,
         },
       ]);
-    const { manifest, files } = await this.#verify(reference.app_id);
+    const { manifest, files } = await this.bundleFiles(reference.app_id);
     const surface = manifest.surfaces.find((declared) => declared.id === reference.surface_id);
     if (surface === undefined) throw new TypeError('unreachable: a checked Surface is declared');
     return { app: { id: manifest.id, name: manifest.name, version: manifest.version }, surface, files };
@@ -408,9 +537,10 @@ export class AppRegistry {
     await this.#verify(appId);
   }
 
-  async #verify(
-    appId: string,
-  ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
+  async #verify(appId: string): Promise<{
+    readonly manifest: MiniAppManifest | McpServerManifest;
+    readonly files: ReadonlyMap<string, Uint8Array>;
+  }> {
     const app = await this.#db.get('apps', appId);
     if (app === undefined) throw notInstalled();
     const { manifest } = app;

@@ -26,6 +26,13 @@ import {
 } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
 import {
+  checkCallToolResult,
+  type McpCallOutcome,
+  type McpCallToolResult,
+  type McpToolCaller,
+  mcpFinalResult,
+} from '../mcp/calls.js';
+import {
   type ActivationRecord,
   type AuditType,
   EXECUTION_STORES,
@@ -144,13 +151,35 @@ export interface ToolRuntimeOptions {
   readonly foregroundTimeoutMs?: number;
   /** Local UI actions by `<app_scope>.<action>` (`pomodoro.focus.start`); none by default. */
   readonly uiActions?: Readonly<Record<string, UIActionHandler>>;
+  /**
+   * Calls the tools of installed MCP servers (`createMcpToolCaller` of `@lineup/runtime/mcp`). Without it, a call
+   * of an `mcp` tool ends `execution_failed`.
+   */
+  readonly mcp?: McpToolCaller;
+}
+
+/** What a host shows beside an MCP tool call: its arguments, and the server's whole result once it came. */
+export interface McpCallRecord {
+  readonly conversationId: string;
+  readonly callId: string;
+  /** The agent's tool name (`<app_scope>.<method>`). */
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly stage: 'received' | 'waiting' | 'running' | 'finished';
+  /** The server's `CallToolResult`, when it answered (also an error result). */
+  readonly result?: McpCallToolResult;
+  /** The final result the agent got, once finished. */
+  readonly final?: ToolResultPayload;
 }
 
 /** The key under which the `deadline_operation` built-in projects its operation into the session data. */
 export const OPERATION_SESSION_KEY = 'operation';
 
-/** The tools by name, and the app id of each app scope. */
-type Descriptors = Map<string, AgentToolDescriptor> & { readonly appIds: ReadonlyMap<string, string> };
+/** The tools by name, the app id of each app scope, and the URL of each MCP server's app scope. */
+type Descriptors = Map<string, AgentToolDescriptor> & {
+  readonly appIds: ReadonlyMap<string, string>;
+  readonly servers: ReadonlyMap<string, string>;
+};
 
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
@@ -169,6 +198,9 @@ export class ToolRuntime {
   readonly #host: RuntimeHost;
   readonly #foregroundTimeoutMs: number;
   readonly #uiActions: Readonly<Record<string, UIActionHandler>>;
+  readonly #mcp: McpToolCaller | undefined;
+  /** MCP calls in flight in this page, by invocation id: aborted when the runtime stops waiting. */
+  readonly #mcpCalls = new Map<string, AbortController>();
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -178,6 +210,7 @@ export class ToolRuntime {
     this.#host = options.host ?? NO_HOST;
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#uiActions = options.uiActions ?? {};
+    this.#mcp = options.mcp;
   }
 
   /**
@@ -256,6 +289,24 @@ export class ToolRuntime {
     const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
     for (const record of unfinished) {
       if (record.stage === 'received') await this.#route(record.conversationId, record.call);
+      else if (record.stage === 'running' && record.dispatchedAt !== undefined)
+        // Handed to an MCP server before the page closed: it may have run there. Never sent again.
+        await this.#step(async (transaction, _effects, descriptors) => {
+          await this.#finish(
+            transaction,
+            record,
+            {
+              outcome: 'error',
+              error: {
+                code: 'outcome_unknown',
+                message:
+                  'The page closed while the MCP server had the call: it may have run there, and is not sent again.',
+              },
+            },
+            descriptors,
+          );
+          return true;
+        });
       else if (record.stage === 'running' && record.invocationId !== undefined)
         // The page that ran the handler is gone with the old page; running it again could do it twice.
         await this.#step(async (transaction, _effects, descriptors) => {
@@ -357,6 +408,9 @@ export class ToolRuntime {
             .objectStore('instances')
             .get(instanceKeyOf(call.conversationId, descriptors.get(call.call.tool)?.app_scope ?? ''));
           const { invocationId } = call;
+          // An MCP request still in flight in this page is cancelled (the server gets notifications/cancelled).
+          if (invocationId !== undefined && call.dispatchedAt !== undefined)
+            effects.push(() => this.#mcpCalls.get(invocationId)?.abort());
           if (invocationId !== undefined && instance !== undefined) {
             const target = targetOf(instance);
             effects.push((host) => host.cancelInvocation?.(target, invocationId));
@@ -718,6 +772,10 @@ export class ToolRuntime {
     descriptors: Descriptors,
   ): Promise<void> {
     const executor = descriptor.executor;
+    if (executor.kind === 'mcp') {
+      await this.#dispatchMcp(transaction, effects, call, descriptor, descriptors);
+      return;
+    }
     if (executor.kind !== 'runtime') {
       await this.#invoke(transaction, effects, call, descriptor, descriptors);
       return;
@@ -758,6 +816,118 @@ export class ToolRuntime {
       arguments: call.call.arguments,
     };
     effects.push((host) => host.invoke?.(target, invocation));
+  }
+
+  /**
+   * Hands a call to its MCP server: the call is persisted `running` with the time it was dispatched, and only
+   * after that commit does the request leave (an effect), so a page that dies meanwhile leaves a record saying the
+   * server may have it (`recover` ends it `outcome_unknown`, never sending it again).
+   */
+  async #dispatchMcp(
+    transaction: ExecutionTransaction,
+    effects: Effect[],
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): Promise<void> {
+    const url = descriptors.servers.get(descriptor.app_scope);
+    const tool = descriptor.executor.tool;
+    if (this.#mcp === undefined || url === undefined || tool === undefined) {
+      await this.#fail(transaction, call, 'This host cannot call MCP servers.', descriptors);
+      return;
+    }
+    const now = this.#clock.now();
+    const invocationId = this.#ids();
+    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    await transaction
+      .objectStore('tool_calls')
+      .put({ ...current, stage: 'running', invocationId, dispatchedAt: now });
+    const timeoutMs = Math.max(1, (current.dueAt ?? now + descriptor.timeout_ms) - now);
+    const request = { url, tool, arguments: call.call.arguments, timeoutMs };
+    effects.push(() => {
+      void this.#callMcp(call.key, invocationId, request);
+    });
+  }
+
+  /** Makes the request of a dispatched call and keeps its one final result (unless the call ended meanwhile). */
+  async #callMcp(
+    callKey: string,
+    invocationId: string,
+    request: { url: string; tool: string; arguments: Readonly<Record<string, unknown>>; timeoutMs: number },
+  ): Promise<void> {
+    const controller = new AbortController();
+    this.#mcpCalls.set(invocationId, controller);
+    let outcome: McpCallOutcome;
+    try {
+      outcome = await (this.#mcp as McpToolCaller).call({ ...request, signal: controller.signal });
+    } catch (error) {
+      outcome = {
+        status: 'failed',
+        phase: 'call',
+        reason: error instanceof Error ? error.message : 'It failed.',
+      };
+    } finally {
+      this.#mcpCalls.delete(invocationId);
+    }
+    await this.#step(async (transaction, _effects, descriptors) => {
+      const calls = transaction.objectStore('tool_calls');
+      const call = await calls.get(callKey);
+      if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId) return false;
+      const descriptor = descriptors.get(call.call.tool);
+      const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
+      const kept: ToolCallRecord =
+        result === undefined
+          ? call
+          : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
+      if (kept !== call) await calls.put(kept);
+      await this.#finish(
+        transaction,
+        kept,
+        descriptor === undefined
+          ? { outcome: 'error', error: { code: 'revoked' } }
+          : mcpFinalResult(outcome, descriptor.output_schema),
+        descriptors,
+        true,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * An MCP tool call of `conversationId` as a host shows it beside its view: the arguments, the stage, and the
+   * server's whole result once it came. Undefined for an unknown call or one of another kind of tool.
+   */
+  async mcpCall(conversationId: string, callId: string): Promise<McpCallRecord | undefined> {
+    const record = await this.#db.get('tool_calls', callKeyOf(conversationId, callId));
+    if (record === undefined || record.status !== 'accepted' || record.dispatchedAt === undefined) {
+      if (record === undefined || record.status !== 'accepted') return undefined;
+      const descriptor = (await this.#descriptors()).get(record.call.tool);
+      if (descriptor?.executor.kind !== 'mcp') return undefined;
+    }
+    const result = record.mcpResult === undefined ? undefined : checkCallToolResult(record.mcpResult);
+    return {
+      conversationId,
+      callId,
+      tool: record.call.tool,
+      arguments: record.call.arguments,
+      stage: record.stage ?? 'received',
+      ...(result === undefined ? {} : { result }),
+      ...(record.stage === 'finished' && record.latest.type === 'lineup.v1.tool.result'
+        ? { final: record.latest.payload }
+        : {}),
+    };
+  }
+
+  /** Stops waiting for the MCP calls in flight in this page (a page that closes): they end when it reloads. */
+  abortMcpCalls(): void {
+    for (const controller of this.#mcpCalls.values()) controller.abort();
+  }
+
+  async #descriptors(): Promise<Descriptors> {
+    const transaction = this.#db.transaction(EXECUTION_STORES, 'readonly');
+    const descriptors = await descriptorsIn(transaction as unknown as ExecutionTransaction);
+    await transaction.done;
+    return descriptors;
   }
 
   async #startOperation(
@@ -1186,12 +1356,14 @@ async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descrip
   const apps = await transaction.objectStore('apps').getAll();
   const map = new Map<string, AgentToolDescriptor>() as Descriptors;
   const appIds = new Map<string, string>();
+  const servers = new Map<string, string>();
   for (const app of apps) {
     if (!app.enabled) continue;
     appIds.set(app.manifest.app_scope, app.id);
+    if (app.kind === 'mcp_server') servers.set(app.manifest.app_scope, app.manifest.server.url);
     for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
   }
-  return Object.assign(map, { appIds });
+  return Object.assign(map, { appIds, servers });
 }
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {

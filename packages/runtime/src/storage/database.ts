@@ -19,6 +19,7 @@ import type {
   ClientInventoryPayload,
   LineUpMessage,
   LineUpRiskLevel,
+  McpServerManifest,
   MiniAppManifest,
   ToolCallPayload,
   ToolProgressPayload,
@@ -33,8 +34,31 @@ export const RUNTIME_DATABASE_VERSION = 8;
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
 
+/**
+ * An installed app: a MiniApp (`kind` absent, as every record before MCP servers) or an MCP server
+ * (`kind: 'mcp_server'`). Both publish their tools in the one inventory; only a MiniApp has a page and Surfaces.
+ */
+export type AppRecord = MiniAppRecord | McpServerRecord;
+
+/**
+ * An installed MCP server (`@lineup/shared` docs/mcp.md): what was read from it at install or refresh — its tools
+ * and the views they open, kept in `bundle_files` like a verified bundle's files — and whether it is enabled.
+ */
+export interface McpServerRecord {
+  readonly kind: 'mcp_server';
+  readonly id: string;
+  readonly manifest: McpServerManifest;
+  readonly enabled: boolean;
+  /** Unix milliseconds. */
+  readonly installedAt: number;
+  readonly updatedAt: number;
+  /** An MCP server has no page to confirm a first start: a refresh replaces the version at once. */
+  readonly previous?: undefined;
+}
+
 /** An installed MiniApp: its validated manifest and where its bundle is served from. */
-export interface AppRecord {
+export interface MiniAppRecord {
+  readonly kind?: undefined;
   readonly id: string;
   readonly manifest: MiniAppManifest;
   /** Base URL of the bundle's files (the manifest's `entry` is relative to it). */
@@ -180,6 +204,16 @@ export interface ToolCallRecord {
   readonly invocationId?: string;
   /** …and the instance whose page runs it. */
   readonly instanceId?: string;
+  /**
+   * For a tool of an MCP server: when the call was handed to the server (Unix ms). A call that is still running
+   * after a reload may have taken effect there: it ends `outcome_unknown` and is never sent again.
+   */
+  readonly dispatchedAt?: number;
+  /**
+   * For a tool of an MCP server with a view: the server's whole `CallToolResult` (content, structured content),
+   * bounded, which the view gets in `tool-result`. The agent gets the final result of the tool's output schema.
+   */
+  readonly mcpResult?: Readonly<Record<string, unknown>>;
 }
 
 export type ToolCallStage = 'received' | 'waiting' | 'running' | 'finished';

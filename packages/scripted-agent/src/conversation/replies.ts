@@ -86,6 +86,7 @@ const ENGLISH_TOOL_ERRORS = {
   execution_failed: 'it failed while running',
   invalid_message: 'the client found my call message invalid',
   unknown_conversation: 'the client does not know this conversation',
+  outcome_unknown: 'the page closed while the server had my call, so it may or may not have run',
 } as const satisfies Record<ToolErrorCode, string>;
 
 const CHINESE_TOOL_ERRORS = {
@@ -102,6 +103,7 @@ const CHINESE_TOOL_ERRORS = {
   execution_failed: '执行时出错',
   invalid_message: '客户端认为我的调用消息无效',
   unknown_conversation: '客户端不认识这个对话',
+  outcome_unknown: '服务器处理调用时页面关闭了，无法确定它是否已执行',
 } as const satisfies Record<ToolErrorCode, string>;
 
 function englishDuration(seconds: number): string {

@@ -58,10 +58,13 @@ export {
 } from './miniapp-compact.js';
 // lineup.surface.v1
 export {
+  MCP_VIEW_CHANNEL_LIMITS,
+  parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_EVENT_NAME_PATTERN,
+  SURFACE_FRAME_PROTOCOLS,
   SURFACE_NAMESPACE,
   SURFACE_RESERVED_EVENT_NAMES,
   SURFACE_VIOLATION_KINDS,
@@ -69,6 +72,8 @@ export {
   SurfaceEventMessageSchema,
   type SurfaceFocusMessage,
   SurfaceFocusMessageSchema,
+  type SurfaceMcpMessage,
+  SurfaceMcpMessageSchema,
   type SurfaceMessageFromFrame,
   SurfaceMessageFromFrameSchema,
   type SurfaceMessageToFrame,

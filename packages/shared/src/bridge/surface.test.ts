@@ -10,6 +10,8 @@ import { LineUpProtocolError } from '../errors/errors.js';
 import type { UIIssueCode } from '../errors/issues.js';
 import { jsonByteLength } from '../json/safe-json.js';
 import {
+  MCP_VIEW_CHANNEL_LIMITS,
+  parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   SURFACE_CHANNEL_LIMITS,
@@ -541,5 +543,86 @@ describe('properties', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('MCP App views on the Surface channel', () => {
+  const rpc = (overrides: J = {}): J => ({
+    namespace: SURFACE_NAMESPACE,
+    type: 'mcp',
+    instance_id: INSTANCE,
+    message: { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} },
+    ...overrides,
+  });
+  const refused = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(LineUpProtocolError);
+      return (error as LineUpProtocolError).issues.map(({ code, path }) => ({ code, path }));
+    }
+    throw new Error('accepted');
+  };
+
+  it('a view start may be larger than a Surface bundle, up to the view bound, and carry modules', () => {
+    const big = 'x'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes);
+    expect(
+      parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', html: big, modules: ['export {}'] })),
+    ).toMatchObject({
+      protocol: 'mcp_app',
+      modules: ['export {}'],
+    });
+    expect(refused(() => parseSurfaceMessageToFrame(start({ html: big })))).toEqual([
+      { code: 'too_large', path: '$' },
+    ]);
+    const tooBig = 'x'.repeat(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes - 20);
+    expect(
+      refused(() =>
+        parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', html: tooBig, modules: ['x'.repeat(64)] })),
+      ),
+    ).toEqual([{ code: 'too_large', path: '$' }]);
+  });
+
+  it('only a view has modules, and no other protocol exists', () => {
+    expect(refused(() => parseSurfaceMessageToFrame(start({ modules: ['export {}'] })))).toEqual([
+      { code: 'unknown_property', path: 'modules' },
+    ]);
+    expect(refused(() => parseSurfaceMessageToFrame(start({ protocol: 'mcp' })))).toEqual([
+      { code: 'invalid_value', path: 'protocol' },
+    ]);
+  });
+
+  it('parseSurfaceMcpMessage takes one JSON-RPC 2.0 object of the instance, within its bound', () => {
+    expect(parseSurfaceMcpMessage(rpc(), INSTANCE).message).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ui/initialize',
+      params: {},
+    });
+    expect(
+      refused(() => parseSurfaceMcpMessage(rpc({ message: { jsonrpc: '1.0', id: 1 } }), INSTANCE)),
+    ).toEqual([{ code: 'invalid_value', path: 'message.jsonrpc' }]);
+    expect(refused(() => parseSurfaceMcpMessage(rpc({ message: [1, 2] }), INSTANCE))).toEqual([
+      { code: WRONG_TYPE, path: 'message' },
+    ]);
+    expect(refused(() => parseSurfaceMcpMessage(rpc(), 'another.instance'))).toEqual([
+      { code: 'invalid_value', path: 'instance_id' },
+    ]);
+    const large = {
+      jsonrpc: '2.0',
+      method: 'x',
+      params: { text: 'x'.repeat(MCP_VIEW_CHANNEL_LIMITS.maxMessageBytes) },
+    };
+    expect(refused(() => parseSurfaceMcpMessage(rpc({ message: large }), INSTANCE))[0]?.code).toBe(
+      'too_large',
+    );
+    expect(
+      refused(() => parseSurfaceMcpMessage({ ...rpc(), namespace: 'lineup.miniapp.v1' }, INSTANCE)),
+    ).toEqual([{ code: 'invalid_value', path: 'namespace' }]);
+  });
+
+  it("a Surface's parsers refuse mcp messages either way", () => {
+    expect(refused(() => parseSurfaceMessageFromFrame(rpc(), INSTANCE))[0]).toMatchObject({ path: 'type' });
+    expect(refused(() => parseSurfaceMessageToFrame(rpc(), INSTANCE))[0]).toMatchObject({ path: 'type' });
   });
 });

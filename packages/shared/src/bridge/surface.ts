@@ -28,6 +28,12 @@
  *
  * The Surface channel never carries a MiniApp message and the MiniApp channel never carries a Surface
  * message: each parser accepts only its own namespace (bridge/miniapp.ts).
+ *
+ * An MCP App view (docs/mcp.md) runs in the same frames under the same containment. Its `start` says
+ * `protocol: "mcp_app"` and may carry `modules` (module scripts, run in order after `js`) within the larger bound of a
+ * kept view (`MCP_VIEW_CHANNEL_LIMITS.maxViewBytes`); the frame then has no `LineUpSurface` bridge, and the view's
+ * JSON-RPC messages travel as `mcp` messages both ways (`message`: one JSON-RPC 2.0 object), read by
+ * `parseSurfaceMcpMessage`. A plain Surface never sends or gets `mcp`: the other parsers refuse the type.
  */
 import { z } from 'zod';
 import { LineUpProtocolError } from '../errors/errors.js';
@@ -72,6 +78,22 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
   /** UTF-8 bytes of a bundle's `html` + `css` + `js`: seed 000 §4.1 "160 KiB". */
   maxBundleBytes: 163_840,
 } as const);
+
+/**
+ * Bounds of an MCP App view in a Surface frame. A kept view of an installed server may be larger than an agent's
+ * inline bundle: real views are single HTML files of 200–450 KiB that inline their framework; a host sets its own
+ * bound at most `maxViewBytes`. A JSON-RPC message is at most `maxMessageBytes` (a tool result of the server, 1 MiB,
+ * and its envelope); a view may send `messageBurst` at once and `messagesPerSecond` sustained.
+ */
+export const MCP_VIEW_CHANNEL_LIMITS = Object.freeze({
+  maxViewBytes: 2_097_152,
+  maxMessageBytes: 1_050_624,
+  messageBurst: 64,
+  messagesPerSecond: 32,
+} as const);
+
+/** The protocols a Surface frame speaks: none (a Surface, with `LineUpSurface`), or an MCP App view's. */
+export const SURFACE_FRAME_PROTOCOLS = Object.freeze(['mcp_app'] as const);
 
 /** What a frame's containment reports (`violation` messages). */
 export const SURFACE_VIOLATION_KINDS = Object.freeze(['navigation', 'focus'] as const);
@@ -130,6 +152,30 @@ export const SurfaceStateMessageSchema = z
   })
   .meta({ id: 'SurfaceStateMessage' });
 
+/** One JSON-RPC 2.0 message of an MCP App view: an object with `jsonrpc: "2.0"`, within the message bound. */
+const JsonRpcMessageSchema = boundedJSONObject(
+  MCP_VIEW_CHANNEL_LIMITS.maxMessageBytes,
+  'A JSON-RPC message',
+).superRefine((message, context) => {
+  if (message.jsonrpc !== '2.0')
+    context.addIssue({
+      code: 'custom',
+      path: ['jsonrpc'],
+      message: 'A JSON-RPC message says jsonrpc "2.0".',
+      params: { code: 'invalid_value' satisfies UIIssueCode },
+    });
+});
+
+/** An MCP App view's JSON-RPC message, either way (`start` said `protocol: "mcp_app"`). */
+export const SurfaceMcpMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('mcp'),
+    instance_id: BridgeInstanceIdSchema,
+    message: JsonRpcMessageSchema,
+  })
+  .meta({ id: 'SurfaceMcpMessage' });
+
 export const SurfaceViolationMessageSchema = z
   .strictObject({
     namespace,
@@ -139,7 +185,8 @@ export const SurfaceViolationMessageSchema = z
   })
   .meta({ id: 'SurfaceViolationMessage' });
 
-const bundleText = () => z.string().max(SURFACE_CHANNEL_LIMITS.maxBundleBytes);
+const bundleText = () => z.string().max(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes);
+const viewText = () => z.string().max(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes);
 
 export const SurfaceStartMessageSchema = z
   .strictObject({
@@ -154,14 +201,33 @@ export const SurfaceStartMessageSchema = z
      * moved into place runs the bundle only once its document is that wide (or its size changed again).
      */
     width: z.number().int().positive().max(SURFACE_CHANNEL_LIMITS.maxFrameWidth).optional(),
+    /** `mcp_app`: an MCP App view, which speaks JSON-RPC in `mcp` messages and has no `LineUpSurface`. */
+    protocol: z.enum(SURFACE_FRAME_PROTOCOLS).optional(),
+    /** An MCP App view's module scripts, run in order after `js`. */
+    modules: z.array(viewText()).max(64).optional(),
   })
   .superRefine((message, context) => {
-    const bytes = utf8ByteLength(message.html) + utf8ByteLength(message.css) + utf8ByteLength(message.js);
-    if (bytes > SURFACE_CHANNEL_LIMITS.maxBundleBytes)
+    const view = message.protocol === 'mcp_app';
+    const bytes =
+      utf8ByteLength(message.html) +
+      utf8ByteLength(message.css) +
+      utf8ByteLength(message.js) +
+      (message.modules ?? []).reduce((sum, text) => sum + utf8ByteLength(text), 0);
+    const max = view ? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes : SURFACE_CHANNEL_LIMITS.maxBundleBytes;
+    if (bytes > max)
       context.addIssue({
         code: 'custom',
-        message: `A bundle's html, css and js may be at most ${SURFACE_CHANNEL_LIMITS.maxBundleBytes} bytes together as UTF-8.`,
+        message: view
+          ? `A view's html, css and scripts may be at most ${max} bytes together as UTF-8.`
+          : `A bundle's html, css and js may be at most ${max} bytes together as UTF-8.`,
         params: { code: 'too_large' satisfies UIIssueCode },
+      });
+    if (!view && message.modules !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['modules'],
+        message: 'Only an MCP App view (protocol mcp_app) has module scripts.',
+        params: { code: 'unknown_property' satisfies UIIssueCode },
       });
   })
   .meta({ id: 'SurfaceStartMessage' });
@@ -196,6 +262,7 @@ export type SurfaceStateMessage = z.infer<typeof SurfaceStateMessageSchema>;
 export type SurfaceViolationMessage = z.infer<typeof SurfaceViolationMessageSchema>;
 export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
 export type SurfaceStartMessage = z.infer<typeof SurfaceStartMessageSchema>;
+export type SurfaceMcpMessage = z.infer<typeof SurfaceMcpMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
@@ -205,9 +272,26 @@ const FROM_FRAME_BUDGET = messageBudget(
   SURFACE_CHANNEL_LIMITS.maxEventDataBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
 const TO_FRAME_BUDGET = messageBudget(
-  Math.max(SURFACE_CHANNEL_LIMITS.maxStateBytes, SURFACE_CHANNEL_LIMITS.maxBundleBytes) +
+  Math.max(SURFACE_CHANNEL_LIMITS.maxStateBytes, MCP_VIEW_CHANNEL_LIMITS.maxViewBytes) +
     SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
+const MCP = namespaceGate(SURFACE_NAMESPACE, SurfaceMcpMessageSchema);
+const MCP_BUDGET = messageBudget(
+  MCP_VIEW_CHANNEL_LIMITS.maxMessageBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
+);
+
+/**
+ * Validates an `mcp` message of an MCP App view's frame (either way), for the instance the host mounted: one
+ * JSON-RPC 2.0 object within `MCP_VIEW_CHANNEL_LIMITS.maxMessageBytes`. A plain Surface's parsers refuse the type,
+ * so only a host that started a view (`protocol: "mcp_app"`) reads these. Returns a deep-frozen copy; throws
+ * `LineUpProtocolError`.
+ */
+export function parseSurfaceMcpMessage(input: unknown, expectedInstanceId?: string): SurfaceMcpMessage {
+  return assertInstance(
+    parseShape(MCP, input, { budget: MCP_BUDGET }, LineUpProtocolError),
+    expectedInstanceId,
+  );
+}
 
 /**
  * Validates a message a Surface frame posted, for the instance the host mounted in that frame (`ready` names

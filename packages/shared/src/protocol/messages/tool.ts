@@ -85,7 +85,9 @@ export type ToolProgressPayload = z.infer<typeof ToolProgressPayloadSchema>;
  * - `execution_failed` — the handler or built-in failed;
  * - `invalid_message` — the call message itself was invalid (its `call_id` readable, something else not): it
  *   was not recorded and never ran, and `error.issues` says where;
- * - `unknown_conversation` — the call named a conversation that is not one of this client's session.
+ * - `unknown_conversation` — the call named a conversation that is not one of this client's session;
+ * - `outcome_unknown` — the call was sent to an MCP server and the page closed before its answer came: it may
+ *   have taken effect there, so it is never sent again (an unknown external effect is not retried).
  */
 export const TOOL_ERROR_CODES = [
   'unsupported',
@@ -101,6 +103,7 @@ export const TOOL_ERROR_CODES = [
   'execution_failed',
   'invalid_message',
   'unknown_conversation',
+  'outcome_unknown',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 

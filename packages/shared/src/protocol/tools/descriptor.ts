@@ -24,6 +24,7 @@ import {
   RiskLevelSchema,
 } from '../messages/common.js';
 import { jsonSchemaObject } from '../messages/json-schema-shape.js';
+import { SurfaceIdSchema } from '../messages/surface.js';
 import { checkNoScriptURLs } from './executable-content.js';
 
 /** A published tool name: `<app_scope>.<method>`. */
@@ -72,29 +73,50 @@ export type AgentToolActivation = (typeof AGENT_TOOL_ACTIVATIONS)[number];
 export const RUNTIME_TOOL_BUILTINS = ['deadline_operation', 'operation_interrupt'] as const;
 export type RuntimeToolBuiltin = (typeof RUNTIME_TOOL_BUILTINS)[number];
 
-export const AGENT_TOOL_EXECUTOR_KINDS = ['miniapp_sdk', 'runtime'] as const;
+/**
+ * Who serves a call: the MiniApp's SDK handler (`miniapp_sdk`), a runtime built-in (`runtime`), or a tool of an
+ * installed MCP server (`mcp`, which only an MCP server's manifest declares: docs/mcp.md).
+ */
+export const AGENT_TOOL_EXECUTOR_KINDS = ['miniapp_sdk', 'runtime', 'mcp'] as const;
+export type AgentToolExecutorKind = (typeof AGENT_TOOL_EXECUTOR_KINDS)[number];
 
-/** `{ kind: 'miniapp_sdk' }` or `{ kind: 'runtime', builtin }`. One object so an issue points at its field. */
+/**
+ * An MCP tool's own name, as its server lists it: 1–128 characters of letters, digits, `_`, `-`, `.` and `/`
+ * (the MCP specification's recommended set). It is what the runtime sends in `tools/call`; the agent sees the
+ * tool under its LineUp name (`<app_scope>.<method>`).
+ */
+export const MCP_TOOL_NAME_PATTERN = /^[A-Za-z0-9_./-]{1,128}$/;
+
+export const McpToolNameSchema = z
+  .string()
+  .regex(MCP_TOOL_NAME_PATTERN)
+  .meta({ id: 'McpToolName', description: "An MCP server's tool name: 1–128 of A–Z a–z 0–9 _ - . /" });
+
+/**
+ * `{ kind: 'miniapp_sdk' }`, `{ kind: 'runtime', builtin }` or `{ kind: 'mcp', tool, view? }` (the MCP tool's own
+ * name, and the id of the kept view its calls open). One object so an issue points at its field.
+ */
 export const AgentToolExecutorSchema = z
   .strictObject({
     kind: z.enum(AGENT_TOOL_EXECUTOR_KINDS),
     builtin: z.enum(RUNTIME_TOOL_BUILTINS).exactOptional(),
+    tool: McpToolNameSchema.exactOptional(),
+    view: SurfaceIdSchema.exactOptional(),
   })
   .superRefine((executor, context) => {
-    if (executor.kind === 'runtime' && executor.builtin === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['builtin'],
-        message: 'A runtime executor names one of the runtime built-ins.',
-        params: { code: 'missing_property' satisfies UIIssueCode },
-      });
-    } else if (executor.kind === 'miniapp_sdk' && executor.builtin !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['builtin'],
-        message: 'Only a runtime executor names a built-in.',
-        params: { code: 'unknown_property' satisfies UIIssueCode },
-      });
+    const issue = (path: string, message: string, code: UIIssueCode) =>
+      context.addIssue({ code: 'custom', path: [path], message, params: { code } });
+    if (executor.kind === 'runtime' && executor.builtin === undefined)
+      issue('builtin', 'A runtime executor names one of the runtime built-ins.', 'missing_property');
+    else if (executor.kind !== 'runtime' && executor.builtin !== undefined)
+      issue('builtin', 'Only a runtime executor names a built-in.', 'unknown_property');
+    if (executor.kind === 'mcp' && executor.tool === undefined)
+      issue('tool', "An mcp executor names the MCP server's tool.", 'missing_property');
+    if (executor.kind !== 'mcp') {
+      if (executor.tool !== undefined)
+        issue('tool', 'Only an mcp executor names a tool.', 'unknown_property');
+      if (executor.view !== undefined)
+        issue('view', 'Only an mcp executor names a view.', 'unknown_property');
     }
   })
   .meta({ id: 'AgentToolExecutor' });
@@ -154,6 +176,23 @@ function checkDescriptor(descriptor: DescriptorFields, context: z.RefinementCtx)
       code: 'custom',
       path: ['executor', 'kind'],
       message: 'An operation tool is executed by a runtime built-in.',
+      params: { code: 'invalid_value' satisfies UIIssueCode },
+    });
+  }
+  // An MCP tool is one request to its server: nothing to start or wake, and no operation of the runtime's.
+  if (executor.kind === 'mcp' && descriptor.activation !== 'activation_not_required') {
+    context.addIssue({
+      code: 'custom',
+      path: ['activation'],
+      message: 'A tool served by an MCP server needs no activation (activation_not_required).',
+      params: { code: 'invalid_value' satisfies UIIssueCode },
+    });
+  }
+  if (executor.kind === 'mcp' && descriptor.call_model !== 'query' && descriptor.call_model !== 'command') {
+    context.addIssue({
+      code: 'custom',
+      path: ['call_model'],
+      message: 'A tool served by an MCP server is a query or a command.',
       params: { code: 'invalid_value' satisfies UIIssueCode },
     });
   }

@@ -93,6 +93,15 @@ export const MiniAppManifestSchema = z
     checkUnique(manifest.tools, (tool) => tool.method, context, ['tools'], ['method'], 'method');
     const declared = new Set(manifest.permissions);
     manifest.tools.forEach((tool, index) => {
+      if (tool.executor.kind === 'mcp') {
+        context.addIssue({
+          code: 'custom',
+          path: ['tools', index, 'executor', 'kind'],
+          message:
+            'A MiniApp serves its tools itself or with a runtime built-in; only an MCP server has mcp tools.',
+          params: { code: 'invalid_value' satisfies UIIssueCode },
+        });
+      }
       if (tool.app_scope !== manifest.app_scope) {
         context.addIssue({
           code: 'custom',

@@ -1,0 +1,38 @@
+/**
+ * @lineup/runtime/mcp — MCP servers as apps of the runtime (`@lineup/shared` docs/mcp.md): open sessions with the
+ * official MCP TypeScript SDK's client over Streamable HTTP (`createMcpConnector`), read a server for install or
+ * refresh (`readMcpServer`, kept by `AppRegistry.installMcpServer`; `installMcpServer` and `refreshMcpServer` do
+ * both), and call its tools (`createMcpToolCaller`, the `mcp` option of `ToolRuntime`).
+ */
+export {
+  checkCallToolResult,
+  createMcpToolCaller,
+  hasContentOutput,
+  type McpCallOutcome,
+  type McpCallToolResult,
+  type McpToolCaller,
+  type McpToolCallerOptions,
+  type McpToolCallRequest,
+  mcpFinalResult,
+} from './calls.js';
+export {
+  installMcpServer,
+  type McpServerChange,
+  mcpServerChange,
+  refreshMcpServer,
+} from './install.js';
+export {
+  McpServerError,
+  type McpServerErrorCode,
+  type ReadMcpServer,
+  type ReadMcpServerOptions,
+  readMcpServer,
+} from './read-server.js';
+export {
+  createMcpConnector,
+  LINEUP_MCP_CLIENT_CAPABILITIES,
+  type McpConnector,
+  type McpConnectorOptions,
+  type McpServerIdentity,
+  type McpSession,
+} from './session.js';

@@ -1,0 +1,446 @@
+/**
+ * An MCP server as an app of the runtime, on fake-indexeddb with the official SDK on both ends: install, refresh,
+ * enable, disable and uninstall (each a new inventory revision, nothing written for a refusal), and the `mcp`
+ * executor — the whole pipeline, the server's answers mapped to one final result, and the crash rule: a call that
+ * may have reached the server when the page died is never sent again.
+ */
+import 'fake-indexeddb/auto';
+import { LineUpProtocolError } from '@lineup/shared';
+import { MCP_CONTENT_OUTPUT_SCHEMA } from '@lineup/shared/protocol';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { pomodoroManifest } from '../../test/manifests.js';
+import { sdkServer } from '../../test/mcp-servers.js';
+import { AppRegistry } from '../apps/registry.js';
+import { ToolRuntime } from '../execution/tool-runtime.js';
+import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
+import { createMcpToolCaller, type McpCallOutcome, type McpToolCaller, mcpFinalResult } from './calls.js';
+import { installMcpServer, refreshMcpServer } from './install.js';
+import { McpServerError, readMcpServer } from './read-server.js';
+
+const CONVERSATION = 'conv_1';
+const VIEW = '<!doctype html><p>clock</p>';
+
+let db: RuntimeDatabase;
+let registry: AppRegistry;
+let now = Date.parse('2026-12-04T08:00:00Z');
+let databases = 0;
+let ids = 0;
+const clock = { now: () => now };
+
+function clockServer(extra: { failAdd?: boolean } = {}) {
+  return sdkServer({
+    name: 'Clock Server',
+    tools: [
+      {
+        name: 'get-time',
+        description: 'Returns the time.',
+        annotations: { readOnlyHint: true },
+        _meta: { ui: { resourceUri: 'ui://clock/view.html' } },
+        run: () => ({ content: [{ type: 'text', text: '08:00' }] }),
+      },
+      {
+        name: 'add',
+        description: 'Adds two numbers.',
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        outputSchema: z.object({ sum: z.number() }),
+        run: (args) =>
+          extra.failAdd === true
+            ? { content: [{ type: 'text', text: 'cannot add today' }], isError: true }
+            : {
+                content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }],
+                structuredContent: { sum: Number(args.a) + Number(args.b) },
+              },
+      },
+      {
+        name: 'tick',
+        description: 'Only the view calls it.',
+        _meta: { ui: { visibility: ['app'] } },
+        run: () => ({ content: [] }),
+      },
+    ],
+    resources: [{ uri: 'ui://clock/view.html', text: VIEW }],
+  });
+}
+
+beforeEach(async () => {
+  db = await openRuntimeDatabase(`mcp-apps-${databases++}`);
+  registry = new AppRegistry(db, { clock });
+});
+
+const call = (callId: string, tool: string, args: Record<string, unknown> = {}) => ({
+  call_id: callId,
+  inventory_revision: 'inventory-1',
+  tool,
+  arguments: args,
+});
+
+async function finalOf(callId: string) {
+  const record = await db.get('tool_calls', `${CONVERSATION}\n${callId}`);
+  return record?.latest.type === 'lineup.v1.tool.result' ? record.latest.payload : undefined;
+}
+
+async function settled(callId: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const final = await finalOf(callId);
+    if (final !== undefined) return final;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`${callId} never finished`);
+}
+
+describe('installing an MCP server', () => {
+  it('keeps the server, its views and a new inventory with its agent tools in one transaction', async () => {
+    const server = clockServer();
+    const { outcome, manifest } = await installMcpServer(registry, server.url, { connect: server.connect });
+    expect(outcome).toBe('installed');
+    const [record] = await registry.list();
+    expect(record).toMatchObject({ kind: 'mcp_server', id: 'mcp.clock_server', enabled: true });
+    const inventory = await registry.inventory();
+    expect(inventory.revision).toBe('inventory-1');
+    expect(inventory.tools?.map((tool) => [tool.name, tool.risk, tool.call_model])).toEqual([
+      ['clock_server.get_time', 'display_only', 'query'],
+      ['clock_server.add', 'user_confirmation', 'command'],
+    ]);
+    // The view-only tool and every executor stay out of what the agent sees.
+    expect(JSON.stringify(inventory)).not.toContain('tick');
+    expect(JSON.stringify(inventory)).not.toContain('executor');
+    expect(inventory.applications).toEqual([
+      { id: 'mcp.clock_server', version: manifest.version, surfaces: [] },
+    ]);
+    const { files } = await registry.mcpViewFiles('mcp.clock_server');
+    expect(new TextDecoder().decode(files.get(manifest.views[0]?.path as string))).toBe(VIEW);
+    expect(await db.getAll('audit')).toEqual([
+      expect.objectContaining({
+        type: 'app_installed',
+        appId: 'mcp.clock_server',
+        version: manifest.version,
+      }),
+    ]);
+    expect((await db.getAll('outbox')).map((row) => row.type)).toEqual(['lineup.v1.client.inventory']);
+  });
+
+  it('writes nothing when the server is unchanged, and a new version when its view changed', async () => {
+    const server = clockServer();
+    const { manifest } = await installMcpServer(registry, server.url, { connect: server.connect });
+    const unchanged = await refreshMcpServer(registry, 'mcp.clock_server', { connect: server.connect });
+    expect(unchanged.outcome).toBe('unchanged');
+    expect((await registry.inventory()).revision).toBe('inventory-1');
+    server.change({ resources: [{ uri: 'ui://clock/view.html', text: `${VIEW}<p>2</p>` }] });
+    const changed = await refreshMcpServer(registry, 'mcp.clock_server', { connect: server.connect });
+    expect(changed.outcome).toBe('updated');
+    expect(changed.change).toMatchObject({
+      from: manifest.version,
+      addedTools: [],
+      removedTools: [],
+      changedViews: ['ui://clock/view.html'],
+    });
+    expect((await registry.inventory()).revision).toBe('inventory-2');
+    // Only the new version's view is kept.
+    const kept = await db.getAll('bundle_files');
+    expect(kept.map((file) => file.version)).toEqual([changed.change.to]);
+  });
+
+  it('a refresh that cannot read the server keeps the installed version as it was', async () => {
+    const server = clockServer();
+    await installMcpServer(registry, server.url, { connect: server.connect });
+    const before = await registry.list();
+    server.down(true);
+    await expect(
+      refreshMcpServer(registry, 'mcp.clock_server', { connect: server.connect }),
+    ).rejects.toMatchObject({
+      code: 'unreachable',
+    });
+    expect(await registry.list()).toEqual(before);
+  });
+
+  it('refuses a server whose app scope another app uses, and changes nothing', async () => {
+    await registry.install(pomodoroManifest(), { bundleUrl: '/apps/pomodoro/' });
+    const server = clockServer();
+    const error = await installMcpServer(registry, server.url, {
+      connect: server.connect,
+      appScope: 'pomodoro',
+    }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(McpServerError);
+    expect((error as McpServerError).code).toBe('scope_taken');
+    expect(await db.count('apps')).toBe(1);
+    expect((await registry.inventory()).revision).toBe('inventory-1');
+  });
+
+  it('refuses views that do not match the manifest', async () => {
+    const server = clockServer();
+    const { manifest, files } = await readMcpServer(server.url, { connect: server.connect });
+    const changed = new Map([...files].map(([path]) => [path, new TextEncoder().encode('<p>other</p>')]));
+    await expect(registry.installMcpServer(manifest, changed)).rejects.toMatchObject({
+      code: 'size_mismatch',
+    });
+    await expect(registry.installMcpServer({ ...manifest, kind: 'miniapp' }, files)).rejects.toBeInstanceOf(
+      LineUpProtocolError,
+    );
+    expect(await db.count('apps')).toBe(0);
+  });
+
+  it('enable, disable and uninstall each publish a new revision; a disabled server has no tools', async () => {
+    const server = clockServer();
+    await installMcpServer(registry, server.url, { connect: server.connect });
+    expect(await registry.setEnabled('mcp.clock_server', false)).toBe(true);
+    expect((await registry.inventory()).tools).toBeUndefined();
+    expect(await registry.setEnabled('mcp.clock_server', true)).toBe(true);
+    expect((await registry.inventory()).tools).toHaveLength(2);
+    await registry.uninstall('mcp.clock_server');
+    expect((await registry.inventory()).revision).toBe('inventory-4');
+    expect(await db.count('bundle_files')).toBe(0);
+    expect(await registry.checkSurfaceReference({ app_id: 'mcp.clock_server', surface_id: 'x' })).toBe(
+      'revoked',
+    );
+  });
+
+  it('is no MiniApp: no bundle to mount, no Surface by reference', async () => {
+    const server = clockServer();
+    const { manifest } = await installMcpServer(registry, server.url, { connect: server.connect });
+    await expect(registry.bundleFiles('mcp.clock_server')).rejects.toBeInstanceOf(LineUpProtocolError);
+    expect(
+      await registry.checkSurfaceReference({
+        app_id: 'mcp.clock_server',
+        surface_id: manifest.views[0]?.id as string,
+      }),
+    ).toBe('unknown_reference');
+  });
+});
+
+describe('the mcp executor', () => {
+  async function installed(server = clockServer(), caller?: McpToolCaller) {
+    await installMcpServer(registry, server.url, { connect: server.connect });
+    const runtime = new ToolRuntime(db, registry, {
+      clock,
+      ids: () => `id_${++ids}`,
+      mcp: caller ?? createMcpToolCaller({ connect: server.connect }),
+    });
+    return { server, runtime };
+  }
+
+  it('calls the server once and sends the content blocks as the one final result', async () => {
+    const { server, runtime } = await installed();
+    const received = await runtime.receive(CONVERSATION, call('call_1', 'clock_server.get_time'));
+    expect(received.answer).toEqual({
+      type: 'lineup.v1.tool.progress',
+      payload: { call_id: 'call_1', app_scope: 'clock_server', status: 'accepted' },
+    });
+    expect(await settled('call_1')).toEqual({
+      call_id: 'call_1',
+      outcome: 'completed',
+      result: { content: [{ type: 'text', text: '08:00' }] },
+    });
+    expect(server.calls).toEqual(['get-time']);
+    // A replay answers from the record and calls nothing.
+    const replay = await runtime.receive(CONVERSATION, call('call_1', 'clock_server.get_time'));
+    expect(replay.disposition).toBe('replayed');
+    expect(server.calls).toEqual(['get-time']);
+    // What the host shows beside the view: the arguments and the server's whole result.
+    expect(await runtime.mcpCall(CONVERSATION, 'call_1')).toMatchObject({
+      tool: 'clock_server.get_time',
+      arguments: {},
+      stage: 'finished',
+      result: { content: [{ type: 'text', text: '08:00' }] },
+      final: { outcome: 'completed' },
+    });
+  });
+
+  it('sends the structured content of a tool with an output schema, checked against it', async () => {
+    const { runtime } = await installed();
+    await runtime.receive(CONVERSATION, call('call_2', 'clock_server.add', { a: 2, b: 3 }));
+    expect(await settled('call_2')).toEqual({ call_id: 'call_2', outcome: 'completed', result: { sum: 5 } });
+  });
+
+  it('refuses arguments against the published schema before anything reaches the server', async () => {
+    const { server, runtime } = await installed();
+    const refused = await runtime.receive(CONVERSATION, call('call_3', 'clock_server.add', { a: 'two' }));
+    expect(refused.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'invalid_arguments' } });
+    expect(server.calls).toEqual([]);
+  });
+
+  it('a view-only tool is unknown to the agent', async () => {
+    const { server, runtime } = await installed();
+    const refused = await runtime.receive(CONVERSATION, call('call_4', 'clock_server.tick'));
+    expect(refused.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'unsupported' } });
+    expect(server.calls).toEqual([]);
+  });
+
+  it('an error result of the server is execution_failed with its words', async () => {
+    const { runtime } = await installed(clockServer({ failAdd: true }));
+    await runtime.receive(CONVERSATION, call('call_5', 'clock_server.add', { a: 1, b: 1 }));
+    expect(await settled('call_5')).toEqual({
+      call_id: 'call_5',
+      outcome: 'error',
+      error: { code: 'execution_failed', message: 'The MCP server reported an error: cannot add today' },
+    });
+    expect((await runtime.mcpCall(CONVERSATION, 'call_5'))?.result?.isError).toBe(true);
+  });
+
+  it('a server that cannot be reached ends the call: it was never sent', async () => {
+    const { server, runtime } = await installed();
+    server.down(true);
+    await runtime.receive(CONVERSATION, call('call_6', 'clock_server.get_time'));
+    expect(await settled('call_6')).toMatchObject({
+      outcome: 'error',
+      error: {
+        code: 'execution_failed',
+        message: 'The MCP server could not be reached; the call was not sent.',
+      },
+    });
+  });
+
+  it('a disabled server: the next call is refused as revoked; a call before it finished as it was', async () => {
+    const { server, runtime } = await installed();
+    await runtime.receive(CONVERSATION, call('call_7', 'clock_server.get_time'));
+    await settled('call_7');
+    await registry.setEnabled('mcp.clock_server', false);
+    await runtime.withdraw();
+    const refused = await runtime.receive(CONVERSATION, {
+      ...call('call_8', 'clock_server.get_time'),
+      inventory_revision: 'inventory-2',
+    });
+    expect(refused.answer.payload).toMatchObject({ outcome: 'error', error: { code: 'unsupported' } });
+    expect(server.calls).toEqual(['get-time']);
+  });
+
+  it('the crash rule: a call handed to the server before the page died ends outcome_unknown, never sent again', async () => {
+    // A caller that never answers: the page "dies" while the server has the call.
+    const sent: string[] = [];
+    const hanging: McpToolCaller = {
+      call: (request) => {
+        sent.push(request.tool);
+        return new Promise<McpCallOutcome>(() => {});
+      },
+    };
+    const { server } = await installed(clockServer(), hanging);
+    const first = new ToolRuntime(db, registry, { clock, ids: () => `id_${++ids}`, mcp: hanging });
+    await first.receive(CONVERSATION, call('call_9', 'clock_server.get_time'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual(['get-time']);
+    const running = await db.get('tool_calls', `${CONVERSATION}\ncall_9`);
+    expect(running).toMatchObject({ stage: 'running', dispatchedAt: now });
+    // The reload: a new runtime over the same database, with a caller that would answer.
+    const after = new ToolRuntime(db, registry, {
+      clock,
+      ids: () => `id_${++ids}`,
+      mcp: createMcpToolCaller({ connect: server.connect }),
+    });
+    await after.recover();
+    expect(await finalOf('call_9')).toMatchObject({ outcome: 'error', error: { code: 'outcome_unknown' } });
+    await after.recover();
+    expect(server.calls).toEqual([]);
+    expect(sent).toEqual(['get-time']);
+    // The outbox holds exactly one final result for it.
+    const results = (await db.getAll('outbox')).filter(
+      (row) => row.type === 'lineup.v1.tool.result' && row.payload.call_id === 'call_9',
+    );
+    expect(results).toHaveLength(1);
+  });
+
+  it('a call received but not yet handed over before the page died is sent after the reload, once', async () => {
+    const { server, runtime } = await installed();
+    // Accepted and routed in one transaction, so "received, not dispatched" only exists if routing failed: write it.
+    await runtime.receive(CONVERSATION, call('call_10', 'clock_server.get_time'));
+    await settled('call_10');
+    const record = await db.get('tool_calls', `${CONVERSATION}\ncall_10`);
+    const { dispatchedAt: _dispatched, invocationId: _invocation, mcpResult: _result, ...received } = record!;
+    await db.put('tool_calls', {
+      ...received,
+      key: `${CONVERSATION}\ncall_11`,
+      callId: 'call_11',
+      call: call('call_11', 'clock_server.get_time'),
+      stage: 'received',
+      dueAt: now + 60_000,
+      latest: {
+        type: 'lineup.v1.tool.progress',
+        payload: { call_id: 'call_11', app_scope: 'clock_server', status: 'accepted' },
+      },
+    });
+    await runtime.recover();
+    expect(await settled('call_11')).toMatchObject({ outcome: 'completed' });
+    expect(server.calls).toEqual(['get-time', 'get-time']);
+  });
+
+  it('a call the server does not answer in time ends timeout, and the request is cancelled', async () => {
+    let aborted = false;
+    const slow: McpToolCaller = {
+      call: (request) =>
+        new Promise<McpCallOutcome>((resolve) =>
+          request.signal?.addEventListener('abort', () => {
+            aborted = true;
+            resolve({ status: 'cancelled' });
+          }),
+        ),
+    };
+    const { runtime } = await installed(clockServer(), slow);
+    await runtime.receive(CONVERSATION, call('call_12', 'clock_server.get_time'));
+    now += 61_000;
+    await runtime.settle();
+    expect(await finalOf('call_12')).toEqual({
+      call_id: 'call_12',
+      outcome: 'error',
+      error: { code: 'timeout' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborted).toBe(true);
+    // The late answer changes nothing.
+    expect(await finalOf('call_12')).toEqual({
+      call_id: 'call_12',
+      outcome: 'error',
+      error: { code: 'timeout' },
+    });
+  });
+});
+
+describe('mcpFinalResult', () => {
+  const content = [{ type: 'text', text: 'hi' }];
+  it.each<[string, McpCallOutcome, unknown, unknown]>([
+    [
+      'content of a tool without an output schema',
+      { status: 'ok', result: { content } },
+      MCP_CONTENT_OUTPUT_SCHEMA,
+      { outcome: 'completed', result: { content } },
+    ],
+    [
+      'structured content of a tool with one',
+      { status: 'ok', result: { content, structuredContent: { n: 1 } } },
+      { type: 'object' },
+      { outcome: 'completed', result: { n: 1 } },
+    ],
+    [
+      'no structured content where the schema needs it',
+      { status: 'ok', result: { content } },
+      { type: 'object' },
+      { outcome: 'error', error: { code: 'invalid_output' } },
+    ],
+    [
+      'a result larger than a tool result may be',
+      { status: 'ok', result: { content: [{ type: 'text', text: 'x'.repeat(70_000) }] } },
+      MCP_CONTENT_OUTPUT_SCHEMA,
+      { outcome: 'error', error: { code: 'invalid_output' } },
+    ],
+    [
+      'a failure before the request left',
+      { status: 'failed', phase: 'connect', reason: 'x' },
+      {},
+      { error: { code: 'execution_failed' } },
+    ],
+    [
+      'a failure after it left',
+      { status: 'failed', phase: 'call', reason: 'x' },
+      {},
+      { error: { code: 'outcome_unknown' } },
+    ],
+    ['a timeout', { status: 'timeout' }, {}, { outcome: 'error', error: { code: 'timeout' } }],
+    ['a cancelled request', { status: 'cancelled' }, {}, { error: { code: 'outcome_unknown' } }],
+    [
+      'an off-spec answer',
+      { status: 'off_spec', reason: 'no content' },
+      {},
+      { error: { code: 'execution_failed' } },
+    ],
+  ])('%s', (_name, outcome, schema, expected) => {
+    expect(mcpFinalResult(outcome, schema)).toMatchObject(expected as object);
+  });
+});

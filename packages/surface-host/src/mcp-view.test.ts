@@ -1,0 +1,153 @@
+/**
+ * MCP App views: the single HTML file of a view becomes what a frame runs, or is refused with the reason before
+ * anything mounts; the mounted view's transport has the MCP SDK's shape. The containment of a running view (no
+ * network, `window.parent` never reached, messages only as JSON-RPC) is proven in Chromium (e2e/mcp-view.spec.ts).
+ */
+import { LineUpProtocolError } from '@lineup/shared';
+import { MCP_VIEW_CHANNEL_LIMITS, SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mcpViewBundle, mountMcpView } from './mcp-view.js';
+
+const VITE_SINGLE_FILE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <meta name="color-scheme" content="light dark" />
+    <title>Get Time</title>
+    <link rel="icon" href="data:," />
+    <script type="module" crossorigin>const app = document.getElementById("root"); app.textContent = "</scr" + "ipt>";</script>
+    <style rel="stylesheet" crossorigin>:root { color-scheme: light dark } main { padding: 8px }</style>
+  </head>
+  <body>
+    <main id="root"></main>
+    <script>window.__classic = 1;</script>
+    <script type="application/json" id="data">{"a":1}</script>
+    <style>p { margin: 0 }</style>
+  </body>
+</html>`;
+
+const refusal = (html: string) => {
+  try {
+    mcpViewBundle(html);
+  } catch (error) {
+    expect(error).toBeInstanceOf(LineUpProtocolError);
+    return (error as LineUpProtocolError).issues[0]?.message ?? '';
+  }
+  throw new Error('accepted');
+};
+
+describe('mcpViewBundle', () => {
+  it('splits a single-file view into its body, styles, classic script and module scripts', () => {
+    const bundle = mcpViewBundle(VITE_SINGLE_FILE);
+    expect(bundle.modules).toEqual([
+      'const app = document.getElementById("root"); app.textContent = "</scr" + "ipt>";',
+    ]);
+    expect(bundle.js).toBe('window.__classic = 1;');
+    expect(bundle.css).toBe(':root { color-scheme: light dark } main { padding: 8px }\np { margin: 0 }');
+    // The data block stays, inert; nothing of the head (meta, title, icon) comes along.
+    expect(bundle.html).toContain('<main id="root"></main>');
+    expect(bundle.html).toContain('<script type="application/json" id="data">{"a":1}</script>');
+    expect(bundle.html).not.toContain('window.__classic');
+    expect(bundle.html).not.toMatch(/<(style|link|meta|title)\b/);
+  });
+
+  it('keeps several scripts in document order', () => {
+    const bundle = mcpViewBundle(
+      '<script type="module">one()</script><script>a()</script><script type="module">two()</script><script type="text/javascript">b()</script>',
+    );
+    expect(bundle.modules).toEqual(['one()', 'two()']);
+    expect(bundle.js).toBe('a()\n;\nb()');
+  });
+
+  it.each([
+    [
+      'a script from a URL',
+      '<script src="https://cdn.example.com/app.js"></script>',
+      'loads a script from https://cdn.example.com/app.js',
+    ],
+    ['a module from a URL', '<script type="module" src="./app.js"></script>', 'loads a script from ./app.js'],
+    [
+      'a stylesheet from a URL',
+      '<link rel="stylesheet" href="https://cdn.example.com/a.css">',
+      'loads a stylesheet from https://cdn.example.com/a.css',
+    ],
+    ['a link of an unknown kind', '<link rel="import" href="x.html">', '<link rel="import">'],
+    [
+      'a frame in the body',
+      '<main><iframe src="https://example.com"></iframe></main>',
+      'cannot contain frames',
+    ],
+    ['an object in the body', '<object data="x.swf"></object>', 'cannot contain frames'],
+  ])('refuses %s, saying what', (_name, html, words) => {
+    expect(refusal(html)).toContain(words);
+  });
+
+  it('shortens a long URL in its refusal', () => {
+    const message = refusal(`<script src="https://cdn.example.com/${'a'.repeat(500)}.js"></script>`);
+    expect(message.length).toBeLessThanOrEqual(300);
+    expect(message).toContain('...');
+  });
+});
+
+describe('mountMcpView', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it("refuses a view above the host's bound before anything mounts", () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = {
+      html: '<main></main>',
+      css: '',
+      js: '',
+      modules: ['x'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes)],
+    };
+    expect(() => mountMcpView(container, { instanceId: 'v1', name: 'View', view, maxBytes: 1_000 })).toThrow(
+      /this host runs views of at most 1000/,
+    );
+    expect(container.childElementCount).toBe(0);
+  });
+
+  it('mounts a view larger than an inline Surface may be, up to its bound', () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = {
+      html: '<main></main>',
+      css: '',
+      js: '',
+      modules: ['x'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes * 2)],
+    };
+    const handle = mountMcpView(container, { instanceId: 'v2', name: 'Clock', view });
+    expect(handle.frame.getAttribute('title')).toBe('Clock');
+    expect(handle.frame.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes).toBeGreaterThan(SURFACE_CHANNEL_LIMITS.maxBundleBytes * 2);
+    handle.close();
+  });
+
+  it('its transport refuses what is not a JSON-RPC message, and closes with the view', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const handle = mountMcpView(container, {
+      instanceId: 'v3',
+      name: 'Clock',
+      view: { html: '<main></main>', css: '', js: '', modules: [] },
+    });
+    const closed: string[] = [];
+    handle.transport.onclose = () => void closed.push('closed');
+    await expect(handle.transport.send({ jsonrpc: '1.0', id: 1 })).rejects.toBeInstanceOf(
+      LineUpProtocolError,
+    );
+    // Before the view is ready a valid message waits for it.
+    await expect(
+      handle.transport.send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: {} }),
+    ).resolves.toBeUndefined();
+    handle.close();
+    handle.close();
+    expect(closed).toEqual(['closed']);
+    expect(handle.closed).toBe(true);
+    expect(container.childElementCount).toBe(0);
+    await expect(handle.transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow('closed');
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * MCP App views (the `io.modelcontextprotocol/ui` extension; `@lineup/shared` docs/mcp.md) in Surface frames: the
+ * same wrapper, sandbox, CSP and containment as every Surface, with the view's JSON-RPC in place of
+ * `LineUpSurface`.
+ *
+ * - `mcpViewBundle(html)` turns a view's single HTML file into what a frame runs: its body, its styles, its
+ *   classic scripts and its module scripts (inline only). What a contained view could never load — a script or a
+ *   stylesheet from a URL, a frame, an object — is refused with a sentence that says which; head metadata that has
+ *   no effect in a frame (`<meta>`, `<title>`, icons, preconnect and preload hints, `<base>`) is left out.
+ * - `mountMcpView(container, options)` mounts it. The view's code sees a `window.parent` whose `postMessage` sends
+ *   up the frame's port (its real parent is out of reach), and hears the host's messages as `message` events from
+ *   that parent: what the MCP Apps SDK's `PostMessageTransport` expects. Every message is validated
+ *   (`parseSurfaceMcpMessage`: one JSON-RPC 2.0 object within 1 MiB) and rate limited.
+ * - `handle.transport` is a transport of the MCP TypeScript SDK's shape (`start`, `send`, `close`, `onmessage`), so
+ *   the host end of the protocol can be the MCP Apps SDK's own `AppBridge` (`@modelcontextprotocol/ext-apps`),
+ *   connected with `bridge.connect(handle.transport)`. This package does not depend on either SDK.
+ */
+import { LineUpProtocolError } from '@lineup/shared';
+import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
+
+/** What a frame runs of a view. */
+export interface McpViewBundle {
+  /** The body's markup, without its scripts and styles. */
+  readonly html: string;
+  /** Every `<style>` of the document, in order. */
+  readonly css: string;
+  /** The classic inline scripts, in order, as one script. */
+  readonly js: string;
+  /** The module scripts (`<script type="module">`), in order. */
+  readonly modules: readonly string[];
+}
+
+/** Script types a browser runs as classic JavaScript (an empty type too). */
+const CLASSIC_TYPES = new Set([
+  '',
+  'text/javascript',
+  'application/javascript',
+  'application/ecmascript',
+  'text/ecmascript',
+  'text/jscript',
+  'text/livescript',
+  'application/x-javascript',
+  'application/x-ecmascript',
+  'text/x-javascript',
+  'text/x-ecmascript',
+]);
+
+/** `<link rel>` values that are hints or metadata: left out of a view, which fetches nothing anyway. */
+const IGNORED_LINKS = new Set([
+  'icon',
+  'shortcut',
+  'apple-touch-icon',
+  'apple-touch-icon-precomposed',
+  'mask-icon',
+  'manifest',
+  'preconnect',
+  'dns-prefetch',
+  'prefetch',
+  'preload',
+  'modulepreload',
+  'prerender',
+  'author',
+  'license',
+  'canonical',
+]);
+
+function refusal(path: string, message: string): LineUpProtocolError {
+  return new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
+}
+
+const shown = (url: string) => (url.length <= 120 ? url : `${url.slice(0, 117)}...`);
+
+/**
+ * The parts of a view's HTML a frame runs. Throws `LineUpProtocolError` (at `view`) for what a contained view
+ * cannot have: a script or stylesheet from a URL (a view has no network), a frame, an object or a link in its body.
+ * Needs `DOMParser` (a browser, or jsdom); the document it parses is inert: nothing in it runs or loads.
+ */
+export function mcpViewBundle(html: string): McpViewBundle {
+  const Parser = (globalThis as { DOMParser?: typeof DOMParser }).DOMParser;
+  if (Parser === undefined) throw new TypeError('mcpViewBundle needs DOMParser (a browser or jsdom).');
+  const document = new Parser().parseFromString(html, 'text/html');
+  const classic: string[] = [];
+  const modules: string[] = [];
+  for (const script of [...document.querySelectorAll('script')]) {
+    const source = script.getAttribute('src');
+    if (source !== null)
+      throw refusal(
+        'view',
+        `The view loads a script from ${shown(source)}; a contained view has no network.`,
+      );
+    const type = (script.getAttribute('type') ?? '').trim().toLowerCase();
+    if (type === 'module') modules.push(script.textContent ?? '');
+    else if (CLASSIC_TYPES.has(type)) classic.push(script.textContent ?? '');
+    else continue; // A data block (JSON, an import map without URLs to fetch): inert, it stays in the markup.
+    script.remove();
+  }
+  const styles: string[] = [];
+  for (const style of [...document.querySelectorAll('style')]) {
+    styles.push(style.textContent ?? '');
+    style.remove();
+  }
+  for (const link of [...document.querySelectorAll('link')]) {
+    const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    if (rel.includes('stylesheet'))
+      throw refusal(
+        'view',
+        `The view loads a stylesheet from ${shown(link.getAttribute('href') ?? '')}; a contained view has no network.`,
+      );
+    if (rel.length === 0 || !rel.every((value) => IGNORED_LINKS.has(value)))
+      throw refusal(
+        'view',
+        `The view has a <link rel="${rel.join(' ')}">, which a contained view cannot have.`,
+      );
+    link.remove();
+  }
+  for (const base of [...document.querySelectorAll('base')]) base.remove();
+  const body = document.body?.innerHTML ?? '';
+  checkSurfaceBundle({ html: body });
+  return { html: body, css: styles.join('\n'), js: classic.join('\n;\n'), modules };
+}
+
+/** A JSON-RPC 2.0 message as it travels (the MCP SDK's `JSONRPCMessage`). */
+export type McpJsonRpcMessage = Readonly<Record<string, unknown>>;
+
+/**
+ * The view's end as a transport of the MCP TypeScript SDK's shape: what `AppBridge.connect` takes. Messages of the
+ * view that arrive before `onmessage` is set wait for it, in order.
+ */
+export interface McpViewTransport {
+  start(): Promise<void>;
+  send(message: McpJsonRpcMessage): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: ((message: McpJsonRpcMessage) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+export interface MountMcpViewOptions {
+  readonly instanceId: string;
+  /** The view's name: the frame's accessible title. */
+  readonly name: string;
+  readonly view: McpViewBundle;
+  /** The most the view's texts may be together, in UTF-8 bytes (default the channel's bound, 2 MiB). */
+  readonly maxBytes?: number;
+  readonly onRejected?: (rejection: SurfaceRejection) => void;
+  /** Height in CSS pixels before the view says its size (default 240). */
+  readonly initialHeight?: number;
+  /** The most a size change may ask for here (default 1,200 CSS pixels). */
+  readonly maxHeight?: number;
+}
+
+export interface McpViewHandle {
+  readonly instanceId: string;
+  readonly frame: HTMLIFrameElement;
+  readonly ready: boolean;
+  readonly closed: boolean;
+  /** The view's end of the JSON-RPC channel, for the MCP Apps SDK's `AppBridge`. */
+  readonly transport: McpViewTransport;
+  /** Sets the frame's height (from the view's `ui/notifications/size-changed`): clamped, loop-safe. */
+  resize(height: number): void;
+  /** Removes the frame; the transport closes (its `onclose` runs). Calling it again does nothing. */
+  close(): void;
+}
+
+/** Mounts an MCP App view in `container`. Throws `LineUpProtocolError` for a view a frame cannot run. */
+export function mountMcpView(container: HTMLElement, options: MountMcpViewOptions): McpViewHandle {
+  const waiting: McpJsonRpcMessage[] = [];
+  let transportClosed = false;
+  const transport: McpViewTransport = {
+    async start() {},
+    async send(message) {
+      if (transportClosed || frame.closed) throw new Error('The view is closed.');
+      frame.sendView(message);
+    },
+    async close() {
+      handle.close();
+    },
+  };
+  const deliver = (message: McpJsonRpcMessage) => {
+    if (transport.onmessage === undefined) waiting.push(message);
+    else transport.onmessage(message);
+  };
+  const frame = mountSurfaceFrame(
+    container,
+    {
+      instanceId: options.instanceId,
+      bundle: { name: options.name, html: options.view.html, css: options.view.css, js: options.view.js },
+      state: {},
+      onEvent: () => {},
+      ...(options.onRejected === undefined ? {} : { onRejected: options.onRejected }),
+      ...(options.initialHeight === undefined ? {} : { initialHeight: options.initialHeight }),
+      ...(options.maxHeight === undefined ? {} : { maxHeight: options.maxHeight }),
+    },
+    {
+      modules: options.view.modules,
+      maxBytes: options.maxBytes ?? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
+      onMessage: deliver,
+    },
+  );
+  // Messages that came before the bridge connected are handed on once it listens.
+  let onmessage: McpViewTransport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    get: () => onmessage,
+    set: (listener: McpViewTransport['onmessage']) => {
+      onmessage = listener;
+      if (listener !== undefined) for (const message of waiting.splice(0)) listener(message);
+    },
+    enumerable: true,
+  });
+  const handle: McpViewHandle = {
+    instanceId: options.instanceId,
+    frame: frame.frame,
+    get ready() {
+      return frame.ready;
+    },
+    get closed() {
+      return frame.closed;
+    },
+    transport,
+    resize: (height) => frame.resize(height),
+    close() {
+      if (transportClosed) return;
+      transportClosed = true;
+      frame.close();
+      transport.onclose?.();
+    },
+  };
+  return handle;
+}
