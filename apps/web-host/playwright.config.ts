@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_LAUNCH_OPTIONS } from '../../playwright.shared.ts';
+import { MCP_CORPUS } from './e2e/mcp-servers.ts';
 import { PREVIEW_PORT } from './preview-port.ts';
 
 const BASE_URL = `http://127.0.0.1:${PREVIEW_PORT}`;
@@ -17,11 +18,21 @@ export default defineConfig({
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
-  webServer: {
-    // The real built host, as users get it from the quick start (turbo builds it before this task).
-    command: 'vite preview',
-    url: BASE_URL,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      // The real built host, as users get it from the quick start (turbo builds it before this task).
+      command: 'vite preview',
+      url: BASE_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    // The MCP App servers of the corpus, as their packages start them (HTTP when run without --stdio).
+    ...MCP_CORPUS.map((server) => ({
+      command: `${server.bin}`,
+      port: server.port,
+      env: { PORT: String(server.port) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    })),
+  ],
 });

@@ -4,11 +4,33 @@
  * lines) stay as sent: they are messages, not prose.
  */
 import type { AuditType } from '@lineup/runtime';
+import type { McpServerErrorCode } from '@lineup/runtime/mcp';
 import type { AgentToolActivation, AgentToolCallModel, LineUpRiskLevel } from '@lineup/shared/protocol';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import type { AppCenterProblem } from './app-center/problems.ts';
 
 export type HostLanguage = 'en' | 'zh';
+
+/** What each refusal of an MCP server means, before the runtime's own sentence (which names the tool or view). */
+const MCP_PROBLEM_EN: Readonly<Record<McpServerErrorCode, string>> = {
+  invalid_url: 'This is not a URL an MCP server may have:',
+  unreachable: 'The server could not be reached; nothing was kept.',
+  off_spec: 'The server answered off the MCP specification; nothing was kept.',
+  too_many: 'The server lists more than LineUp keeps; nothing was kept.',
+  view_refused: 'One of its views cannot be kept; nothing was kept.',
+  schema_unusable: 'One of its tool schemas cannot be used; nothing was kept.',
+  scope_taken: 'Another app uses this app scope: add it under another one.',
+};
+
+const MCP_PROBLEM_ZH: Readonly<Record<McpServerErrorCode, string>> = {
+  invalid_url: '这不是 MCP 服务器可用的 URL：',
+  unreachable: '无法连接该服务器；没有保存任何内容。',
+  off_spec: '该服务器的应答不符合 MCP 规范；没有保存任何内容。',
+  too_many: '该服务器列出的内容超过 LineUp 的上限；没有保存任何内容。',
+  view_refused: '它的某个视图无法保存；没有保存任何内容。',
+  schema_unusable: '它的某个工具模式无法使用；没有保存任何内容。',
+  scope_taken: '另一个应用已使用此应用作用域：请换一个再添加。',
+};
 
 const en = {
   tagline: 'Web Reference Host',
@@ -46,6 +68,15 @@ const en = {
   },
   demoAgent: 'demo agent',
   messageLabel: 'Message to the agent',
+  proposedBy: (who: string) => `Proposed by ${who}: nothing is sent until you press Send.`,
+  mcpView: {
+    title: (server: string, tool: string) => `${server} · ${tool}`,
+    close: (server: string) => `Close the view of ${server}`,
+    unavailable: (reason: string) => `This view cannot be opened: ${reason}`,
+    asksFor: 'Its view declares that it needs network or device access; it runs without.',
+    linkRefused: 'The link was not opened.',
+    loading: 'Opening the view…',
+  },
   send: 'Send',
   examples: 'Examples',
   inlineSurface: 'Inline Surface',
@@ -82,6 +113,9 @@ const en = {
     origin: 'Asked by',
     fromInterface: (title: string, actionId: string) =>
       `You pressed the “${actionId}” action of the interface “${title}”, which the agent sent.`,
+    titleView: (server: string) => `A view of ${server} asks to use a capability`,
+    fromView: (server: string) =>
+      `The view of the MCP server “${server}”, shown beside one of its tool calls, asked for it.`,
     noExpiry: 'This request waits for your answer; it runs only if you allow it.',
     what: 'What will happen',
     arguments: 'Details',
@@ -176,6 +210,8 @@ const en = {
       installed: (name: string, version: string) => `Installed ${name} ${version}.`,
       updated: (name: string, from: string, to: string) =>
         `Updated ${name} from ${from} to ${to}; ${from} is kept until ${to} has started once.`,
+      refreshed: (name: string, from: string, to: string) =>
+        `Refreshed ${name}: it lists other tools or views now, kept as ${to} (was ${from}).`,
       upToDate: (name: string, version: string) => `${name} ${version} is up to date.`,
       unchanged: (name: string, version: string) =>
         `${name} ${version} is already installed from this bundle; nothing changed.`,
@@ -250,9 +286,37 @@ const en = {
           return 'No file was picked.';
         case 'no_bundle_url':
           return 'This app was installed from a picked folder, so there is no URL to check: pick the newer folder under “Install a MiniApp”.';
+        case 'mcp':
+          return `${MCP_PROBLEM_EN[problem.code]} ${problem.message}`;
+        case 'mcp_unavailable':
+          return 'This host cannot reach MCP servers.';
         case 'failed':
           return `It failed: ${problem.message}`;
       }
+    },
+    mcp: {
+      install: 'Add an MCP server',
+      urlLabel: 'MCP server URL (Streamable HTTP)',
+      urlHint:
+        'Such as http://localhost:3001/mcp. https:, or http: on this machine. Its tools join the inventory; the views they open are kept, checked, and run with no network.',
+      scopeLabel: 'App scope (optional)',
+      scopeHint: 'The prefix of its tool names; taken from the server’s name when left empty.',
+      add: 'Add server',
+      badge: 'MCP server',
+      server: (url: string) => `Server: ${url}`,
+      protocol: (version: string) => `protocol ${version}`,
+      viewsTitle: 'Views',
+      noViews: 'No views.',
+      viewSize: (size: string) => `kept, ${size}`,
+      asksFor: (what: string) =>
+        `It declares it needs ${what}; LineUp views run with no network and no device features, so it gets none of it.`,
+      network: (domains: readonly string[]) => `network access to ${domains.join(', ')}`,
+      devices: 'device features',
+      viewTools: 'Tools only its views call',
+      agentOnly: 'not callable from its views',
+      refresh: 'Refresh',
+      changes: (added: number, removed: number, changed: number, views: number) =>
+        `${added} tools added, ${removed} removed, ${changed} changed; ${views} views changed.`,
     },
   },
   /** The agent console (console/AgentConsole.tsx): a protocol inspector that speaks as the agent. */
@@ -395,6 +459,15 @@ const zh: HostText = {
   },
   demoAgent: '演示智能体',
   messageLabel: '发给智能体的消息',
+  proposedBy: (who: string) => `由 ${who} 提议：在你按下“发送”之前不会发送任何内容。`,
+  mcpView: {
+    title: (server: string, tool: string) => `${server} · ${tool}`,
+    close: (server: string) => `关闭 ${server} 的视图`,
+    unavailable: (reason: string) => `无法打开此视图：${reason}`,
+    asksFor: '它的视图声明需要网络或设备权限；它在没有这些的情况下运行。',
+    linkRefused: '链接未打开。',
+    loading: '正在打开视图…',
+  },
   send: '发送',
   examples: '示例',
   inlineSurface: '内联 Surface',
@@ -425,6 +498,8 @@ const zh: HostText = {
     origin: '来源',
     fromInterface: (title: string, actionId: string) =>
       `你在智能体发送的界面“${title}”中按下了“${actionId}”操作。`,
+    titleView: (server: string) => `${server} 的视图请求使用一项能力`,
+    fromView: (server: string) => `MCP 服务器“${server}”的视图（显示在它的一次工具调用旁）提出了此请求。`,
     noExpiry: '此请求会等待你的回答；只有你允许后才会执行。',
     what: '将会发生什么',
     arguments: '详情',
@@ -509,6 +584,8 @@ const zh: HostText = {
       installed: (name: string, version: string) => `已安装 ${name} ${version}。`,
       updated: (name: string, from: string, to: string) =>
         `已将 ${name} 从 ${from} 更新到 ${to}；在 ${to} 成功启动一次之前，保留 ${from}。`,
+      refreshed: (name: string, from: string, to: string) =>
+        `已刷新 ${name}：它现在列出的工具或视图有变化，保存为 ${to}（原为 ${from}）。`,
       upToDate: (name: string, version: string) => `${name} ${version} 已是最新版本。`,
       unchanged: (name: string, version: string) => `${name} ${version} 已从这个包安装，没有变化。`,
       enabled: (name: string) => `${name} 已启用：它的智能体工具已发布给智能体。`,
@@ -580,9 +657,37 @@ const zh: HostText = {
           return '没有选择任何文件。';
         case 'no_bundle_url':
           return '此应用是从所选文件夹安装的，没有可检查的 URL：请在“安装小程序”中选择新版本的文件夹。';
+        case 'mcp':
+          return `${MCP_PROBLEM_ZH[problem.code]}${problem.message}`;
+        case 'mcp_unavailable':
+          return '本宿主无法连接 MCP 服务器。';
         case 'failed':
           return `操作失败：${problem.message}`;
       }
+    },
+    mcp: {
+      install: '添加 MCP 服务器',
+      urlLabel: 'MCP 服务器 URL（Streamable HTTP）',
+      urlHint:
+        '例如 http://localhost:3001/mcp。须为 https:，或本机上的 http:。其工具加入工具清单；它们打开的视图会被保存、校验，并在无网络的环境中运行。',
+      scopeLabel: '应用作用域（可选）',
+      scopeHint: '其工具名称的前缀；留空时取自服务器名称。',
+      add: '添加服务器',
+      badge: 'MCP 服务器',
+      server: (url: string) => `服务器：${url}`,
+      protocol: (version: string) => `协议 ${version}`,
+      viewsTitle: '视图',
+      noViews: '没有视图。',
+      viewSize: (size: string) => `已保存，${size}`,
+      asksFor: (what: string) =>
+        `它声明需要${what}；LineUp 视图在无网络、无设备功能的环境中运行，因此不会获得这些。`,
+      network: (domains: readonly string[]) => `访问网络（${domains.join('、')}）`,
+      devices: '设备功能',
+      viewTools: '仅供其视图调用的工具',
+      agentOnly: '其视图不可调用',
+      refresh: '刷新',
+      changes: (added: number, removed: number, changed: number, views: number) =>
+        `新增 ${added} 个工具，移除 ${removed} 个，更改 ${changed} 个；${views} 个视图有变化。`,
     },
   },
   agentConsole: {

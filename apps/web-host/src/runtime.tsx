@@ -18,7 +18,9 @@ import {
   type RuntimeDatabase,
   type RuntimeLock,
 } from '@lineup/runtime';
+import { createMcpConnector, createMcpToolCaller } from '@lineup/runtime/mcp';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
+import { mcpViewBundle } from '@lineup/surface-host';
 import {
   createContext,
   type ReactNode,
@@ -51,6 +53,8 @@ export type RuntimeState =
       readonly connection: AgentConnection;
       /** The questions capability calls ask the user (the consent dialog shows them). */
       readonly consent: ConsentQueue;
+      /** The host's capabilities (an MCP view's open-link goes through `app.open_url` and its consent). */
+      readonly capabilities: CapabilityRuntime;
       /** Runs DSL 1.1 `invoke` actions of the interfaces the agent sent (the action ledger). */
       readonly actions: ActionRunner;
       /** The receipts of those actions, for the views. */
@@ -126,6 +130,7 @@ interface SessionReports {
 /** What a session has started so far, each let go once. */
 interface SessionParts {
   db?: RuntimeDatabase;
+  mcpCaller?: ReturnType<typeof createMcpToolCaller>;
   host?: HostRuntime;
   appCenter?: AppCenter;
   consent?: ConsentQueue;
@@ -143,9 +148,12 @@ function startSession(reports: SessionReports): RuntimeSession {
   const parts: SessionParts = {};
   // The database goes first: whatever still runs can then write nothing (a closed connection throws).
   const closeParts = () => {
-    const { db, appCenter, host, connection, consent, capabilities } = parts;
+    const { db, appCenter, host, connection, consent, capabilities, mcpCaller } = parts;
     for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
     db?.close();
+    // Calls in flight to MCP servers end with the page: the next start's recover() says outcome_unknown.
+    host?.runtime.abortMcpCalls();
+    void mcpCaller?.close();
     appCenter?.dispose();
     host?.dispose();
     void connection?.stop();
@@ -177,10 +185,18 @@ function startSession(reports: SessionReports): RuntimeSession {
     if (ending) return closeParts();
     // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
     await registry.declareCapabilities(WEB_CAPABILITIES);
+    // MCP servers: one connector (the official SDK's client, loaded with the first server) for reading servers
+    // and for calling their tools; a view is kept only if a contained frame can run it.
+    const connect = createMcpConnector({
+      clientInfo: { name: 'LineUp Web Reference Host', version: '0.0.0' },
+    });
+    const mcpCaller = createMcpToolCaller({ connect });
+    parts.mcpCaller = mcpCaller;
     const host = new HostRuntime(db, registry, {
       onProblem: (text) => {
         for (const listener of [...problemListeners]) listener(text);
       },
+      mcp: mcpCaller,
     });
     parts.host = host;
     const appCenter = new AppCenter({
@@ -190,6 +206,7 @@ function startSession(reports: SessionReports): RuntimeSession {
       catalogue: BUNDLED_APPS,
       baseUri: document.baseURI,
       startupProblems,
+      mcp: { connect, checkView: (html) => void mcpViewBundle(html) },
     });
     parts.appCenter = appCenter;
     let remoteUrl: string | null = null;
@@ -256,6 +273,7 @@ function startSession(reports: SessionReports): RuntimeSession {
       host,
       connection,
       consent,
+      capabilities,
       actions,
       receipts,
       appCenter,

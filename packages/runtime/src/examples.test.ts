@@ -8,11 +8,13 @@ import capabilitiesSource from '../examples/capabilities.ts?raw';
 import connectAgentSource from '../examples/connect-agent.ts?raw';
 import conversationsSource from '../examples/conversations.ts?raw';
 import installSource from '../examples/install.ts?raw';
+import mcpServerSource from '../examples/mcp-server.ts?raw';
 import oneTabSource from '../examples/one-tab.ts?raw';
 import openDatabaseSource from '../examples/open-database.ts?raw';
 import runCallsSource from '../examples/run-calls.ts?raw';
 import readme from '../README.md?raw';
 import { focusManifest } from '../test/manifests.js';
+import { sdkServer } from '../test/mcp-servers.js';
 import { Browser } from '../test/web-locks.js';
 import { AppRegistry } from './apps/registry.js';
 import { CapabilityRuntime } from './capabilities/capability-runtime.js';
@@ -85,6 +87,40 @@ describe('README example', () => {
       ['installed', 'inventory-1', ['notes.add']],
       ['unchanged', 'inventory-1', ['notes.add']],
     ]);
+  });
+});
+
+describe('README example: an MCP server', () => {
+  it('is shown verbatim', () => {
+    expect(readme).toContain(mcpServerSource.trimEnd());
+  });
+
+  it("installs the server, and an agent's call of its tool ends with the server's answer", async () => {
+    const server = sdkServer({
+      name: 'Clock',
+      tools: [
+        {
+          name: 'get-time',
+          description: 'Returns the time.',
+          annotations: { readOnlyHint: true },
+          run: () => ({ content: [{ type: 'text', text: '08:00' }] }),
+        },
+      ],
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { useMcpServer } = await import('../examples/mcp-server.js');
+    await useMcpServer(server.url);
+    expect(log.mock.calls).toEqual([['mcp.clock', ['clock.get_time'], 'lineup.v1.tool.progress']]);
+    const db = await openRuntimeDatabase('lineup-mcp-example');
+    await vi.waitFor(async () => {
+      const results = (await db.getAll('outbox')).filter((row) => row.type === 'lineup.v1.tool.result');
+      expect(results.map((row) => row.payload)).toEqual([
+        { call_id: 'call_1', outcome: 'completed', result: { content: [{ type: 'text', text: '08:00' }] } },
+      ]);
+    });
+    expect(server.calls).toEqual(['get-time']);
+    db.close();
   });
 });
 

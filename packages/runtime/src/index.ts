@@ -101,6 +101,8 @@ export {
   type HostIntent,
   type InvocationOutcome,
   type McpCallRecord,
+  type McpViewCallAnswer,
+  type McpViewCallRefusal,
   type MiniAppInvocation,
   OPERATION_SESSION_KEY,
   type PageRequestAnswer,

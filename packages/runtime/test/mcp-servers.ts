@@ -31,6 +31,8 @@ export interface SdkResource {
 export interface SdkServer {
   readonly url: string;
   readonly connect: McpConnector;
+  /** A `fetch` that serves the server (for code that opens its own connector). */
+  readonly fetch: typeof fetch;
   /** JSON-RPC methods the server was asked, in order. */
   readonly methods: string[];
   /** Tool calls that reached the server, by tool name. */
@@ -102,6 +104,7 @@ export function sdkServer(spec: {
   return {
     url: spec.url ?? 'http://127.0.0.1:3999/mcp',
     connect: createMcpConnector({ fetch: fetchImpl }),
+    fetch: fetchImpl,
     methods,
     calls,
     change(next) {

@@ -282,11 +282,12 @@ export const ATTACKS: readonly Attack[] = [
   },
   {
     // The host's other frames — spares loaded ahead (a pool keeps several) and the Surface documents inside
-    // them — are reachable as `top.frames`; a Surface may navigate none of them.
+    // them — are reachable as `top.frames`; a Surface may navigate none of them. (Its own frame is skipped by
+    // what it holds: a view's `parent` is not its frame's window.)
     kind: 'navigation',
     name: "the host's other frames and their Surface documents",
     js: attempt(
-      `var tried = 0; for (var i = 0; i < top.frames.length; i++) { var other = top.frames[i]; if (other === parent || other === window) continue; [other, other[0]].forEach(function (target, depth) { if (!target) return; tried++; try { target.location = '${url('other')}' + i + '-' + depth; } catch (e) {} }); } if (tried === 0) throw new Error('no other frame');`,
+      `var tried = 0; for (var i = 0; i < top.frames.length; i++) { var other = top.frames[i]; if (other === parent || other === window || other[0] === window) continue; [other, other[0]].forEach(function (target, depth) { if (!target) return; tried++; try { target.location = '${url('other')}' + i + '-' + depth; } catch (e) {} }); } if (tried === 0) throw new Error('no other frame');`,
     ),
     control: true,
   },

@@ -37,7 +37,7 @@ export const test = base.extend<
      * `POOL_FRAMES` loaded spares; `cold`: each loads a frame of its own; `reference`: the spare frame, with
      * each bundle mounted as an installed app's Surface by reference is (its files read back, declared events).
      */
-    harnessMode: 'warm' | 'pool' | 'cold' | 'reference';
+    harnessMode: 'warm' | 'pool' | 'cold' | 'reference' | 'view';
   },
   { profile: BrowserContext }
 >({
@@ -66,9 +66,13 @@ export const test = base.extend<
       if (message.type() === 'error' && message.location().url.startsWith(`${baseURL}/assets/`))
         errors.push(message.text());
     });
-    const query = { warm: '', pool: `?frames=${POOL_FRAMES}`, cold: '?cold', reference: '?reference' }[
-      harnessMode
-    ];
+    const query = {
+      warm: '',
+      pool: `?frames=${POOL_FRAMES}`,
+      cold: '?cold',
+      reference: '?reference',
+      view: '?view',
+    }[harnessMode];
     await page.goto(`${baseURL}/${query}`);
     await page.waitForFunction(() => 'harness' in window);
     if (harnessMode !== 'cold') {

@@ -40,6 +40,8 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
   readonly forbiddenElements: readonly string[];
   /** Globals removed before Surface code runs (besides every `RTC*` and `webkitRTC*` interface). */
   readonly removedGlobals: readonly string[];
+  /** Removed element interfaces put back as inert stand-ins (for `instanceof` checks; they construct nothing). */
+  readonly elementStandIns: readonly string[];
   /** The name of the prelude's private Trusted Types policy; `default` is the other allowed name. */
   readonly trustedTypesPolicy: string;
   /** How long a navigation is held (ms): the first time, each later time, and in all. */
@@ -144,12 +146,36 @@ export function installSurfaceContainment(
     if (isConnectionInterface(name) || config.removedGlobals.indexOf(name) !== -1)
       throw new Error(`LineUp Surface: could not remove ${name}; the Surface does not start.`);
   }
+  // The removed element interfaces come back as stand-ins that no element is an instance of, and that construct
+  // nothing (a subclass's `super()` throws): libraries test `x instanceof HTMLIFrameElement` (React does, to
+  // follow focus into frames), and would otherwise stop at a ReferenceError.
+  const hasInstance = Symbol.hasInstance;
+  for (let index = 0; index < config.elementStandIns.length; index++) {
+    const name = config.elementStandIns[index] as string;
+    const standIn = () => {
+      throw new TypeError('Illegal constructor');
+    };
+    defineProperty(standIn, hasInstance, { value: () => false });
+    defineProperty(standIn, 'name', { value: name });
+    freeze(standIn.prototype);
+    freeze(standIn);
+    defineProperty(global, name, { value: standIn, writable: false, enumerable: false, configurable: false });
+  }
 
   // ── 2. No frame, object or link: refused at creation and in every HTML parsing sink ─────────────────────
+  /**
+   * An MCP App view's scripts are built by common tools that make a `<link>` to probe the browser (Vite's
+   * modulepreload check) or to load a font: in a view, `createElement('link')` gives an inert element of no
+   * HTML kind instead (no preconnect, no fetch, nothing to fail on), and everything else stays refused.
+   */
+  let inertLinks = false;
+  const INERT_LINK = 'lineup-inert-link';
   defineProperty(DocumentPrototype, 'createElement', {
     value: function createSurfaceElement(this: unknown, name: unknown, options?: unknown) {
       const text = `${name}`;
-      if (forbiddenElements[toLowerCase(text)] === true) refuseElement(toLowerCase(text));
+      const lower = toLowerCase(text);
+      if (inertLinks && lower === 'link') return createElement(this, INERT_LINK);
+      if (forbiddenElements[lower] === true) refuseElement(lower);
       return createElement(this, text, options);
     },
   });
@@ -162,6 +188,8 @@ export function installSurfaceContainment(
     ) {
       const text = `${qualifiedName}`;
       const local = toLowerCase(slice(text, lastIndexOf(text, ':') + 1));
+      if (inertLinks && namespace === HTML_NAMESPACE && local === 'link')
+        return createElement(this, INERT_LINK);
       if (namespace === HTML_NAMESPACE && forbiddenElements[local] === true) refuseElement(local);
       return createElementNS(this, namespace, text, options);
     },
@@ -478,8 +506,10 @@ export function installSurfaceContainment(
       freeze({ namespace: config.namespace, type: 'violation', instance_id: id, kind });
     reports = { navigation: violation('navigation'), focus: violation('focus') };
     if (focusBeforeStart && !earned && doc.hasFocus()) post(reports.focus);
-    if (protocol === 'mcp_app') installViewParent(id);
-    else bridge = installBridge(global, { ...config, instanceId: id }, post);
+    if (protocol === 'mcp_app') {
+      inertLinks = true;
+      installViewParent(id);
+    } else bridge = installBridge(global, { ...config, instanceId: id }, post);
     const width = message.width;
     whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js, moduleTexts));
   };

@@ -23,6 +23,7 @@ import {
 import { installSurfaceBridge } from './bridge.js';
 import { installSurfaceContainment, type SurfaceContainmentConfig } from './containment.js';
 import {
+  SURFACE_ELEMENT_STAND_INS,
   SURFACE_FORBIDDEN_ELEMENTS,
   SURFACE_FORBIDDEN_MARKUP,
   SURFACE_PERMISSIONS_POLICY,
@@ -102,6 +103,7 @@ export function surfaceContainmentConfig(
     forbiddenMarkup: SURFACE_FORBIDDEN_MARKUP.source,
     forbiddenElements: SURFACE_FORBIDDEN_ELEMENTS,
     removedGlobals: SURFACE_REMOVED_GLOBALS,
+    elementStandIns: SURFACE_ELEMENT_STAND_INS,
     trustedTypesPolicy: SURFACE_TRUSTED_TYPES_POLICY,
     navigationHold: NAVIGATION_HOLD,
   };

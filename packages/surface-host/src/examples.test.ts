@@ -1,6 +1,7 @@
 /** The README's examples: shown verbatim, and run here (jsdom) to prove they do what their comments say. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import instancesSource from '../examples/instances.ts?raw';
+import mcpViewSource from '../examples/mcp-view.ts?raw';
 import mountSource from '../examples/mount-surface.ts?raw';
 import readme from '../README.md?raw';
 
@@ -33,6 +34,7 @@ describe('README examples', () => {
   it.each([
     ['mount-surface', mountSource],
     ['instances', instancesSource],
+    ['mcp-view', mcpViewSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -55,6 +57,39 @@ describe('README examples', () => {
     fromFrame({ ...base, type: 'event', event: 'close', data: {} });
     expect(log).toHaveBeenCalledWith('invalid_message');
     surface.close();
+  });
+
+  it("mcp-view mounts a view and answers its tools/call through the host's handler", async () => {
+    const { showView } = await import('../examples/mcp-view.js');
+    const calls: string[] = [];
+    const { view } = await showView(
+      document.body,
+      '<!doctype html><html><body><main id="root"></main><script type="module">void 0;</script></body></html>',
+      async (name) => {
+        calls.push(name);
+        return { content: [{ type: 'text', text: '12:00' }] };
+      },
+    );
+    expect(view.frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const { port, fromFrame } = connect(view.frame);
+    // A view gets no state: only JSON-RPC.
+    expect(port.postMessage).not.toHaveBeenCalled();
+    fromFrame({
+      namespace: 'lineup.surface.v1',
+      type: 'mcp',
+      instance_id: 'clock.view.01',
+      message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get-time', arguments: {} } },
+    });
+    await vi.waitFor(() =>
+      expect(port.postMessage).toHaveBeenCalledWith(
+        expect.objectContaining({
+          type: 'mcp',
+          message: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '12:00' }] } },
+        }),
+      ),
+    );
+    expect(calls).toEqual(['get-time']);
+    view.close();
   });
 
   it('instances routes open, patch and close, and answers unknown types as unsupported', async () => {

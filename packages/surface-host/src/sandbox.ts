@@ -112,6 +112,19 @@ export const SURFACE_REMOVED_GLOBALS: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * The removed element interfaces that come back as inert stand-ins: `instanceof` them is false for every value, and
+ * they construct nothing (libraries such as React test `instanceof HTMLIFrameElement`).
+ */
+export const SURFACE_ELEMENT_STAND_INS: readonly string[] = Object.freeze([
+  'HTMLIFrameElement',
+  'HTMLFrameElement',
+  'HTMLFrameSetElement',
+  'HTMLObjectElement',
+  'HTMLEmbedElement',
+  'HTMLLinkElement',
+]);
+
+/**
  * The frame's permissions policy (`allow` attribute): every powerful feature off, whatever the defaults of
  * the browser (seed 000 §2.3: no camera, no geolocation). Only features Chromium knows as policy-controlled:
  * an unknown name logs "Unrecognized feature" on every mount and disables nothing. Web Bluetooth, which has no

@@ -3,7 +3,11 @@
  * enabled state, Agent Tools, Surfaces, audit log) with their actions, the bundled apps not installed, and installing
  * from a URL on this site or a picked folder. It only renders: `app-center.ts` runs the actions and says what to show.
  */
-import type { AgentToolDescriptor } from '@lineup/shared/protocol';
+import {
+  type AgentToolDescriptor,
+  type McpServerManifest,
+  mcpViewAsksForMore,
+} from '@lineup/shared/protocol';
 import { type FormEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { type HostText, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
@@ -72,6 +76,7 @@ function AppCenterView({ center }: { readonly center: AppCenterModel }) {
         <Catalogue center={center} entries={snapshot.available} actions={snapshot.actions} />
       )}
       <InstallForm center={center} url={snapshot.url} folder={snapshot.folder} />
+      <McpInstallForm center={center} state={snapshot.mcp} />
       {snapshot.inventory !== undefined && (
         <p className="host__inventory">
           {text.apps.inventory} <code>{snapshot.inventory.revision}</code>,{' '}
@@ -111,6 +116,7 @@ function InstalledAppItem({
     <li className="host__app" aria-label={name}>
       <div className="host__app-head">
         <strong>{name}</strong>
+        {record.kind === 'mcp_server' && <span className="host__app-kind">{text.apps.mcp.badge}</span>}
         <span className="host__app-version">{manifest.version}</span>
         <span className={`host__app-state host__app-state--${record.enabled ? 'enabled' : 'disabled'}`}>
           {record.enabled ? text.apps.enabled : text.apps.disabled}
@@ -120,6 +126,14 @@ function InstalledAppItem({
         <span className="host__app-id">{record.id}</span>
         <span>{text.apps.size(formatBytes(app.bundleBytes))}</span>
       </div>
+      {record.kind === 'mcp_server' && (
+        <p className="host__app-server">
+          {text.apps.mcp.server(record.manifest.server.url)}{' '}
+          <span className="host__tool-meta">
+            {text.apps.mcp.protocol(record.manifest.server.protocol_version)}
+          </span>
+        </p>
+      )}
       <div className="host__app-integrity">
         {manifest.integrity === undefined ? (
           text.apps.unverified
@@ -164,10 +178,13 @@ function InstalledAppItem({
           <button
             type="button"
             disabled={running}
-            aria-label={text.apps.named(text.apps.actions.update, name)}
+            aria-label={text.apps.named(
+              record.kind === 'mcp_server' ? text.apps.mcp.refresh : text.apps.actions.update,
+              name,
+            )}
             onClick={() => void center.checkForUpdate(record.id)}
           >
-            {text.apps.actions.update}
+            {record.kind === 'mcp_server' ? text.apps.mcp.refresh : text.apps.actions.update}
           </button>
         )}
         <button
@@ -216,22 +233,34 @@ function InstalledAppItem({
       ) : (
         <ul className="host__tools" aria-label={text.apps.tools(name)}>
           {manifest.tools.map((tool) => (
-            <ToolItem key={tool.method} tool={tool} />
+            <ToolItem
+              key={tool.method}
+              tool={tool}
+              agentOnly={
+                record.kind === 'mcp_server' && record.manifest.agent_only.includes(tool.executor.tool ?? '')
+              }
+            />
           ))}
         </ul>
       )}
-      <h3 className="host__app-section">{text.apps.surfacesTitle}</h3>
-      {manifest.surfaces.length === 0 ? (
-        <p className="host__app-none">{text.apps.noSurfaces}</p>
+      {record.kind === 'mcp_server' ? (
+        <McpServerParts name={name} manifest={record.manifest} />
       ) : (
-        <ul className="host__tools" aria-label={text.apps.surfaces(name)}>
-          {manifest.surfaces.map((surface) => (
-            <li key={surface.id}>
-              <code>{surface.id}</code>{' '}
-              <span className="host__tool-meta">{text.apps.events(surface.events)}</span>
-            </li>
-          ))}
-        </ul>
+        <>
+          <h3 className="host__app-section">{text.apps.surfacesTitle}</h3>
+          {record.manifest.surfaces.length === 0 ? (
+            <p className="host__app-none">{text.apps.noSurfaces}</p>
+          ) : (
+            <ul className="host__tools" aria-label={text.apps.surfaces(name)}>
+              {record.manifest.surfaces.map((surface) => (
+                <li key={surface.id}>
+                  <code>{surface.id}</code>{' '}
+                  <span className="host__tool-meta">{text.apps.events(surface.events)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
       <details className="host__app-audit">
         <summary>{text.apps.auditTitle(app.audit.length)}</summary>
@@ -259,7 +288,69 @@ function InstalledAppItem({
   );
 }
 
-function ToolItem({ tool }: { readonly tool: AgentToolDescriptor }) {
+/** An MCP server's views (what each declared it needs, and that it gets none of it) and its view-only tools. */
+function McpServerParts({ name, manifest }: { readonly name: string; readonly manifest: McpServerManifest }) {
+  const text = useText();
+  const sizes = new Map(manifest.files.map((file) => [file.path, file.size]));
+  return (
+    <>
+      <h3 className="host__app-section">{text.apps.mcp.viewsTitle}</h3>
+      {manifest.views.length === 0 ? (
+        <p className="host__app-none">{text.apps.mcp.noViews}</p>
+      ) : (
+        <ul className="host__tools" aria-label={`${name} ${text.apps.mcp.viewsTitle}`}>
+          {manifest.views.map((view) => {
+            const { declared } = view;
+            const domains = [
+              ...declared.connect_domains,
+              ...declared.resource_domains,
+              ...declared.frame_domains,
+              ...declared.base_uri_domains,
+            ];
+            const devices =
+              declared.camera || declared.microphone || declared.geolocation || declared.clipboard_write;
+            const needs = [
+              ...(domains.length > 0 ? [text.apps.mcp.network([...new Set(domains)])] : []),
+              ...(devices ? [text.apps.mcp.devices] : []),
+            ];
+            return (
+              <li key={view.id}>
+                <code>{view.uri}</code>{' '}
+                <span className="host__tool-meta">
+                  {text.apps.mcp.viewSize(formatBytes(sizes.get(view.path) ?? 0))}
+                </span>
+                {mcpViewAsksForMore(declared) && (
+                  <p className="host__app-hint">{text.apps.mcp.asksFor(needs.join(' · '))}</p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {manifest.app_tools.length > 0 && (
+        <>
+          <h3 className="host__app-section">{text.apps.mcp.viewTools}</h3>
+          <ul className="host__tools" aria-label={`${name} ${text.apps.mcp.viewTools}`}>
+            {manifest.app_tools.map((tool) => (
+              <li key={tool.tool}>
+                <code>{tool.tool}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}
+
+function ToolItem({
+  tool,
+  agentOnly = false,
+}: {
+  readonly tool: AgentToolDescriptor;
+  /** An MCP tool its views may not call. */
+  readonly agentOnly?: boolean;
+}) {
   const text = useText();
   return (
     <li>
@@ -269,6 +360,7 @@ function ToolItem({ tool }: { readonly tool: AgentToolDescriptor }) {
       <span className="host__tool-meta">
         {text.apps.callModels[tool.call_model]} · {text.apps.activations[tool.activation]}
         {tool.risk !== undefined && <> · {text.apps.risk(tool.risk)}</>}
+        {agentOnly && <> · {text.apps.mcp.agentOnly}</>}
       </span>
       <details className="host__tool-description">
         <summary>{text.apps.description}</summary>
@@ -401,6 +493,61 @@ function InstallForm({
   );
 }
 
+/** Adding an MCP server by its Streamable HTTP URL, under an app scope of the user's when one is given. */
+function McpInstallForm({ center, state }: { readonly center: AppCenterModel; readonly state: ActionState }) {
+  const text = useText();
+  const id = useId();
+  const [address, setAddress] = useState('');
+  const [scope, setScope] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void center.installMcpServer(address, scope);
+  };
+  return (
+    <section className="host__app-install-form" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{text.apps.mcp.install}</h3>
+      <form onSubmit={submit}>
+        <label htmlFor={`${id}-url`}>{text.apps.mcp.urlLabel}</label>
+        <div className="host__app-install-row">
+          <input
+            id={`${id}-url`}
+            type="text"
+            inputMode="url"
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="http://localhost:3001/mcp"
+            value={address}
+            aria-describedby={`${id}-url-hint`}
+            onChange={(event) => setAddress(event.target.value)}
+          />
+        </div>
+        <p id={`${id}-url-hint`} className="host__app-hint">
+          {text.apps.mcp.urlHint}
+        </p>
+        <label htmlFor={`${id}-scope`}>{text.apps.mcp.scopeLabel}</label>
+        <div className="host__app-install-row">
+          <input
+            id={`${id}-scope`}
+            type="text"
+            spellCheck={false}
+            autoComplete="off"
+            value={scope}
+            aria-describedby={`${id}-scope-hint`}
+            onChange={(event) => setScope(event.target.value)}
+          />
+          <button type="submit" disabled={state.status === 'running'}>
+            {text.apps.mcp.add}
+          </button>
+        </div>
+        <p id={`${id}-scope-hint`} className="host__app-hint">
+          {text.apps.mcp.scopeHint}
+        </p>
+        <ActionStatus state={state} />
+      </form>
+    </section>
+  );
+}
+
 /** What an action is doing or did: a polite status while it runs or when it worked, an alert when it did not. */
 function ActionStatus({
   state,
@@ -440,7 +587,14 @@ function resultText(text: HostText, action: AppAction, result: AppCenterResult):
     case 'installed':
       return words.installed(result.name, result.version);
     case 'updated':
-      return words.updated(result.name, result.from, result.to);
+      return result.change === undefined
+        ? words.updated(result.name, result.from, result.to)
+        : `${words.refreshed(result.name, result.from, result.to)} ${text.apps.mcp.changes(
+            result.change.addedTools.length,
+            result.change.removedTools.length,
+            result.change.changedTools.length,
+            result.change.changedViews.length,
+          )}`;
     case 'unchanged':
       return action === 'update'
         ? words.upToDate(result.name, result.version)

@@ -16,6 +16,12 @@ import {
   pickedBundleFetch,
   type RuntimeDatabase,
 } from '@lineup/runtime';
+import {
+  installMcpServer,
+  type McpConnector,
+  type McpServerChange,
+  refreshMcpServer,
+} from '@lineup/runtime/mcp';
 import { type ClientInventoryPayload, MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
 import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
 import { type AppCenterProblem, problemOf } from './problems.ts';
@@ -32,7 +38,14 @@ export interface AppsHost {
 /** What a finished action did. */
 export type AppCenterResult =
   | { readonly kind: 'installed'; readonly name: string; readonly version: string }
-  | { readonly kind: 'updated'; readonly name: string; readonly from: string; readonly to: string }
+  | {
+      readonly kind: 'updated';
+      readonly name: string;
+      readonly from: string;
+      readonly to: string;
+      /** An MCP server's refresh: what changed (a MiniApp's update keeps the old version until it starts). */
+      readonly change?: McpServerChange;
+    }
   /** The bundle is the one installed: nothing was written. */
   | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
   | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string };
@@ -77,9 +90,19 @@ export interface AppCenterSnapshot {
   readonly readProblem: AppCenterProblem | undefined;
   /** Per app or catalogue entry (by app id): its last or running action. */
   readonly actions: ReadonlyMap<string, ActionState>;
-  /** The install form's two ways. */
+  /** The install form's two ways, and adding an MCP server. */
   readonly url: ActionState;
   readonly folder: ActionState;
+  readonly mcp: ActionState;
+}
+
+/** How the center reads MCP servers (`@lineup/runtime/mcp`): the connector, and the host's view check and bound. */
+export interface McpInstallOptions {
+  readonly connect: McpConnector;
+  /** Throws, with a sentence, for a view the host's frames cannot run (`mcpViewBundle`). */
+  readonly checkView: (html: string, uri: string) => void;
+  /** The bound of one kept view in bytes (default `MCP_SERVER_LIMITS.defaultMaxViewBytes`). */
+  readonly maxViewBytes?: number;
 }
 
 export interface AppCenterOptions {
@@ -90,6 +113,8 @@ export interface AppCenterOptions {
   /** The page's base URL: catalogue URLs are relative to it, and URL installs must share its origin. */
   readonly baseUri: string;
   readonly startupProblems?: readonly StartupProblem[];
+  /** Without it, MCP servers cannot be added (`mcp_unavailable`). */
+  readonly mcp?: McpInstallOptions;
 }
 
 const IDLE: ActionState = { status: 'idle' };
@@ -102,7 +127,12 @@ const SETTLING: ReadonlySet<AuditRecord['type']> = new Set([
   'app_upgrade_confirmed',
 ]);
 
-/** `files[].size` summed: what the installed version's kept bundle weighs. */
+/** Where an app was installed from: a MiniApp's bundle URL, an MCP server's URL. */
+export function appSource(record: AppRecord): string {
+  return record.kind === 'mcp_server' ? record.manifest.server.url : record.bundleUrl;
+}
+
+/** `files[].size` summed: what the installed version's kept bundle (an MCP server's: its views) weighs. */
 export function bundleBytes(record: AppRecord): number {
   return (record.manifest.files ?? []).reduce((sum, file) => sum + file.size, 0);
 }
@@ -169,6 +199,7 @@ export class AppCenter {
   readonly #host: AppsHost;
   readonly #catalogue: readonly CatalogueEntry[];
   readonly #baseUri: string;
+  readonly #mcp: McpInstallOptions | undefined;
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: () => void;
   #snapshot: AppCenterSnapshot;
@@ -182,6 +213,7 @@ export class AppCenter {
     this.#host = options.host;
     this.#catalogue = options.catalogue;
     this.#baseUri = options.baseUri;
+    this.#mcp = options.mcp;
     this.#snapshot = {
       apps: [],
       available: [],
@@ -191,6 +223,7 @@ export class AppCenter {
       actions: new Map(),
       url: IDLE,
       folder: IDLE,
+      mcp: IDLE,
     };
     this.#unsubscribe = this.#host.onAppsChanged(() => void this.refresh());
   }
@@ -269,6 +302,26 @@ export class AppCenter {
     });
   }
 
+  /**
+   * Adds the MCP server at `url` (its Streamable HTTP endpoint): the runtime lists its tools and keeps the views
+   * they name, checked; under `appScope` when given, else one from its name. A server that cannot be read is
+   * refused with why (`McpServerError`), and nothing is kept.
+   */
+  installMcpServer(url: string, appScope?: string): Promise<void> {
+    return this.#run({ form: 'mcp' }, 'install', async () => {
+      const mcp = this.#mcp;
+      if (mcp === undefined) throw new RefusedAction({ kind: 'mcp_unavailable' });
+      const scope = appScope?.trim();
+      const { outcome, manifest } = await installMcpServer(this.#registry, url.trim(), {
+        ...mcp,
+        ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
+      });
+      const { name, version } = manifest;
+      if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
+      return { result: { kind: 'installed', name, version }, changed: true };
+    });
+  }
+
   setEnabled(appId: string, enabled: boolean): Promise<void> {
     return this.#run({ app: appId }, enabled ? 'enable' : 'disable', async () => {
       const name = this.#name(appId);
@@ -277,10 +330,22 @@ export class AppCenter {
     });
   }
 
-  /** Fetches the app's bundle URL again: `unchanged` is up to date; another version is an upgrade. */
+  /**
+   * Fetches the app's bundle URL again: `unchanged` is up to date; another version is an upgrade. An MCP server is
+   * read again from its URL: another tool list or view is a new version, kept at once (with what changed).
+   */
   checkForUpdate(appId: string): Promise<void> {
     return this.#run({ app: appId }, 'update', async () => {
       const record = this.#snapshot.apps.find((app) => app.record.id === appId)?.record;
+      if (record?.kind === 'mcp_server') {
+        const mcp = this.#mcp;
+        if (mcp === undefined) throw new RefusedAction({ kind: 'mcp_unavailable' });
+        const { outcome, change } = await refreshMcpServer(this.#registry, appId, mcp);
+        const name = record.manifest.name;
+        if (outcome === 'unchanged')
+          return { result: { kind: 'unchanged', name, version: record.manifest.version }, changed: false };
+        return { result: { kind: 'updated', name, from: change.from, to: change.to, change }, changed: true };
+      }
       if (record === undefined || record.bundleUrl === PICKED_BUNDLE_URL)
         throw new RefusedAction({ kind: 'no_bundle_url' });
       return this.#install(new URL(record.bundleUrl), undefined, record);
@@ -308,7 +373,7 @@ export class AppCenter {
     // The app the install wrote is the one whose record changed; `unchanged` wrote none, so it is the one at
     // this URL (an update check knows its app).
     const written = after.find((record) => earlier.get(record.id)?.updatedAt !== record.updatedAt);
-    const app = written ?? before ?? after.find((record) => record.bundleUrl === url.href);
+    const app = written ?? before ?? after.find((record) => appSource(record) === url.href);
     const name = app?.manifest.name ?? url.href;
     const version = app?.manifest.version ?? '';
     if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
@@ -323,7 +388,7 @@ export class AppCenter {
    * reads again too.
    */
   async #run(
-    target: { readonly app: string } | { readonly form: 'url' | 'folder' },
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' },
     action: AppAction,
     work: () => Promise<{ readonly result: AppCenterResult; readonly changed: boolean }>,
   ): Promise<void> {
@@ -356,11 +421,11 @@ export class AppCenter {
   }
 
   async #installed(record: AppRecord): Promise<InstalledApp> {
-    const picked = record.bundleUrl === PICKED_BUNDLE_URL;
+    const picked = record.kind !== 'mcp_server' && record.bundleUrl === PICKED_BUNDLE_URL;
     // A refused download is audited under the URL it came from (the manifest's id was not trusted yet); a
     // picked folder's URL is every picked app's, so it is not attributed to one.
     const keys = new Set([record.id]);
-    for (const url of [record.bundleUrl, record.previous?.bundleUrl])
+    for (const url of [appSource(record), record.previous?.bundleUrl])
       if (url !== undefined && url !== PICKED_BUNDLE_URL) keys.add(url);
     const entries = (
       await Promise.all([...keys].map((key) => this.#db.getAllFromIndex('audit', 'by_app', key)))
@@ -378,7 +443,7 @@ export class AppCenter {
   }
 
   #setAction(
-    target: { readonly app: string } | { readonly form: 'url' | 'folder' },
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' },
     state: ActionState,
   ): void {
     if ('form' in target) {

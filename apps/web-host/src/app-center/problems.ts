@@ -3,6 +3,7 @@
  * itself (i18n.tsx) and the file and both digests of a refused bundle are always shown.
  */
 import { BundleIntegrityError, type BundleIntegrityErrorCode } from '@lineup/runtime';
+import { McpServerError, type McpServerErrorCode } from '@lineup/runtime/mcp';
 import { LineUpProtocolError } from '@lineup/shared';
 
 /** Why an action did not happen, in a form each language words itself (the view does). */
@@ -29,6 +30,15 @@ export type AppCenterProblem =
   | { readonly kind: 'nothing_picked' }
   /** An update check of an app installed from a picked folder: there is no URL to fetch again. */
   | { readonly kind: 'no_bundle_url' }
+  /** An MCP server was refused: the runtime's code, and its English sentence (it names the tool or view). */
+  | {
+      readonly kind: 'mcp';
+      readonly code: McpServerErrorCode;
+      readonly message: string;
+      readonly subject?: string;
+    }
+  /** This host was started without a way to reach MCP servers. */
+  | { readonly kind: 'mcp_unavailable' }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** Turns whatever an action threw into a problem to show; nothing is swallowed. */
@@ -41,6 +51,13 @@ export function problemOf(error: unknown): AppCenterProblem {
       ...(error.path === undefined ? {} : { path: error.path }),
       ...(error.expected === undefined ? {} : { expected: error.expected }),
       ...(error.actual === undefined ? {} : { actual: error.actual }),
+    };
+  if (error instanceof McpServerError)
+    return {
+      kind: 'mcp',
+      code: error.code,
+      message: error.message,
+      ...(error.subject === undefined ? {} : { subject: error.subject }),
     };
   if (error instanceof LineUpProtocolError)
     return {

@@ -86,7 +86,11 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
           }}
         >
           <h2 id="consent-title" className="host__consent-title">
-            {request.origin.kind === 'interface' ? text.consent.titleInterface : text.consent.title}
+            {request.origin.kind === 'interface'
+              ? text.consent.titleInterface
+              : request.origin.kind === 'view'
+                ? text.consent.titleView(request.origin.server)
+                : text.consent.title}
           </h2>
           <dl className="host__consent-facts">
             <dt>{text.consent.capability}</dt>
@@ -103,6 +107,13 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
                 <dt>{text.consent.origin}</dt>
                 <dd id="consent-reason" className="host__consent-reason">
                   {text.consent.fromInterface(request.origin.title, request.origin.actionId)}
+                </dd>
+              </>
+            ) : request.origin.kind === 'view' ? (
+              <>
+                <dt>{text.consent.origin}</dt>
+                <dd id="consent-reason" className="host__consent-reason">
+                  {text.consent.fromView(request.origin.server)}
                 </dd>
               </>
             ) : (

@@ -13,7 +13,9 @@ import type { ActionRunner, ConversationRecord } from '@lineup/runtime';
 import { type UIDocumentRef, UIStreamError, type UIStreamState } from '@lineup/shared';
 import { prepareSurfaceFrame, SurfaceInstances } from '@lineup/surface-host';
 import {
+  lazy,
   memo,
+  Suspense,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -27,6 +29,7 @@ import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
 import { type HostText, labelText, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { FrameSnapshot, spaced } from '../scheduling/per-frame.ts';
+import { onDraft } from './drafts.ts';
 import { EXAMPLE_DOCUMENTS, exampleDocumentEnvelope } from './examples.ts';
 import {
   type ConversationMessage,
@@ -64,7 +67,18 @@ export const CONVERSATION_WINDOW = 200;
 const CONVERSATION_UPDATE_INTERVAL_MS = 100;
 
 /** Entries that are interfaces: announced when they arrive, and where focus goes after Deliver. */
-const INTERFACE_KINDS: ReadonlySet<Entry['kind']> = new Set(['document', 'checkpoints', 'stream', 'surface']);
+/** An MCP server's view (with the MCP Apps SDK's bridge): loaded the first time a conversation shows one. */
+const McpViewEntry = lazy(() =>
+  import('./McpViewEntry.tsx').then((module) => ({ default: module.McpViewEntry })),
+);
+
+const INTERFACE_KINDS: ReadonlySet<Entry['kind']> = new Set([
+  'document',
+  'checkpoints',
+  'stream',
+  'surface',
+  'mcp_view',
+]);
 
 /** The title a document entry shows, if it has one. */
 function entryTitle(entry: Entry): string | undefined {
@@ -187,6 +201,19 @@ function markdownDocument(key: number, text: string) {
 function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void> }) {
   const label = useText();
   const [text, setText] = useState('');
+  /** Who proposed what the box holds (an MCP view's `ui/message`), until the user sends or changes it. */
+  const [proposedBy, setProposedBy] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(
+    () =>
+      onDraft((draft) => {
+        // The proposal waits in the box for the user: nothing is sent until they press Send.
+        setText(draft.text.slice(0, 16_384));
+        setProposedBy(draft.from);
+        input.current?.focus();
+      }),
+    [],
+  );
   return (
     <form
       className="host__chat"
@@ -198,22 +225,33 @@ function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void>
         // later. A message that could not be sent comes back into an empty field; why is already in the
         // conversation's notes.
         setText('');
+        setProposedBy(null);
         onSend(value).catch(() => setText((current) => (current === '' ? value : current)));
       }}
     >
       <label htmlFor="chat-message">{label.messageLabel}</label>
       <div className="host__chat-row">
         <input
+          ref={input}
           id="chat-message"
           value={text}
           autoComplete="off"
           maxLength={16_384}
-          onChange={(event) => setText(event.target.value)}
+          aria-describedby={proposedBy === null ? undefined : 'chat-proposed'}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (event.target.value === '') setProposedBy(null);
+          }}
         />
         <button type="submit" disabled={text.trim() === ''}>
           {label.send}
         </button>
       </div>
+      {proposedBy !== null && (
+        <p id="chat-proposed" className="host__chat-proposed" role="status">
+          {label.proposedBy(proposedBy)}
+        </p>
+      )}
     </form>
   );
 }
@@ -318,8 +356,13 @@ export function Conversation() {
   // What the user opened before the runtime was ready (an example, a pasted document) carries over to the
   // conversation that is then shown, instead of vanishing with the placeholder model.
   const previous = useRef<ConversationModel | null>(null);
+  const hostRef = useRef(runtime.status === 'ready' ? runtime.host : null);
+  hostRef.current = runtime.status === 'ready' ? runtime.host : null;
   const model = useMemo(() => {
-    const next = new ConversationModel(conversationId ?? 'none');
+    // A call of an installed MCP server's tool with a view shows that view (the host knows which).
+    const next = new ConversationModel(conversationId ?? 'none', {
+      mcpViewOf: (tool) => hostRef.current?.mcpViewOf(tool),
+    });
     if (previous.current?.conversationId === 'none')
       for (const { key: _key, ...entry } of previous.current.entries) next.add(entry);
     previous.current = next;
@@ -552,13 +595,23 @@ export function Conversation() {
     }
   });
 
-  /** The user closed a Surface: focus goes to the entry shown after it (or before it, or the heading). */
+  /**
+   * The user closed a Surface (or an MCP view, `view:<call id>`): focus goes to the entry shown after it (or before
+   * it, or the heading).
+   */
   const closeSurface = (instanceId: string) => {
-    const index = shownEntries.findIndex(
-      (entry) => entry.kind === 'surface' && entry.payload.instance_id === instanceId,
+    const viewCall = instanceId.startsWith('view:') ? instanceId.slice('view:'.length) : undefined;
+    const index = shownEntries.findIndex((entry) =>
+      viewCall !== undefined
+        ? entry.kind === 'mcp_view' && entry.callId === viewCall
+        : entry.kind === 'surface' && entry.payload.instance_id === instanceId,
     );
     const neighbour = shownEntries[index + 1] ?? shownEntries[index - 1];
     focusTarget.current = neighbour?.key ?? 'heading';
+    if (viewCall !== undefined) {
+      model.removeView(viewCall);
+      return;
+    }
     instances.userClose(instanceId);
     model.removeSurface(instanceId);
   };
@@ -898,6 +951,12 @@ function EntryView({
           instances={instances}
           onUserClose={() => onUserClose(entry.payload.instance_id)}
         />
+      );
+    case 'mcp_view':
+      return (
+        <Suspense fallback={<p className="host__empty">{text.mcpView.loading}</p>}>
+          <McpViewEntry entry={entry} onClose={() => onUserClose(`view:${entry.callId}`)} />
+        </Suspense>
       );
     case 'chat':
       return (

@@ -16,6 +16,7 @@ import {
 } from '@lineup/shared';
 import {
   type LineUpMessage,
+  type ToolResultPayload,
   UI_USER_CLOSE_EVENT,
   type UIClosePayload,
   type UIOpenPayload,
@@ -58,6 +59,23 @@ export type NewEntry =
       /** The turn came from a DSL agent action (`ui.action`): the action id of the button the user pressed. */
       readonly via?: string;
     }
+  /**
+   * The view of an installed MCP server beside an agent's call of its tool (the view is the server's kept
+   * `ui://` resource): the call's arguments, and its final result once the client sent it.
+   */
+  | {
+      readonly kind: 'mcp_view';
+      readonly label: string;
+      readonly conversationId: string;
+      readonly callId: string;
+      /** The agent's tool name, and the server's own. */
+      readonly tool: string;
+      readonly serverTool: string;
+      readonly appId: string;
+      readonly viewId: string;
+      readonly arguments: Readonly<Record<string, unknown>>;
+      readonly final?: ToolResultPayload;
+    }
   /** What the client sends the agent (`ui.event`, `unsupported`), or a message it could not take. */
   | {
       readonly kind: 'note';
@@ -70,6 +88,14 @@ export type NewEntry =
     };
 
 export type Entry = NewEntry & { readonly key: number; readonly messageId?: string };
+
+/** Which kept view of which MCP server a tool opens (the host knows: `HostRuntime.mcpViewOf`). */
+export interface McpViewTarget {
+  readonly appId: string;
+  readonly viewId: string;
+  readonly server: string;
+  readonly tool: string;
+}
 
 /** One envelope of the conversation, live or from the store. */
 export interface ConversationMessage {
@@ -204,9 +230,30 @@ export class ConversationModel {
   /** The entry key of each outgoing message still pending, by envelope id. */
   readonly #pending = new Map<string, number>();
   readonly #listeners = new Set<() => void>();
+  /** The entry key of each MCP view, by the call id it belongs to. */
+  readonly #views = new Map<string, number>();
+  readonly #mcpViewOf: (tool: string) => McpViewTarget | undefined;
 
-  constructor(conversationId: string) {
+  /**
+   * `mcpViewOf` says which kept view an agent tool opens (an installed MCP server's tool with a view); the calls
+   * of such tools show it.
+   */
+  constructor(
+    conversationId: string,
+    options: { readonly mcpViewOf?: (tool: string) => McpViewTarget | undefined } = {},
+  ) {
     this.conversationId = conversationId;
+    this.#mcpViewOf = options.mcpViewOf ?? (() => undefined);
+  }
+
+  /** Removes an MCP view (the user closed it); the call stays the agent's. */
+  removeView(callId: string): void {
+    const key = this.#views.get(callId);
+    if (key === undefined) return;
+    this.#views.delete(callId);
+    const index = this.#indexOf(key);
+    if (index >= 0) this.#items.splice(index, 1);
+    this.#changed();
   }
 
   get entries(): readonly Entry[] {
@@ -281,6 +328,11 @@ export class ConversationModel {
     if (message.type === 'lineup.v1.ui.event' && message.payload.event === UI_USER_CLOSE_EVENT)
       // The user closed the Surface: it stays closed when the conversation is shown again.
       this.removeSurface(message.payload.instance_id);
+    if (message.type === 'lineup.v1.tool.result') {
+      // The call's view hears its result (the entry keeps it: a view mounted later gets it too).
+      const key = this.#views.get(message.payload.call_id);
+      if (key !== undefined) this.#replace(key, (entry) => ({ ...entry, final: message.payload }) as Entry);
+    }
     const note = sentNote(message);
     if (note !== null) this.#append(note.kind === 'note' ? { ...note, pending } : note, message.id);
     return null;
@@ -328,8 +380,29 @@ export class ConversationModel {
           refusedNote(`The agent does not support ${message.payload.message_type ?? 'a message'} we sent.`),
         );
         return null;
+      case 'lineup.v1.tool.call': {
+        // The runtime answers the call; a tool of an MCP server that names a view shows it beside the call.
+        const target = this.#mcpViewOf(message.payload.tool);
+        if (target === undefined || this.#views.has(message.payload.call_id)) return null;
+        const key = this.#append(
+          {
+            kind: 'mcp_view',
+            label: target.server,
+            conversationId: this.conversationId,
+            callId: message.payload.call_id,
+            tool: message.payload.tool,
+            serverTool: target.tool,
+            appId: target.appId,
+            viewId: target.viewId,
+            arguments: message.payload.arguments,
+          },
+          message.id,
+        );
+        this.#views.set(message.payload.call_id, key);
+        return null;
+      }
       default:
-        // tool.call and app.call: the runtime and the host answer them; their answers show as sent notes.
+        // app.call: the runtime and the host answer it; its answers show as sent notes.
         return null;
     }
   }

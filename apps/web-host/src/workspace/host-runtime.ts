@@ -18,6 +18,7 @@ import {
   type AppRegistry,
   type AppTarget,
   type HostIntent,
+  type McpToolCaller,
   type MiniAppInvocation,
   type MountedMiniApp,
   mountMiniAppFrame,
@@ -41,6 +42,16 @@ export interface WorkspaceState {
 
 export type AgentSink = (message: OutboxMessage) => void | Promise<void>;
 
+/** Which kept view of which MCP server an agent tool opens, and the server's own name of the tool. */
+export interface McpViewRef {
+  readonly appId: string;
+  readonly viewId: string;
+  /** The server's name, for people. */
+  readonly server: string;
+  /** The server's own name of the tool (what the view knows it by). */
+  readonly tool: string;
+}
+
 export interface HostRuntimeOptions {
   /** How long a start may wait for the user to see the app before it ends `not_started` (default 30 s). */
   readonly foregroundTimeoutMs?: number;
@@ -49,6 +60,8 @@ export interface HostRuntimeOptions {
   readonly document?: Document;
   /** How long a new version's first start may take before it rolls back (default 10 s). */
   readonly firstStartMs?: number;
+  /** Calls the tools of installed MCP servers (`createMcpToolCaller`); without it their calls fail. */
+  readonly mcp?: McpToolCaller;
 }
 
 /** The longest a wake-up timer is set for; a later deadline is reached through several wake-ups. */
@@ -84,6 +97,7 @@ export class HostRuntime implements RuntimeHost {
     this.runtime = new ToolRuntime(db, registry, {
       host: this,
       foregroundTimeoutMs: options.foregroundTimeoutMs ?? 30_000,
+      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     });
     this.#document.addEventListener('visibilitychange', this.#onVisibility);
   }
@@ -219,6 +233,31 @@ export class HostRuntime implements RuntimeHost {
     }
     await this.#changed();
     for (const listener of [...this.#appListeners]) listener();
+  }
+
+  /** The runtime wrote outbox rows by itself (an MCP server answered a call): they go to the agent now. */
+  outboxChanged(): void {
+    this.#background(this.#changed(), 'A message could not be sent to the agent');
+  }
+
+  /** The installed apps as the host last read them (at start, and after every change). */
+  get apps(): readonly AppRecord[] {
+    return this.#apps;
+  }
+
+  /**
+   * The kept view an agent tool opens (`<app_scope>.<method>`), when the tool is one of an enabled MCP server's
+   * and names a view: what the conversation shows beside the call.
+   */
+  mcpViewOf(tool: string): McpViewRef | undefined {
+    for (const app of this.#apps) {
+      if (app.kind !== 'mcp_server' || !app.enabled) continue;
+      const descriptor = app.manifest.tools.find((entry) => `${entry.app_scope}.${entry.method}` === tool);
+      const viewId = descriptor?.executor.view;
+      if (descriptor === undefined || viewId === undefined) continue;
+      return { appId: app.id, viewId, server: app.manifest.name, tool: descriptor.executor.tool ?? tool };
+    }
+    return undefined;
   }
 
   /** Called after `appsChanged` (the app center reads the registry again). */

@@ -69,7 +69,9 @@ export type ConsentOrigin =
       /** The interface's title and the action id, as the agent's document declared them: show as text. */
       readonly title: string;
       readonly actionId: string;
-    };
+    }
+  /** The view of an installed MCP server (its `ui/open-link`, say): the server's name, as text. */
+  | { readonly kind: 'view'; readonly operationId: string; readonly server: string };
 
 /** What the user is asked (the host shows it; the reason as text, never as markup). */
 export interface ConsentRequest {
@@ -439,6 +441,34 @@ export class CapabilityRuntime {
           title: subject.title,
           actionId: subject.actionId,
         },
+        reason: subject.reason,
+        arguments: subject.arguments,
+        expiresAt: Number.POSITIVE_INFINITY,
+      },
+      capability,
+    );
+  }
+
+  /**
+   * For a host that shows MCP App views: the consent a view's request needs (its `ui/open-link` is the
+   * `app.open_url` capability), by the capability's risk — the same policy as an `app.call` and an interface
+   * action. It never expires; nothing is recorded here (the host audits the view's request).
+   */
+  consentForView(
+    subject: {
+      readonly conversationId: string;
+      readonly operationId: string;
+      readonly server: string;
+      readonly reason: string;
+      readonly arguments: Readonly<Record<string, unknown>>;
+    },
+    capability: CapabilityRecord,
+  ): Promise<ConsentOutcome> {
+    return this.#consent(
+      {
+        conversationId: subject.conversationId,
+        callId: subject.operationId,
+        origin: { kind: 'view', operationId: subject.operationId, server: subject.server },
         reason: subject.reason,
         arguments: subject.arguments,
         expiresAt: Number.POSITIVE_INFINITY,

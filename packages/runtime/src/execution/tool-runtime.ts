@@ -34,6 +34,8 @@ import {
 } from '../mcp/calls.js';
 import {
   type ActivationRecord,
+  type AppRecord,
+  type AuditRecord,
   type AuditType,
   EXECUTION_STORES,
   type ExecutionTransaction,
@@ -87,6 +89,11 @@ export interface RuntimeHost {
   invoke?(target: AppTarget, invocation: MiniAppInvocation): void;
   /** The runtime stopped waiting for an invocation (its call timed out): abort the handler. */
   cancelInvocation?(target: AppTarget, invocationId: string): void;
+  /**
+   * The runtime wrote outbox rows on its own, not in a step the host asked for (an MCP server answered a call):
+   * deliver them.
+   */
+  outboxChanged?(): void;
 }
 
 /** One SDK handler run the runtime asks the app's page for. */
@@ -157,6 +164,23 @@ export interface ToolRuntimeOptions {
    */
   readonly mcp?: McpToolCaller;
 }
+
+/** Why a view's `tools/call` was refused (`mcpViewCall`); nothing reached the server for the first four. */
+export type McpViewCallRefusal =
+  | 'unknown_server'
+  | 'disabled'
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'timeout'
+  | 'failed';
+
+/** The answer to a view's `tools/call`: the server's result (also an error result), or why not. */
+export type McpViewCallAnswer =
+  | { readonly status: 'ok'; readonly result: McpCallToolResult }
+  | { readonly status: 'error'; readonly code: McpViewCallRefusal; readonly message: string };
+
+/** How long a view's call of an app-only tool may take (an agent tool's own timeout applies to the others). */
+const MCP_VIEW_CALL_TIMEOUT_MS = 60_000;
 
 /** What a host shows beside an MCP tool call: its arguments, and the server's whole result once it came. */
 export interface McpCallRecord {
@@ -568,6 +592,79 @@ export class ToolRuntime {
   }
 
   /**
+   * A view's `tools/call` (seed 003 §3 entry point 2, a local UI action — never an agent tool call): the view of
+   * installed MCP server `appId`, shown in `conversationId`, calls `tool` of that same server. Refused unless the
+   * server is installed and enabled, the tool is one of its tools a view may call (not one shown to the model
+   * only), and the arguments match the tool's input schema; nothing is sent then. Every call is audited as
+   * `ui_action` with its outcome. It gets no call id, no receipt and no outbox row: the view gets the server's
+   * result, and the agent hears nothing of it.
+   */
+  async mcpViewCall(request: {
+    readonly conversationId: string;
+    readonly appId: string;
+    readonly tool: string;
+    readonly arguments: unknown;
+    readonly signal?: AbortSignal;
+  }): Promise<McpViewCallAnswer> {
+    const app = await this.#db.get('apps', request.appId);
+    const answer = await this.#viewCall(app, request);
+    const record: AuditRecord = {
+      at: this.#clock.now(),
+      type: 'ui_action',
+      appId: request.appId.slice(0, 256),
+      version: app?.manifest.version ?? '',
+      conversationId: request.conversationId,
+      detail: `view tools/call ${String(request.tool).slice(0, 128)} ${answer.status === 'ok' ? 'ok' : answer.code}`,
+    };
+    await this.#db.add('audit', record);
+    return answer;
+  }
+
+  async #viewCall(
+    app: AppRecord | undefined,
+    request: Parameters<ToolRuntime['mcpViewCall']>[0],
+  ): Promise<McpViewCallAnswer> {
+    const refuse = (code: McpViewCallRefusal, message: string): McpViewCallAnswer => ({
+      status: 'error',
+      code,
+      message,
+    });
+    if (app?.kind !== 'mcp_server')
+      return refuse('unknown_server', 'No MCP server with this id is installed.');
+    if (!app.enabled) return refuse('disabled', 'This MCP server is disabled.');
+    const { manifest } = app;
+    const agentTool = manifest.tools.find((tool) => tool.executor.tool === request.tool);
+    const appTool = manifest.app_tools.find((tool) => tool.tool === request.tool);
+    if ((agentTool === undefined && appTool === undefined) || manifest.agent_only.includes(request.tool))
+      return refuse(
+        'unknown_tool',
+        'This view may call only the tools of its own server that views may call.',
+      );
+    const args = request.arguments ?? {};
+    const schema = agentTool?.input_schema ?? appTool?.input_schema ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args) || !matchesSchema(schema, args))
+      return refuse('invalid_arguments', "The arguments do not match the tool's input schema.");
+    if (this.#mcp === undefined) return refuse('failed', 'This host cannot call MCP servers.');
+    const outcome = await this.#mcp.call({
+      url: manifest.server.url,
+      tool: request.tool,
+      arguments: args as Readonly<Record<string, unknown>>,
+      timeoutMs: agentTool?.timeout_ms ?? MCP_VIEW_CALL_TIMEOUT_MS,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    if (outcome.status === 'ok' || outcome.status === 'tool_error')
+      return { status: 'ok', result: outcome.result };
+    return refuse(
+      outcome.status === 'timeout' ? 'timeout' : 'failed',
+      outcome.status === 'failed' && outcome.phase === 'connect'
+        ? 'The MCP server could not be reached.'
+        : outcome.status === 'timeout'
+          ? 'The MCP server did not answer in time.'
+          : 'The call failed.',
+    );
+  }
+
+  /**
    * A local UI action from the app's page (seed 003 §3): runs the handler the host declared for
    * `<app_scope>.<action>` with the page's own instance, and audits it as `ui_action` with its outcome.
    */
@@ -845,7 +942,9 @@ export class ToolRuntime {
     const timeoutMs = Math.max(1, (current.dueAt ?? now + descriptor.timeout_ms) - now);
     const request = { url, tool, arguments: call.call.arguments, timeoutMs };
     effects.push(() => {
-      void this.#callMcp(call.key, invocationId, request);
+      // A step that cannot be written (the page is closing, its database closed) leaves the call running: the next
+      // start's recover() ends it outcome_unknown.
+      this.#callMcp(call.key, invocationId, request).catch(() => {});
     });
   }
 
@@ -869,10 +968,11 @@ export class ToolRuntime {
     } finally {
       this.#mcpCalls.delete(invocationId);
     }
-    await this.#step(async (transaction, _effects, descriptors) => {
+    await this.#step(async (transaction, effects, descriptors) => {
       const calls = transaction.objectStore('tool_calls');
       const call = await calls.get(callKey);
       if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId) return false;
+      effects.push((host) => host.outboxChanged?.());
       const descriptor = descriptors.get(call.call.tool);
       const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
       const kept: ToolCallRecord =

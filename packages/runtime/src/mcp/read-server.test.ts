@@ -39,6 +39,7 @@ function timeServer() {
         description: 'Adds two numbers.',
         inputSchema: z.object({ a: z.number(), b: z.number() }),
         outputSchema: z.object({ sum: z.number() }),
+        _meta: { ui: { visibility: ['model'] } },
         run: (args) => ({
           content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }],
           structuredContent: { sum: Number(args.a) + Number(args.b) },
@@ -84,6 +85,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
       ['add', 'add', 'user_confirmation', 'command'],
     ]);
     expect(manifest.app_tools.map((tool) => tool.tool)).toEqual(['refresh-time']);
+    expect(manifest.agent_only).toEqual(['add']);
     const [time, add] = manifest.tools;
     expect(time?.output_schema).toEqual(MCP_CONTENT_OUTPUT_SCHEMA);
     expect(add?.output_schema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });

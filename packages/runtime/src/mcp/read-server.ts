@@ -226,7 +226,8 @@ async function readSession(
     const bytes = files.get(view.path) as Uint8Array;
     return { path: view.path, size: bytes.length, integrity: fileIntegrity(bytes) };
   });
-  const kept = { tools: descriptors, app_tools: appTools, views, files: fileList };
+  const agentOnly = forAgent.filter((tool) => !tool.forView).map((tool) => tool.name);
+  const kept = { tools: descriptors, app_tools: appTools, agent_only: agentOnly, views, files: fileList };
   const candidate = {
     manifest_version: MCP_SERVER_MANIFEST_VERSION,
     kind: 'mcp_server',

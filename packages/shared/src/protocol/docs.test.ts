@@ -31,6 +31,8 @@ import {
   parseMiniAppMessageToFrame,
 } from '../bridge/miniapp.js';
 import {
+  MCP_VIEW_CHANNEL_LIMITS,
+  parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   SURFACE_CHANNEL_LIMITS,
@@ -59,6 +61,7 @@ import {
   type LineUpMessageDirection,
   type LineUpMessageType,
 } from './envelope-schemas.js';
+import { MCP_SERVER_LIMITS, parseMcpServerManifest } from './mcp/server.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import { TOOL_ERROR_CODES } from './messages/tool.js';
 import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from './tools/descriptor.js';
@@ -305,6 +308,13 @@ const VALIDATORS: Readonly<Record<string, (example: Example) => void>> = {
     void parseSurfaceMessageFromFrame(example.value, requireAttribute(example, 'instance')),
   'surface-to-frame': (example) =>
     void parseSurfaceMessageToFrame(example.value, requireAttribute(example, 'instance')),
+  'surface-view-start'(example) {
+    const message = parseSurfaceMessageToFrame(example.value, requireAttribute(example, 'instance'));
+    expect(message).toMatchObject({ type: 'start', protocol: 'mcp_app' });
+  },
+  'surface-mcp': (example) =>
+    void parseSurfaceMcpMessage(example.value, requireAttribute(example, 'instance')),
+  'mcp-manifest': (example) => void parseMcpServerManifest(example.value),
   'miniapp-from-frame': (example) =>
     void parseMiniAppMessageFromFrame(example.value, requireAttribute(example, 'instance')),
   'miniapp-to-frame': (example) =>
@@ -583,6 +593,8 @@ describe('docs/protocol.md: the limits tables', () => {
     LINEUP_WIRE_LIMITS,
     BRIDGE_LIMITS,
     SURFACE_CHANNEL_LIMITS,
+    MCP_VIEW_CHANNEL_LIMITS,
+    MCP_SERVER_LIMITS,
     MINIAPP_CHANNEL_LIMITS,
     AGENT_TOOL_LIMITS,
     MINIAPP_MANIFEST_LIMITS,

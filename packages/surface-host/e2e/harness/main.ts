@@ -3,7 +3,11 @@
  * exactly as a host does, records what reaches the host, and mounts the same attacks in an uncontained frame
  * (the controls that prove the suite can see a leak).
  */
+
 import {
+  type McpViewHandle,
+  mcpViewBundle,
+  mountMcpView,
   mountSurface,
   prepareSurfaceFrame,
   SURFACE_CSP,
@@ -13,6 +17,7 @@ import {
   type SurfaceRejection,
   surfaceBundleFromFiles,
 } from '@lineup/surface-host';
+import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 
 interface Mounted {
   readonly events: SurfaceEvent[];
@@ -100,6 +105,8 @@ window.LineUpSurface = {
  * mounted with the events it declares (`done`, the one the suite waits for).
  */
 const byReference = new URLSearchParams(location.search).has('reference');
+/** `?view`: each Surface of the attack suite is mounted as an MCP App view (`mountView`). */
+const asView = new URLSearchParams(location.search).has('view');
 const REFERENCE_EVENTS = ['done'];
 
 function asReferenced(bundle: { html: string; css: string; js: string }) {
@@ -117,9 +124,157 @@ function asReferenced(bundle: { html: string; css: string; js: string }) {
   return surfaceBundleFromFiles('surfaces/probe.html', files);
 }
 
+/** What reached the host from an MCP App view: its JSON-RPC, as the MCP Apps SDK's AppBridge heard it. */
+interface ViewRecord {
+  handle: McpViewHandle;
+  bridge: AppBridge;
+  initialized: boolean;
+  readonly toolCalls: { name: string; arguments: unknown }[];
+  readonly links: string[];
+  readonly messages: unknown[];
+  readonly logs: unknown[];
+  readonly sizes: { width?: number; height?: number }[];
+  /** Requests the bridge refused (its own method-not-found answers are not seen here: see `probe`). */
+}
+const views = new Map<string, ViewRecord>();
+
+/**
+ * The view of the containment suite's attacks: the attack's HTML and CSS, and its script as a module, in one HTML
+ * document, with a `LineUpSurface.event` that reports over the view's own protocol (a log notification), so that
+ * every attack runs unchanged as an MCP App view.
+ */
+function attackView(bundle: { html: string; css: string; js: string }): string {
+  const report = `window.LineUpSurface = { event: function (name, data) { window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'attack', data: { event: name, data: data || {} } } }, '*'); }, onState: function () { return function () {}; }, resize: function () {} };`;
+  return `<!doctype html><html><head><style>${bundle.css}</style><script>${report}</script></head><body>${bundle.html}<script type="module">${bundle.js}</script></body></html>`;
+}
+
+/** Mounts `html` as an MCP App view, with the MCP Apps SDK's AppBridge as the host end (connected at once). */
+function mountView(
+  id: string,
+  html: string,
+  context: { theme?: 'light' | 'dark'; locale?: string } = {},
+  onLog?: (data: unknown) => void,
+): ViewRecord {
+  const handle = mountMcpView(slot(id), {
+    instanceId: id,
+    name: `View ${id}`,
+    view: mcpViewBundle(html),
+    onRejected: (rejection) => mounted.get(id)?.rejections.push(rejection),
+  });
+  const bridge = new AppBridge(
+    null,
+    { name: 'LineUp harness', version: '0.0.0' },
+    { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} } },
+    {
+      hostContext: {
+        theme: context.theme ?? 'light',
+        locale: context.locale ?? 'en-US',
+        displayMode: 'inline',
+        availableDisplayModes: ['inline'],
+        platform: 'web',
+        containerDimensions: { maxHeight: 1_200, width: handle.frame.clientWidth || 600 },
+        styles: {
+          variables: {
+            '--color-background-primary': context.theme === 'dark' ? '#1d1e24' : '#ffffff',
+          } as never,
+        },
+      },
+    },
+  );
+  const record: ViewRecord = {
+    handle,
+    bridge,
+    initialized: false,
+    toolCalls: [],
+    links: [],
+    messages: [],
+    logs: [],
+    sizes: [],
+  };
+  views.set(id, record);
+  bridge.oninitialized = () => {
+    record.initialized = true;
+  };
+  bridge.oncalltool = async (params) => {
+    record.toolCalls.push({ name: params.name, arguments: params.arguments ?? {} });
+    return {
+      content: [{ type: 'text', text: '2026-12-04T12:00:00.000Z' }],
+      structuredContent: { time: '2026-12-04T12:00:00.000Z' },
+    };
+  };
+  bridge.onopenlink = async (params) => {
+    record.links.push(params.url);
+    return {};
+  };
+  bridge.onmessage = async (params) => {
+    record.messages.push(params);
+    return {};
+  };
+  bridge.onloggingmessage = (params) => {
+    record.logs.push(params.data);
+    onLog?.(params.data);
+  };
+  bridge.onsizechange = (params) => {
+    record.sizes.push(params);
+    if (typeof params.height === 'number') handle.resize(params.height);
+  };
+  bridge.connect(handle.transport as never).catch((error: unknown) => pageErrors.push(String(error)));
+  return record;
+}
+
 const harness = {
+  /** Mounts an MCP App view (the HTML of a server's `ui://` resource) with the SDK's AppBridge as its host. */
+  mountView(id: string, html: string, context: { theme?: 'light' | 'dark'; locale?: string } = {}) {
+    const record = track(id);
+    const view = mountView(id, html, context);
+    record.handle = view.handle as unknown as SurfaceHandle;
+    record.warm = view.handle.ready;
+  },
+  viewState: (id: string) => {
+    const view = views.get(id);
+    if (view === undefined) return null;
+    return {
+      initialized: view.initialized,
+      toolCalls: view.toolCalls.slice(),
+      links: view.links.slice(),
+      messages: JSON.parse(JSON.stringify(view.messages)) as unknown[],
+      logs: JSON.parse(JSON.stringify(view.logs)) as unknown[],
+      sizes: view.sizes.slice(),
+      appVersion: view.bridge.getAppVersion() ?? null,
+    };
+  },
+  /** Sends the view its call's input, then its result (what a host does when the tool it belongs to ran). */
+  async viewToolResult(id: string, input: Record<string, unknown>, result: Record<string, unknown>) {
+    const view = views.get(id);
+    if (view === undefined) throw new Error(`no view ${id}`);
+    await view.bridge.sendToolInput({ arguments: input });
+    await view.bridge.sendToolResult(result as never);
+  },
+  /** Asks the view to tear down, then closes it. */
+  async closeView(id: string) {
+    const view = views.get(id);
+    if (view === undefined) return;
+    await view.bridge.teardownResource({}).catch(() => {});
+    view.handle.close();
+  },
   mount(id: string, bundle: { html: string; css: string; js: string }, state: Record<string, unknown> = {}) {
     const record = track(id);
+    if (asView) {
+      // Every attack as an MCP App view: its 'done' arrives as the view's log notification.
+      const view = mountView(id, attackView(bundle), {}, (data) => {
+        const logged = data as { event?: string; data?: Record<string, unknown> } | null;
+        if (typeof logged?.event !== 'string') return;
+        record.events.push({
+          instance_id: id,
+          event: logged.event,
+          data: (logged.data ?? {}) as SurfaceEvent['data'],
+        });
+        record.reachedFirstEvent();
+      });
+      record.handle = view.handle as unknown as SurfaceHandle;
+      record.warm = view.handle.ready;
+      return;
+    }
     record.handle = mountSurface(slot(id), {
       instanceId: id,
       bundle: { name: `Surface ${id}`, ...(byReference ? asReferenced(bundle) : bundle) },

@@ -78,6 +78,7 @@ const manifest = (change?: (manifest: J) => void): J => {
     },
     tools: [tool('get_time', 'get-time')],
     app_tools: [{ tool: 'refresh-time', input_schema: { type: 'object' } }],
+    agent_only: [],
     views: [
       {
         id: 'get_time',
@@ -317,6 +318,11 @@ describe('parseMcpServerManifest', () => {
       { code: 'invalid_value', path: 'server.url' },
     ],
     ['another kind', (m) => (m.kind = 'miniapp'), { code: 'invalid_value', path: 'kind' }],
+    [
+      'an agent-only tool that is not a tool',
+      (m) => (m.agent_only = ['refresh-time']),
+      { code: 'unknown_reference', path: 'agent_only[0]' },
+    ],
     ['an unknown field', (m) => (m.handler = 'run()'), { code: 'unknown_property', path: '$' }],
     [
       'a script URL',

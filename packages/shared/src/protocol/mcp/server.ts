@@ -9,7 +9,8 @@
  *   server's own tool name (and the view its calls open). The method, the call model and the risk are derived
  *   here, in one place: `mcpToolMethods`, `mcpToolCallModel`, `mcpToolRisk`.
  * - Tools the server shows only to its views (`_meta.ui.visibility: ["app"]`) are `app_tools`: a view may call
- *   them, an agent never sees them.
+ *   them, an agent never sees them. Tools it shows to the model only (`["model"]`) are listed in `agent_only`: no
+ *   view may call them. A view may call every other tool of its own server.
  * - Each view is a kept file (`views/<id>.html`) with the CSP domains and permissions it declared. LineUp grants
  *   neither: a view runs contained like every Surface, with no network (docs/mcp.md says what a host shows).
  */
@@ -247,6 +248,8 @@ export const McpServerManifestSchema = z
     server: McpServerInfoSchema,
     tools: z.array(AgentToolDescriptorSchema).max(MCP_SERVER_LIMITS.maxTools),
     app_tools: z.array(McpAppToolSchema).max(MCP_SERVER_LIMITS.maxAppTools),
+    /** Agent tools the server shows to the model only (`_meta.ui.visibility: ["model"]`): no view may call them. */
+    agent_only: z.array(McpToolNameSchema).max(MCP_SERVER_LIMITS.maxTools),
     views: z.array(McpViewSchema).max(MCP_SERVER_LIMITS.maxViews),
     files: z.array(BundleFileSchema).max(MCP_SERVER_LIMITS.maxViews),
     integrity: IntegritySchema,
@@ -289,6 +292,12 @@ export const McpServerManifestSchema = z
         names.add(name);
       }
     });
+    const agentTools = new Set(names);
+    manifest.agent_only.forEach((name, index) => {
+      if (!agentTools.has(name))
+        issue(['agent_only', index], 'An agent-only tool must be one of the tools.', 'unknown_reference');
+    });
+    checkUnique(manifest.agent_only, (name) => name, context, ['agent_only'], [], 'tool');
     manifest.app_tools.forEach((tool, index) => {
       if (names.has(tool.tool))
         issue(['app_tools', index, 'tool'], 'Each MCP tool is listed once.', 'duplicate_id');

@@ -1,0 +1,267 @@
+/**
+ * The view of an installed MCP server beside an agent's call of its tool (flow: DESIGN.md "MCP servers and MCP
+ * Apps"). The view is the server's `ui://` resource as it was kept at install — read from the runtime's verified
+ * files, never fetched — mounted by `@lineup/surface-host` in a contained Surface frame (no network, whatever it
+ * declared), with the MCP Apps SDK's own `AppBridge` as the host end over the frame's port:
+ *
+ * - `ui/initialize` gets the host context: the theme and the host's style variables (light or dark, and again when
+ *   it changes), the user's language, the inline display mode and the room the view has; then the call's
+ *   `tool-input`, and its `tool-result` (the server's whole result) once the runtime finished the call — or
+ *   `tool-cancelled` when it ended without one.
+ * - What the view asks for goes through the seeds' gates: `tools/call` is a local UI action of the runtime
+ *   (`mcpViewCall`: only its own server's tools that views may call, arguments checked, audited); `ui/open-link` is
+ *   the host's `app.open_url` capability, with its consent; `ui/message` goes into the message box and becomes the
+ *   user's turn only if the user sends it; `ui/notifications/size-changed` resizes the frame. Anything else is
+ *   answered by the bridge with a JSON-RPC error (method not found), never silence.
+ * - Closing the view (its close button, or the entry going away) asks it to tear down, then removes the frame.
+ */
+import type { CapabilityRecord } from '@lineup/runtime';
+import { type McpViewHandle, mcpViewBundle, mountMcpView } from '@lineup/surface-host';
+import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { useEffect, useRef, useState } from 'react';
+import { useLanguage, useText } from '../i18n.tsx';
+import { useRuntime } from '../runtime.tsx';
+import { proposeDraft } from './drafts.ts';
+import { hostTheme, mcpHostContext, onHostThemeChange, themeContext } from './mcp-host-context.ts';
+import type { Entry } from './model.ts';
+
+type ViewEntry = Extract<Entry, { kind: 'mcp_view' }>;
+
+/** The tallest a view may make its frame in the conversation (CSS pixels). */
+const MAX_VIEW_HEIGHT = 900;
+
+/** A view's instance id: the channel's pattern, unique per call. */
+function instanceIdOf(entry: ViewEntry): string {
+  return `mcp.${entry.callId}`.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128);
+}
+
+export function McpViewEntry({
+  entry,
+  onClose,
+}: {
+  readonly entry: ViewEntry;
+  readonly onClose: () => void;
+}) {
+  const runtime = useRuntime();
+  const text = useText();
+  const { language } = useLanguage();
+  const slot = useRef<HTMLDivElement>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [asksForMore, setAsksForMore] = useState(false);
+  /** The mounted view, its bridge, and whether it has had its input and result. */
+  const live = useRef<{
+    readonly view: McpViewHandle;
+    readonly bridge: AppBridge;
+    initialized: boolean;
+    resultSent: boolean;
+  } | null>(null);
+  const entryRef = useRef(entry);
+  entryRef.current = entry;
+  const languageRef = useRef(language);
+  languageRef.current = language;
+
+  // The result of the call, once the runtime finished it: the server's whole result, or a cancellation.
+  const deliverResult = useRef(async () => {});
+  deliverResult.current = async () => {
+    const current = live.current;
+    const final = entryRef.current.final;
+    if (current === null || !current.initialized || current.resultSent || final === undefined) return;
+    if (runtime.status !== 'ready') return;
+    current.resultSent = true;
+    const call = await runtime.host.runtime.mcpCall(entry.conversationId, entry.callId);
+    if (call?.result !== undefined) await current.bridge.sendToolResult(call.result as never);
+    else
+      await current.bridge.sendToolCancelled({
+        reason: final.error?.message ?? final.error?.code ?? 'The call ended without a result.',
+      });
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one view per call; its entry's later changes (the result) are delivered apart.
+  useEffect(() => {
+    if (runtime.status !== 'ready') return;
+    let active = true;
+    let view: McpViewHandle | null = null;
+    let bridge: AppBridge | null = null;
+    let stopTheme = () => {};
+    const { registry, host, capabilities } = runtime;
+    registry
+      .mcpViewFiles(entry.appId)
+      .then(({ manifest, files }) => {
+        if (!active || slot.current === null) return;
+        const kept = manifest.views.find((candidate) => candidate.id === entry.viewId);
+        const bytes = kept === undefined ? undefined : files.get(kept.path);
+        if (kept === undefined || bytes === undefined)
+          throw new Error('The server no longer keeps this view.');
+        const descriptor = manifest.tools.find((tool) => tool.executor.tool === entry.serverTool);
+        setAsksForMore(
+          kept.declared.connect_domains.length + kept.declared.resource_domains.length > 0 ||
+            kept.declared.camera ||
+            kept.declared.microphone ||
+            kept.declared.geolocation ||
+            kept.declared.clipboard_write,
+        );
+        view = mountMcpView(slot.current, {
+          instanceId: instanceIdOf(entry),
+          name: `${manifest.name}: ${entry.serverTool}`,
+          view: mcpViewBundle(new TextDecoder().decode(bytes)),
+          maxHeight: MAX_VIEW_HEIGHT,
+          initialHeight: 160,
+        });
+        const mounted = view;
+        bridge = new AppBridge(
+          null,
+          { name: 'LineUp Web Reference Host', version: '0.0.0' },
+          {
+            openLinks: {},
+            serverTools: {},
+            logging: {},
+            message: { text: {} },
+          },
+          {
+            hostContext: mcpHostContext({
+              theme: hostTheme(),
+              language: languageRef.current,
+              width: slot.current.clientWidth,
+              maxHeight: MAX_VIEW_HEIGHT,
+              tool: {
+                name: entry.serverTool,
+                description: descriptor?.description ?? '',
+                inputSchema: descriptor?.input_schema ?? { type: 'object' },
+              },
+            }) as never,
+          },
+        );
+        const state = { view: mounted, bridge, initialized: false, resultSent: false };
+        live.current = state;
+        bridge.oninitialized = () => {
+          state.initialized = true;
+          void bridge
+            ?.sendToolInput({ arguments: { ...entry.arguments } })
+            .then(() => deliverResult.current())
+            .catch(() => {});
+        };
+        bridge.onsizechange = ({ height }) => {
+          if (typeof height === 'number') mounted.resize(height);
+        };
+        bridge.oncalltool = async (params) => {
+          const answer = await host.runtime.mcpViewCall({
+            conversationId: entry.conversationId,
+            appId: entry.appId,
+            tool: params.name,
+            arguments: params.arguments ?? {},
+          });
+          if (answer.status === 'ok') return answer.result as never;
+          throw new Error(`${answer.code}: ${answer.message}`);
+        };
+        bridge.onopenlink = async ({ url }) => {
+          const opened = await openLink(capabilities, registry, {
+            conversationId: entry.conversationId,
+            server: manifest.name,
+            url,
+            operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
+          });
+          return opened ? {} : { isError: true };
+        };
+        bridge.onmessage = async (params) => {
+          const words = params.content
+            .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+            .join('\n');
+          const taken = words !== '' && proposeDraft({ text: words, from: manifest.name });
+          return taken ? {} : { isError: true };
+        };
+        bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+        stopTheme = onHostThemeChange((theme) => {
+          void bridge?.sendHostContextChange(themeContext(theme) as never);
+        });
+        void bridge.connect(mounted.transport as never).catch((error: unknown) => {
+          if (active) setProblem(error instanceof Error ? error.message : String(error));
+        });
+      })
+      .catch((error: unknown) => {
+        if (active) setProblem(error instanceof Error ? error.message : String(error));
+      });
+    return () => {
+      active = false;
+      stopTheme();
+      live.current = null;
+      const closing = view;
+      const ending = bridge;
+      if (closing === null) return;
+      // Asks the view to tear down (a bounded wait), then removes its frame.
+      const remove = () => closing.close();
+      if (ending === null) remove();
+      else
+        void ending
+          .teardownResource({}, { timeout: 500 })
+          .catch(() => {})
+          .finally(remove);
+    };
+  }, [runtime, entry.appId, entry.viewId, entry.callId]);
+
+  // The call finished after the view opened: the view hears its result now.
+  useEffect(() => {
+    if (entry.final !== undefined) void deliverResult.current().catch(() => {});
+  }, [entry.final]);
+
+  // The user's language changed: the view hears it.
+  useEffect(() => {
+    void live.current?.bridge.sendHostContextChange({
+      locale: language === 'zh' ? 'zh-CN' : 'en-US',
+    } as never);
+  }, [language]);
+
+  return (
+    <div className="host__surface host__mcp-view">
+      <div className="host__surface-bar">
+        <span>{text.mcpView.title(entry.label, entry.serverTool)}</span>
+        <button type="button" aria-label={text.mcpView.close(entry.label)} onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {asksForMore && <p className="host__mcp-view-note">{text.mcpView.asksFor}</p>}
+      {problem !== null && (
+        <p className="host__surface-problem" role="alert">
+          {text.mcpView.unavailable(problem)}
+        </p>
+      )}
+      <div ref={slot} />
+    </div>
+  );
+}
+
+/**
+ * A view's `ui/open-link`: the host's `app.open_url` capability, with the consent its risk needs (the dialog
+ * says which server's view asks). True when the tab was opened.
+ */
+async function openLink(
+  capabilities: Extract<ReturnType<typeof useRuntime>, { status: 'ready' }>['capabilities'],
+  registry: Extract<ReturnType<typeof useRuntime>, { status: 'ready' }>['registry'],
+  request: {
+    readonly conversationId: string;
+    readonly server: string;
+    readonly url: string;
+    readonly operationId: string;
+  },
+): Promise<boolean> {
+  const capability: CapabilityRecord | undefined = (await registry.capabilities()).find(
+    (candidate) => candidate.name === 'app.open_url' && !candidate.revoked,
+  );
+  if (capability === undefined) return false;
+  const args = { url: request.url };
+  const consent = await capabilities.consentForView(
+    {
+      conversationId: request.conversationId,
+      operationId: request.operationId,
+      server: request.server,
+      reason: request.url,
+      arguments: args,
+    },
+    capability,
+  );
+  if (consent !== 'allowed' && consent !== 'remembered' && consent !== 'not_needed') return false;
+  const outcome = await capabilities.executeForAction(capability, args, {
+    conversationId: request.conversationId,
+    operationId: request.operationId,
+  });
+  return outcome.ok;
+}

@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { call, expect, test } from './fixtures.ts';
+
+/**
+ * Real MCP App views, as the ext-apps project publishes them on the npm registry (its example servers' single-file
+ * views), run in contained Surface frames with the MCP Apps SDK's own AppBridge as the host end: they initialize,
+ * take the host's theme, get their tool's input and result, call a server tool through the host, ask to open a
+ * link and to send a message — all of it over the frame's port, none of it over the network (the recorder sees
+ * nothing).
+ */
+
+const require = createRequire(import.meta.url);
+/** A published server package's view: its `dist/mcp-app.html`. */
+function publishedView(name: string): string {
+  // The package exports only its server module (dist/server.js); the view is beside it.
+  return readFileSync(join(dirname(require.resolve(name)), 'mcp-app.html'), 'utf8');
+}
+
+const SERVERS = ['@modelcontextprotocol/server-basic-vanillajs', '@modelcontextprotocol/server-basic-react'];
+
+for (const server of SERVERS)
+  test(`the published view of ${server} runs contained and speaks through the host only`, async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    const html = publishedView(server);
+    expect(html.length).toBeGreaterThan(160 * 1024 * (server.endsWith('react') ? 2 : 1));
+    await call(page, 'mountView', 'view', html, { theme: 'dark' });
+    await expect.poll(() => call(page, 'viewState', 'view').then((state) => state?.initialized)).toBe(true);
+    const frame = page.frameLocator('.slot[data-id="view"] iframe').frameLocator('iframe');
+    // The host's theme reached the view's document (the SDK applies it as color-scheme / data-theme).
+    await expect
+      .poll(() =>
+        frame.locator('html').evaluate((root) => ({
+          scheme: getComputedStyle(root).colorScheme,
+          theme: root.getAttribute('data-theme') ?? root.style.colorScheme,
+        })),
+      )
+      .toMatchObject({ scheme: expect.stringContaining('dark') });
+    // Its tool's input and result, as a host sends them after the call.
+    await call(
+      page,
+      'viewToolResult',
+      'view',
+      {},
+      {
+        content: [{ type: 'text', text: '2026-12-04T09:30:00.000Z' }],
+        structuredContent: { time: '2026-12-04T09:30:00.000Z' },
+      },
+    );
+    // The view's own button calls a server tool: the call reaches the host's bridge, and its answer the view.
+    await frame.getByRole('button', { name: /get server time/i }).click();
+    await expect
+      .poll(() => call(page, 'viewState', 'view').then((state) => state?.toolCalls))
+      .toEqual([{ name: 'get-time', arguments: {} }]);
+    await expect(frame.getByText('2026-12-04T12:00:00.000Z')).toBeVisible();
+    await frame.getByRole('button', { name: /open link/i }).click();
+    await expect
+      .poll(() => call(page, 'viewState', 'view').then((state) => state?.links))
+      .toEqual(['https://modelcontextprotocol.io/']);
+    await frame.getByRole('button', { name: /send message/i }).click();
+    await expect.poll(() => call(page, 'viewState', 'view').then((state) => state?.messages.length)).toBe(1);
+    // The view said its size; the host applied it.
+    await expect
+      .poll(() => call(page, 'viewState', 'view').then((state) => state?.sizes.length))
+      .toBeGreaterThan(0);
+    await call(page, 'closeView', 'view');
+    expect(await call(page, 'isMounted', 'view')).toBe(false);
+    expect(recorder.traffic()).toMatchObject({
+      connections: 0,
+      httpRequests: 0,
+      webSockets: 0,
+      udpPackets: 0,
+    });
+  });
+
+/** A hostile view: it tries to reach past its port, and reports what it saw over its own protocol. */
+const HOSTILE_VIEW = `<!doctype html><html><body><main>hostile</main><script type="module">
+const report = (data) => window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'probe', data } }, '*');
+const seen = {};
+seen.parentIsTheStandIn = Object.getPrototypeOf(window.parent) === null && window.parent !== window;
+try { window.parent = window; seen.reassigned = window.parent === window; } catch (error) { seen.reassigned = error.name; }
+try { seen.deleted = delete window.parent; } catch (error) { seen.deleted = error.name; }
+seen.parentHasLocation = 'location' in window.parent;
+seen.parentFrames = 'frames' in window.parent;
+// Straight to the host page's window, around the port: never read as JSON-RPC.
+top.postMessage({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'get-time', arguments: {} } }, '*');
+// Through the port, but no JSON-RPC object.
+try { window.parent.postMessage('a string', '*'); } catch (error) { seen.stringRefused = error.name; }
+window.parent.postMessage({ jsonrpc: '1.0', method: 'tools/call', id: 7, params: { name: 'get-time' } }, '*');
+// A transfer list is not taken: no port of the view's own reaches the host.
+const channel = new MessageChannel();
+window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'with a port' } }, '*', [channel.port2]);
+report(seen);
+</script></body></html>`;
+
+test('a hostile view reaches nothing but its own port, and what is not JSON-RPC is refused there', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  await call(page, 'mountView', 'hostile', HOSTILE_VIEW);
+  await expect
+    .poll(() => call(page, 'viewState', 'hostile').then((state) => state?.logs.length ?? 0))
+    .toBeGreaterThanOrEqual(1);
+  const state = await call(page, 'viewState', 'hostile');
+  expect(state?.logs).toContainEqual({
+    parentIsTheStandIn: true,
+    // Module code is strict: both throw.
+    reassigned: 'TypeError',
+    deleted: 'TypeError',
+    parentHasLocation: false,
+    parentFrames: false,
+    stringRefused: 'TypeError',
+  });
+  // The tools/call posted around the port never reached the host's bridge; the one of JSON-RPC 1.0 was refused.
+  expect(state?.toolCalls).toEqual([]);
+  await expect
+    .poll(async () => (await call(page, 'rejections', 'hostile')).map((rejection) => rejection.reason).sort())
+    .toEqual(expect.arrayContaining(['foreign_message', 'invalid_message']));
+  expect(await call(page, 'isMounted', 'hostile')).toBe(true);
+  expect(recorder.traffic()).toMatchObject({ connections: 0, httpRequests: 0, webSockets: 0, udpPackets: 0 });
+});
+
+test('a view flooding its port is rate limited, and the host page keeps answering', async ({
+  harnessPage: page,
+}) => {
+  await call(
+    page,
+    'mountView',
+    'flood',
+    `<!doctype html><html><body><script type="module">for (let i = 0; i < 5000; i++) window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } }, '*');</script></body></html>`,
+  );
+  await expect
+    .poll(async () =>
+      (await call(page, 'rejections', 'flood')).some((rejection) => rejection.reason === 'rate_limited'),
+    )
+    .toBe(true);
+  const logs = (await call(page, 'viewState', 'flood'))?.logs.length ?? 0;
+  expect(logs).toBeGreaterThan(0);
+  expect(logs).toBeLessThan(5_000);
+  // The host page still answers at once.
+  const start = Date.now();
+  await page.locator('#name').fill('still here');
+  expect(Date.now() - start).toBeLessThan(2_000);
+  await expect(page.locator('#name')).toHaveValue('still here');
+});
