@@ -185,13 +185,14 @@ test('installs from a picked folder; a tampered picked file is refused with its 
 });
 
 // The browser's own file button speaks the browser's language, not the page's: the app center shows its own.
-for (const { locale, center, label, choose, status } of [
+for (const { locale, center, label, choose, status, urlInstall } of [
   {
     locale: 'en-US',
     center: 'MiniApps',
     label: 'Bundle folder',
     choose: 'Choose a folder…',
     status: 'Installed Notes 1.0.0.',
+    urlInstall: 'Install from URL',
   },
   {
     locale: 'zh-CN',
@@ -199,6 +200,7 @@ for (const { locale, center, label, choose, status } of [
     label: '包文件夹',
     choose: '选择文件夹…',
     status: '已安装 Notes 1.0.0。',
+    urlInstall: '从 URL 安装',
   },
 ])
   test.describe(`the folder picker (${locale})`, () => {
@@ -221,7 +223,7 @@ for (const { locale, center, label, choose, status } of [
         .screenshot({ path: `test-results/app-center-folder-${locale}.png` });
 
       // From the keyboard: Tab reaches the unseen input, the button shows the focus, and Space opens the chooser.
-      await panel.locator('.host__app-install-row button').focus();
+      await panel.getByRole('button', { name: urlInstall, exact: true }).focus();
       await page.keyboard.press('Tab');
       await expect(input).toBeFocused();
       expect(await button.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe('solid');
