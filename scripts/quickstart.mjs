@@ -7,7 +7,7 @@
 //
 // Plain Node (no dependencies) so that it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -127,22 +127,34 @@ function e2eFailures(workspaces) {
     }
     for (const child of suite.suites ?? []) walk(workspace, child);
   };
-  for (const workspace of workspaces) {
-    const report = readJson(join(root, workspace, 'playwright-report', 'results.json'));
-    for (const suite of report?.suites ?? []) walk(workspace, suite);
-  }
+  for (const workspace of workspaces)
+    for (const report of e2eReports(workspace))
+      for (const suite of report.suites ?? []) walk(workspace, suite);
   return failures;
 }
 
-/** Counts from each workspace's Playwright JSON report. */
+/** A workspace's Playwright JSON reports: `playwright-report/*.json` (a suite run in parts writes one per part). */
+function e2eReports(workspace) {
+  const directory = join(root, workspace, 'playwright-report');
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => readJson(join(directory, name)))
+    .filter((report) => report !== undefined && report !== null);
+}
+
+/** Counts from each workspace's Playwright JSON reports. */
 function e2eCounts(workspaces) {
   const total = { passed: 0, failed: 0, skipped: 0 };
   for (const workspace of workspaces) {
-    const report = readJson(join(root, workspace, 'playwright-report', 'results.json'));
-    if (!report) return undefined;
-    total.passed += report.stats.expected;
-    total.failed += report.stats.unexpected + report.stats.flaky;
-    total.skipped += report.stats.skipped;
+    const reports = e2eReports(workspace);
+    if (reports.length === 0) return undefined;
+    for (const report of reports) {
+      total.passed += report.stats.expected;
+      total.failed += report.stats.unexpected + report.stats.flaky;
+      total.skipped += report.stats.skipped;
+    }
   }
   return total;
 }

@@ -8,17 +8,25 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  // One worker: the navigation attacks prove that nothing leaves while the host answers within the hold (250 ms
-  // first). A second worker's floods on a 2-core machine can keep a host page's main thread past that, which is
-  // the README's "navigation hold" residual risk, not what these tests measure.
+  // Two projects, run one after the other by e2e/run.mjs. The navigation attacks and the behaviour suite prove
+  // that nothing leaves while the host answers within the hold (250 ms first): a second worker's floods on a
+  // 2-core machine can keep a host page's main thread past that, which is the README's "navigation hold" residual
+  // risk, not what these tests measure, so `hold` runs alone, one worker. The attacks tagged `@parallel` do not
+  // depend on the host's pace and run on two.
   workers: 1,
-  reporter: [['list'], ['json', { outputFile: 'playwright-report/results.json' }]],
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.LINEUP_E2E_REPORT ?? 'playwright-report/results.json' }],
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
+  projects: [
+    { name: 'parallel', grep: /@parallel/, use: { browserName: 'chromium', headless: true } },
+    { name: 'hold', grepInvert: /@parallel/, use: { browserName: 'chromium', headless: true } },
+  ],
   webServer: {
     command: 'vite build --config e2e/vite.config.ts && vite preview --config e2e/vite.config.ts',
     url: `http://127.0.0.1:${PORT}`,
