@@ -16,6 +16,7 @@ import {
   toolCallAnswer,
 } from './chat-completions-stub.ts';
 import { expect, test } from './fixtures.ts';
+import { MCP_CORPUS, mcpUrl } from './mcp-servers.ts';
 
 /**
  * The reference agent (`examples/reference-agent`, `@lineup/reference-agent`) driving the built host over a real
@@ -420,5 +421,59 @@ test.describe('llm mode against a stub chat completions server', () => {
     expect(stub.unexpected).toEqual([]);
     expect(problems).toEqual([]);
     await page.screenshot({ path: 'test-results/reference-agent-llm-ui.png', fullPage: true });
+  });
+});
+
+test.describe('llm mode with an MCP server installed', () => {
+  test('the model calls the MCP server’s tool: the server answers, its view opens, the answer shows', async ({
+    page,
+  }) => {
+    const [vanilla] = MCP_CORPUS;
+    const tool = 'basic_mcp_app_server_vanilla_js.get_time';
+    const stub = await startChatCompletionsStub([
+      toolCallAnswer('call_time_1', functionNameOf(tool), {}),
+      textAnswer('The server says it is **time**.'),
+    ]);
+    cleanups.push(stub.close);
+    const agent = await startLLM(stub);
+    const wire = await open(page, agent);
+    // The user adds the server: its tool joins the inventory the agent gets (a new revision).
+    const center = page.locator('aside.host__apps');
+    await center.getByLabel('MCP server URL (Streamable HTTP)').fill(mcpUrl(vanilla.port));
+    await center.getByRole('button', { name: 'Add server' }).click();
+    await expect(center.getByRole('status').filter({ hasText: /^Installed / })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect
+      .poll(() =>
+        wire.some(
+          (envelope) =>
+            envelope.type === 'lineup.v1.client.inventory' &&
+            (envelope.payload.tools as { name: string }[] | undefined)?.some((entry) => entry.name === tool),
+        ),
+      )
+      .toBe(true);
+
+    await say(page, 'what time is it on the server?');
+    // The model saw the MCP tool as a function, called it; the page ran it through the runtime and the server.
+    await expect.poll(() => stub.requests.length, { timeout: 30_000 }).toBe(2);
+    expect(stub.requests[0]?.tools?.map((entry) => entry.function.name)).toContain(functionNameOf(tool));
+    const toolMessage = stub.requests[1]?.messages.at(-1);
+    expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: 'call_time_1' });
+    expect(JSON.parse(toolMessage?.content ?? '')).toMatchObject({
+      outcome: 'completed',
+      result: { time: expect.stringMatching(/^\d{4}-/) },
+    });
+    // Its view opened beside the call, with the result.
+    const view = page
+      .locator('.host__mcp-view iframe')
+      .last()
+      .contentFrame()
+      .locator('iframe')
+      .contentFrame();
+    await expect(view.locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/, { timeout: 30_000 });
+    await expect(agentTurns(page).last()).toContainText('The server says it is time.');
+    expect(stub.unexpected).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { AppRegistry, openRuntimeDatabase, type RuntimeDatabase } from '@lineup/runtime';
+import type { McpConnector } from '@lineup/runtime/mcp';
 import {
   bundleIntegrity,
   fileIntegrity,
@@ -416,5 +417,122 @@ describe('installCatalogueAtFirstStart', () => {
     serve('1.0.0');
     expect(await installCatalogueAtFirstStart(db, registry, CATALOGUE, BASE_URI)).toEqual([]);
     expect((await registry.list()).map((app) => app.id)).toEqual(['com.example.notes']);
+  });
+});
+
+describe('MCP servers', () => {
+  const SERVER_URL = 'http://127.0.0.1:3001/mcp';
+  const VIEW = '<!doctype html><p>clock</p>';
+
+  /** A server of one tool with a view; `view` is what its resource says (changed by a test). */
+  function server(state: { view: string; down?: boolean }): McpConnector {
+    return async () => {
+      if (state.down === true) throw new Error('connection refused');
+      return {
+        server: { name: 'Clock', version: '1.0.0' },
+        protocolVersion: '2025-11-25',
+        listTools: async () => ({
+          tools: [
+            {
+              name: 'get-time',
+              description: 'Returns the time.',
+              inputSchema: { type: 'object', properties: {} },
+              annotations: { readOnlyHint: true },
+              _meta: { ui: { resourceUri: 'ui://clock/view.html' } },
+            },
+          ],
+        }),
+        readResource: async (uri: string) => ({
+          contents: [{ uri, mimeType: 'text/html;profile=mcp-app', text: state.view }],
+        }),
+        callTool: async () => ({ content: [] }),
+        close: async () => {},
+      };
+    };
+  }
+
+  async function setUpMcp(state: { view: string; down?: boolean }, checkView = (_html: string) => {}) {
+    const db = await openRuntimeDatabase(`app-center-mcp-${databases++}`);
+    const registry = new AppRegistry(db);
+    const host = fakeHost();
+    const center = new AppCenter({
+      db,
+      registry,
+      host,
+      catalogue: [],
+      baseUri: BASE_URI,
+      mcp: { connect: server(state), checkView },
+    });
+    await center.refresh();
+    return { db, registry, host, center };
+  }
+
+  it('adds a server by URL: the app, its size (its views), a new inventory, and the host told', async () => {
+    const { center, host } = await setUpMcp({ view: VIEW });
+    await center.installMcpServer(SERVER_URL, ' ');
+    const { mcp, apps, inventory } = center.snapshot;
+    expect(mcp).toMatchObject({ status: 'done', result: { kind: 'installed', name: 'Clock' } });
+    expect(apps).toHaveLength(1);
+    expect(apps[0]?.record).toMatchObject({ kind: 'mcp_server', id: 'mcp.clock' });
+    expect(apps[0]?.bundleBytes).toBe(encoder.encode(VIEW).length);
+    expect(apps[0]?.picked).toBe(false);
+    expect(inventory?.tools?.map((tool) => tool.name)).toEqual(['clock.get_time']);
+    expect(host.changed).toBe(1);
+    // The same server again changes nothing.
+    await center.installMcpServer(SERVER_URL);
+    expect(center.snapshot.mcp).toMatchObject({ status: 'done', result: { kind: 'unchanged' } });
+    expect(host.changed).toBe(1);
+  });
+
+  it('adds it under the app scope the user typed', async () => {
+    const { center } = await setUpMcp({ view: VIEW });
+    await center.installMcpServer(SERVER_URL, 'time');
+    expect(center.snapshot.apps[0]?.record.id).toBe('mcp.time');
+  });
+
+  it('refreshes: a changed view is a new version, with what changed; the same is up to date', async () => {
+    const state = { view: VIEW };
+    const { center, host } = await setUpMcp(state);
+    await center.installMcpServer(SERVER_URL);
+    await center.checkForUpdate('mcp.clock');
+    expect(center.snapshot.actions.get('mcp.clock')).toMatchObject({
+      status: 'done',
+      result: { kind: 'unchanged' },
+    });
+    state.view = `${VIEW}<p>2</p>`;
+    await center.checkForUpdate('mcp.clock');
+    expect(center.snapshot.actions.get('mcp.clock')).toMatchObject({
+      status: 'done',
+      result: { kind: 'updated', change: { changedViews: ['ui://clock/view.html'], addedTools: [] } },
+    });
+    expect(host.changed).toBe(2);
+  });
+
+  it.each<[string, { view: string; down?: boolean }, (html: string) => void, string]>([
+    ['a server that cannot be reached', { view: VIEW, down: true }, () => {}, 'unreachable'],
+    [
+      'a view the host cannot run',
+      { view: '<script src="https://cdn.example.com/a.js"></script>' },
+      () => {
+        throw new Error('its script comes from a URL');
+      },
+      'view_refused',
+    ],
+  ])(
+    'refuses %s with the runtime’s code and sentence, and keeps nothing',
+    async (_name, state, check, code) => {
+      const { center, host } = await setUpMcp(state, check);
+      await center.installMcpServer(SERVER_URL);
+      const failed = center.snapshot.mcp;
+      expect(failed).toMatchObject({ status: 'failed', problem: { kind: 'mcp', code } });
+      expect(center.snapshot.apps).toEqual([]);
+      expect(host.changed).toBe(0);
+    },
+  );
+
+  it('says so when the host was started without a way to reach MCP servers', async () => {
+    const { center } = await setUp();
+    await center.installMcpServer(SERVER_URL);
+    expect(center.snapshot.mcp).toMatchObject({ status: 'failed', problem: { kind: 'mcp_unavailable' } });
   });
 });

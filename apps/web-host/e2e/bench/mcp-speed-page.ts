@@ -1,0 +1,155 @@
+/**
+ * The page side of the MCP benchmark (mcp.bench.ts), bundled from the workspace sources, on the host's origin:
+ *
+ * - a tool call through the whole pipeline — `ToolRuntime.receive` (revision, visibility, schema, dedupe, the
+ *   persisted receipt), the `mcp` executor with `createMcpToolCaller`, the final result checked and persisted —
+ *   against the same call made with a bare client of the official SDK, in turns, on one server on localhost;
+ * - opening a kept view to its `ui/initialize` — `mountMcpView` (the Surface frames and containment) with the MCP
+ *   Apps SDK's `AppBridge` — against a bare `<iframe sandbox="allow-scripts" srcdoc>` of the same HTML with the
+ *   same bridge over `PostMessageTransport`, cold (a frame loaded for it) and warm (a spare frame loaded ahead).
+ */
+import { AppRegistry, openRuntimeDatabase, type RuntimeHost, ToolRuntime } from '@lineup/runtime';
+import { createMcpConnector, createMcpToolCaller, installMcpServer } from '@lineup/runtime/mcp';
+import { mcpViewBundle, mountMcpView, prepareSurfaceFrame } from '@lineup/surface-host';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+export interface CallTimings {
+  readonly pipeline: number[];
+  readonly bare: number[];
+}
+
+export interface OpenTimings {
+  readonly contained: number[];
+  readonly bare: number[];
+}
+
+declare global {
+  interface Window {
+    lineupMcpBench: {
+      calls(url: string, rounds: number): Promise<CallTimings>;
+      opens(url: string, rounds: number, warm: boolean): Promise<OpenTimings>;
+    };
+  }
+}
+
+const now = () => performance.now();
+
+function bridgeFor(onInitialized: () => void): AppBridge {
+  const bridge = new AppBridge(
+    null,
+    { name: 'bench', version: '0.0.0' },
+    { serverTools: {} },
+    { hostContext: { theme: 'light', displayMode: 'inline', locale: 'en-US', platform: 'web' } },
+  );
+  bridge.oninitialized = onInitialized;
+  return bridge;
+}
+
+async function installed(url: string) {
+  const db = await openRuntimeDatabase(`lineup-mcp-bench-${crypto.randomUUID()}`);
+  const registry = new AppRegistry(db);
+  const connect = createMcpConnector();
+  const { manifest } = await installMcpServer(registry, url, { connect });
+  return { db, registry, connect, manifest };
+}
+
+window.lineupMcpBench = {
+  async calls(url, rounds) {
+    const { db, registry, connect, manifest } = await installed(url);
+    const tool = manifest.tools[0];
+    if (tool === undefined) throw new Error('The server has no tool.');
+    let finished: (() => void) | null = null;
+    const host: RuntimeHost = {
+      requestForeground() {},
+      closeApp() {},
+      sessionDataChanged() {},
+      outboxChanged: () => finished?.(),
+    };
+    const runtime = new ToolRuntime(db, registry, { host, mcp: createMcpToolCaller({ connect }) });
+    const revision = (await registry.inventory()).revision;
+    const bare = new Client({ name: 'bare', version: '0.0.0' });
+    await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const timings: CallTimings = { pipeline: [], bare: [] };
+    // One call of each first, unmeasured: both sessions open, both code paths warm.
+    for (let round = -1; round < rounds; round++) {
+      const done = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      const start = now();
+      await runtime.receive('conv_bench', {
+        call_id: `call_${round + 1}`,
+        inventory_revision: revision,
+        tool: `${tool.app_scope}.${tool.method}`,
+        arguments: {},
+      });
+      await done;
+      const pipeline = now() - start;
+      const bareStart = now();
+      await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
+      const bareTime = now() - bareStart;
+      if (round >= 0) {
+        timings.pipeline.push(pipeline);
+        timings.bare.push(bareTime);
+      }
+    }
+    await bare.close();
+    db.close();
+    return timings;
+  },
+
+  async opens(url, rounds, warm) {
+    const { db, registry, manifest } = await installed(url);
+    const view = manifest.views[0];
+    if (view === undefined) throw new Error('The server has no view.');
+    const { files } = await registry.mcpViewFiles(manifest.id);
+    const html = new TextDecoder().decode(files.get(view.path));
+    const timings: OpenTimings = { contained: [], bare: [] };
+    const slot = document.body.appendChild(document.createElement('div'));
+    slot.style.width = '600px';
+    if (!warm) delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
+    for (let round = -1; round < rounds; round++) {
+      if (warm) {
+        prepareSurfaceFrame(document);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      // Contained: the frames, the containment, the bundle split into a frame's parts, the bridge.
+      let start = now();
+      const contained = await new Promise<number>((resolve) => {
+        const handle = mountMcpView(slot, {
+          instanceId: `bench.${round + 1}`,
+          name: 'bench',
+          view: mcpViewBundle(html),
+        });
+        const bridge = bridgeFor(() => {
+          resolve(now() - start);
+          void bridge.close();
+          handle.close();
+        });
+        void bridge.connect(handle.transport as never);
+      });
+      // Bare: the same HTML in a sandboxed srcdoc frame, the same bridge on the frame's window.
+      start = now();
+      const bare = await new Promise<number>((resolve) => {
+        const frame = document.createElement('iframe');
+        frame.setAttribute('sandbox', 'allow-scripts');
+        frame.style.width = '600px';
+        frame.srcdoc = html;
+        slot.appendChild(frame);
+        const target = frame.contentWindow as Window;
+        const bridge = bridgeFor(() => {
+          resolve(now() - start);
+          void bridge.close();
+          frame.remove();
+        });
+        void bridge.connect(new PostMessageTransport(target, target));
+      });
+      if (round >= 0) {
+        timings.contained.push(contained);
+        timings.bare.push(bare);
+      }
+    }
+    db.close();
+    return timings;
+  },
+};

@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
+import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
+import { MCP_CORPUS } from '../mcp-servers.ts';
+import type { CallTimings, OpenTimings } from './mcp-speed-page.ts';
+
+/**
+ * The MCP benchmark (`pnpm bench:mcp`, not part of `test:e2e`): one of the corpus' servers from the npm registry on
+ * 127.0.0.1, and a page of the host's origin built from the workspace sources (mcp-speed-page.ts). It reports, in
+ * one run, medians and the 95th percentile of
+ * 1. a tool call through LineUp's whole pipeline against the same call with a bare SDK client (in turns);
+ * 2. opening the kept view to its `ui/initialize` in a contained Surface frame against a bare sandboxed `srcdoc`
+ *    frame, with a frame loaded for it (cold) and with a spare frame loaded ahead (warm).
+ * It asserts nothing about time: the figures are the report.
+ */
+
+const APP_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PAGE = fileURLToPath(new URL('./mcp-speed-page.ts', import.meta.url));
+const PORT = Number(process.env.PORT ?? 4199);
+const PAGE_PATH = '/__mcp-bench';
+const SERVER_PORT = 3431;
+const ROUNDS = Number(process.env.LINEUP_MCP_ROUNDS ?? 40);
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const p95 = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function pageScript(): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'warn',
+    mode: 'production',
+    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: PAGE, formats: ['iife'], name: 'mcpSpeedPage' },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  } as never);
+  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+    'output' in result ? result.output : [],
+  );
+  const script = outputs.find((item) => item.fileName.endsWith('.js'));
+  if (script === undefined || !('code' in script)) throw new Error('The MCP bench page did not build.');
+  return script.code;
+}
+
+let server: PreviewServer;
+let mcp: ChildProcess;
+
+test.beforeAll(async () => {
+  const [corpus] = MCP_CORPUS;
+  mcp = spawn(corpus.bin, [], {
+    cwd: APP_ROOT,
+    env: { ...process.env, PORT: String(SERVER_PORT) },
+    stdio: 'ignore',
+    shell: true,
+  });
+  const script = await pageScript();
+  server = await preview({
+    root: APP_ROOT,
+    logLevel: 'warn',
+    preview: { host: '127.0.0.1', port: PORT, strictPort: true },
+    plugins: [
+      {
+        name: 'mcp-bench-page',
+        configurePreviewServer(preview) {
+          preview.middlewares.use(PAGE_PATH, (_request, response) => {
+            response.setHeader('content-type', 'text/html; charset=utf-8');
+            response.end(
+              `<!doctype html><html><body><script>${script.replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
+            );
+          });
+        },
+      },
+    ],
+  });
+  // The server is up once it answers.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const up = await fetch(`http://127.0.0.1:${SERVER_PORT}/mcp`, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+});
+
+test.afterAll(async () => {
+  mcp?.kill();
+  await server?.close();
+});
+
+test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs a bare frame', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await page.goto(`http://127.0.0.1:${PORT}${PAGE_PATH}`);
+  await page.waitForFunction(() => window.lineupMcpBench !== undefined);
+  const url = `http://127.0.0.1:${SERVER_PORT}/mcp`;
+  const calls = (await page.evaluate(
+    ([address, rounds]) => window.lineupMcpBench.calls(address as string, rounds as number),
+    [url, ROUNDS] as const,
+  )) as CallTimings;
+  const cold = (await page.evaluate(
+    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, false),
+    [url, Math.min(ROUNDS, 20)] as const,
+  )) as OpenTimings;
+  await page.reload();
+  await page.waitForFunction(() => window.lineupMcpBench !== undefined);
+  const warm = (await page.evaluate(
+    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, true),
+    [url, Math.min(ROUNDS, 20)] as const,
+  )) as OpenTimings;
+  const line = (label: string, ours: number[], bare: number[]) =>
+    `${label}: LineUp ${ms(median(ours))} (p95 ${ms(p95(ours))}) · bare ${ms(median(bare))} (p95 ${ms(p95(bare))}) · ratio ${(median(ours) / median(bare)).toFixed(2)}×`;
+  const report = [
+    `rounds: ${calls.pipeline.length} calls, ${cold.contained.length} opens each way`,
+    line(
+      'tool call to a server on localhost (whole pipeline vs bare SDK client)',
+      calls.pipeline,
+      calls.bare,
+    ),
+    line(
+      'kept view to ui/initialize, a frame loaded for it (contained vs bare srcdoc)',
+      cold.contained,
+      cold.bare,
+    ),
+    line(
+      'kept view to ui/initialize, a spare frame loaded ahead (contained vs bare srcdoc)',
+      warm.contained,
+      warm.bare,
+    ),
+  ];
+  console.log(`\n[mcp bench]\n${report.join('\n')}\n`);
+  expect(calls.pipeline.length).toBe(ROUNDS);
+});

@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+/**
+ * An MCP server of the test's own, on 127.0.0.1 (node:http around the official SDK's `createMcpHandler`, with the
+ * CORS a browser page needs): its tools and its views are what a test gives, and it records every `tools/call` it
+ * got, so a test can tell what reached it and how often.
+ */
+
+export interface TestTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly input?: z.ZodObject;
+  readonly visibility?: readonly ('model' | 'app')[];
+  readonly view?: string;
+  /** The answer; may wait (a slow tool). */
+  readonly run: (args: Record<string, unknown>) => unknown | Promise<unknown>;
+}
+
+export interface TestMcpServer {
+  readonly url: string;
+  /** The names of the tools called, in order (counted when the call reached the server). */
+  readonly calls: string[];
+  close(): Promise<void>;
+}
+
+const VIEW_MIME = 'text/html;profile=mcp-app';
+
+export async function startTestMcpServer(spec: {
+  readonly name: string;
+  readonly tools: readonly TestTool[];
+  readonly views?: Readonly<Record<string, string>>;
+}): Promise<TestMcpServer> {
+  const calls: string[] = [];
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: spec.name, version: '1.0.0' });
+    for (const tool of spec.tools)
+      server.registerTool(
+        tool.name,
+        {
+          description: tool.description ?? `The ${tool.name} tool.`,
+          inputSchema: tool.input ?? z.object({}),
+          _meta: {
+            ui: {
+              ...(tool.view === undefined ? {} : { resourceUri: tool.view }),
+              ...(tool.visibility === undefined ? {} : { visibility: [...tool.visibility] }),
+            },
+          },
+        },
+        (async (args: Record<string, unknown>) => {
+          calls.push(tool.name);
+          return tool.run(args ?? {});
+        }) as never,
+      );
+    for (const [uri, html] of Object.entries(spec.views ?? {}))
+      server.registerResource(uri, uri, { mimeType: VIEW_MIME }, async () => ({
+        contents: [{ uri, mimeType: VIEW_MIME, text: html }],
+      }));
+    return server;
+  });
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': '*',
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+  };
+  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(request.headers))
+        if (typeof value === 'string') headers.set(key, value);
+      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
+      void handler
+        .fetch(
+          new Request(`http://127.0.0.1${request.url ?? '/'}`, {
+            method: request.method ?? 'GET',
+            headers,
+            ...(body === undefined || request.method === 'GET' ? {} : { body }),
+          }),
+        )
+        .then(async (answer) => {
+          const out: Record<string, string> = { ...cors };
+          answer.headers.forEach((value, key) => {
+            out[key] = value;
+          });
+          response.writeHead(answer.status, out);
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => response.writeHead(500, cors).end());
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
