@@ -17,3 +17,10 @@ export const CHROMIUM_LAUNCH_OPTIONS = {
     '--no-first-run',
   ],
 };
+
+/**
+ * Traces of failed tests, kept in `test-results/` where someone can open them: on by default, off under `CI` (its
+ * machine keeps no files, and recording a trace of every test costs a quarter of the suite's time on 2 cores).
+ * `LINEUP_E2E_TRACE=1` turns them on anywhere.
+ */
+export const TRACE = process.env.LINEUP_E2E_TRACE === '1' || !process.env.CI ? 'retain-on-failure' : 'off';

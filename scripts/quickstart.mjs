@@ -198,9 +198,10 @@ function test() {
   ]);
 
   log('End-to-end tests (Playwright in Chromium against the built host)…');
-  // --continue: every suite runs and reports, also after another one failed.
+  // --continue: every suite runs and reports, also after another one failed. As in CI (set or not): two workers,
+  // no test.only, no traces (LINEUP_E2E_TRACE=1 keeps the failures' traces; see playwright.shared.ts).
   const e2eStatus = run('turbo', ['run', 'test:e2e', '--concurrency=1', '--continue'], {
-    env: { ...env, CHROMIUM_PATH: chromiumPath },
+    env: { ...env, CI: process.env.CI || '1', CHROMIUM_PATH: chromiumPath },
   });
 
   const unit = unitCounts();

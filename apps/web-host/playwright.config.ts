@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_LAUNCH_OPTIONS } from '../../playwright.shared.ts';
+import { CHROMIUM_LAUNCH_OPTIONS, TRACE } from '../../playwright.shared.ts';
 import { MCP_CORPUS } from './e2e/mcp-servers.ts';
 import { PREVIEW_PORT } from './preview-port.ts';
 
@@ -14,7 +14,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'playwright-report/results.json' }]],
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    trace: TRACE,
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],

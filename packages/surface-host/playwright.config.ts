@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_LAUNCH_OPTIONS } from '../../playwright.shared.ts';
+import { CHROMIUM_LAUNCH_OPTIONS, TRACE } from '../../playwright.shared.ts';
 
 const PORT = Number(process.env.SURFACE_E2E_PORT ?? 4175);
 
@@ -20,7 +20,7 @@ export default defineConfig({
   ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: 'retain-on-failure',
+    trace: TRACE,
     launchOptions: CHROMIUM_LAUNCH_OPTIONS,
   },
   projects: [
