@@ -199,6 +199,7 @@ function ToolCaller({
   readonly text: ConsoleText;
 }) {
   const ids = useId();
+  const apps = useText().apps;
   const tools = inventory.tools ?? [];
   const [chosen, setChosen] = useState<string | null>(null);
   // A tool the latest inventory no longer publishes falls back to the first one.
@@ -291,7 +292,7 @@ function ToolCaller({
             <div id={`${ids}-tool-about`} className="host__console-hint">
               <p className="host__console-description">{tool.description}</p>
               <p className="host__console-meta">
-                {tool.call_model} · {tool.activation.replaceAll('_', ' ')} ·{' '}
+                {apps.callModels[tool.call_model]} · {apps.activations[tool.activation]} ·{' '}
                 {text.toolTimeout(tool.timeout_ms)} · {text.revision} <code>{inventory.revision}</code>
               </p>
             </div>
