@@ -1,6 +1,6 @@
-import type { FrameLocator, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { MCP_CORPUS, mcpUrl } from './mcp-servers.ts';
+import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
 
 /**
  * Real MCP App servers that the ext-apps project publishes on the npm registry (the corpus: e2e/mcp-servers.ts,
@@ -40,11 +40,6 @@ async function callFromConsole(page: Page, tool: string): Promise<Locator> {
   });
   await expect(call.last()).toBeVisible();
   return call.last();
-}
-
-/** The view's own document (the frame inside the Surface wrapper) of the latest view in the conversation. */
-function viewFrame(page: Page): FrameLocator {
-  return page.locator('.host__mcp-view iframe').last().contentFrame().locator('iframe').contentFrame();
 }
 
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;

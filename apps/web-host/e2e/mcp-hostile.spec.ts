@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { expect, test } from './fixtures.ts';
+import { viewFrame } from './mcp-servers.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 
 /**
@@ -127,12 +128,7 @@ test.describe('a hostile view', () => {
     await addServer(page, hostile.url);
     const call = await callFromConsole(page, 'hostile.probe', { 'text (required)': 'from the agent' });
     await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
-    const view = page
-      .locator('.host__mcp-view iframe')
-      .last()
-      .contentFrame()
-      .locator('iframe')
-      .contentFrame();
+    const view = viewFrame(page);
     await expect(view.locator('#out')).not.toHaveText('running', { timeout: 30_000 });
     const out = JSON.parse((await view.locator('#out').textContent()) ?? '{}');
     expect(out.initialized).toBe(true);

@@ -1,3 +1,5 @@
+import type { FrameLocator, Page } from '@playwright/test';
+
 /**
  * The MCP App servers of the e2e corpus: example servers that the ext-apps project publishes on the npm registry
  * (pinned dev dependencies of this app), started over Streamable HTTP by Playwright (`playwright.config.ts`), each on
@@ -10,3 +12,8 @@ export const MCP_CORPUS = [
 
 /** A corpus server's Streamable HTTP URL. */
 export const mcpUrl = (port: number) => `http://127.0.0.1:${port}/mcp`;
+
+/** The view's own document (the frame inside the Surface wrapper) of the latest MCP view in the conversation. */
+export function viewFrame(page: Page): FrameLocator {
+  return page.locator('.host__mcp-view iframe').last().contentFrame().locator('iframe').contentFrame();
+}

@@ -16,7 +16,7 @@ import {
   toolCallAnswer,
 } from './chat-completions-stub.ts';
 import { expect, test } from './fixtures.ts';
-import { MCP_CORPUS, mcpUrl } from './mcp-servers.ts';
+import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
 
 /**
  * The reference agent (`examples/reference-agent`, `@lineup/reference-agent`) driving the built host over a real
@@ -465,12 +465,7 @@ test.describe('llm mode with an MCP server installed', () => {
       result: { time: expect.stringMatching(/^\d{4}-/) },
     });
     // Its view opened beside the call, with the result.
-    const view = page
-      .locator('.host__mcp-view iframe')
-      .last()
-      .contentFrame()
-      .locator('iframe')
-      .contentFrame();
+    const view = viewFrame(page);
     await expect(view.locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/, { timeout: 30_000 });
     await expect(agentTurns(page).last()).toContainText('The server says it is time.');
     expect(stub.unexpected).toEqual([]);

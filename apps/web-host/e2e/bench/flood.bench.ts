@@ -20,12 +20,12 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type CDPSession, expect, type Page, test } from '@playwright/test';
-import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
-import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
+import { type PreviewServer, preview } from 'vite';
 import { PREVIEW_PORT } from '../../preview-port.ts';
 import { connectedTo } from '../agent-page.ts';
 import { startAgent, type TestAgent } from '../test-agent.ts';
 import type { JournalTiming } from './journal-speed-page.ts';
+import { benchPageScript } from './page-script.ts';
 
 const APP_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const JOURNAL_PAGE = fileURLToPath(new URL('./journal-speed-page.ts', import.meta.url));
@@ -229,28 +229,6 @@ function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
     .map(([name, { time, count }]) => `${ms(time).padStart(10)}  ${name} (${count})`);
 }
 
-/** The "client and journal alone" page's script, built from the workspace sources. */
-async function journalPageScript(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'warn',
-    mode: 'production',
-    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
-    build: {
-      write: false,
-      minify: true,
-      target: 'es2022',
-      lib: { entry: JOURNAL_PAGE, formats: ['iife'], name: 'journalSpeedPage' },
-    },
-  });
-  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
-    'output' in result ? result.output : [],
-  );
-  const script = outputs.find((item) => item.fileName.endsWith('.js'));
-  if (script === undefined || !('code' in script)) throw new Error('The journal page did not build.');
-  return script.code;
-}
-
 /** Where the preview server serves the journal page (from the server itself: Chromium lets only a page of a
  * local address dial a local agent). */
 const JOURNAL_PAGE_PATH = '/__flood-journal-bench';
@@ -291,7 +269,7 @@ let server: PreviewServer;
 let agent: TestAgent;
 
 test.beforeAll(async () => {
-  const journalScript = await journalPageScript();
+  const journalScript = await benchPageScript(JOURNAL_PAGE, 'journalSpeedPage');
   // The real built host, served like `pnpm preview` (this config has no webServer: the render bench needs none),
   // and the journal page beside it.
   server = await preview({

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
-import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
+import { type PreviewServer, preview } from 'vite';
 import { MCP_CORPUS } from '../mcp-servers.ts';
 import type { CallTimings, OpenTimings } from './mcp-speed-page.ts';
+import { benchPageScript } from './page-script.ts';
 
 /**
  * The MCP benchmark (`pnpm bench:mcp`, not part of `test:e2e`): one of the corpus' servers from the npm registry on
@@ -33,28 +33,6 @@ const p95 = (values: readonly number[]) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-async function pageScript(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'warn',
-    mode: 'production',
-    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
-    build: {
-      write: false,
-      minify: true,
-      target: 'es2022',
-      lib: { entry: PAGE, formats: ['iife'], name: 'mcpSpeedPage' },
-      rolldownOptions: { output: { codeSplitting: false } },
-    },
-  } as never);
-  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
-    'output' in result ? result.output : [],
-  );
-  const script = outputs.find((item) => item.fileName.endsWith('.js'));
-  if (script === undefined || !('code' in script)) throw new Error('The MCP bench page did not build.');
-  return script.code;
-}
-
 let server: PreviewServer;
 let mcp: ChildProcess;
 
@@ -66,7 +44,7 @@ test.beforeAll(async () => {
     stdio: 'ignore',
     shell: true,
   });
-  const script = await pageScript();
+  const script = await benchPageScript(PAGE, 'mcpSpeedPage');
   server = await preview({
     root: APP_ROOT,
     logLevel: 'warn',
