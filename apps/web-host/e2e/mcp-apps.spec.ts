@@ -102,6 +102,11 @@ test.describe('the vanilla JS MCP App server', () => {
     ]);
     await view.getByRole('button', { name: 'Get Server Time' }).click();
     await expect(view.locator('#server-time')).toHaveText('[ERROR]', { timeout: 15_000 });
+
+    // Closed: the view and its frames leave the conversation.
+    await page.getByRole('button', { name: 'Close the view of Basic MCP App Server (Vanilla JS)' }).click();
+    await expect(page.locator('.host__mcp-view')).toHaveCount(0);
+    await expect(page.locator('.host__mcp-view iframe')).toHaveCount(0);
   });
 });
 
