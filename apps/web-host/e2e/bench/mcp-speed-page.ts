@@ -17,6 +17,8 @@ import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/
 export interface CallTimings {
   readonly pipeline: number[];
   readonly bare: number[];
+  /** Two strict IndexedDB transactions of one small row each, one after the other: what exactly-once costs at least. */
+  readonly floor: number[];
 }
 
 export interface OpenTimings {
@@ -54,6 +56,29 @@ async function installed(url: string) {
   return { db, registry, connect, manifest };
 }
 
+/** A database of one object store, for the floor. */
+function openFloorDatabase(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(`lineup-mcp-bench-floor-${crypto.randomUUID()}`, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore('rows');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** The floor of an exactly-once call's added time: a receipt committed before the request, a result after it. */
+async function twoCommits(db: IDBDatabase, round: number): Promise<number> {
+  const start = now();
+  for (const step of [0, 1])
+    await new Promise<void>((resolve, reject) => {
+      const transaction = db.transaction('rows', 'readwrite', { durability: 'strict' });
+      transaction.objectStore('rows').put({ round, step, at: Date.now() }, `${round}.${step}`);
+      transaction.oncomplete = () => resolve();
+      transaction.onerror = () => reject(transaction.error);
+    });
+  return now() - start;
+}
+
 window.lineupMcpBench = {
   async calls(url, rounds) {
     const { db, registry, connect, manifest } = await installed(url);
@@ -70,7 +95,8 @@ window.lineupMcpBench = {
     const revision = (await registry.inventory()).revision;
     const bare = new Client({ name: 'bare', version: '0.0.0' });
     await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const timings: CallTimings = { pipeline: [], bare: [] };
+    const floorDb = await openFloorDatabase();
+    const timings: CallTimings = { pipeline: [], bare: [], floor: [] };
     // One call of each first, unmeasured: both sessions open, both code paths warm.
     for (let round = -1; round < rounds; round++) {
       const done = new Promise<void>((resolve) => {
@@ -88,11 +114,14 @@ window.lineupMcpBench = {
       const bareStart = now();
       await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
       const bareTime = now() - bareStart;
+      const floor = await twoCommits(floorDb, round);
       if (round >= 0) {
         timings.pipeline.push(pipeline);
         timings.bare.push(bareTime);
+        timings.floor.push(floor);
       }
     }
+    floorDb.close();
     await bare.close();
     db.close();
     return timings;
