@@ -212,7 +212,10 @@ for (const { locale, center, label, choose, status, urlInstall } of [
       const folder = testInfo.outputPath('notes-dist');
       await writeFolder(folder, notesBundle('1.0.0'));
       await page.goto('/');
+      // The host is ready (its conversation read back, Pomodoro installed): nothing moves the focus after this.
+      await expect(page.locator('section.host__conversation[aria-busy="false"]')).toHaveCount(1);
       const panel = page.getByRole('complementary', { name: center });
+      await expect(panel.getByRole('listitem', { name: 'Pomodoro', exact: true })).toBeVisible();
       const input = panel.getByLabel(label, { exact: true });
       await expect(input).toHaveAccessibleName(label);
       const button = panel.locator('.host__app-pick-button');
@@ -228,6 +231,7 @@ for (const { locale, center, label, choose, status, urlInstall } of [
       await expect(input).toBeFocused();
       expect(await button.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe('solid');
       let chooser = page.waitForEvent('filechooser');
+      await expect(input).toBeFocused();
       await page.keyboard.press('Space');
       expect((await chooser).isMultiple()).toBe(true);
 
