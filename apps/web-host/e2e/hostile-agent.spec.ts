@@ -320,8 +320,7 @@ test('frames with nothing to answer in are refused at the connection, and the cl
       await page.waitForTimeout(50);
     }
     await expect.poll(() => agent.openedAt.length, { message: name, timeout: 15_000 }).toBe(index + 2);
-    // In session again. Generous: on a loaded 2-core machine the session start can wait behind an unanswered
-    // frame of the connection before (up to the 10 s ack timeout).
+    // In session again (generous, for a loaded 2-core machine).
     await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
       `Agent: connected (${agent.url})`,
       { timeout: 15_000 },
