@@ -732,7 +732,7 @@ export class ToolRuntime {
     const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
     if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
     if (descriptor.activation === 'activation_not_required') {
-      await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+      await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
     const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
@@ -749,7 +749,7 @@ export class ToolRuntime {
       activation?.status === 'ready' &&
       (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
     if (ready) {
-      await this.#execute(transaction, effects, withDue, descriptor, descriptors);
+      await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
     await this.#startActivation(transaction, effects, instance, withDue, descriptor, now);
@@ -867,14 +867,16 @@ export class ToolRuntime {
     call: ToolCallRecord,
     descriptor: AgentToolDescriptor,
     descriptors: Descriptors,
+    /** `call` is the record as this transaction last wrote it (no need to read it again). */
+    isCurrent = false,
   ): Promise<void> {
     const executor = descriptor.executor;
     if (executor.kind === 'mcp') {
-      await this.#dispatchMcp(transaction, effects, call, descriptor, descriptors);
+      await this.#dispatchMcp(transaction, effects, call, descriptor, descriptors, isCurrent);
       return;
     }
     if (executor.kind !== 'runtime') {
-      await this.#invoke(transaction, effects, call, descriptor, descriptors);
+      await this.#invoke(transaction, effects, call, descriptor, descriptors, isCurrent);
       return;
     }
     if (executor.builtin === 'deadline_operation')
@@ -889,6 +891,7 @@ export class ToolRuntime {
     call: ToolCallRecord,
     descriptor: AgentToolDescriptor,
     descriptors: Descriptors,
+    isCurrent = false,
   ): Promise<void> {
     if (this.#host.invoke === undefined) {
       await this.#fail(transaction, call, 'This host cannot run MiniApp handlers.', descriptors);
@@ -902,7 +905,7 @@ export class ToolRuntime {
       this.#clock.now(),
     );
     const invocationId = this.#ids();
-    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    const current = isCurrent ? call : await this.#reread(transaction, call);
     await transaction
       .objectStore('tool_calls')
       .put({ ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
@@ -926,6 +929,7 @@ export class ToolRuntime {
     call: ToolCallRecord,
     descriptor: AgentToolDescriptor,
     descriptors: Descriptors,
+    isCurrent = false,
   ): Promise<void> {
     const url = descriptors.servers.get(descriptor.app_scope);
     const tool = descriptor.executor.tool;
@@ -935,7 +939,7 @@ export class ToolRuntime {
     }
     const now = this.#clock.now();
     const invocationId = this.#ids();
-    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    const current = isCurrent ? call : await this.#reread(transaction, call);
     await transaction
       .objectStore('tool_calls')
       .put({ ...current, stage: 'running', invocationId, dispatchedAt: now });
@@ -968,29 +972,35 @@ export class ToolRuntime {
     } finally {
       this.#mcpCalls.delete(invocationId);
     }
-    await this.#step(async (transaction, effects, descriptors) => {
-      const calls = transaction.objectStore('tool_calls');
-      const call = await calls.get(callKey);
-      if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId) return false;
-      effects.push((host) => host.outboxChanged?.());
-      const descriptor = descriptors.get(call.call.tool);
-      const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
-      const kept: ToolCallRecord =
-        result === undefined
-          ? call
-          : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
-      if (kept !== call) await calls.put(kept);
-      await this.#finish(
-        transaction,
-        kept,
-        descriptor === undefined
-          ? { outcome: 'error', error: { code: 'revoked' } }
-          : mcpFinalResult(outcome, descriptor.output_schema),
-        descriptors,
-        true,
-      );
-      return true;
-    });
+    await this.#step(
+      async (transaction, effects, descriptors) => {
+        const calls = transaction.objectStore('tool_calls');
+        const call = await calls.get(callKey);
+        if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId)
+          return false;
+        effects.push((host) => host.outboxChanged?.());
+        const descriptor = descriptors.get(call.call.tool);
+        const result =
+          outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
+        // The server's result is kept on the record that #finish writes (one put).
+        const kept: ToolCallRecord =
+          result === undefined
+            ? call
+            : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
+        await this.#finish(
+          transaction,
+          kept,
+          descriptor === undefined
+            ? { outcome: 'error', error: { code: 'revoked' } }
+            : mcpFinalResult(outcome, descriptor.output_schema),
+          descriptors,
+          true,
+        );
+        return true;
+      },
+      undefined,
+      MCP_RESULT_STORES,
+    );
   }
 
   /**
@@ -1021,6 +1031,11 @@ export class ToolRuntime {
   /** Stops waiting for the MCP calls in flight in this page (a page that closes): they end when it reloads. */
   abortMcpCalls(): void {
     for (const controller of this.#mcpCalls.values()) controller.abort();
+  }
+
+  /** The record of `call` as this transaction sees it now. */
+  async #reread(transaction: ExecutionTransaction, call: ToolCallRecord): Promise<ToolCallRecord> {
+    return ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
   }
 
   async #descriptors(): Promise<Descriptors> {
@@ -1424,8 +1439,18 @@ export class ToolRuntime {
     ) => Promise<boolean>,
     /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
     first?: (transaction: ExecutionTransaction) => Promise<void>,
+    /**
+     * The stores the step may touch: all of the execution's by default; a step that knows it needs fewer names
+     * them (it then never waits behind a step on stores it does not touch). `apps` is always read (the
+     * descriptors).
+     */
+    stores: readonly (typeof EXECUTION_STORES)[number][] = EXECUTION_STORES,
   ): Promise<boolean> {
-    const transaction = this.#db.transaction(EXECUTION_STORES, 'readwrite', STRICT);
+    const transaction = this.#db.transaction(
+      stores as typeof EXECUTION_STORES,
+      'readwrite',
+      STRICT,
+    ) as ExecutionTransaction;
     const effects: Effect[] = [];
     let changed: boolean;
     try {
@@ -1452,6 +1477,9 @@ export class ToolRuntime {
  * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app
  * id, read in the step's own transaction (so a step sees the apps as they are when it commits).
  */
+/** What the step keeping an MCP call's result touches: the call, its result's outbox row and audit entry. */
+const MCP_RESULT_STORES = ['apps', 'tool_calls', 'audit', 'outbox'] as const;
+
 async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descriptors> {
   const apps = await transaction.objectStore('apps').getAll();
   const map = new Map<string, AgentToolDescriptor>() as Descriptors;
