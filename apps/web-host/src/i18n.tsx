@@ -417,6 +417,8 @@ const en = {
     dropped: (count: number, limit: number) =>
       `${count} older ${count === 1 ? 'message was' : 'messages were'} dropped; the log keeps the last ${limit}.`,
     directionIn: 'received from the agent',
+    resultJson: (callId: string) => `Result of ${callId} (JSON)`,
+    messageJson: (type: string) => `Message ${type} (JSON)`,
     directionOut: 'sent to the agent',
     emptyLog: 'No message yet.',
     noMatch: 'No message of a matching type.',
@@ -781,6 +783,8 @@ const zh: HostText = {
       shown === total ? `${total} 条消息` : `${shown} / ${total} 条消息`,
     dropped: (count: number, limit: number) => `已丢弃 ${count} 条较早的消息；日志只保留最近 ${limit} 条。`,
     directionIn: '收自智能体',
+    resultJson: (callId: string) => `${callId} 的结果（JSON）`,
+    messageJson: (type: string) => `消息 ${type}（JSON）`,
     directionOut: '发给智能体',
     emptyLog: '还没有消息。',
     noMatch: '没有类型匹配的消息。',

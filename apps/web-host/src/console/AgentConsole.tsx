@@ -550,7 +550,15 @@ function CallList({ calls, text }: { readonly calls: readonly WatchedCall[]; rea
                     </p>
                   )}
                   {call.result.result !== undefined && (
-                    <pre className="host__console-code">{JSON.stringify(call.result.result, null, 2)}</pre>
+                    <section
+                      className="host__console-scroll"
+                      // Scrolls when long: reachable and named, so a keyboard can read all of it.
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1).
+                      tabIndex={0}
+                      aria-label={text.resultJson(call.callId)}
+                    >
+                      <pre className="host__console-code">{JSON.stringify(call.result.result, null, 2)}</pre>
+                    </section>
                   )}
                 </div>
               ) : (
@@ -667,7 +675,16 @@ const LogRow = memo(function LogRow({
           </code>{' '}
           <span className="host__console-summary">{summarize(message)}</span>
         </summary>
-        {open && <pre className="host__console-code">{JSON.stringify(message, null, 2)}</pre>}
+        {open && (
+          <section
+            className="host__console-scroll"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1).
+            tabIndex={0}
+            aria-label={text.messageJson(message.type)}
+          >
+            <pre className="host__console-code">{JSON.stringify(message, null, 2)}</pre>
+          </section>
+        )}
       </details>
     </li>
   );

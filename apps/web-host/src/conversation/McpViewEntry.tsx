@@ -215,7 +215,7 @@ export function McpViewEntry({
       <div className="host__surface-bar">
         <span>{text.mcpView.title(entry.label, entry.serverTool)}</span>
         <button type="button" aria-label={text.mcpView.close(entry.label)} onClick={onClose}>
-          ×
+          {text.workspace.close}
         </button>
       </div>
       {asksForMore && <p className="host__mcp-view-note">{text.mcpView.asksFor}</p>}

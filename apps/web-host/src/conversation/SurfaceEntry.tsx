@@ -73,7 +73,7 @@ export function SurfaceEntry({
       <div className="host__surface-bar">
         <span>{name}</span>
         <button type="button" aria-label={text.closeNamed(name)} onClick={onUserClose}>
-          ×
+          {text.workspace.close}
         </button>
       </div>
       {problem !== null && (
