@@ -2,12 +2,14 @@
  * The confirmation the user sees before a capability runs (seed 000 §5.3): the capability, what it will do (the
  * host's words), the agent's reason — as text, never as markup — the arguments, the risk, and when the request
  * expires. A question from a DSL `invoke` button (an interface action, seed 002 §11) says which interface and
- * action asked instead of an agent's reason, and does not expire. A modal `<dialog>`: focus stays inside it, Escape cancels (the call is `cancelled`), "Deny" refuses
- * (`rejected`). "Remember" is offered only where the runtime allows it (`user_confirmation`); a `restricted`
+ * action asked instead of an agent's reason, and does not expire. A modal `<dialog>`: focus stays inside it, Escape
+ * cancels (the call is `cancelled`), "Deny" refuses (`rejected`), and on close the focus returns to what opened it
+ * (`returnFocus`). "Remember" is offered only where the runtime allows it (`user_confirmation`); a `restricted`
  * capability asks a second, explicit confirmation. Focus starts on "Deny", and the buttons only accept a press a
  * moment after a question appears, so a double click meant for one question never answers the next.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { currentOpener, returnFocus } from '../focus.ts';
 import { useText } from '../i18n.tsx';
 import type { ConsentQueue } from './consent.ts';
 
@@ -31,6 +33,8 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
   const step = useMemo(() => ({ request, secondStep }), [request, secondStep]);
   const [armedStep, setArmedStep] = useState<object | null>(null);
   const armed = armedStep === step;
+  /** What had the focus when the dialog opened (the control that asked, or wherever the user was). */
+  const opener = useRef<Element | null>(null);
   // A new question starts unticked, at its first step.
   useEffect(() => {
     setRemember(false);
@@ -38,10 +42,17 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
     const element = dialog.current;
     if (element === null) return;
     if (request === null) {
-      if (element.open) element.close();
+      if (element.open) {
+        element.close();
+        returnFocus(opener.current);
+      }
+      opener.current = null;
       return;
     }
-    if (!element.open) element.showModal();
+    if (!element.open) {
+      opener.current = currentOpener();
+      element.showModal();
+    }
     element.focus();
   }, [request]);
 
@@ -72,6 +83,29 @@ export function ConsentDialog({ queue }: { readonly queue: ConsentQueue }) {
       className="host__consent"
       aria-labelledby="consent-title"
       aria-describedby="consent-reason"
+      // Tab cycles inside the dialog: past the last control back to the first (a modal dialog's page is inert, but
+      // the browser would move the focus out to its own toolbar).
+      onKeyDown={(event) => {
+        if (event.key !== 'Tab' || dialog.current === null) return;
+        const controls = [
+          ...dialog.current.querySelectorAll<HTMLElement>(
+            'button, input, select, textarea, a[href], [tabindex="0"]',
+          ),
+        ].filter(
+          (control) => !(control as HTMLButtonElement).disabled && control.getClientRects().length > 0,
+        );
+        const first = controls[0];
+        const last = controls.at(-1);
+        if (first === undefined || last === undefined) return;
+        const active = document.activeElement;
+        if (event.shiftKey && (active === first || active === dialog.current)) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && active === last) {
+          event.preventDefault();
+          first.focus();
+        }
+      }}
       // Escape closes a modal dialog: that is a cancel, never a yes.
       onCancel={(event) => {
         event.preventDefault();
