@@ -5,23 +5,12 @@ import { EVERY_COMPONENT } from './every-component.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
- * axe-core on every example interface the host offers, and on one document with every component, in light and
- * dark: WCAG 2.1 A/AA plus axe's best practices (heading order, unique landmarks), zero violations.
+ * The theme a document follows and keeps against a host's styles (axe on it), keyboard and focus — each dialog's
+ * open, Tab cycle and close, and where the focus goes after — announcements, names, narrow screens, screenshots.
+ * axe on every screen and state of the host: accessibility-states.spec.ts.
  */
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-
-/** What a failure prints: each rule with the elements it found, short enough to read in a test report. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  return results.violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.nodes
-        .slice(0, 5)
-        .map((node) => `${node.target.join(' ')} ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
-        .join(' | ')}`,
-  );
-}
 
 /** Shows a document through the paste box, as an agent's text would come in. */
 async function deliver(page: Page, document: unknown): Promise<void> {
@@ -44,55 +33,7 @@ const DOCUMENT_EXAMPLES: readonly (readonly [button: string, title: string])[] =
   ['Agent callback (1.1 invoke)', '版本说明助手'],
 ];
 
-/** How to show each example of the gallery, and how to know it has finished rendering. */
-const EXAMPLES: readonly { name: string; show: (page: Page) => Promise<void> }[] = [
-  ...DOCUMENT_EXAMPLES.map(([button, title]) => ({
-    name: button,
-    show: async (page: Page) => {
-      await page.getByRole('button', { name: button }).click();
-      await expect(page.getByRole('region', { name: title })).toBeVisible();
-    },
-  })),
-  {
-    name: 'Streamed interface',
-    show: async (page) => {
-      await page.getByRole('button', { name: 'Streamed interface' }).click();
-      await expect(page.locator('.lu-stream[data-status="completed"]')).toHaveCount(1);
-    },
-  },
-  {
-    name: 'Inline Surface',
-    show: async (page) => {
-      await page.getByRole('button', { name: 'Inline Surface' }).click();
-      await expect(
-        page.frameLocator('iframe[title="Weather dashboard"]').frameLocator('iframe').locator('#city'),
-      ).toHaveText('Beijing');
-    },
-  },
-  {
-    name: 'Every component (pasted)',
-    show: async (page) => {
-      await deliver(page, EVERY_COMPONENT);
-      await expect(page.getByRole('region', { name: 'Every component' })).toBeVisible();
-      await expect(page.locator('.lu-markdown[aria-busy]')).toHaveCount(0);
-    },
-  },
-];
-
-for (const colorScheme of ['light', 'dark'] as const)
-  test.describe(`axe, ${colorScheme}`, () => {
-    for (const example of EXAMPLES)
-      test(`${example.name}: no violations`, async ({ page }) => {
-        await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-        await openHost(page);
-        await example.show(page);
-        const violations = await axeViolations(page);
-        console.log(
-          `[axe] ${colorScheme} | ${example.name} | ${violations.length} | ${violations.join(' ## ')}`,
-        );
-        expect(violations).toEqual([]);
-      });
-  });
+// Every screen and state in both themes and both languages: accessibility-states.spec.ts.
 
 test.describe('theme', () => {
   /** A host page that is dark and styles headings, paragraphs and labels by element. */
@@ -163,6 +104,73 @@ test.describe('keyboard, focus and announcements', () => {
     await expect(page.getByTestId('announcer')).toHaveText(
       'New interface: Compound interest calculator: 本地复利计算器',
     );
+  });
+
+  test('the consent dialog by keyboard: opened from its button, Tab stays inside, Escape and Deny return the focus to the button', async ({
+    page,
+  }) => {
+    await openHost(page);
+    await page.getByRole('button', { name: 'File reader (1.1 invoke)' }).click();
+    const read = page.getByRole('button', { name: '读取' });
+    await read.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'A button you pressed asks to use a capability' });
+    await expect(dialog).toBeVisible();
+    // Focus starts in the dialog and lands on "Deny" once it is armed; Tab cycles through the dialog only.
+    await expect(dialog.getByRole('button', { name: 'Deny' })).toBeFocused();
+    const inside: boolean[] = [];
+    for (let step = 0; step < 8; step++) {
+      await page.keyboard.press('Tab');
+      inside.push(await page.evaluate(() => document.activeElement?.closest('dialog[open]') !== null));
+    }
+    expect(inside).toEqual(Array(8).fill(true));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(read).toBeFocused();
+    // Again, answered "Deny" by keyboard: the focus is back on the button that asked.
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('button', { name: 'Deny' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(read).toBeFocused();
+  });
+
+  test('the workspace by keyboard: Close returns the focus to what opened it, Back too', async ({ page }) => {
+    await openHost(page);
+    const region = page.getByRole('region', { name: 'Agent console' });
+    await region.getByRole('button', { name: 'Show' }).click();
+    await region.getByLabel('Agent Tool', { exact: true }).selectOption('pomodoro.start');
+    await region.getByLabel('minutes').fill('1');
+    const call = region.getByRole('button', { name: 'Call tool' });
+    await call.focus();
+    await page.keyboard.press('Enter');
+    const workspace = page.getByRole('region', { name: 'Pomodoro' });
+    await expect(workspace).toBeVisible();
+    await workspace.getByRole('button', { name: 'Back to conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(workspace).toBeHidden();
+    await expect(call).toBeFocused();
+    // Brought back by the agent (a second call) and closed: the focus goes back again, never to the page.
+    await call.focus();
+    await page.keyboard.press('Enter');
+    await expect(workspace).toBeVisible();
+    await workspace.getByRole('button', { name: 'Close Pomodoro' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(workspace).toBeHidden();
+    await expect(call).toBeFocused();
+  });
+
+  test('an uninstall asked and kept by keyboard returns the focus to Uninstall', async ({ page }) => {
+    await openHost(page);
+    const pomodoro = page
+      .getByRole('complementary', { name: 'MiniApps' })
+      .getByRole('listitem', { name: 'Pomodoro' });
+    const uninstall = pomodoro.getByRole('button', { name: 'Uninstall Pomodoro' });
+    await uninstall.focus();
+    await page.keyboard.press('Enter');
+    await expect(pomodoro.getByRole('button', { name: 'Keep Pomodoro' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(uninstall).toBeFocused();
   });
 
   test('a refused delivery moves focus to the note that says why', async ({ page }) => {

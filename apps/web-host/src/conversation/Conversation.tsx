@@ -722,6 +722,7 @@ export function Conversation() {
             <button
               key={example.key}
               type="button"
+              data-example={example.key}
               onClick={() =>
                 example.sentByAgent === true && connection?.agent !== null
                   ? sendAsAgent(
@@ -735,11 +736,16 @@ export function Conversation() {
               {labelText(text, example.label)}
             </button>
           ))}
-          <button type="button" onClick={() => model.add({ kind: 'stream', label: 'Streamed interface' })}>
+          <button
+            type="button"
+            data-example="stream"
+            onClick={() => model.add({ kind: 'stream', label: 'Streamed interface' })}
+          >
             {labelText(text, 'Streamed interface')}
           </button>
           <button
             type="button"
+            data-example="surface"
             onClick={() =>
               sendAsAgent(new ForConversation((id) => weatherOpenEnvelope(id, crypto.randomUUID())))
             }
