@@ -20,8 +20,23 @@ import {
   type UIState,
   updateState,
 } from '@lineup/shared';
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { deriveAll, RenderContext, type RenderContextValue } from './context.js';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import {
+  createValueStore,
+  deriveAll,
+  RenderContext,
+  type RenderContextValue,
+  type ValueSnapshot,
+} from './context.js';
 import { errorText } from './errors.js';
 import {
   ACTIVE_RECEIPT_STATUSES,
@@ -289,12 +304,26 @@ function ValidDocument(props: DocumentRendererProps & { readonly document: UIDoc
   );
 
   const derived = useMemo(() => deriveAll(document, current), [document, current]);
+  const values = useMemo<ValueSnapshot>(
+    () => ({ document, state: current, derived }),
+    [document, current, derived],
+  );
+  // Nodes read the values from a store, not the context, so a keystroke re-renders only the nodes whose values
+  // changed. This render's nodes read this render's snapshot; nodes that did not render (memoized) hear of it
+  // after the commit, before the browser paints. Publishing again there leaves the store at the committed
+  // snapshot if a background render published one that was never committed.
+  const [store] = useState(() => createValueStore(values));
+  store.publish(values);
+  useLayoutEffect(() => {
+    store.publish(values);
+    store.notify();
+  }, [store, values]);
   const titleLevel = toHeadingLevel(props.headingLevel ?? DEFAULT_HEADING_LEVEL);
   const outline = useMemo(() => documentOutline(document, titleLevel), [document, titleLevel]);
   const texts = actionTexts(locale);
   const context = useMemo<RenderContextValue>(
-    () => ({ document, state: current, derived, locale, texts, outline, setField, runLocalAction, invoke }),
-    [document, current, derived, locale, texts, outline, setField, runLocalAction, invoke],
+    () => ({ document, values: store, locale, texts, outline, setField, runLocalAction, invoke }),
+    [document, store, locale, texts, outline, setField, runLocalAction, invoke],
   );
   const lang = useMemo(() => props.lang ?? guessDocumentLanguage(document), [props.lang, document]);
   const titleId = useId();

@@ -3,15 +3,16 @@
  * the element allowlist from `@lineup/shared` and `unwrapDisallowed`. Raw HTML is dropped; links keep their
  * text but are not clickable; images, iframes and media never load; code is shown, never run.
  *
- * Speed: the rendered elements are cached by (heading level, text) in a bounded cache, so a re-render, a stream
- * frame or a second view of the same text does not parse it again; a text not seen yet is rendered in a
- * background (transition) render, so a large document shows at once and keeps the page answering input while
- * its Markdown fills in.
+ * Speed: the rendered elements are cached by (heading level, text) in a bounded cache, so a stream frame or a
+ * second view of the same text does not parse it again, and the component is memoized on its props, so a change
+ * of local state does not even re-render it. A text not seen yet is rendered in the render that mounts its node:
+ * a large document's body is already a background render that yields to input between components (document-view),
+ * and a second pass only for the Markdown cost a second commit and layout of the whole document.
  */
 import { UI_MARKDOWN_ALLOWED_ELEMENTS } from '@lineup/shared';
 import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
-import { type ReactElement, startTransition, useEffect, useState } from 'react';
+import { memo, type ReactElement } from 'react';
 import Markdown from 'react-markdown';
 import { type HeadingLevel, nextHeadingLevel } from './outline.js';
 
@@ -125,24 +126,13 @@ export function markdownCacheSize(): number {
   return cache.size;
 }
 
-export function SafeMarkdown({
+/** One Markdown block; memoized, so it renders again only when its text or heading level changes. */
+export const SafeMarkdown = memo(function SafeMarkdown({
   text,
   baseLevel,
 }: {
   readonly text: string;
   readonly baseLevel: HeadingLevel;
 }) {
-  // A text seen before renders at once. A new one keeps what was shown (nothing, at mount) and renders in a
-  // transition of its own after the commit, so the rest of the document is not held back by its Markdown.
-  const hit = cached(text, baseLevel) !== undefined;
-  const [rendered, setRendered] = useState(hit ? text : '');
-  useEffect(() => {
-    if (rendered !== text) startTransition(() => setRendered(text));
-  }, [text, rendered]);
-  const shown = hit ? text : rendered;
-  return (
-    <div className="lu-markdown" aria-busy={shown !== text || undefined}>
-      {shown === '' ? null : renderMarkdown(shown, baseLevel)}
-    </div>
-  );
-}
+  return <div className="lu-markdown">{renderMarkdown(text, baseLevel)}</div>;
+});

@@ -1,12 +1,12 @@
 /**
  * The page side of the render benchmark (render-speed.bench.ts), bundled with the renderer's sources: it
  * delivers a document the way a host does (JSON text → parsed value → IntelligentUIView) and times it to the
- * DOM, against `parseDocument` of the same text.
+ * DOM, against `JSON.parse` + `parseDocument` of the same text, and counts the components a keystroke renders.
  */
 import { IntelligentUIView } from '@lineup/renderer-react';
 import '@lineup/renderer-react/styles.css';
 import { parseDocument } from '@lineup/shared';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './max-markdown-document.ts';
 
 export interface RenderTiming {
@@ -38,9 +38,14 @@ function parseTime(text: string, runs: number): number {
   return median(times);
 }
 
-async function deliver(text: string): Promise<RenderTiming> {
+let mounted: { root: Root; container: HTMLElement } | null = null;
+
+/** Delivers `text` and leaves it mounted (for keystrokes), once every Markdown block is filled in. */
+async function mount(text: string): Promise<RenderTiming> {
+  unmount();
   const container = document.body.appendChild(document.createElement('div'));
   const root = createRoot(container);
+  mounted = { root, container };
   const tasks: number[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) tasks.push(entry.duration);
@@ -88,8 +93,6 @@ async function deliver(text: string): Promise<RenderTiming> {
   // Long-task entries arrive after the task: give them a frame.
   await new Promise((resolve) => setTimeout(resolve, 100));
   observer.disconnect();
-  root.unmount();
-  container.remove();
   return {
     title,
     firstDom,
@@ -99,9 +102,103 @@ async function deliver(text: string): Promise<RenderTiming> {
   };
 }
 
+function unmount(): void {
+  if (mounted === null) return;
+  mounted.root.unmount();
+  mounted.container.remove();
+  mounted = null;
+}
+
+/** Delivers `text`, times it to the DOM, and removes it. */
+async function deliver(text: string): Promise<RenderTiming> {
+  const timing = await mount(text);
+  unmount();
+  return timing;
+}
+
+/** What React rendered while counting: component renders, and the Markdown blocks among them. */
+export interface RenderCount {
+  readonly commits: number;
+  /** Function, class and memo components that ran (every node is a few: NodeView, its boundary, its view). */
+  readonly components: number;
+  /** Of those, the components of Markdown blocks (their first element is a `.lu-markdown`). */
+  readonly markdownComponents: number;
+  /** Distinct Markdown blocks with at least one of their components rendered. */
+  readonly markdownBlocks: number;
+}
+
+/** React's fiber, the fields the counter reads (the same ones React DevTools reads). */
+interface Fiber {
+  readonly tag: number;
+  readonly flags: number;
+  readonly alternate: Fiber | null;
+  readonly child: Fiber | null;
+  readonly sibling: Fiber | null;
+  readonly stateNode: unknown;
+}
+
+/** Function, class, forwardRef, memo and simple memo components (React's work tags). */
+const COMPONENT_TAGS = new Set([0, 1, 11, 14, 15]);
+const HOST_COMPONENT = 5;
+/** The flag React sets on a component that ran in this render (DevTools' `didFiberRender`). */
+const PERFORMED_WORK = 1;
+
+function firstElement(fiber: Fiber | null): Element | null {
+  for (let current = fiber; current !== null; current = current.sibling) {
+    if (current.tag === HOST_COMPONENT) return current.stateNode as Element;
+    const inside = firstElement(current.child);
+    if (inside !== null) return inside;
+  }
+  return null;
+}
+
+let counting: {
+  commits: number;
+  components: number;
+  markdownComponents: number;
+  blocks: Set<Element>;
+} | null = null;
+
+/**
+ * Counts one commit's component renders. A subtree React bailed out of keeps its old child fibers (the same
+ * object as the alternate's child), so it is not walked: its flags are from an earlier render.
+ */
+function countCommit(root: { current: Fiber }): void {
+  const tally = counting;
+  if (tally === null) return;
+  tally.commits++;
+  const visit = (first: Fiber | null): void => {
+    for (let fiber = first; fiber !== null; fiber = fiber.sibling) {
+      if (COMPONENT_TAGS.has(fiber.tag) && (fiber.flags & PERFORMED_WORK) !== 0) {
+        tally.components++;
+        const element = firstElement(fiber.child);
+        if (element?.classList.contains('lu-markdown')) {
+          tally.markdownComponents++;
+          tally.blocks.add(element);
+        }
+      }
+      if (fiber.alternate === null || fiber.child !== fiber.alternate.child) visit(fiber.child);
+    }
+  };
+  visit(root.current.child);
+}
+
+function startCounting(): void {
+  counting = { commits: 0, components: 0, markdownComponents: 0, blocks: new Set() };
+}
+
+function stopCounting(): RenderCount {
+  if (counting === null) throw new Error('Not counting renders.');
+  const { commits, components, markdownComponents, blocks } = counting;
+  counting = null;
+  return { commits, components, markdownComponents, markdownBlocks: blocks.size };
+}
+
 declare global {
   interface Window {
     lineupBench: typeof lineupBench;
+    /** Called by the bench's DevTools hook (installed before React) on every commit. */
+    lineupOnCommit?: (root: { current: Fiber }) => void;
   }
 }
 
@@ -109,5 +206,10 @@ const lineupBench = {
   documentText,
   parseTime,
   deliver,
+  mount,
+  unmount,
+  startCounting,
+  stopCounting,
 };
 window.lineupBench = lineupBench;
+window.lineupOnCommit = countCommit;

@@ -1,25 +1,44 @@
 /**
- * Render benchmark in Chromium: a maximum-size document (262,144 bytes, 200 components, 66 Markdown blocks) from
- * Deliver to the DOM, against `parseDocument` of the same text measured in the same run. It reports; it does not
- * assert timings (the machine decides them). Run from apps/web-host:
+ * Render benchmark in Chromium: a maximum-size document (262,144 bytes, 200 components, 66 Markdown blocks)
+ * delivered on freshly loaded pages, from Deliver until every node, every Markdown block filled in, is in the DOM,
+ * against `JSON.parse` + `parseDocument` of the same text measured in the same page; then the same document
+ * delivered again in that page, and the components one Slider keystroke renders. It reports; it does not assert
+ * timings (the machine decides them). Run from apps/web-host:
  *
- *   npx playwright test -c e2e/bench/playwright.config.ts
+ *   npx playwright test -c e2e/bench/playwright.config.ts render-speed
  *
- * "cold" delivers texts the renderer has not seen (no Markdown cached), "warm" delivers the same document again
- * (a reload of a conversation, a second view). `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and
- * styles/>` benchmarks that version instead (the folder must sit inside packages/renderer-react, so its imports
- * resolve), to compare two versions on one machine.
+ * Each fresh page is a new browser context whose script differs by a comment, so nothing compiled or cached by an
+ * earlier page is reused. `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and styles/>` benchmarks
+ * that version instead (the folder must sit inside packages/renderer-react, so its imports resolve), to compare
+ * two versions on one machine.
  */
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { build, defaultClientConditions } from 'vite';
 import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
-import type { RenderTiming } from './render-speed-page.tsx';
+import { MARKDOWN_BLOCKS } from './max-markdown-document.ts';
+import type { RenderCount, RenderTiming } from './render-speed-page.tsx';
 
 const ENTRY = fileURLToPath(new URL('./render-speed-page.tsx', import.meta.url));
-const COLD_RUNS = 5;
+/** Freshly loaded pages, each delivering the document once (an odd count, so the median is one of them). */
+const FRESH_PAGES = 7;
+/** Deliveries of the same document again, in the last fresh page. */
 const WARM_RUNS = 3;
+const KEYSTROKES = 10;
+const PARSE_RUNS = 15;
 
+/**
+ * A stand-in for React DevTools' global hook, installed before React loads: React then reports every commit,
+ * and the page counts the components that rendered (render-speed-page.tsx).
+ */
+const COMMIT_HOOK = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true,
+  renderers: new Map(),
+  inject() { return 1; },
+  onCommitFiberRoot(_id, root) { window.lineupOnCommit?.(root); },
+  onCommitFiberUnmount() {},
+  onPostCommitFiberRoot() {},
+};`;
 /** The page bundle (script and stylesheet), built from the workspace sources. */
 async function bundle(): Promise<{ script: string; style: string }> {
   const baseline = process.env.LINEUP_RENDERER_BASELINE;
@@ -60,53 +79,87 @@ async function bundle(): Promise<{ script: string; style: string }> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
 
-test('deliver → DOM of the maximum document, against parseDocument of the same text', async ({ page }) => {
-  test.setTimeout(180_000);
-  const { script, style } = await bundle();
+/** A page with nothing run in it yet but the bench's script (unique by `label`, so no compiled code is reused). */
+async function freshPage(browser: Browser, script: string, style: string, label: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
   await page.setContent('<!doctype html><html lang="en"><head></head><body></body></html>');
   await page.addStyleTag({ content: style });
-  await page.addScriptTag({ content: script });
+  await page.addScriptTag({ content: COMMIT_HOOK });
+  await page.addScriptTag({ content: `/* ${label} */\n${script}` });
+  return page;
+}
 
-  const cold: RenderTiming[] = [];
-  // Run 0 warms the JIT and is not counted; each run renders Markdown texts not seen before.
-  for (let variant = 0; variant <= COLD_RUNS; variant++) {
+test('deliver → DOM of the maximum document on fresh pages, against JSON.parse + parseDocument', async ({
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const { script, style } = await bundle();
+
+  const fresh: { timing: RenderTiming; parse: number }[] = [];
+  const warm: RenderTiming[] = [];
+  const keystrokes: RenderCount[] = [];
+  let warmParse = NaN;
+  for (let run = 0; run < FRESH_PAGES; run++) {
+    const page = await freshPage(browser, script, style, `fresh page ${run}`);
+    // Each page its own Markdown texts; the first thing the page does is deliver the document.
     const timing = await page.evaluate(
       (v) => window.lineupBench.deliver(window.lineupBench.documentText(v)),
-      variant,
+      run,
     );
-    if (variant > 0) cold.push(timing);
+    const parse = await page.evaluate(
+      ([v, runs]) => window.lineupBench.parseTime(window.lineupBench.documentText(v), runs),
+      [run, PARSE_RUNS] as const,
+    );
+    fresh.push({ timing, parse });
+    if (run === FRESH_PAGES - 1) {
+      // A second delivery of the same text in the same page (a reload of a conversation, another view).
+      for (let again = 0; again < WARM_RUNS; again++)
+        warm.push(
+          await page.evaluate((v) => window.lineupBench.deliver(window.lineupBench.documentText(v)), run),
+        );
+      warmParse = parse;
+      // One Slider's keystrokes: the components each one renders.
+      await page.evaluate((v) => window.lineupBench.mount(window.lineupBench.documentText(v)), run);
+      const slider = page.getByRole('slider').first();
+      await slider.focus();
+      for (let key = 0; key < KEYSTROKES; key++) {
+        await page.evaluate(() => window.lineupBench.startCounting());
+        await slider.press('ArrowRight');
+        // Two frames: the keystroke's render and anything it scheduled have committed.
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+        keystrokes.push(await page.evaluate(() => window.lineupBench.stopCounting()));
+      }
+    }
+    await page.context().close();
   }
-  const warm: RenderTiming[] = [];
-  // The last cold document again: its Markdown is cached now.
-  for (let run = 0; run < WARM_RUNS; run++)
-    warm.push(
-      await page.evaluate((v) => window.lineupBench.deliver(window.lineupBench.documentText(v)), COLD_RUNS),
-    );
-  const parse = await page.evaluate(() =>
-    window.lineupBench.parseTime(window.lineupBench.documentText(1), 15),
-  );
 
-  const report = (name: string, timings: RenderTiming[]) => {
-    const title = median(timings.map((timing) => timing.title));
-    const first = median(timings.map((timing) => timing.firstDom));
-    const complete = median(timings.map((timing) => timing.complete));
-    const longest = median(timings.map((timing) => timing.longestTask));
-    return `${name}: title ${ms(title)}, every component ${ms(first)} (${(first / parse).toFixed(1)}× parse), all Markdown ${ms(complete)} (${(complete / parse).toFixed(1)}× parse), longest task ${ms(longest)}`;
-  };
+  const parse = median(fresh.map((run) => run.parse));
+  const firstDom = fresh.map((run) => run.timing.firstDom);
+  const complete = fresh.map((run) => run.timing.complete);
+  const ratio = median(fresh.map((run) => run.timing.complete / run.parse));
+  const warmComplete = median(warm.map((timing) => timing.complete));
+  const perKey = (pick: (count: RenderCount) => number) => median(keystrokes.map(pick));
   const lines = [
     `renderer: ${process.env.LINEUP_RENDERER_BASELINE ?? 'this checkout'}`,
-    `document: ${cold[0]?.bytes} bytes, 200 components, 66 Markdown blocks`,
-    `parseDocument(JSON.parse(text)): ${ms(parse)} (median of 15)`,
-    report(`cold (median of ${COLD_RUNS})`, cold),
-    report(`warm (median of ${WARM_RUNS})`, warm),
+    `document: ${fresh[0]?.timing.bytes} bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks`,
+    `JSON.parse + parseDocument in the same page: ${ms(parse)} (median of ${PARSE_RUNS} per page, median of pages)`,
+    `fresh page (median of ${FRESH_PAGES}): every node, Markdown filled in, ${ms(median(complete))} (${range(complete)}), ${ratio.toFixed(1)}× parse; every component (Markdown maybe pending) ${ms(median(firstDom))}; longest task ${ms(median(fresh.map((run) => run.timing.longestTask)))}`,
+    `same document again in that page (median of ${WARM_RUNS}): ${ms(warmComplete)} (${(warmComplete / warmParse).toFixed(1)}× parse)`,
+    `Slider keystroke (median of ${KEYSTROKES}): ${perKey((count) => count.components)} component renders in ${perKey((count) => count.commits)} commit(s), ${perKey((count) => count.markdownBlocks)} of ${MARKDOWN_BLOCKS} Markdown blocks (${perKey((count) => count.markdownComponents)} of their components)`,
   ];
   console.log(`[render-speed]\n  ${lines.join('\n  ')}`);
   test.info().annotations.push({ type: 'render-speed', description: lines.join(' | ') });
   // Not a timing assertion: the runs must have measured something.
   expect(
-    cold.every(
-      (timing) => timing.complete >= timing.firstDom && timing.firstDom >= timing.title && timing.title > 0,
+    fresh.every(
+      ({ timing }) =>
+        timing.complete >= timing.firstDom && timing.firstDom >= timing.title && timing.title > 0,
     ),
   ).toBe(true);
+  expect(keystrokes.every((count) => count.commits > 0 && count.components > 0)).toBe(true);
 });

@@ -6,7 +6,13 @@
 import { UI_DEFAULT_PROGRESS_MAX, type UINodeOf, type Value } from '@lineup/shared';
 import { type ReactNode, useId } from 'react';
 import { type ChartPoint, ChartView } from '../chart.js';
-import { type ResolvedValue, resolveNodeValue, useRenderContext } from '../context.js';
+import {
+  type ResolvedValue,
+  resolveNodeValue,
+  useRenderContext,
+  useResolvedValue,
+  useValues,
+} from '../context.js';
 import { clampProgress, formatResult, scalarText } from '../format.js';
 import { SafeMarkdown } from '../markdown.js';
 
@@ -20,7 +26,7 @@ export function ValueUnavailable({ resolved }: { readonly resolved: ResolvedValu
 }
 
 function useValueText(value: Value): ReactNode {
-  const resolved = resolveNodeValue(useRenderContext(), value);
+  const resolved = useResolvedValue(value);
   return resolved.ok ? scalarText(resolved.value) : <ValueUnavailable resolved={resolved} />;
 }
 
@@ -110,7 +116,7 @@ export function TableView({ node }: { readonly node: UINodeOf<'Table'> }) {
 }
 
 export function ProgressView({ node }: { readonly node: UINodeOf<'Progress'> }) {
-  const resolved = resolveNodeValue(useRenderContext(), node.props.value);
+  const resolved = useResolvedValue(node.props.value);
   const max = node.props.max ?? UI_DEFAULT_PROGRESS_MAX;
   const label = node.props.label;
   if (!resolved.ok || typeof resolved.value !== 'number')
@@ -144,16 +150,25 @@ export function ProgressView({ node }: { readonly node: UINodeOf<'Progress'> }) 
   );
 }
 
+function sameNumbers(a: readonly (number | null)[], b: readonly (number | null)[]): boolean {
+  return a.length === b.length && a.every((value, index) => Object.is(value, b[index]));
+}
+
 export function ChartNodeView({ node }: { readonly node: UINodeOf<'Chart'> }) {
   const context = useRenderContext();
-  const points: ChartPoint[] = node.props.data.map((point) => {
-    const resolved = resolveNodeValue(context, point.value);
-    return {
-      id: point.id,
-      label: point.label,
-      value: resolved.ok && typeof resolved.value === 'number' ? resolved.value : null,
-    };
-  });
+  const values = useValues(
+    (snapshot) =>
+      node.props.data.map((point) => {
+        const resolved = resolveNodeValue(snapshot, point.value);
+        return resolved.ok && typeof resolved.value === 'number' ? resolved.value : null;
+      }),
+    sameNumbers,
+  );
+  const points: ChartPoint[] = node.props.data.map((point, index) => ({
+    id: point.id,
+    label: point.label,
+    value: values[index] ?? null,
+  }));
   return (
     <ChartView
       kind={node.props.kind}
@@ -184,10 +199,9 @@ export function ErrorView({ node }: { readonly node: UINodeOf<'Error'> }) {
 }
 
 export function ResultView({ node }: { readonly node: UINodeOf<'Result'> }) {
-  const context = useRenderContext();
-  const { locale } = context;
+  const { locale } = useRenderContext();
   const labelId = useId();
-  const resolved = resolveNodeValue(context, node.props.value);
+  const resolved = useResolvedValue(node.props.value);
   const { format, label } = node.props;
   let text: ReactNode;
   if (!resolved.ok) text = <ValueUnavailable resolved={resolved} />;

@@ -6,7 +6,7 @@
  */
 import { UI_LIMITS, type UINodeOf } from '@lineup/shared';
 import { type ChangeEvent, type ReactNode, useEffect, useId, useState } from 'react';
-import { useRenderContext } from '../context.js';
+import { useFieldValue, useRenderContext } from '../context.js';
 import { errorText } from '../errors.js';
 
 /** A control with its label and, when a value was refused, the reason (linked by aria-describedby). */
@@ -58,7 +58,7 @@ function invalidity(id: string, message: string | null) {
  */
 function useFieldWriter(bind: string): [string | null, (value: unknown) => void] {
   const context = useRenderContext();
-  const current = context.state[bind];
+  const current = useFieldValue(bind);
   const [rejected, setRejected] = useState<{ message: string; against: unknown } | null>(null);
   const write = (value: unknown) => {
     const error = context.setField(bind, value);
@@ -68,9 +68,10 @@ function useFieldWriter(bind: string): [string | null, (value: unknown) => void]
 }
 
 export function InputView({ node }: { readonly node: UINodeOf<'Input'> }) {
-  const { document, state } = useRenderContext();
+  const { document } = useRenderContext();
   const id = useId();
   const { bind, label, placeholder } = node.props;
+  const value = useFieldValue(bind);
   const [message, write] = useFieldWriter(bind);
   const declaration = document.state[bind];
   const maxLength =
@@ -81,7 +82,7 @@ export function InputView({ node }: { readonly node: UINodeOf<'Input'> }) {
         id={id}
         className="lu-input"
         type="text"
-        value={String(state[bind] ?? '')}
+        value={String(value ?? '')}
         placeholder={placeholder}
         maxLength={maxLength}
         {...invalidity(id, message)}
@@ -100,10 +101,10 @@ export function parseNumberDraft(text: string): number | null {
 }
 
 export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput'> }) {
-  const { document, state } = useRenderContext();
+  const { document } = useRenderContext();
   const id = useId();
   const { bind, label } = node.props;
-  const value = state[bind] as number;
+  const value = useFieldValue(bind) as number;
   const [message, write] = useFieldWriter(bind);
   // The draft is what the user is typing (the browser reports "" for an incomplete number such as "-"); it
   // survives re-renders and stream frames of the same generation (seed 004 §5 "保留 NumberInput 草稿") and
@@ -146,16 +147,16 @@ export function NumberInputView({ node }: { readonly node: UINodeOf<'NumberInput
 }
 
 export function SelectView({ node }: { readonly node: UINodeOf<'Select'> }) {
-  const { state } = useRenderContext();
   const id = useId();
   const { bind, label, options } = node.props;
+  const value = useFieldValue(bind);
   const [message, write] = useFieldWriter(bind);
   return (
     <Field id={id} label={label} message={message}>
       <select
         id={id}
         className="lu-select"
-        value={String(state[bind] ?? '')}
+        value={String(value ?? '')}
         {...invalidity(id, message)}
         onChange={(event: ChangeEvent<HTMLSelectElement>) => write(event.target.value)}
       >
@@ -170,14 +171,14 @@ export function SelectView({ node }: { readonly node: UINodeOf<'Select'> }) {
 }
 
 export function SliderView({ node }: { readonly node: UINodeOf<'Slider'> }) {
-  const { document, state } = useRenderContext();
+  const { document } = useRenderContext();
   const id = useId();
   const { bind, label } = node.props;
   const [message, write] = useFieldWriter(bind);
   const declaration = document.state[bind];
   // parseDocument proved the bound field declares finite min < max (seed 002 §4).
   const domain = declaration?.type === 'number' ? declaration : undefined;
-  const value = state[bind] as number;
+  const value = useFieldValue(bind) as number;
   return (
     <Field id={id} label={label} message={message}>
       <div className="lu-slider-row">
@@ -201,9 +202,9 @@ export function SliderView({ node }: { readonly node: UINodeOf<'Slider'> }) {
 }
 
 export function CheckboxView({ node }: { readonly node: UINodeOf<'Checkbox'> }) {
-  const { state } = useRenderContext();
   const id = useId();
   const { bind, label } = node.props;
+  const checked = useFieldValue(bind) === true;
   const [message, write] = useFieldWriter(bind);
   return (
     <Field id={id} label={label} message={message} checkbox>
@@ -211,7 +212,7 @@ export function CheckboxView({ node }: { readonly node: UINodeOf<'Checkbox'> }) 
         id={id}
         className="lu-checkbox"
         type="checkbox"
-        checked={state[bind] === true}
+        checked={checked}
         {...invalidity(id, message)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => write(event.target.checked)}
       />
