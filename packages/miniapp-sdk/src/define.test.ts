@@ -89,12 +89,12 @@ describe('defineAgentTools', () => {
     [
       'a timeout under a second',
       { appScope: 'notes', tools: { add: { ...base, timeoutMs: 10, handler: () => ({}) } } },
-      'tools.add.timeout_ms',
+      'tools.add.timeoutMs',
     ],
     [
       'a method that is not a method name',
       { appScope: 'notes', tools: { 'add-note': { ...base, handler: () => ({}) } } },
-      'tools.add-note.method',
+      'tools.add-note',
     ],
     [
       'an unknown risk',
@@ -174,8 +174,76 @@ describe('defineAgentTools', () => {
     );
     expect([...new Set(issues.map((issue) => issue.path))]).toEqual([
       'tools.one.description',
-      'tools.two.timeout_ms',
+      'tools.two.timeoutMs',
     ]);
+  });
+
+  // A newcomer's first mistakes (issue: "A MiniApp author's first ten minutes"): each names the tool and the field,
+  // and says what to write.
+  it.each([
+    [
+      'input left out',
+      { input: undefined },
+      'tools.add.input',
+      'missing_property',
+      /^Required: .*z\.object\(/,
+    ],
+    [
+      'output left out',
+      { output: undefined },
+      'tools.add.output',
+      'missing_property',
+      /^Required: .*z\.object\(/,
+    ],
+    [
+      'a plain object as input',
+      { input: { text: z.string() } },
+      'tools.add.input',
+      'invalid_type',
+      /^A plain object is not a schema: wrap its fields in z\.object/,
+    ],
+    [
+      'risk left out',
+      { risk: undefined },
+      'tools.add.risk',
+      'missing_property',
+      /'display_only'.*'restricted'/,
+    ],
+    ['callModel left out', { callModel: undefined }, 'tools.add.callModel', 'missing_property', /'query'/],
+    [
+      'timeoutMs left out',
+      { timeoutMs: undefined },
+      'tools.add.timeoutMs',
+      'missing_property',
+      /milliseconds/,
+    ],
+  ])('names the field of %s and what to write', (_, change, path, code, message) => {
+    const issues = issuesOf(() =>
+      defineAgentTools({
+        appScope: 'notes',
+        tools: { add: { ...base, ...change, handler: () => ({ count: 1 }) } } as never,
+      }),
+    );
+    expect(issues).toEqual([{ path, code, message: expect.stringMatching(message) }]);
+  });
+
+  it('lists a bad key and a bad app scope together, the key in words', () => {
+    const issues = issuesOf(() =>
+      defineAgentTools({
+        appScope: 'Notes App',
+        tools: {
+          'Add-Note': { ...base, handler: () => ({ count: 1 }) },
+          fine: { ...base, handler: () => ({ count: 1 }) },
+          bad: { ...base, risk: undefined, handler: () => ({ count: 1 }) },
+        } as never,
+      }),
+    );
+    expect(issues.map((issue) => [issue.path, issue.code])).toEqual([
+      ['appScope', 'invalid_value'],
+      ['tools.Add-Note', 'invalid_identifier'],
+      ['tools.bad.risk', 'missing_property'],
+    ]);
+    expect(issues[1]?.message).toMatch(/method name: a lowercase letter, then letters, digits and _/);
   });
 });
 
@@ -218,6 +286,27 @@ describe('AgentTools.handle', () => {
   ])('answers %s with a stable error code, never throwing', async (_, method, input, code) => {
     const outcome = await tools.handle(method, input, context);
     expect(outcome).toMatchObject({ status: 'error', code });
+  });
+
+  it('names the first refused fields of the arguments and of the result, never their values', async () => {
+    const refused = await tools.handle('add', { text: 42, secret: 'hunter2' }, context);
+    expect(refused).toEqual({
+      status: 'error',
+      code: 'invalid_arguments',
+      message: expect.stringContaining('text: invalid_type (expected string)'),
+    });
+    expect((refused as { message: string }).message).toContain(
+      'unrecognized_keys (not in the schema: secret)',
+    );
+    expect((refused as { message: string }).message).not.toMatch(/42|hunter2/);
+    await expect(tools.handle('add', {}, context)).resolves.toMatchObject({
+      message: 'The arguments do not match the input schema: text: invalid_type (expected string).',
+    });
+    await expect(tools.handle('broken', { text: 'a' }, context)).resolves.toEqual({
+      status: 'error',
+      code: 'invalid_result',
+      message: 'The handler returned a result the output schema refuses: count: too_small (minimum 0).',
+    });
   });
 
   it("passes a handler's message on, bounded", async () => {

@@ -12,12 +12,17 @@
 import { jsonSchemaFromZod, LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import type { MiniAppSdkErrorCode } from '@lineup/shared/bridge';
 import {
+  AGENT_TOOL_ACTIVATIONS,
+  AGENT_TOOL_CALL_MODELS,
+  AGENT_TOOL_LIMITS,
   type AgentToolActivation,
   type AgentToolCallModel,
   type AgentToolDescriptor,
   AppScopeSchema,
+  LINEUP_RISK_LEVELS,
   type LineUpRiskLevel,
   parseAgentToolDescriptor,
+  ToolMethodSchema,
 } from '@lineup/shared/protocol';
 import type { z } from 'zod';
 import { agentToolsOf } from './handle.js';
@@ -149,9 +154,24 @@ export interface AgentTools {
   ): Promise<AgentToolOutcome>;
 }
 
-/** An issue path inside the definition: `tools.start.input`. */
+/** The descriptor's fields by the names an author writes them with. */
+const AUTHOR_NAMES: Readonly<Record<string, string>> = {
+  contract_version: 'contractVersion',
+  input_schema: 'input',
+  output_schema: 'output',
+  call_model: 'callModel',
+  timeout_ms: 'timeoutMs',
+};
+
+/** An issue path inside the definition, as the author wrote it: `tools.start.timeoutMs`, `tools.start.input`. */
 function prefixed(issues: readonly UIIssue[], prefix: string): UIIssue[] {
-  return issues.map((issue) => ({ ...issue, path: issue.path === '$' ? prefix : `${prefix}.${issue.path}` }));
+  return issues.map((issue) => {
+    if (issue.path === '$' || issue.path === 'method' || issue.path === 'app_scope')
+      return { ...issue, path: prefix };
+    const [first = '', ...rest] = issue.path.split('.');
+    const named = [AUTHOR_NAMES[first] ?? first, ...rest].join('.');
+    return { ...issue, path: `${prefix}.${named}` };
+  });
 }
 
 /**
@@ -175,23 +195,102 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output', where: string): unk
   }
 }
 
-/** Declares a MiniApp's Agent Tools; throws `LineUpProtocolError` (paths like `tools.start.input`). */
+const listed = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+
+/** What each field of a tool is, for the message that says it is missing. */
+const REQUIRED_FIELDS: readonly (readonly [field: string, what: string])[] = [
+  [
+    'contractVersion',
+    "the version of the tool's contract: one to three dot-separated integers, such as '1.0'",
+  ],
+  ['description', 'what the tool does, in a sentence or two for the agent'],
+  ['callModel', `one of ${listed(AGENT_TOOL_CALL_MODELS)}`],
+  [
+    'timeoutMs',
+    `how long a call may run, in milliseconds (${AGENT_TOOL_LIMITS.minTimeoutMs} to ${AGENT_TOOL_LIMITS.maxTimeoutMs})`,
+  ],
+  ['activation', `one of ${listed(AGENT_TOOL_ACTIVATIONS)}`],
+  ['risk', `one of ${listed(LINEUP_RISK_LEVELS)}`],
+];
+
+/** Whether `value` is a zod schema (of zod 4: it carries `_zod` and can parse). */
+function isZodSchema(value: unknown): value is z.ZodType {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
+}
+
+/**
+ * The mistakes a newcomer makes in one tool, each at its field with what to write instead: a key that is not a
+ * method name, a field left out (with the values it takes), a schema that is not a zod schema. Empty when the
+ * tool is complete enough to build its descriptor (which checks the rest).
+ */
+function contractIssues(method: string, tool: AgentToolDefinition, where: string): UIIssue[] {
+  const issues: UIIssue[] = [];
+  if (!ToolMethodSchema.safeParse(method).success)
+    issues.push({
+      path: where,
+      code: 'invalid_identifier',
+      message: `A tool's key is its method name: a lowercase letter, then letters, digits and _, at most ${AGENT_TOOL_LIMITS.maxMethodLength} characters (such as add or addNote).`,
+    });
+  if (typeof tool !== 'object' || tool === null) {
+    issues.push({
+      path: where,
+      code: 'invalid_type',
+      message: 'A tool is an object: { description, input, output, … }.',
+    });
+    return issues;
+  }
+  for (const io of ['input', 'output'] as const) {
+    const schema = (tool as unknown as Record<string, unknown>)[io];
+    const example = io === 'input' ? 'z.object({ text: z.string() })' : 'z.object({ count: z.number() })';
+    if (schema === undefined)
+      issues.push({
+        path: `${where}.${io}`,
+        code: 'missing_property',
+        message: `Required: the tool's ${io === 'input' ? 'arguments' : 'result'} as a zod schema, such as ${io}: ${example}.`,
+      });
+    else if (!isZodSchema(schema))
+      issues.push({
+        path: `${where}.${io}`,
+        code: 'invalid_type',
+        message:
+          typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+            ? `A plain object is not a schema: wrap its fields in z.object({ … }), such as ${io}: ${example}.`
+            : `Expected a zod schema, such as ${io}: ${example}.`,
+      });
+  }
+  for (const [field, what] of REQUIRED_FIELDS)
+    if ((tool as unknown as Record<string, unknown>)[field] === undefined)
+      issues.push({ path: `${where}.${field}`, code: 'missing_property', message: `Required: ${what}.` });
+  return issues;
+}
+
+/**
+ * Declares a MiniApp's Agent Tools; throws `LineUpProtocolError` listing every broken tool at once (paths like
+ * `tools.start.input`, each message saying what to write).
+ */
 export function defineAgentTools<Tools extends Record<string, AgentToolDefinition>>(
   definition: AgentToolsDefinition<Tools>,
 ): AgentTools {
-  const scope = AppScopeSchema.safeParse(definition.appScope);
-  if (!scope.success)
-    throw new LineUpProtocolError([
-      {
-        path: 'appScope',
-        code: 'invalid_value',
-        message: 'An app scope is snake_case, starting with a letter, at most 32 characters.',
-      },
-    ]);
   const descriptors: AgentToolDescriptor[] = [];
   const issues: UIIssue[] = [];
+  if (!AppScopeSchema.safeParse(definition.appScope).success)
+    issues.push({
+      path: 'appScope',
+      code: 'invalid_value',
+      message: 'An app scope is snake_case, starting with a letter, at most 32 characters.',
+    });
   for (const [method, tool] of Object.entries(definition.tools)) {
     const where = `tools.${method}`;
+    const missing = contractIssues(method, tool, where);
+    if (missing.length > 0) {
+      issues.push(...missing);
+      continue;
+    }
     let input_schema: unknown;
     let output_schema: unknown;
     try {
@@ -211,6 +310,7 @@ export function defineAgentTools<Tools extends Record<string, AgentToolDefinitio
       });
       continue;
     }
+    if (issues.some((issue) => issue.path === 'appScope')) continue;
     try {
       descriptors.push(
         parseAgentToolDescriptor({

@@ -5,7 +5,54 @@
  */
 
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
+import type { z } from 'zod';
 import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './define.js';
+
+/** How many of zod's issues a message names. */
+const SHOWN_ISSUES = 3;
+
+/** An issue path as the author writes it: `items[2].text`; the value's root is `(arguments)` or `(result)`. */
+function pathText(path: readonly PropertyKey[], root: string): string {
+  let text = '';
+  for (const segment of path)
+    text +=
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : `${text === '' ? '' : '.'}${String(segment).slice(0, 64)}`;
+  return text === '' ? root : text;
+}
+
+/**
+ * The first issues of a refused value, each as its path, zod's code and what was expected — never the value
+ * itself (it may be the user's data): `text: invalid_type (expected string); count: too_small (minimum 1)`.
+ */
+export function describeZodIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
+  const described = issues.slice(0, SHOWN_ISSUES).map((issue) => {
+    const where = pathText(issue.path, root);
+    const detail =
+      issue.code === 'invalid_type'
+        ? `expected ${issue.expected}`
+        : issue.code === 'too_small'
+          ? `minimum ${String(issue.minimum)}`
+          : issue.code === 'too_big'
+            ? `maximum ${String(issue.maximum)}`
+            : issue.code === 'unrecognized_keys'
+              ? `not in the schema: ${issue.keys
+                  .slice(0, 3)
+                  .map((key) => key.slice(0, 64))
+                  .join(', ')}`
+              : issue.code === 'invalid_value'
+                ? `one of ${issue.values
+                    .slice(0, 5)
+                    .map((value) => (typeof value === 'string' ? JSON.stringify(value) : String(value)))
+                    .join(', ')}`
+                : undefined;
+    return `${where}: ${issue.code}${detail === undefined ? '' : ` (${detail})`}`;
+  });
+  const more = issues.length > SHOWN_ISSUES ? ` (and ${issues.length - SHOWN_ISSUES} more)` : '';
+  const text = `${described.join('; ')}${more}`;
+  return text.length <= 240 ? text : `${text.slice(0, 239)}…`;
+}
 
 /** The message of a handler's exception, bounded; never its stack. */
 function failureMessage(error: unknown): string {
@@ -35,7 +82,7 @@ export function agentToolsOf(
         return {
           status: 'error',
           code: 'invalid_arguments',
-          message: 'The arguments do not match the input schema.',
+          message: `The arguments do not match the input schema: ${describeZodIssues(parsed.error.issues, '(arguments)')}.`,
         };
       let result: unknown;
       try {
@@ -48,7 +95,7 @@ export function agentToolsOf(
         return {
           status: 'error',
           code: 'invalid_result',
-          message: 'The handler returned a result the output schema refuses.',
+          message: `The handler returned a result the output schema refuses: ${describeZodIssues(output.error.issues, '(result)')}.`,
         };
       return { status: 'ok', result: output.data };
     },

@@ -50,7 +50,7 @@ describe('lineupMiniApp (Vite plugin)', () => {
 
   it('fails the build with every located issue of an invalid tool', async () => {
     await expect(buildFixture('invalid')).rejects.toThrow(
-      /tools\.add\.contract_version[\s\S]*tools\.add\.description[\s\S]*tools\.add\.timeout_ms/,
+      /tools\.add\.contractVersion[\s\S]*tools\.add\.description[\s\S]*tools\.add\.timeoutMs/,
     );
   });
 

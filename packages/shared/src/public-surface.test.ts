@@ -196,6 +196,7 @@ describe('@lineup/shared public surface', () => {
       'TOOL_PROGRESS_STATUSES',
       'TOOL_RESULT_OUTCOMES',
       'ToolCallPayloadSchema',
+      'ToolMethodSchema',
       'ToolProgressPayloadSchema',
       'ToolResultPayloadSchema',
       'UIActionAnswerPayloadSchema',

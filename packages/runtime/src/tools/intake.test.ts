@@ -1,5 +1,6 @@
 /** Receiving Agent Tool calls (seed 003 §4.2 steps 1–3) against fake-indexeddb. */
 import 'fake-indexeddb/auto';
+import { ToolResultPayloadSchema } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pomodoroManifest, pomodoroTool } from '../../test/manifests.js';
 import { AppRegistry } from '../apps/registry.js';
@@ -90,6 +91,47 @@ describe('ToolCallIntake', () => {
     const outbox = await db.count('outbox');
     expect(await intake.receive('conv_1', call(overrides))).toEqual({ answer, disposition: 'replayed' });
     expect(await db.count('outbox')).toBe(outbox);
+  });
+
+  it.each([
+    [
+      'a number below the minimum',
+      { minutes: 0 },
+      [
+        {
+          path: 'payload.arguments.minutes',
+          code: 'number_out_of_range',
+          message: 'Below the minimum of 1.',
+        },
+      ],
+    ],
+    [
+      'an extra argument',
+      { minutes: 5, instance_id: 'secret-value' },
+      [
+        {
+          path: 'payload.arguments.instance_id',
+          code: 'unknown_property',
+          message: 'Not allowed here by the schema.',
+        },
+      ],
+    ],
+    [
+      'a missing argument',
+      {},
+      [{ path: 'payload.arguments.minutes', code: 'missing_property', message: 'Required.' }],
+    ],
+    [
+      'a wrong type',
+      { minutes: 'five' },
+      [{ path: 'payload.arguments.minutes', code: 'invalid_type', message: 'Expected integer.' }],
+    ],
+  ])('says where the arguments fail the schema (%s), never what they were', async (_, args, issues) => {
+    const { answer } = await intake.receive('conv_1', call({ arguments: args }));
+    expect(answer.payload).toMatchObject({ outcome: 'error', error: { code: 'invalid_arguments', issues } });
+    expect(JSON.stringify(answer)).not.toMatch(/secret-value|five/);
+    // What the agent gets is what the protocol admits.
+    expect(ToolResultPayloadSchema.safeParse(answer.payload).success).toBe(true);
   });
 
   it('answers a replayed call_id with the persisted answer and executes nothing new', async () => {

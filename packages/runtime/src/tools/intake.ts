@@ -25,7 +25,7 @@ import {
   STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
-import { matchesSchema } from './schema-validator.js';
+import { matchesSchema, type SchemaIssue, schemaIssues } from './schema-validator.js';
 
 /** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
 export type ToolCallAnswer = ToolCallRecord['latest'];
@@ -40,14 +40,18 @@ const ERROR_MESSAGES: Readonly<Partial<Record<ToolErrorCode, string>>> = {
   call_id_conflict: 'This call_id was already used for a different call.',
 };
 
-function errorResult(callId: string, code: ToolErrorCode): ToolCallAnswer {
+function errorResult(callId: string, code: ToolErrorCode, issues?: readonly SchemaIssue[]): ToolCallAnswer {
   const message = ERROR_MESSAGES[code];
   return {
     type: 'lineup.v1.tool.result',
     payload: {
       call_id: callId,
       outcome: 'error',
-      error: message === undefined ? { code } : { code, message },
+      error: {
+        code,
+        ...(message === undefined ? {} : { message }),
+        ...(issues === undefined || issues.length === 0 ? {} : { issues: [...issues] }),
+      },
     },
   };
 }
@@ -137,7 +141,14 @@ export class ToolCallIntake {
             type: 'lineup.v1.tool.progress',
             payload: { call_id: call.call_id, app_scope: entry!.app_scope, status: 'accepted' },
           }
-        : errorResult(call.call_id, verdict);
+        : errorResult(
+            call.call_id,
+            verdict,
+            // Where the arguments fail the schema, never what they were: the agent can fix its call.
+            verdict === 'invalid_arguments' && entry !== undefined
+              ? schemaIssues(entry.input_schema, call.arguments, 'payload.arguments')
+              : undefined,
+          );
     const record: ToolCallRecord = {
       key,
       conversationId,

@@ -5,6 +5,7 @@ import {
   assertUsableSchema,
   matchesSchema,
   preparedSchemaCount,
+  schemaIssues,
   schemaPreparationCount,
 } from './schema-validator.js';
 
@@ -245,5 +246,53 @@ describe('assertUsableSchema', () => {
     ]);
     // The pattern itself is never repeated.
     expect(error.message).not.toContain('unclosed');
+  });
+});
+
+describe('schemaIssues', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      items: {
+        type: 'array',
+        maxItems: 3,
+        items: { type: 'object', properties: { text: { type: 'string', minLength: 2 } }, required: ['text'] },
+      },
+      tag: { enum: ['a', 'b'] },
+    },
+    additionalProperties: false,
+  };
+
+  it('locates nested failures with what the schema wants, at most `max` of them, never the value', () => {
+    const issues = schemaIssues(
+      schema,
+      { items: [{ text: 'ok' }, { text: 'x' }, {}], tag: 'zz-private', 'we ird': 1 },
+      'payload.arguments',
+    );
+    expect(issues).toEqual([
+      {
+        path: 'payload.arguments.items[1].text',
+        code: 'string_too_short',
+        message: 'Shorter than the schema allows: at least 2 characters.',
+      },
+      { path: 'payload.arguments.items[2].text', code: 'missing_property', message: 'Required.' },
+      {
+        path: 'payload.arguments.tag',
+        code: 'invalid_value',
+        message: "Does not satisfy the schema's enum.",
+      },
+    ]);
+    expect(JSON.stringify(issues)).not.toContain('zz-private');
+    // A key that is not an identifier is not echoed.
+    expect(schemaIssues(schema, { 'we ird': 1 }, 'payload.arguments')).toEqual([
+      { path: 'payload.arguments[?]', code: 'unknown_property', message: 'Not allowed here by the schema.' },
+    ]);
+  });
+
+  it('is empty for a valid value, and one issue at the root for a value that is not JSON', () => {
+    expect(schemaIssues(schema, { items: [{ text: 'ok' }] }, 'payload.arguments')).toEqual([]);
+    expect(schemaIssues({ type: 'string' }, 5, 'payload.arguments')).toEqual([
+      { path: 'payload.arguments', code: 'invalid_type', message: 'Expected string.' },
+    ]);
   });
 });

@@ -7,9 +7,11 @@
  * the runtime (`assertUsableSchema`: install, capability declaration, DSL binding), and — if one was stored
  * before this check existed — accepts nothing afterwards. A schema read from IndexedDB is a new object on every
  * read, so readied schemas are kept by their JSON text, a bounded number of them. No value is echoed: a failure
- * is one stable code at the caller.
+ * is one stable code at the caller, with at most a few located issues (`schemaIssues`) that say where and what the
+ * schema wants, never what was sent.
  */
 import { validate } from '@cfworker/json-schema';
+import type { UIIssueCode } from '@lineup/shared';
 import {
   type PreparedSchema,
   prepareSchema,
@@ -73,4 +75,148 @@ export function preparedSchemaCount(): number {
 /** How many times a schema was readied since the module loaded (for tests). */
 export function schemaPreparationCount(): number {
   return preparations;
+}
+
+/** A located issue of a refused value: a path under its root (`arguments.items[2].text`), a code, a sentence. */
+export interface SchemaIssue {
+  readonly path: string;
+  readonly code: UIIssueCode;
+  readonly message: string;
+}
+
+/** A key as a path segment: `.name` for an identifier, `[2]` for an index; any other key is not echoed. */
+function segmentText(segment: string): string {
+  if (/^(0|[1-9][0-9]{0,8})$/.test(segment)) return `[${segment}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/.test(segment) ? `.${segment}` : '[?]';
+}
+
+/** `#/items/2/text` under `root` as `root.items[2].text`. */
+function pathOf(root: string, pointer: string, last?: string): string {
+  const segments = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (last !== undefined) segments.push(last);
+  return `${root}${segments.map(segmentText).join('')}`.slice(0, 512);
+}
+
+/** The schema value at a keyword location (`#/properties/text/minLength`), if it is a number. */
+function numberAt(schema: unknown, pointer: string): number | undefined {
+  let node = schema;
+  for (const segment of pointer.replace(/^#\/?/, '').split('/')) {
+    if (segment === '') continue;
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[
+      decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~')
+    ];
+  }
+  return typeof node === 'number' ? node : undefined;
+}
+
+const LIMIT_KEYWORDS: Readonly<Record<string, readonly [UIIssueCode, string]>> = {
+  minLength: ['string_too_short', 'Shorter than the schema allows: at least {} characters.'],
+  maxLength: ['string_too_long', 'Longer than the schema allows: at most {} characters.'],
+  minimum: ['number_out_of_range', 'Below the minimum of {}.'],
+  exclusiveMinimum: ['number_out_of_range', 'Not above {}.'],
+  maximum: ['number_out_of_range', 'Above the maximum of {}.'],
+  exclusiveMaximum: ['number_out_of_range', 'Not below {}.'],
+  minItems: ['too_few', 'Fewer items than the schema allows: at least {}.'],
+  maxItems: ['too_many', 'More items than the schema allows: at most {}.'],
+  minProperties: ['too_few', 'Fewer properties than the schema allows: at least {}.'],
+  maxProperties: ['too_many', 'More properties than the schema allows: at most {}.'],
+};
+
+/** Keywords that only say a part below them failed: the part's own error says where and what. */
+const WRAPPERS = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'contains',
+  'allOf',
+  '$ref',
+  '$dynamicRef',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+]);
+
+/**
+ * Where `value` fails `schema`, as at most `max` located issues under `root` — what the schema wants, never what
+ * was sent (the value may be the user's data): `arguments.text` `invalid_type` "Expected string.". Empty when the
+ * value is valid; one issue at `root` when the validator says no more.
+ */
+export function schemaIssues(schema: object | boolean, value: unknown, root: string, max = 3): SchemaIssue[] {
+  const entry = entryFor(schema);
+  if (entry instanceof SchemaRefusal)
+    return [
+      { path: root, code: 'invalid_value', message: 'The schema cannot be used, so nothing is accepted.' },
+    ];
+  let errors: readonly {
+    instanceLocation: string;
+    keyword: string;
+    keywordLocation: string;
+    error: string;
+  }[];
+  try {
+    const result = validate(value, entry.schema, entry.draft, entry.lookup, false);
+    if (result.valid) return [];
+    errors = result.errors;
+  } catch {
+    return [{ path: root, code: 'invalid_type', message: 'Not a JSON value.' }];
+  }
+  const issues: SchemaIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (issues.length >= max) break;
+    if (WRAPPERS.has(error.keyword)) continue;
+    let issue: SchemaIssue;
+    const limit = LIMIT_KEYWORDS[error.keyword];
+    if (error.keyword === 'required') {
+      const property = /required property "(.*)"/.exec(error.error)?.[1] ?? '';
+      issue = {
+        path: pathOf(root, error.instanceLocation, property),
+        code: 'missing_property',
+        message: 'Required.',
+      };
+    } else if (error.keyword === 'type') {
+      const expected = /Expected "([a-z", ]+)"/.exec(error.error)?.[1]?.replace(/"/g, '') ?? 'another type';
+      issue = {
+        path: pathOf(root, error.instanceLocation),
+        code: 'invalid_type',
+        message: `Expected ${expected}.`,
+      };
+    } else if (error.keyword === 'false') {
+      issue = {
+        path: pathOf(root, error.instanceLocation),
+        code: 'unknown_property',
+        message: 'Not allowed here by the schema.',
+      };
+    } else if (limit !== undefined) {
+      const bound = numberAt(entry.schema, error.keywordLocation);
+      issue = {
+        path: pathOf(root, error.instanceLocation),
+        code: limit[0],
+        message: limit[1].replace('{}', bound === undefined ? 'the bound' : String(bound)),
+      };
+    } else
+      issue = {
+        path: pathOf(root, error.instanceLocation),
+        code: 'invalid_value',
+        message: `Does not satisfy the schema's ${error.keyword.slice(0, 32).replace(/[^A-Za-z$]/g, '')}.`,
+      };
+    const key = `${issue.path} ${issue.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues.length > 0
+    ? issues
+    : [{ path: root, code: 'invalid_value', message: 'Does not match the schema.' }];
 }

@@ -5,7 +5,7 @@
  */
 
 export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
-export { AppScopeSchema } from '../names/names.js';
+export { AppScopeSchema, ToolMethodSchema } from '../names/names.js';
 // The connection level: frames answered by closing the connection
 export { LINEUP_CONNECTION_REFUSALS, type LineUpConnectionRefusal } from './binding.js';
 export {
