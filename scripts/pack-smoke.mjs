@@ -12,6 +12,12 @@
  *   node scripts/pack-smoke.mjs                  (both rows; --row floor or --row latest for one)
  *   node scripts/pack-smoke.mjs --keep           (keeps the temporary folder)
  *
+ * Then it follows the SDK README's quick start word for word (`runGuide`): every file it shows written into an
+ * empty folder, its commands run with npm, the packed packages installed in place of their names, and the built
+ * manifest checked.
+ *
+ *   node scripts/pack-smoke.mjs --guide-only     (packs, then runs only the guide)
+ *
  * Exits non-zero, naming the step, when any of it fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -426,6 +432,38 @@ function floorSuites(dir, versions) {
   log(`floor: (@lineup/renderer-react at react@${versions.react})`);
 }
 
+/**
+ * The SDK README's quick start, as a newcomer follows it: each block marked `<!-- guide-file: path -->` written to
+ * that path of an empty folder, then each command of the block marked `<!-- guide-commands -->` run there in
+ * order, with the packed tarballs in place of `@lineup/…` names (the registry does not have this version yet).
+ * The built app must have its page and a manifest that describes `notes.add`.
+ */
+function runGuide(folder, tarballOf, readme) {
+  mkdirSync(folder, { recursive: true });
+  const files = [...readme.matchAll(/<!-- guide-file: (\S+) -->\s*\n\s*```[a-z]*\n([\s\S]*?)```/g)];
+  if (files.length < 6) throw new Error(`guide: the README shows ${files.length} files, expected at least 6`);
+  for (const [, path, content] of files) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true });
+    writeFileSync(join(folder, path), content);
+  }
+  const commands = /<!-- guide-commands -->\s*\n\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (commands === undefined) throw new Error('guide: the README has no guide-commands block');
+  for (const line of commands.split('\n').map((text) => text.trim())) {
+    if (line === '' || line.startsWith('#')) continue;
+    const command = line.replace(/@lineup\/([a-z-]+)/g, (_name, pkg) => tarballOf(pkg).slice('file:'.length));
+    // Quieter installs (no audit, no funding notes); the commands are otherwise the README's.
+    const flags = /^npm (install|i)\b/.test(command) ? ' --no-audit --no-fund --loglevel=error' : '';
+    step(`guide: ${line}`, 'sh', ['-c', `${command}${flags}`], folder);
+  }
+  const manifest = JSON.parse(readFileSync(join(folder, 'dist', 'lineup.manifest.json'), 'utf8'));
+  if (manifest.app_scope !== 'notes' || manifest.tools?.[0]?.method !== 'add')
+    throw new Error('guide: the built lineup.manifest.json does not describe notes.add');
+  if (!existsSync(join(folder, 'dist', 'index.html'))) throw new Error('guide: no dist/index.html');
+  log(
+    `guide: ${files.length} files and ${commands.trim().split('\n').length} commands as written; built notes.add`,
+  );
+}
+
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
@@ -487,8 +525,14 @@ try {
   );
 
   const lineup = Object.fromEntries(PACKAGES.map((name) => [`@lineup/${name}`, tarball(name)]));
-  const rows = ROWS.filter((row) => onlyRow === undefined || row.name === onlyRow);
-  if (rows.length === 0)
+  runGuide(
+    join(work, 'guide'),
+    tarball,
+    readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'),
+  );
+  const guideOnly = process.argv.includes('--guide-only');
+  const rows = ROWS.filter((row) => !guideOnly && (onlyRow === undefined || row.name === onlyRow));
+  if (rows.length === 0 && !guideOnly)
     throw new Error(`no row named ${onlyRow} (rows: ${ROWS.map((row) => row.name).join(', ')})`);
   for (const row of rows) {
     log(
