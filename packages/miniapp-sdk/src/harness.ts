@@ -35,6 +35,8 @@ pre, output { display: block; white-space: pre-wrap; word-break: break-word; fon
  * `manifest`, `namespace` and `parameter` are given as JSON.
  */
 const SCRIPT = String.raw`
+const SILENT_AFTER_MS = 5000;
+const SILENT = 'The page has not sent app_ready. Does the page\'s entry script (index.html → src/main.ts) call createMiniAppClient({ tools }) when it loads? A module that only exports a function creating the client never starts. Look for an error in the page\'s console.';
 const frame = document.getElementById('app');
 const instanceId = 'dev-' + Math.random().toString(36).slice(2, 10);
 const session = { revision: 0, data: {} };
@@ -105,7 +107,7 @@ window.addEventListener('message', (event) => {
 });
 
 function invokeHandler(tool, args) {
-  if (!ready) return Promise.resolve({ status: 'error', error: { code: 'app_not_ready', message: 'The page has not sent app_ready.' } });
+  if (!ready) return Promise.resolve({ status: 'error', error: { code: 'app_not_ready', message: SILENT } });
   const invocationId = 'i' + nextInvocation++;
   return new Promise((resolve) => {
     waiting.set(invocationId, resolve);
@@ -209,6 +211,17 @@ for (const phase of ['foreground', 'background', 'close']) {
 
 showSession();
 frame.src = entry + '#' + parameter + '=' + encodeURIComponent(instanceId);
+// A page that never says app_ready is the first thing a newcomer meets: say so, and the likely cause.
+frame.addEventListener('load', () => {
+  setTimeout(() => {
+    if (ready) return;
+    $('status').textContent = 'silent: no app_ready';
+    $('silent').textContent = SILENT;
+    $('silent').hidden = false;
+    log('no app_ready ' + SILENT_AFTER_MS / 1000 + ' s after the page loaded');
+    console.warn('[LineUp mock runtime] ' + SILENT);
+  }, SILENT_AFTER_MS);
+}, { once: true });
 `;
 
 /** The harness page for a manifest, serving the app's entry below `base`. */
@@ -226,6 +239,7 @@ export function harnessPage(manifest: MiniAppManifest, base: string): string {
 <aside>
 <h1>LineUp mock runtime</h1>
 <p class="meta">${manifest.id.replace(/[<&]/g, '')} ${manifest.version.replace(/[<&]/g, '')} · page <span id="status" data-testid="status">loading</span></p>
+<p id="silent" data-testid="silent" role="alert" hidden></p>
 <div id="lifecycle"></div>
 <h2>Session data · revision <span id="revision" data-testid="revision">0</span></h2>
 <pre id="session-data" data-testid="session-data">{}</pre>
