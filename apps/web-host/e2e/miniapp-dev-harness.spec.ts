@@ -12,6 +12,9 @@ const POMODORO = fileURLToPath(new URL('../../pomodoro/', import.meta.url));
 let server: ViteDevServer;
 let base: string;
 
+// One worker for the file: two dev servers over Pomodoro's root would share (and race on) its dependency cache.
+test.describe.configure({ mode: 'serial' });
+
 test.beforeAll(async () => {
   server = await createServer({
     root: POMODORO,
@@ -73,4 +76,43 @@ test('the mock runtime at /__lineup/ runs Pomodoro without a host: start, see it
   await expect(page.getByTestId('revision')).toHaveText('2');
   await page.screenshot({ path: 'test-results/miniapp-dev-harness.png' });
   expect(errors).toEqual([]);
+});
+
+test('a page that never starts its client is reported in the harness and its console, with the likely cause', async ({
+  page,
+}, testInfo) => {
+  // Pomodoro with the newcomer's mistake: its entry module loads but never creates the client.
+  const silent = await createServer({
+    root: POMODORO,
+    configFile: `${POMODORO}vite.config.ts`,
+    logLevel: 'silent',
+    // Its own dependency cache: another test's dev server over the same root may be running beside it.
+    cacheDir: testInfo.outputPath('vite-cache'),
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    plugins: [
+      {
+        name: 'never-starts',
+        transform: (_code, id) =>
+          id.endsWith('/src/main.ts') ? 'export function startPage() {}\n' : undefined,
+      },
+    ],
+  });
+  await silent.listen();
+  try {
+    const address = silent.httpServer?.address();
+    if (address === null || typeof address !== 'object' || address === undefined)
+      throw new Error('no dev server address');
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(`http://127.0.0.1:${address.port}/__lineup/`);
+    await expect(page.getByTestId('status')).toHaveText('silent: no app_ready', { timeout: 15_000 });
+    const cause =
+      /has not sent app_ready\. Does the page's entry script .* call createMiniAppClient\(\{ tools \}\)/;
+    await expect(page.getByRole('alert')).toHaveText(cause);
+    expect(warnings.some((warning) => cause.test(warning))).toBe(true);
+  } finally {
+    await silent.close();
+  }
 });
