@@ -119,7 +119,8 @@ async function say(page: Page, text: string) {
   const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
   await page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent').fill(text);
   await page.getByRole('button', { name: chinese ? '发送' : 'Send' }).click();
-  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text);
+  // The turn shows once it is recorded: seconds on a machine busy with a whole CI run (5 s was missed once there).
+  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
 }
 
 const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
