@@ -29,8 +29,8 @@ function focusable(element: Element | null): element is HTMLElement {
 /**
  * Moves the focus back to `opener` — what had it when the dialog or the workspace opened, the control that asked.
  * When that control is gone or disabled by then (an interface that re-rendered, a button busy with the answer), to
- * the conversation entry that held it; when nothing had the focus (an agent's request while the user was
- * elsewhere), to the message box, or else the conversation's heading. A control that is only busy gets the focus
+ * the conversation entry that held it; when there is no opener (`currentOpener` found none) or none of those can
+ * take it, to the message box, or else the conversation's heading. A control that is only busy gets the focus
  * back once it can take it again (within about a second), unless the user has moved it meanwhile.
  */
 export function returnFocus(opener: Element | null): void {
