@@ -26,7 +26,7 @@ function pathText(path: readonly PropertyKey[], root: string): string {
  * The first issues of a refused value, each as its path, zod's code and what was expected — never the value
  * itself (it may be the user's data): `text: invalid_type (expected string); count: too_small (minimum 1)`.
  */
-export function describeZodIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
+function describeZodIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
   const described = issues.slice(0, SHOWN_ISSUES).map((issue) => {
     const where = pathText(issue.path, root);
     const detail =
