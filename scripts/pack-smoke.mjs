@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The published packages as an outside user gets them: packs the five packages (`pnpm pack`, so the tarballs hold
+ * The published packages as an outside user gets them: packs the six packages (`pnpm pack`, so the tarballs hold
  * exactly what `publish` would upload), installs them with npm into a fresh app outside the workspace, then
  * typechecks and builds a page that uses every package and a MiniApp whose manifest the SDK's Vite plugin writes,
  * and runs the protocol core and the SDK in Node. It does so twice: with React, zod and Vite at the oldest
@@ -12,9 +12,10 @@
  *   node scripts/pack-smoke.mjs                  (both rows; --row floor or --row latest for one)
  *   node scripts/pack-smoke.mjs --keep           (keeps the temporary folder)
  *
- * Then it follows the SDK README's quick start word for word (`runGuide`): every file it shows written into an
- * empty folder, its commands run with npm, the packed packages installed in place of their names, and the built
- * manifest checked.
+ * Then it follows the SDK README's quick start word for word (`runGuide`): its commands run with npm in an empty
+ * folder, `npm create @lineup/miniapp` served from the packed create package, the app depending on the tarballs,
+ * every file the README shows compared with the one written, the built manifest checked; then the same app made,
+ * installed, tested, type-checked and built with pnpm.
  *
  *   node scripts/pack-smoke.mjs --guide-only     (packs, then runs only the guide)
  *
@@ -38,7 +39,9 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES = ['shared', 'renderer-react', 'surface-host', 'miniapp-sdk', 'runtime'];
+const PACKAGES = ['shared', 'renderer-react', 'surface-host', 'miniapp-sdk', 'runtime', 'create-miniapp'];
+/** The libraries an outside app imports (the create package is a command). */
+const LIBRARIES = PACKAGES.filter((name) => name !== 'create-miniapp');
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
 
 function log(message) {
@@ -433,35 +436,81 @@ function floorSuites(dir, versions) {
 }
 
 /**
- * The SDK README's quick start, as a newcomer follows it: each block marked `<!-- guide-file: path -->` written to
- * that path of an empty folder, then each command of the block marked `<!-- guide-commands -->` run there in
- * order, with the packed tarballs in place of `@lineup/…` names (the registry does not have this version yet).
- * The built app must have its page and a manifest that describes `notes.add`.
+ * The SDK README's quick start, as a newcomer follows it: each command of the block marked `<!-- guide-commands -->`
+ * run in order in an empty folder (`cd` moves on), with npm, `npm create @lineup/miniapp@latest` served from the
+ * packed tarballs (`npm exec` of the create package, told to depend on the tarballs: the registry does not have this
+ * version yet). The built app must have its page and a manifest that describes `my_notes.add`, and every file the
+ * README shows (`<!-- guide-file: path -->`) must be exactly the one written. Then the same app made as pnpm runs
+ * it (its user agent), installed, tested, type-checked and built with pnpm.
  */
-function runGuide(folder, tarballOf, readme) {
+function runGuide(work, tarballs, tarballOf, readme) {
+  let folder = join(work, 'guide');
   mkdirSync(folder, { recursive: true });
-  const files = [...readme.matchAll(/<!-- guide-file: (\S+) -->\s*\n\s*```[a-z]*\n([\s\S]*?)```/g)];
-  if (files.length < 6) throw new Error(`guide: the README shows ${files.length} files, expected at least 6`);
-  for (const [, path, content] of files) {
-    mkdirSync(dirname(join(folder, path)), { recursive: true });
-    writeFileSync(join(folder, path), content);
-  }
   const commands = /<!-- guide-commands -->\s*\n\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
   if (commands === undefined) throw new Error('guide: the README has no guide-commands block');
-  for (const line of commands.split('\n').map((text) => text.trim())) {
-    if (line === '' || line.startsWith('#')) continue;
-    const command = line.replace(/@lineup\/([a-z-]+)/g, (_name, pkg) => tarballOf(pkg).slice('file:'.length));
+  const file = (name) => tarballOf(name).slice('file:'.length);
+  const packages = ['create-miniapp', 'miniapp-sdk', 'shared']
+    .map((name) => `--package=${file(name)}`)
+    .join(' ');
+  const lines = commands
+    .split('\n')
+    .map((text) => text.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  if (!lines[0]?.startsWith('npm create @lineup/miniapp@latest '))
+    throw new Error('guide: the commands do not start with npm create @lineup/miniapp@latest');
+  for (const line of lines) {
+    if (line.startsWith('cd ')) {
+      folder = join(folder, line.slice(3).trim());
+      continue;
+    }
+    const command = line.startsWith('npm create @lineup/miniapp@latest ')
+      ? `npm exec --yes ${packages} -- create-miniapp ${line.slice('npm create @lineup/miniapp@latest '.length)} --lineup-packages ${tarballs}`
+      : line;
     // Quieter installs (no audit, no funding notes); the commands are otherwise the README's.
     const flags = /^npm (install|i)\b/.test(command) ? ' --no-audit --no-fund --loglevel=error' : '';
     step(`guide: ${line}`, 'sh', ['-c', `${command}${flags}`], folder);
   }
-  const manifest = JSON.parse(readFileSync(join(folder, 'dist', 'lineup.manifest.json'), 'utf8'));
-  if (manifest.app_scope !== 'notes' || manifest.tools?.[0]?.method !== 'add')
-    throw new Error('guide: the built lineup.manifest.json does not describe notes.add');
-  if (!existsSync(join(folder, 'dist', 'index.html'))) throw new Error('guide: no dist/index.html');
+  const built = (app) => {
+    const manifest = JSON.parse(readFileSync(join(app, 'dist', 'lineup.manifest.json'), 'utf8'));
+    if (manifest.app_scope !== 'my_notes' || manifest.tools?.[0]?.method !== 'add')
+      throw new Error(`guide: the built lineup.manifest.json of ${app} does not describe my_notes.add`);
+    if (!existsSync(join(app, 'dist', 'index.html'))) throw new Error(`guide: no dist/index.html in ${app}`);
+  };
+  built(folder);
+  const shown = [...readme.matchAll(/<!-- guide-file: (\S+) -->\s*\n\s*```[a-z]*\n([\s\S]*?)```/g)];
+  if (shown.length < 5) throw new Error(`guide: the README shows ${shown.length} files, expected at least 5`);
+  for (const [, path, content] of shown)
+    if (readFileSync(join(folder, path), 'utf8') !== content)
+      throw new Error(`guide: the README's ${path} is not the file npm create wrote`);
   log(
-    `guide: ${files.length} files and ${commands.trim().split('\n').length} commands as written; built notes.add`,
+    `guide: ${lines.length} commands as written with npm; ${shown.length} files shown as written; built my_notes.add`,
   );
+
+  // The same with pnpm: the create package's command run as pnpm runs it, then pnpm's commands.
+  const cli = join(work, 'create-cli');
+  mkdirSync(cli);
+  step('guide (pnpm): unpack the create package', 'tar', ['xzf', file('create-miniapp'), '-C', cli], work);
+  const app = join(work, 'pnpm-guide', 'my-notes');
+  mkdirSync(dirname(app), { recursive: true });
+  const made = spawnSync(
+    'node',
+    [join(cli, 'package', 'dist', 'cli.js'), 'my-notes', '--lineup-packages', tarballs],
+    {
+      cwd: dirname(app),
+      env: { ...env, npm_config_user_agent: 'pnpm/10.20.0 npm/? node/v20 linux x64' },
+      encoding: 'utf8',
+    },
+  );
+  if (made.status !== 0 || !made.stdout.includes('pnpm install'))
+    throw new Error(
+      `guide (pnpm): the create command failed or did not say pnpm install: ${made.stdout}${made.stderr}`,
+    );
+  if (!readFileSync(join(app, 'README.md'), 'utf8').includes('`pnpm dev`'))
+    throw new Error("guide (pnpm): the app's README does not show pnpm's commands");
+  for (const command of ['install', 'test', 'typecheck', 'build'])
+    step(`guide (pnpm): pnpm ${command}`, 'pnpm', [command], app);
+  built(app);
+  log('guide (pnpm): created as pnpm runs it, installed, tested, type-checked and built with pnpm');
 }
 
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
@@ -524,12 +573,8 @@ try {
     'each tarball: MIT LICENSE, engines from Node 20.19, the exports without @lineup/source, every file its README names',
   );
 
-  const lineup = Object.fromEntries(PACKAGES.map((name) => [`@lineup/${name}`, tarball(name)]));
-  runGuide(
-    join(work, 'guide'),
-    tarball,
-    readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'),
-  );
+  const lineup = Object.fromEntries(LIBRARIES.map((name) => [`@lineup/${name}`, tarball(name)]));
+  runGuide(work, tarballs, tarball, readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'));
   const guideOnly = process.argv.includes('--guide-only');
   const rows = ROWS.filter((row) => !guideOnly && (onlyRow === undefined || row.name === onlyRow));
   if (rows.length === 0 && !guideOnly)
