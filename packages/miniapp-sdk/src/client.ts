@@ -166,7 +166,17 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
       send(
         outcome.status === 'ok'
           ? { ...base, status: 'ok', result: outcome.result }
-          : { ...base, status: 'error', error: { code: outcome.code, message: outcome.message } },
+          : {
+              ...base,
+              status: 'error',
+              error: {
+                code: outcome.code,
+                message: outcome.message,
+                ...(outcome.issues === undefined || outcome.issues.length === 0
+                  ? {}
+                  : { issues: outcome.issues }),
+              },
+            },
       );
     } catch (error) {
       if (!(error instanceof LineUpProtocolError)) throw error;

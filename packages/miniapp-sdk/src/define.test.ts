@@ -294,19 +294,59 @@ describe('AgentTools.handle', () => {
       status: 'error',
       code: 'invalid_arguments',
       message: expect.stringContaining('text: invalid_type (expected string)'),
+      // What the runtime hands to the agent: where, and a stable code.
+      issues: [
+        { path: 'text', code: 'invalid_type' },
+        { path: '$', code: 'unknown_property' },
+      ],
     });
     expect((refused as { message: string }).message).toContain(
       'unrecognized_keys (not in the schema: secret)',
     );
-    expect((refused as { message: string }).message).not.toMatch(/42|hunter2/);
+    expect(JSON.stringify(refused)).not.toMatch(/42|hunter2/);
     await expect(tools.handle('add', {}, context)).resolves.toMatchObject({
       message: 'The arguments do not match the input schema: text: invalid_type (expected string).',
+      // Left out: missing, not of a wrong type.
+      issues: [{ path: 'text', code: 'missing_property' }],
     });
     await expect(tools.handle('broken', { text: 'a' }, context)).resolves.toEqual({
       status: 'error',
       code: 'invalid_result',
       message: 'The handler returned a result the output schema refuses: count: too_small (minimum 0).',
+      issues: [{ path: 'count', code: 'number_out_of_range' }],
     });
+  });
+
+  it('carries at most three issues, with indexes, and a key that is not a name as [*]', async () => {
+    const nested = defineAgentTools({
+      appScope: 'lists',
+      tools: {
+        put: {
+          ...base,
+          input: z.strictObject({
+            items: z.array(z.strictObject({ text: z.string().max(3) })),
+            tags: z.record(z.string(), z.int()),
+            extra: z.string(),
+            more: z.string(),
+          }),
+          handler: () => ({ count: 0 }),
+        },
+      },
+    });
+    const outcome = await nested.handle(
+      'put',
+      { items: [{ text: 'ok' }, { text: 'too long' }], tags: { 'my secret tag': 'x' } },
+      context,
+    );
+    expect(outcome).toMatchObject({
+      code: 'invalid_arguments',
+      issues: [
+        { path: 'items[1].text', code: 'string_too_long' },
+        { path: 'tags[*]', code: 'invalid_type' },
+        { path: 'extra', code: 'missing_property' },
+      ],
+    });
+    expect(JSON.stringify((outcome as { issues: unknown }).issues)).not.toMatch(/secret|too long/);
   });
 
   it("passes a handler's message on, bounded", async () => {

@@ -10,7 +10,7 @@
  * runtime would refuse fails the author's build, not the user's call.
  */
 import { jsonSchemaFromZod, LineUpProtocolError, type UIIssue } from '@lineup/shared';
-import type { MiniAppSdkErrorCode } from '@lineup/shared/bridge';
+import type { MiniAppErrorIssue, MiniAppSdkErrorCode } from '@lineup/shared/bridge';
 import {
   AGENT_TOOL_ACTIVATIONS,
   AGENT_TOOL_CALL_MODELS,
@@ -133,7 +133,17 @@ export interface AgentToolsDefinition<Tools extends Record<string, AgentToolDefi
 /** What an invocation of an SDK tool ends with: the result, or a stable error code for the runtime. */
 export type AgentToolOutcome =
   | { readonly status: 'ok'; readonly result: unknown }
-  | { readonly status: 'error'; readonly code: AgentToolErrorCode; readonly message: string };
+  | {
+      readonly status: 'error';
+      readonly code: AgentToolErrorCode;
+      readonly message: string;
+      /**
+       * For `invalid_arguments` and `invalid_result`: the first refused places (at most 3), each a path of names
+       * and indexes in the arguments or the result (`$` for the value itself) and a stable code — never a value.
+       * The runtime hands them to the agent.
+       */
+      readonly issues?: readonly MiniAppErrorIssue[];
+    };
 
 /**
  * Why an SDK invocation failed (`MINIAPP_SDK_ERROR_CODES` of the channel): no such SDK method, arguments the

@@ -4,6 +4,12 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
+import { fromZodIssue, UI_ISSUE_CODES } from '@lineup/shared';
+import {
+  MINIAPP_CHANNEL_LIMITS,
+  MINIAPP_ISSUE_PATH_PATTERN,
+  type MiniAppErrorIssue,
+} from '@lineup/shared/bridge';
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
 import type { z } from 'zod';
 import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './define.js';
@@ -54,6 +60,28 @@ function describeZodIssues(issues: readonly z.core.$ZodIssue[], root: string): s
   return text.length <= 240 ? text : `${text.slice(0, 239)}…`;
 }
 
+const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
+/** A quoted key (`["a b"]`): a key that is not a name could be anything the user wrote. */
+const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
+
+/**
+ * The first issues as the channel carries them to the runtime (and it to the agent): a path of names and indexes
+ * (`items[2].text`, `$` for the value itself, `[*]` for a key that is not a name) and a stable code; no value.
+ */
+function channelIssues(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[] {
+  return issues.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorIssues).map((issue) => {
+    const ours = fromZodIssue(issue);
+    const path = ours.path.replace(QUOTED_KEY, '[*]');
+    return {
+      path:
+        path.length <= MINIAPP_CHANNEL_LIMITS.maxErrorIssuePathLength && MINIAPP_ISSUE_PATH_PATTERN.test(path)
+          ? path
+          : '$',
+      code: ISSUE_CODES.has(ours.code) ? ours.code : 'invalid_value',
+    };
+  });
+}
+
 /** The message of a handler's exception, bounded; never its stack. */
 function failureMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : 'The handler failed.';
@@ -77,12 +105,14 @@ export function agentToolsOf(
           code: 'unknown_method',
           message: 'This MiniApp has no handler for this method.',
         };
-      const parsed = tool.input.safeParse(input);
+      // The input is reported to tell a missing field from a wrong one; it never leaves this function.
+      const parsed = tool.input.safeParse(input, { reportInput: true });
       if (!parsed.success)
         return {
           status: 'error',
           code: 'invalid_arguments',
           message: `The arguments do not match the input schema: ${describeZodIssues(parsed.error.issues, '(arguments)')}.`,
+          issues: channelIssues(parsed.error.issues),
         };
       let result: unknown;
       try {
@@ -90,12 +120,13 @@ export function agentToolsOf(
       } catch (error) {
         return { status: 'error', code: 'handler_failed', message: failureMessage(error) };
       }
-      const output = tool.output.safeParse(result);
+      const output = tool.output.safeParse(result, { reportInput: true });
       if (!output.success)
         return {
           status: 'error',
           code: 'invalid_result',
           message: `The handler returned a result the output schema refuses: ${describeZodIssues(output.error.issues, '(result)')}.`,
+          issues: channelIssues(output.error.issues),
         };
       return { status: 'ok', result: output.data };
     },

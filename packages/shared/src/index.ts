@@ -109,6 +109,8 @@ export {
 } from './errors/errors.js';
 export { UI_ISSUE_CODES, type UIIssue, type UIIssueCode } from './errors/issues.js';
 export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
+// zod's issues as ours (a code, a path, a message that echoes no value): for a checker built on zod schemas
+export { fromZodIssue } from './json/parse.js';
 // JSON safety and content binding
 export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';
 export {

@@ -297,6 +297,70 @@ export const FROM_FRAME_REJECTIONS: Row[] = [
     'result[0]',
   ),
   row('a result sent to the agent', () => returnOk({ call_id: 'call_01' }), 'unknown_property', '$'),
+  // Located issues of an error
+  row(
+    'issues that are not a list',
+    () => returnError({ error: { code: 'invalid_result', issues: {} } }),
+    'invalid_type',
+    'error.issues',
+  ),
+  row(
+    'an empty issue list',
+    () => returnError({ error: { code: 'invalid_result', issues: [] } }),
+    'too_few',
+    'error.issues',
+  ),
+  row(
+    'four issues',
+    () =>
+      returnError({
+        error: { code: 'invalid_result', issues: Array(4).fill({ path: 'a', code: 'invalid_type' }) },
+      }),
+    'too_many',
+    'error.issues',
+  ),
+  row(
+    'an issue path with a value in it',
+    () =>
+      returnError({
+        error: { code: 'invalid_arguments', issues: [{ path: 'text: "my secret"', code: 'invalid_type' }] },
+      }),
+    'invalid_value',
+    'error.issues[0].path',
+  ),
+  row(
+    'an issue path with a quoted key',
+    () =>
+      returnError({
+        error: { code: 'invalid_arguments', issues: [{ path: 'tags["a b"]', code: 'invalid_type' }] },
+      }),
+    'invalid_value',
+    'error.issues[0].path',
+  ),
+  row(
+    'an issue path of 257',
+    () =>
+      returnError({
+        error: { code: 'invalid_result', issues: [{ path: `a${'b'.repeat(256)}`, code: 'invalid_type' }] },
+      }),
+    'string_too_long',
+    'error.issues[0].path',
+  ),
+  row(
+    'an unknown issue code',
+    () => returnError({ error: { code: 'invalid_result', issues: [{ path: 'count', code: 'too_small' }] } }),
+    'invalid_value',
+    'error.issues[0].code',
+  ),
+  row(
+    'an issue with its value',
+    () =>
+      returnError({
+        error: { code: 'invalid_result', issues: [{ path: 'count', code: 'invalid_type', input: 0 }] },
+      }),
+    'unknown_property',
+    'error.issues[0]',
+  ),
   // Session data writes
   row('a key starting with a digit', () => write({ key: '1x' }), 'invalid_value', 'key'),
   row('a key of 129', () => write({ key: `a${'b'.repeat(128)}` }), 'string_too_long', 'key'),
@@ -399,6 +463,20 @@ export const VALID_FROM_FRAME: [string, J][] = [
     returnOk({ result: stringOfBytes(MINIAPP_CHANNEL_LIMITS.maxToolResultBytes) }),
   ],
   ['an error return', returnError()],
+  [
+    'an error return with three located issues',
+    returnError({
+      error: {
+        code: 'invalid_result',
+        message: 'm',
+        issues: [
+          { path: '$', code: 'invalid_type' },
+          { path: 'items[2].text', code: 'string_too_long' },
+          { path: `tags[*].${'a'.repeat(247)}`, code: 'missing_property' },
+        ],
+      },
+    }),
+  ],
   [
     'an error return with a business code',
     returnError({ error: { code: 'already_focusing', message: 'm' } }),

@@ -13,7 +13,11 @@
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
 
-import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
+import {
+  MINIAPP_CHANNEL_LIMITS,
+  type MiniAppErrorIssue,
+  MiniAppSessionDataSchema,
+} from '@lineup/shared/bridge';
 import {
   type AgentToolDescriptor,
   DeadlineOperationArgumentsSchema,
@@ -23,6 +27,7 @@ import {
   type ToolErrorCode,
   type ToolProgressStatus,
   type ToolResultPayload,
+  wireIssues,
 } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
 import {
@@ -52,7 +57,7 @@ import {
   type ToolCallDisposition,
   ToolCallIntake,
 } from '../tools/intake.js';
-import { matchesSchema } from '../tools/schema-validator.js';
+import { matchesSchema, schemaIssues } from '../tools/schema-validator.js';
 
 /** The conversation's instance of an app, as the host needs it to show or close the app. */
 export interface AppTarget {
@@ -106,7 +111,13 @@ export interface MiniAppInvocation {
 /** A handler's outcome as the page returned it: a result still to check, or a stable code. */
 export type InvocationOutcome =
   | { readonly status: 'ok'; readonly result: unknown }
-  | { readonly status: 'error'; readonly code: string; readonly message?: string };
+  | {
+      readonly status: 'error';
+      readonly code: string;
+      readonly message?: string;
+      /** Where the arguments or the result failed the handler's schemas (a `tool_return` error's `issues`). */
+      readonly issues?: readonly MiniAppErrorIssue[];
+    };
 
 /** The runtime's answer to a session data write or a UI action from an app's page. */
 export type PageRequestAnswer =
@@ -536,11 +547,7 @@ export class ToolRuntime {
         call,
         outcome.status === 'ok'
           ? { outcome: 'completed', result: outcome.result as NonNullable<ToolResultPayload['result']> }
-          : {
-              outcome: 'error',
-              // Only the page's stable code reaches the agent: its message may say anything.
-              error: { code: 'execution_failed', message: `The app's handler returned ${outcome.code}.` },
-            },
+          : { outcome: 'error', error: handlerError(outcome) },
         descriptors,
       );
       return true;
@@ -1326,8 +1333,20 @@ export class ToolRuntime {
     if (
       result.outcome === 'completed' &&
       (descriptor === undefined || !matchesSchema(descriptor.output_schema, result.result))
-    )
-      payload = { call_id: call.callId, outcome: 'error', error: { code: 'invalid_output' } };
+    ) {
+      // Where the result fails the published schema (never what it held): the agent learns the app is at fault.
+      const issues =
+        descriptor === undefined ? [] : schemaIssues(descriptor.output_schema, result.result, 'result');
+      payload = {
+        call_id: call.callId,
+        outcome: 'error',
+        error: {
+          code: 'invalid_output',
+          message: "The result does not match the tool's output schema; it was not delivered.",
+          ...(issues.length === 0 ? {} : { issues }),
+        },
+      };
+    }
     const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
     const { dueAt: _, ...finished } = current;
     // Issued together: the transaction applies them in order, and a failing one aborts the step.
@@ -1492,6 +1511,58 @@ async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descrip
     for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
   }
   return Object.assign(map, { appIds, servers });
+}
+
+/** A fixed sentence for each issue code a page may send: the page's own words never reach the agent. */
+const ISSUE_SENTENCES: Partial<Record<MiniAppErrorIssue['code'], string>> = {
+  missing_property: 'Required.',
+  invalid_type: 'Not of the type the schema wants.',
+  unknown_property: 'Not allowed here by the schema.',
+  string_too_short: 'Shorter than the schema allows.',
+  string_too_long: 'Longer than the schema allows.',
+  number_out_of_range: 'Outside the range the schema allows.',
+  not_integer: 'Not an integer.',
+  too_few: 'Fewer entries than the schema wants.',
+  too_many: 'More entries than the schema allows.',
+};
+
+/**
+ * The agent's error for a handler's `tool_return` error. The SDK's `invalid_arguments` (the handler's own input
+ * schema refused what the published one let through) and `invalid_result` (its result failed its output schema,
+ * so nothing was delivered: `invalid_output`) keep their located issues — a path of names and indexes and a
+ * stable code, in our words; anything else is `execution_failed` naming the page's stable code. The page's
+ * free-text message never reaches the agent.
+ */
+function handlerError(
+  outcome: Extract<InvocationOutcome, { status: 'error' }>,
+): NonNullable<ToolResultPayload['error']> {
+  const located = (prefix: string) =>
+    outcome.issues === undefined || outcome.issues.length === 0
+      ? {}
+      : {
+          issues: wireIssues(
+            outcome.issues.map((issue) => ({
+              path: issue.path,
+              code: issue.code,
+              message: ISSUE_SENTENCES[issue.code] ?? 'Not allowed by the schema.',
+            })),
+            prefix,
+          ),
+        };
+  if (outcome.code === 'invalid_arguments')
+    return {
+      code: 'invalid_arguments',
+      message:
+        "The app's handler refused the arguments: its own input schema is stricter than the published one.",
+      ...located('payload.arguments'),
+    };
+  if (outcome.code === 'invalid_result')
+    return {
+      code: 'invalid_output',
+      message: "The app's handler returned a result its output schema refuses; nothing was delivered.",
+      ...located('result'),
+    };
+  return { code: 'execution_failed', message: `The app's handler returned ${outcome.code}.` };
 }
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {

@@ -56,6 +56,29 @@ const tools = defineAgentTools({
         });
       },
     },
+    strict: {
+      contractVersion: '1.0',
+      description: 'Takes a text the published schema cannot say all about.',
+      // A refinement has no JSON Schema: the runtime lets "forbidden" through, the handler's schema does not.
+      input: z.strictObject({ text: z.string().refine((text) => text !== 'forbidden') }),
+      output: z.strictObject({ count: z.int() }),
+      callModel: 'command',
+      timeoutMs: 5_000,
+      activation: 'app_ready',
+      risk: 'display_only',
+      handler: ({ text }) => ({ count: text.length }),
+    },
+    broken: {
+      contractVersion: '1.0',
+      description: 'Returns a result off its own schema.',
+      input: z.strictObject({}),
+      output: z.strictObject({ items: z.array(z.strictObject({ count: z.int() })) }),
+      callModel: 'command',
+      timeoutMs: 5_000,
+      activation: 'app_ready',
+      risk: 'display_only',
+      handler: () => ({ items: [{ count: 1 }, { count: 'secret' as unknown as number }] }),
+    },
     fail: {
       contractVersion: '1.0',
       description: 'Throws.',
@@ -235,6 +258,70 @@ describe('an SDK tool through the MiniApp channel', () => {
     );
   });
 
+  it("the SDK's invalid_arguments and invalid_result reach the agent with where, never what", async () => {
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.strict', { text: 'forbidden' }));
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.broken'));
+    await vi.waitFor(async () =>
+      expect((await db.getAll('outbox')).filter((row) => row.type === 'lineup.v1.tool.result')).toHaveLength(
+        2,
+      ),
+    );
+    const results = (await db.getAll('outbox')).flatMap((row) =>
+      row.type === 'lineup.v1.tool.result' ? [row.payload] : [],
+    );
+    expect(results).toEqual([
+      {
+        call_id: 'c1',
+        outcome: 'error',
+        error: {
+          code: 'invalid_arguments',
+          message:
+            "The app's handler refused the arguments: its own input schema is stricter than the published one.",
+          issues: [
+            { path: 'payload.arguments.text', code: 'invalid_value', message: 'Not allowed by the schema.' },
+          ],
+        },
+      },
+      {
+        call_id: 'c2',
+        outcome: 'error',
+        error: {
+          code: 'invalid_output',
+          message: "The app's handler returned a result its output schema refuses; nothing was delivered.",
+          issues: [
+            {
+              path: 'result.items[1].count',
+              code: 'invalid_type',
+              message: 'Not of the type the schema wants.',
+            },
+          ],
+        },
+      },
+    ]);
+    expect(JSON.stringify(results)).not.toMatch(/forbidden|secret/);
+  });
+
+  it('a page that sends issues outside the rules is refused, and its call is not ended by it', async () => {
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.wait'));
+    await vi.waitFor(() => expect(seenSignal).toBeDefined());
+    const [running] = (await db.getAll('tool_calls')).filter((record) => record.stage === 'running');
+    await onlyPage().postRaw({
+      namespace: 'lineup.miniapp.v1',
+      type: 'tool_return',
+      instance_id: onlyPage().connection.target.instanceId,
+      invocation_id: running?.invocationId,
+      status: 'error',
+      error: {
+        code: 'invalid_result',
+        issues: [{ path: 'count: "the user\'s note"', code: 'invalid_type' }],
+      },
+    });
+    expect(onlyPage().rejected.at(-1)?.issues[0]?.path).toBe('error.issues[0].path');
+    expect((await db.getAll('outbox')).filter((row) => row.type === 'lineup.v1.tool.result')).toEqual([]);
+    release();
+    await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c1 {"done":true}'));
+  });
+
   it('a result that fails the output schema becomes invalid_output', async () => {
     await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'x' }));
     await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c1 {"count":1}'));
@@ -250,7 +337,14 @@ describe('an SDK tool through the MiniApp channel', () => {
       status: 'ok',
       result: { done: 'yes' },
     });
-    expect((await answers()).at(-1)).toBe('c2 invalid_output');
+    expect((await answers()).at(-1)).toBe(
+      "c2 invalid_output The result does not match the tool's output schema; it was not delivered.",
+    );
+    // Where, never what: the published schema wants `done`, and `done` is not a boolean.
+    const last = (await db.getAll('outbox')).at(-1);
+    expect(last?.type === 'lineup.v1.tool.result' ? last.payload.error?.issues : undefined).toEqual([
+      expect.objectContaining({ path: 'result.done', code: 'invalid_type' }),
+    ]);
     // The handler's own later return is ignored: the call has its one final result.
     release();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -150,6 +150,7 @@ export class MiniAppConnection {
                 status: 'error',
                 code: message.error.code,
                 ...(message.error.message === undefined ? {} : { message: message.error.message }),
+                ...(message.error.issues === undefined ? {} : { issues: message.error.issues }),
               },
         );
         return;

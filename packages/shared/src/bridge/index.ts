@@ -15,10 +15,13 @@ export { BRIDGE_LIMITS } from './channel.js';
 export {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_INSTANCE_PARAMETER,
+  MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAMESPACE,
   MINIAPP_SDK_ERROR_CODES,
   type MiniAppError,
+  type MiniAppErrorIssue,
+  MiniAppErrorIssueSchema,
   type MiniAppFailedMessage,
   MiniAppFailedMessageSchema,
   type MiniAppLifecycleMessage,

@@ -174,7 +174,17 @@ describe('properties: compact and zod agree', () => {
     fc.constantFrom('\ud800', '\udc00x', '😀', ''),
   );
   const data = fc.jsonValue({ maxDepth: 3 });
-  const error = fc.record({ code: token, message: text }, { requiredKeys: ['code'] });
+  const issue = fc.record({
+    path: fc.oneof(
+      fc.stringMatching(/^(?:\$|[a-z]{1,4}(?:\[(?:\d{1,3}|\*)\]|\.[a-z]{1,4}){0,3})$/),
+      fc.string({ maxLength: 8 }),
+    ),
+    code: fc.constantFrom('invalid_type', 'missing_property', 'too_small', 'string_too_long'),
+  });
+  const error = fc.record(
+    { code: token, message: text, issues: fc.array(issue, { minLength: 0, maxLength: 4 }) },
+    { requiredKeys: ['code'] },
+  );
   const scalar = fc.oneof(
     text,
     fc.double({ min: -2e15, max: 2e15, noNaN: true }),

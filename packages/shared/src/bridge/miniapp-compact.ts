@@ -16,7 +16,7 @@
  * up to 20 and may word them differently. Both throw `LineUpProtocolError`.
  */
 import { LineUpProtocolError } from '../errors/errors.js';
-import { createIssue, type UIIssueCode } from '../errors/issues.js';
+import { createIssue, UI_ISSUE_CODES, type UIIssueCode } from '../errors/issues.js';
 import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { TOKEN_PATTERN, TOOL_METHOD_PATTERN, UI_IDENTIFIER_PATTERN } from '../names/patterns.js';
@@ -25,6 +25,7 @@ import type { MiniAppMessageFromFrame, MiniAppMessageToFrame } from './miniapp.j
 import {
   MINIAPP_CHANNEL_LIMITS as LIMITS,
   MINIAPP_FROM_FRAME_MAX_BYTES,
+  MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAME_PATTERN,
   MINIAPP_NAMESPACE,
@@ -167,11 +168,30 @@ function bounded(value: unknown, path: Path, maxBytes: number, what: string): vo
     refuse(path, 'too_large', `${what} may be at most ${maxBytes} bytes as UTF-8 JSON.`);
 }
 
+const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
+
 function error(value: unknown, path: Path): void {
   if (!isObject(value)) refuse(path, 'invalid_type', 'An error object is required.');
-  fields(value, ['code'], ['message']);
+  fields(value, ['code'], ['message', 'issues']);
   text(value.code, [...path, 'code'], LIMITS.maxErrorCodeLength, TOKEN_PATTERN, 1);
   if (hasOwn(value, 'message')) text(value.message, [...path, 'message'], LIMITS.maxErrorMessageLength);
+  if (!hasOwn(value, 'issues')) return;
+  const issues = value.issues;
+  if (!isArray(issues)) refuse([...path, 'issues'], 'invalid_type', 'An array is required.');
+  if (issues.length < 1 || issues.length > LIMITS.maxErrorIssues)
+    refuse(
+      [...path, 'issues'],
+      issues.length < 1 ? 'too_few' : 'too_many',
+      `1 to ${LIMITS.maxErrorIssues} issues are allowed.`,
+    );
+  issues.forEach((issue: unknown, index) => {
+    const at = [...path, 'issues', index];
+    if (!isObject(issue)) refuse(at, 'invalid_type', 'An issue object is required.');
+    fields(issue, ['path', 'code']);
+    text(issue.path, [...at, 'path'], LIMITS.maxErrorIssuePathLength, MINIAPP_ISSUE_PATH_PATTERN, 1);
+    if (typeof issue.code !== 'string' || !ISSUE_CODES.has(issue.code))
+      refuse([...at, 'code'], 'invalid_value', 'Not a known issue code.');
+  });
 }
 
 /** A dictionary whose keys match `key`, at most `maxEntries` of them and `maxBytes` as JSON. */

@@ -33,6 +33,10 @@ export const MINIAPP_CHANNEL_LIMITS = Object.freeze({
   maxErrorCodeLength: 64,
   /** UTF-16 code units of an error message for people. */
   maxErrorMessageLength: 512,
+  /** Located issues an error may carry (a `tool_return`'s `invalid_arguments` or `invalid_result`). */
+  maxErrorIssues: 3,
+  /** UTF-16 code units of one issue's path. */
+  maxErrorIssuePathLength: 256,
   /** Largest session data revision. */
   maxRevision: Number.MAX_SAFE_INTEGER,
   /** UTF-8 bytes the fixed fields of a message may add to its payload. */
@@ -75,3 +79,10 @@ export const MINIAPP_FROM_FRAME_MAX_BYTES =
 export const MINIAPP_TO_FRAME_MAX_BYTES =
   Math.max(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes, MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes) +
   MINIAPP_CHANNEL_LIMITS.maxEnvelopeBytes;
+
+/**
+ * The path of an issue an error carries: `$` (the value itself), or names and indexes as an author writes them
+ * (`items[2].text`, `tags[*]` for a key that is not a name). Only names and numbers: never a value.
+ */
+export const MINIAPP_ISSUE_PATH_PATTERN =
+  /^(?:\$|(?:[A-Za-z_$][A-Za-z0-9_$-]*|\[(?:\d{1,9}|\*)\])(?:\.[A-Za-z_$][A-Za-z0-9_$-]*|\[(?:\d{1,9}|\*)\])*)$/;

@@ -37,6 +37,7 @@
 import { z } from 'zod';
 import { ScalarSchema, UIIdentifierSchema } from '../dsl/scalars.js';
 import { LineUpProtocolError } from '../errors/errors.js';
+import { UI_ISSUE_CODES } from '../errors/issues.js';
 import { boundedDictionary, boundedJSONObject, boundedJSONValue } from '../json/json-data.js';
 import { messageBudget, parseShape } from '../json/parse.js';
 import { AppScopeSchema, TOKEN_PATTERN, ToolMethodSchema } from '../names/names.js';
@@ -44,6 +45,7 @@ import { assertInstance, BridgeInstanceIdSchema, BridgeMessageIdSchema, namespac
 import {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_FROM_FRAME_MAX_BYTES,
+  MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAME_PATTERN,
   MINIAPP_NAMESPACE,
@@ -55,6 +57,7 @@ export {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_FROM_FRAME_MAX_BYTES,
   MINIAPP_INSTANCE_PARAMETER,
+  MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAME_PATTERN,
   MINIAPP_NAMESPACE,
@@ -92,12 +95,33 @@ export const MiniAppSessionKeySchema = z
 
 const revision = () => z.int().min(0).max(MINIAPP_CHANNEL_LIMITS.maxRevision);
 
+/** Where a value failed a schema, and how: a path of names and indexes and a stable code, never the value. */
+export const MiniAppErrorIssueSchema = z
+  .strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(MINIAPP_CHANNEL_LIMITS.maxErrorIssuePathLength)
+      .regex(MINIAPP_ISSUE_PATH_PATTERN),
+    code: z.enum(UI_ISSUE_CODES),
+  })
+  .meta({ id: 'MiniAppErrorIssue' });
+
 export const MiniAppErrorSchema = z
   .strictObject({
     code: z.string().min(1).max(MINIAPP_CHANNEL_LIMITS.maxErrorCodeLength).regex(TOKEN_PATTERN),
     message: z.string().max(MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength).exactOptional(),
+    /** The first issues of an `invalid_arguments` or `invalid_result` (paths in the arguments or the result). */
+    issues: z
+      .array(MiniAppErrorIssueSchema)
+      .min(1)
+      .max(MINIAPP_CHANNEL_LIMITS.maxErrorIssues)
+      .exactOptional(),
   })
-  .meta({ id: 'MiniAppError', description: 'A stable snake_case code and an optional message for people.' });
+  .meta({
+    id: 'MiniAppError',
+    description: 'A stable snake_case code, an optional message for people, and optional located issues.',
+  });
 
 /** A session data dictionary: bounded keys, any JSON values, bounded in count and bytes. */
 export const MiniAppSessionDataSchema = boundedDictionary(MiniAppSessionKeySchema, z.json(), {
@@ -258,6 +282,7 @@ export const MiniAppMessageFromFrameSchema = z
   .meta({ id: 'MiniAppMessageFromFrame' });
 
 export type MiniAppError = z.infer<typeof MiniAppErrorSchema>;
+export type MiniAppErrorIssue = z.infer<typeof MiniAppErrorIssueSchema>;
 export type MiniAppSessionData = z.infer<typeof MiniAppSessionDataSchema>;
 export type MiniAppUIActionArguments = z.infer<typeof MiniAppUIActionArgumentsSchema>;
 export type MiniAppToolInvocationMessage = z.infer<typeof MiniAppToolInvocationMessageSchema>;
