@@ -187,23 +187,30 @@ async function test() {
   runOrExit('turbo', ['run', 'build', 'typecheck', 'lint'], 'build/typecheck/lint');
   runOrExit('biome', ['check', '.'], 'biome check of the repository');
 
-  // The packed-package check runs beside the unit tests: most of its time is npm installing from the registry. Its
-  // output goes to a file, printed whole once it is done.
+  // The packed-package check runs beside the unit tests, in two processes (the rows, and the SDK guide with npm
+  // and pnpm): most of its time is npm installing from the registry. Their output goes to files, printed whole once
+  // they are done.
   log(
-    'The packed packages in a fresh app outside the workspace (npm install, typecheck, build), beside the unit tests…',
+    'The packed packages in a fresh app outside the workspace (npm install, typecheck, build) and the SDK guide as written, beside the unit tests…',
   );
   mkdirSync(reportsDir, { recursive: true });
-  const packLog = join(reportsDir, 'pack-smoke.log');
-  const packOut = openSync(packLog, 'w');
-  const pack = spawn(process.execPath, [join(root, 'scripts', 'pack-smoke.mjs')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', packOut, packOut],
+  const packParts = ['--rows-only', '--guide-only'].map((flag) => {
+    const file = join(reportsDir, `pack-smoke${flag.replace('--', '.').replace('-only', '')}.log`);
+    const out = openSync(file, 'w');
+    const child = spawn(process.execPath, [join(root, 'scripts', 'pack-smoke.mjs'), flag], {
+      cwd: root,
+      env,
+      stdio: ['ignore', out, out],
+    });
+    const done = new Promise((resolve) => {
+      child.on('error', () => resolve(1));
+      child.on('exit', (code) => resolve(code ?? 1));
+    });
+    return { file, out, done };
   });
-  const packDone = new Promise((resolve) => {
-    pack.on('error', () => resolve(1));
-    pack.on('exit', (code) => resolve(code ?? 1));
-  });
+  const packDone = Promise.all(packParts.map((part) => part.done)).then((codes) =>
+    codes.every((code) => code === 0) ? 0 : 1,
+  );
 
   log('Unit tests (Vitest, every workspace project)…');
   const unitStatus = run('vitest', [
@@ -214,9 +221,9 @@ async function test() {
   ]);
 
   const packStatus = await packDone;
-  closeSync(packOut);
-  log(`The packed packages in a fresh app: ${packStatus === 0 ? 'passed' : `failed (exit ${packStatus})`}`);
-  console.log(readFileSync(packLog, 'utf8'));
+  for (const part of packParts) closeSync(part.out);
+  log(`The packed packages in a fresh app: ${packStatus === 0 ? 'passed' : 'failed'}`);
+  for (const part of packParts) console.log(readFileSync(part.file, 'utf8'));
 
   log('End-to-end tests (Playwright in Chromium against the built host)…');
   // --continue: every suite runs and reports, also after another one failed. As in CI (set or not): two workers,
