@@ -95,8 +95,8 @@ export interface RuntimeHost {
   /** The runtime stopped waiting for an invocation (its call timed out): abort the handler. */
   cancelInvocation?(target: AppTarget, invocationId: string): void;
   /**
-   * The runtime wrote outbox rows on its own, not in a step the host asked for (an MCP server answered a call):
-   * deliver them.
+   * The runtime wrote outbox rows on its own, not in a step the host asked for (an MCP server answered a call; an
+   * app's page returned a handler's result, said it is ready, or failed): deliver them.
    */
   outboxChanged?(): void;
 }
@@ -500,8 +500,10 @@ export class ToolRuntime {
       if (instance === undefined) return false;
       await this.#audit(transaction, 'app_ready', instance, {});
       const activation = await this.#currentActivation(transaction, instance);
-      if (activation?.status === 'starting' && activation.requirement === 'app_ready')
+      if (activation?.status === 'starting' && activation.requirement === 'app_ready') {
         await this.#activationReady(transaction, effects, instance, activation, descriptors);
+        effects.push((host) => host.outboxChanged?.());
+      }
       return true;
     });
   }
@@ -511,9 +513,10 @@ export class ToolRuntime {
    * `app_activation_failed`), and its running handlers end `execution_failed`.
    */
   async appFailed(target: AppTarget, code: string): Promise<boolean> {
-    return this.#step(async (transaction, _effects, descriptors) => {
+    return this.#step(async (transaction, effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
+      effects.push((host) => host.outboxChanged?.());
       await this.#audit(transaction, 'app_failed', instance, { detail: code });
       const activation = await this.#currentActivation(transaction, instance);
       if (activation?.status === 'starting')
@@ -535,13 +538,15 @@ export class ToolRuntime {
     invocationId: string,
     outcome: InvocationOutcome,
   ): Promise<boolean> {
-    return this.#step(async (transaction, _effects, descriptors) => {
+    return this.#step(async (transaction, effects, descriptors) => {
       const instance = await this.#current(transaction, target);
       if (instance === undefined) return false;
       const call = (await this.#runningInvocations(transaction, instance)).find(
         (record) => record.invocationId === invocationId,
       );
       if (call === undefined) return false;
+      // The page, not the host, ended this call: the host learns its final result is waiting.
+      effects.push((host) => host.outboxChanged?.());
       await this.#finish(
         transaction,
         call,

@@ -21,6 +21,8 @@ const CONVERSATION = 'conv_1';
 let release: () => void = () => {};
 let seenSignal: AbortSignal | undefined;
 let handlerRuns = 0;
+/** How often the runtime told the host that rows wait in the outbox. */
+let outboxSignals = 0;
 
 const tools = defineAgentTools({
   appScope: 'notes',
@@ -122,6 +124,9 @@ function testHost(): RuntimeHost {
     sessionDataChanged: (target, snapshot) => page(target)?.connection.pushSessionData(snapshot),
     invoke: (target, invocation) => page(target)?.connection.invoke(invocation),
     cancelInvocation: (target, invocationId) => page(target)?.connection.cancelInvocation(invocationId),
+    outboxChanged: () => {
+      outboxSignals++;
+    },
   };
 }
 
@@ -237,6 +242,15 @@ describe('an SDK tool through the MiniApp channel', () => {
     expect(pages.size).toBe(1);
     const audit = (await db.getAll('audit')).map((entry) => entry.type);
     expect(audit).toEqual(expect.arrayContaining(['activation_started', 'app_ready', 'activation_ready']));
+  });
+
+  it("tells the host when a page's return wrote the final result, so it reaches the agent without waiting", async () => {
+    await runtime.receive(CONVERSATION, toolCall('c1', 'notes.add', { text: 'x' }));
+    await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c1 {"count":1}'));
+    const before = outboxSignals;
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.add', { text: 'yy' }));
+    await vi.waitFor(async () => expect((await answers()).at(-1)).toBe('c2 {"count":2}'));
+    expect(outboxSignals).toBeGreaterThan(before);
   });
 
   it('calls that arrive while the app starts wait, and run after ready in arrival order', async () => {
