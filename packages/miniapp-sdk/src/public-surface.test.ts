@@ -27,6 +27,7 @@ describe('@lineup/miniapp-sdk public surface', () => {
 
   it('exports exactly the pinned names from "./vite"', () => {
     expect(Object.keys(viteEntry).sort()).toEqual([
+      'DEV_BUNDLE_PATH',
       'HARNESS_PATH',
       'MINIAPP_MANIFEST_FILE',
       'MiniAppBuildError',

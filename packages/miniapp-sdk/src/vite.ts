@@ -29,10 +29,11 @@ import {
   type ViteDevServer,
 } from 'vite';
 import type { AgentTools } from './define.js';
+import { DEV_BUNDLE_PATH, devBundleMiddleware } from './dev-bundle.js';
 import { HARNESS_PATH, harnessPage } from './harness.js';
 import { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';
 
-export { HARNESS_PATH };
+export { DEV_BUNDLE_PATH, HARNESS_PATH };
 
 export interface LineUpMiniAppPluginOptions {
   /** The app's identity and declarations (`id`, `name`, `version`, `entry?`, `surfaces?`, `permissions?`). */
@@ -43,6 +44,11 @@ export interface LineUpMiniAppPluginOptions {
    * Serve the mock-runtime harness at `/__lineup/` in `vite` (dev), default `true`. Never part of a build.
    */
   readonly devHarness?: boolean;
+  /**
+   * Serve a build of the app at `/__lineup/bundle/` in `vite` (dev), rebuilt on every save, default `true`: what a
+   * real LineUp host installs while you work (the Web Reference Host's `?dev=<that URL>`). Needs a config file.
+   */
+  readonly devBundle?: boolean;
 }
 
 /** Why the plugin failed a build (its `code`); the message names the tools module. */
@@ -324,6 +330,20 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
           (error: unknown) => next(error),
         );
       });
+      if (options.devBundle !== false) {
+        server.middlewares.use(devBundleMiddleware(server));
+        // Beside Vite's own URLs: where the mock runtime is, and what to give a real host.
+        const printUrls = server.printUrls.bind(server);
+        server.printUrls = () => {
+          printUrls();
+          const local = server.resolvedUrls?.local[0];
+          if (local === undefined) return;
+          const at = (path: string) => new URL(path.slice(1), local).href;
+          server.config.logger.info(
+            `  ➜  LineUp:  mock runtime ${at(HARNESS_PATH)}\n  ➜  LineUp:  real runtime: the Web Reference Host with ?dev=${at(DEV_BUNDLE_PATH)}`,
+          );
+        };
+      }
       if (options.devHarness === false) return;
       server.middlewares.use((request, response, next) => {
         const path = (request.url ?? '').split(/[?#]/)[0];
