@@ -208,6 +208,7 @@ const en = {
     },
     results: {
       installed: (name: string, version: string) => `Installed ${name} ${version}.`,
+      replaced: (name: string, version: string) => `Installed the new build of ${name} ${version}.`,
       updated: (name: string, from: string, to: string) =>
         `Updated ${name} from ${from} to ${to}; ${from} is kept until ${to} has started once.`,
       refreshed: (name: string, from: string, to: string) =>
@@ -265,6 +266,11 @@ const en = {
     urlLabel: 'Bundle URL on this site',
     urlHint: 'The folder that holds lineup.manifest.json, on this site, such as /apps/notes/.',
     urlInstall: 'Install from URL',
+    dev: {
+      title: 'Developing a MiniApp',
+      following: 'Following the dev bundle at',
+      hint: 'Installed again, after every file is verified, each time its build changes; the app’s page reloads if it is open. Call its tools from the agent console.',
+    },
     folderLabel: 'Bundle folder',
     folderChoose: 'Choose a folder…',
     folderHint:
@@ -280,6 +286,12 @@ const en = {
           return 'Type the URL of a bundle folder on this site, such as /apps/notes/.';
         case 'other_origin':
           return `Only bundles on this site (${problem.origin}) can be installed by URL: this host has no bundle policy to trust another site. Nothing was fetched.`;
+        case 'dev_not_local':
+          return 'A dev bundle must be on this machine (localhost, 127.0.0.1 or [::1]). Nothing was fetched.';
+        case 'dev_unavailable':
+          return problem.status === 0
+            ? `The dev server cannot be reached: ${problem.message} Is \`npm run dev\` running?`
+            : `The dev server answered ${problem.status}: ${problem.message}`;
         case 'no_manifest':
           return `The folder “${problem.folder}” has no lineup.manifest.json at its top: pick the folder that holds it.`;
         case 'nothing_picked':
@@ -584,6 +596,7 @@ const zh: HostText = {
     },
     results: {
       installed: (name: string, version: string) => `已安装 ${name} ${version}。`,
+      replaced: (name: string, version: string) => `已安装 ${name} ${version} 的新构建。`,
       updated: (name: string, from: string, to: string) =>
         `已将 ${name} 从 ${from} 更新到 ${to}；在 ${to} 成功启动一次之前，保留 ${from}。`,
       refreshed: (name: string, from: string, to: string) =>
@@ -639,6 +652,11 @@ const zh: HostText = {
     urlLabel: '本站的包 URL',
     urlHint: '存放 lineup.manifest.json 的文件夹，须在本站，例如 /apps/notes/。',
     urlInstall: '从 URL 安装',
+    dev: {
+      title: '开发中的小程序',
+      following: '正在跟随开发包：',
+      hint: '每次构建变化后，校验全部文件并重新安装；若应用页面已打开则重新加载。可在智能体控制台调用其工具。',
+    },
     folderLabel: '包文件夹',
     folderChoose: '选择文件夹…',
     folderHint: '选择存放 lineup.manifest.json 的文件夹（应用的构建输出）；每个文件校验通过后立即安装。',
@@ -653,6 +671,12 @@ const zh: HostText = {
           return '请输入本站上一个包文件夹的 URL，例如 /apps/notes/。';
         case 'other_origin':
           return `只能通过 URL 安装本站（${problem.origin}）的包：本宿主没有可信任其他站点的包策略。没有获取任何内容。`;
+        case 'dev_not_local':
+          return '开发包必须在本机上（localhost、127.0.0.1 或 [::1]）。没有获取任何内容。';
+        case 'dev_unavailable':
+          return problem.status === 0
+            ? `无法连接开发服务器：${problem.message} \`npm run dev\` 是否在运行？`
+            : `开发服务器返回 ${problem.status}：${problem.message}`;
         case 'no_manifest':
           return `文件夹“${problem.folder}”的顶层没有 lineup.manifest.json：请选择存放它的文件夹。`;
         case 'nothing_picked':

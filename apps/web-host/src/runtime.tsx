@@ -33,6 +33,7 @@ import {
 import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
 import { AppCenter } from './app-center/app-center.ts';
 import { BUNDLED_APPS, installCatalogueAtFirstStart } from './app-center/catalogue.ts';
+import { configuredDevBundle, DevLink } from './app-center/dev-link.ts';
 import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
@@ -133,6 +134,7 @@ interface SessionParts {
   mcpCaller?: ReturnType<typeof createMcpToolCaller>;
   host?: HostRuntime;
   appCenter?: AppCenter;
+  devLink?: DevLink;
   consent?: ConsentQueue;
   capabilities?: CapabilityRuntime;
   connection?: AgentConnection;
@@ -148,8 +150,9 @@ function startSession(reports: SessionReports): RuntimeSession {
   const parts: SessionParts = {};
   // The database goes first: whatever still runs can then write nothing (a closed connection throws).
   const closeParts = () => {
-    const { db, appCenter, host, connection, consent, capabilities, mcpCaller } = parts;
+    const { db, appCenter, devLink, host, connection, consent, capabilities, mcpCaller } = parts;
     for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
+    devLink?.stop();
     db?.close();
     // Calls in flight to MCP servers end with the page: the next start's recover() says outcome_unknown.
     host?.runtime.abortMcpCalls();
@@ -264,6 +267,13 @@ function startSession(reports: SessionReports): RuntimeSession {
     await host.start();
     if (ending) return closeParts();
     await appCenter.refresh();
+    // `?dev=`: a MiniApp in development, installed from its dev server and again on every change.
+    const devBundle = configuredDevBundle();
+    if (devBundle !== null) {
+      const devLink = new DevLink(devBundle, appCenter, (appId) => host.reloadApp(appId));
+      parts.devLink = devLink;
+      devLink.start();
+    }
     const inventory = await registry.inventory();
     if (ending) return closeParts();
     reports.ready({

@@ -61,6 +61,7 @@ function AppCenterView({ center }: { readonly center: AppCenterModel }) {
           {text.apps.problem(snapshot.readProblem)}
         </p>
       )}
+      {snapshot.devUrl !== null && <DevStatus url={snapshot.devUrl} state={snapshot.dev} />}
       {snapshot.apps.length === 0 && <p className="host__empty">{text.apps.none}</p>}
       <ul className="host__app-list" aria-label={text.apps.installedList}>
         {snapshot.apps.map((app) => (
@@ -411,6 +412,22 @@ function Catalogue({
   );
 }
 
+/** The MiniApp in development this page follows (`?dev=`): where from, and its last install. */
+function DevStatus({ url, state }: { readonly url: string; readonly state: ActionState }) {
+  const text = useText();
+  const id = useId();
+  return (
+    <section className="host__app-dev" aria-labelledby={id}>
+      <h3 id={id}>{text.apps.dev.title}</h3>
+      <p>
+        {text.apps.dev.following} <code>{url}</code>
+      </p>
+      <p className="host__app-hint">{text.apps.dev.hint}</p>
+      <ActionStatus state={state} />
+    </section>
+  );
+}
+
 function InstallForm({
   center,
   url,
@@ -586,6 +603,8 @@ function resultText(text: HostText, action: AppAction, result: AppCenterResult):
   switch (result.kind) {
     case 'installed':
       return words.installed(result.name, result.version);
+    case 'replaced':
+      return words.replaced(result.name, result.version);
     case 'updated':
       return result.change === undefined
         ? words.updated(result.name, result.from, result.to)

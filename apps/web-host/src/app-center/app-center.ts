@@ -46,6 +46,8 @@ export type AppCenterResult =
       /** An MCP server's refresh: what changed (a MiniApp's update keeps the old version until it starts). */
       readonly change?: McpServerChange;
     }
+  /** The same version with other files (a dev bundle rebuilt): it replaced the installed one in place. */
+  | { readonly kind: 'replaced'; readonly name: string; readonly version: string }
   /** The bundle is the one installed: nothing was written. */
   | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
   | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string };
@@ -94,6 +96,9 @@ export interface AppCenterSnapshot {
   readonly url: ActionState;
   readonly folder: ActionState;
   readonly mcp: ActionState;
+  /** The dev bundle the page follows (`?dev=`, see dev-link.ts), and its last install. */
+  readonly devUrl: string | null;
+  readonly dev: ActionState;
 }
 
 /** How the center reads MCP servers (`@lineup/runtime/mcp`): the connector, and the host's view check and bound. */
@@ -170,6 +175,30 @@ export function sameOriginBundleUrl(input: string, baseUri: string): URL | AppCe
 }
 
 /**
+ * A MiniApp's dev bundle (`@lineup/miniapp-sdk`'s `/__lineup/bundle/` on the author's `vite`): an http(s) URL on
+ * this machine only — `localhost`, `127.0.0.1` or `[::1]` — as a base URL (a trailing `lineup.manifest.json` is
+ * dropped). Its files are verified like any bundle's; what it may not be is another machine's.
+ */
+export function devBundleUrl(input: string): URL | AppCenterProblem {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return { kind: 'invalid_url' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'invalid_url' };
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return { kind: 'dev_not_local' };
+  url.hash = '';
+  url.search = '';
+  url.username = '';
+  url.password = '';
+  if (url.pathname.endsWith(`/${MINIAPP_MANIFEST_FILE_NAME}`))
+    url.pathname = url.pathname.slice(0, -MINIAPP_MANIFEST_FILE_NAME.length);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+/**
  * The files of a picked folder by their path inside it: `webkitRelativePath` starts with the folder's own name
  * (`dist/assets/app.js`), which is not part of the bundle, so it is stripped (`assets/app.js`). A file without a
  * relative path (picked on its own) keeps its name.
@@ -224,6 +253,8 @@ export class AppCenter {
       url: IDLE,
       folder: IDLE,
       mcp: IDLE,
+      devUrl: null,
+      dev: IDLE,
     };
     this.#unsubscribe = this.#host.onAppsChanged(() => void this.refresh());
   }
@@ -289,6 +320,43 @@ export class AppCenter {
       if (!(url instanceof URL)) throw new RefusedAction(url);
       return this.#install(url);
     });
+  }
+
+  /**
+   * Installs (or updates) a dev bundle on this machine (`devBundleUrl`), read fresh (`no-store`): what `DevLink`
+   * does on every change. After a change, once the host has read the apps again, `reload` gets the app's id (its
+   * page, if shown, loads the new files) — before the status says it is done. Resolves with whether it installed
+   * (a failure is shown in the center).
+   */
+  async installFromDevServer(input: string, reload: (appId: string) => void): Promise<boolean> {
+    let appId: string | undefined;
+    let installed = false;
+    await this.#run(
+      { form: 'dev' },
+      'install',
+      async () => {
+        const url = devBundleUrl(input);
+        if (!(url instanceof URL)) throw new RefusedAction(url);
+        const done = await this.#install(url, (address) => fetch(address, { cache: 'no-store' }));
+        appId = (await this.#registry.list()).find((record) => appSource(record) === url.href)?.id;
+        installed = true;
+        return done;
+      },
+      () => {
+        if (appId !== undefined) reload(appId);
+      },
+    );
+    return installed;
+  }
+
+  /** The dev bundle this page follows, shown in the center (`null`: none). */
+  setDevUrl(url: string | null): void {
+    this.#set({ devUrl: url });
+  }
+
+  /** A dev bundle that could not be read or was refused before an install: shown as its last install's state. */
+  devProblem(problem: AppCenterProblem): void {
+    this.#setAction({ form: 'dev' }, { status: 'failed', action: 'install', problem });
   }
 
   /** Installs (or updates) the bundle in a folder the user picked: the same verification as a served one. */
@@ -379,6 +447,7 @@ export class AppCenter {
     if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
     if (outcome === 'installed') return { result: { kind: 'installed', name, version }, changed: true };
     const from = (app === undefined ? undefined : earlier.get(app.id))?.manifest.version ?? '';
+    if (from === version) return { result: { kind: 'replaced', name, version }, changed: true };
     return { result: { kind: 'updated', name, from, to: version }, changed: true };
   }
 
@@ -388,9 +457,11 @@ export class AppCenter {
    * reads again too.
    */
   async #run(
-    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' },
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' | 'dev' },
     action: AppAction,
     work: () => Promise<{ readonly result: AppCenterResult; readonly changed: boolean }>,
+    /** After a change, once the host has read the apps again (a dev bundle's page reloads here). */
+    after?: () => void,
   ): Promise<void> {
     this.#setAction(target, { status: 'running', action });
     let done: { readonly result: AppCenterResult; readonly changed: boolean };
@@ -405,14 +476,18 @@ export class AppCenter {
       await this.refresh();
       return;
     }
-    this.#setAction(target, { status: 'done', action, result: done.result });
     if (done.changed)
       try {
         await this.#host.appsChanged();
+        after?.();
       } catch (error) {
         // The registry changed, but the host could not follow (withdraw, deliver): that is shown, not lost.
         this.#setAction(target, { status: 'failed', action, problem: problemOf(error) });
+        await this.refresh();
+        return;
       }
+    // Done once the host follows too: a call made after this status reaches what was installed.
+    this.#setAction(target, { status: 'done', action, result: done.result });
     await this.refresh();
   }
 
@@ -443,7 +518,7 @@ export class AppCenter {
   }
 
   #setAction(
-    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' },
+    target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' | 'dev' },
     state: ActionState,
   ): void {
     if ('form' in target) {

@@ -25,6 +25,10 @@ export type AppCenterProblem =
   | { readonly kind: 'invalid_url' }
   /** The URL is on another site than this page (`origin` is this page's). */
   | { readonly kind: 'other_origin'; readonly origin: string }
+  /** A dev bundle (`?dev=`) that is not on this machine (`localhost`, `127.0.0.1`, `[::1]`). */
+  | { readonly kind: 'dev_not_local' }
+  /** The dev server did not give its manifest (`status` 0: unreachable): its words, bounded. */
+  | { readonly kind: 'dev_unavailable'; readonly status: number; readonly message: string }
   /** The picked folder has no manifest at its top (`folder` is its name). */
   | { readonly kind: 'no_manifest'; readonly folder: string }
   | { readonly kind: 'nothing_picked' }

@@ -80,6 +80,11 @@ export class HostRuntime implements RuntimeHost {
   #apps: readonly AppRecord[] = [];
   #sink: AgentSink | null = null;
   #mounted: { readonly target: AppTarget; readonly page: MountedMiniApp } | null = null;
+  /**
+   * Invocations for a page being reloaded (`reloadApp`): the runtime still counts it ready, so they come before
+   * the new page can take them; they go to it once it says `app_ready`.
+   */
+  #held: { readonly target: AppTarget; readonly invocations: MiniAppInvocation[] } | null = null;
   #container: HTMLElement | null = null;
   /** The mount waiting for its bundle check; a newer attach or an unmount replaces it. */
   #attempt: object | null = null;
@@ -235,6 +240,19 @@ export class HostRuntime implements RuntimeHost {
     for (const listener of [...this.#appListeners]) listener();
   }
 
+  /**
+   * The files of `appId` changed under the same version (a dev bundle rebuilt): its page, if it is the one shown,
+   * is built again from the new files and starts over (a handler it was running ends as a reload does).
+   */
+  reloadApp(appId: string): void {
+    const mounted = this.#mounted;
+    if (mounted === null || this.#state.foreground?.app.id !== appId) return;
+    const container = this.#container;
+    this.#unmount();
+    this.#held = { target: mounted.target, invocations: [] };
+    if (container !== null) this.attachWorkspace(container);
+  }
+
   /** The runtime wrote outbox rows by itself (an MCP server answered a call): they go to the agent now. */
   outboxChanged(): void {
     this.#background(this.#changed(), 'A message could not be sent to the agent');
@@ -273,6 +291,7 @@ export class HostRuntime implements RuntimeHost {
    */
   async #failedStart(app: AppRecord, reason: string): Promise<void> {
     this.#onProblem(`${app.manifest.name} was not opened: ${reason}`);
+    this.#releaseHeld();
     if (app.previous === undefined) return;
     if (!(await this.#registry.rollback(app.id, reason))) return;
     this.#onProblem(
@@ -298,6 +317,12 @@ export class HostRuntime implements RuntimeHost {
       // The app speaks the user's language (the browser's), whatever the host's own page is written in.
       parameters: { lang: navigator.language },
       onReady: () => {
+        // A reloaded page takes the invocations that came while it loaded.
+        if (this.#held?.target.instanceId === target.instanceId) {
+          const { invocations } = this.#held;
+          this.#held = null;
+          for (const invocation of invocations) page.connection.invoke(invocation);
+        }
         // A new version's first start: the version it replaced is let go.
         if (app.previous !== undefined)
           this.#background(
@@ -309,6 +334,7 @@ export class HostRuntime implements RuntimeHost {
       },
       onFailed: (code) => {
         this.#onProblem(`${app.manifest.name} could not start (${code}).`);
+        this.#releaseHeld();
         if (app.previous !== undefined)
           this.#background(this.#failedStart(app, `it could not start (${code})`));
       },
@@ -391,7 +417,9 @@ export class HostRuntime implements RuntimeHost {
 
   invoke(target: AppTarget, invocation: MiniAppInvocation): void {
     const page = this.#page(target);
-    if (page !== undefined) page.connection.invoke(invocation);
+    if (this.#held?.target.instanceId === target.instanceId && page?.connection.ready !== true)
+      this.#held.invocations.push(invocation);
+    else if (page !== undefined) page.connection.invoke(invocation);
     else
       this.#background(
         this.runtime
@@ -401,7 +429,10 @@ export class HostRuntime implements RuntimeHost {
   }
 
   cancelInvocation(target: AppTarget, invocationId: string): void {
-    this.#page(target)?.connection.cancelInvocation(invocationId);
+    const held = this.#held?.invocations;
+    const index = held?.findIndex((invocation) => invocation.invocationId === invocationId) ?? -1;
+    if (held !== undefined && index >= 0) held.splice(index, 1);
+    else this.#page(target)?.connection.cancelInvocation(invocationId);
   }
 
   // ── Internals ───────────────────────────────────────────────────────────────────────────────────────
@@ -463,6 +494,21 @@ export class HostRuntime implements RuntimeHost {
       if (this.#disposed) return;
       this.#onProblem(`${what}: ${error instanceof Error ? error.message : 'unknown error'}`);
     });
+  }
+
+  /** The invocations held for a reloaded page that did not start: they end as for a page that is not running. */
+  #releaseHeld(): void {
+    const held = this.#held;
+    this.#held = null;
+    for (const invocation of held?.invocations ?? [])
+      this.#background(
+        this.runtime
+          .completeInvocation(held!.target, invocation.invocationId, {
+            status: 'error',
+            code: 'app_not_running',
+          })
+          .then(() => this.#changed()),
+      );
   }
 
   #unmount(): void {

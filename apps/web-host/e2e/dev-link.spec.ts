@@ -1,0 +1,118 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { createMiniApp } from '@lineup/create-miniapp';
+import type { Page } from '@playwright/test';
+import { createServer } from 'vite';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * A MiniApp in development in the real host, as its author runs it: the app `npm create @lineup/miniapp` writes,
+ * its `vite` dev server (the SDK's plugin serves a build at /__lineup/bundle/, rebuilt on save), and the host
+ * opened with `?dev=<that URL>`. The host installs it verified, the agent console calls its tool through the
+ * runtime, and a saved change is installed again and runs at the next call.
+ */
+
+const panel = (page: Page) => page.getByRole('complementary', { name: 'MiniApps' });
+
+/** axe (WCAG 2.1 A/AA, best practices) on the dev section: what it finds, none expected. */
+async function axeDevSection(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .include('.host__app-dev')
+    .analyze();
+  return results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.html ?? ''}`);
+}
+
+test('?dev= installs the app from its dev server, the console calls its tool, a save is installed again', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const app = createMiniApp({ directory: testInfo.outputPath('dev-notes'), appScope: 'dev_notes' });
+  const server = await createServer({
+    root: app.directory,
+    configFile: join(app.directory, 'vite.config.ts'),
+    logLevel: 'silent',
+    cacheDir: join(app.directory, '.vite'),
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+  });
+  await server.listen();
+  try {
+    const address = server.httpServer?.address();
+    if (address === null || typeof address !== 'object' || address === undefined)
+      throw new Error('no dev server address');
+    const bundle = `http://127.0.0.1:${address.port}/__lineup/bundle/`;
+    await page.goto(`/?dev=${encodeURIComponent(bundle)}`);
+
+    const dev = panel(page).getByRole('region', { name: 'Developing a MiniApp' });
+    await expect(dev).toContainText(`Following the dev bundle at ${bundle}`);
+    await expect(dev.getByRole('status')).toHaveText('Installed Dev Notes 0.1.0.', { timeout: 60_000 });
+    const installed = panel(page).getByRole('listitem', { name: 'Dev Notes', exact: true });
+    await expect(installed).toContainText(/Verified bundle: \d+ files sha256-/);
+    expect(await axeDevSection(page)).toEqual([]);
+
+    // The agent console calls it as an agent would: the runtime starts its page and routes the call to its handler.
+    const region = page.getByRole('region', { name: 'Agent console' });
+    await region.getByRole('button', { name: 'Show' }).click();
+    await region.getByLabel('Agent Tool', { exact: true }).selectOption('dev_notes.add');
+    const calls = region.getByRole('listitem', { name: /^dev_notes\.add call_console_/ });
+    const call = async (text: string) => {
+      const before = await calls.count();
+      await region.getByRole('textbox', { name: 'text (required)' }).fill(text);
+      await region.getByRole('button', { name: 'Call tool' }).click();
+      // The newest call is listed first.
+      await expect(calls).toHaveCount(before + 1);
+      const item = calls.first();
+      await expect(item.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+      return JSON.parse((await item.locator('.host__console-result pre').textContent()) ?? '') as unknown;
+    };
+    expect(await call('Buy milk')).toEqual({ count: 1 });
+    const frame = page.frameLocator('iframe[title="Dev Notes"]');
+    await expect(frame.getByRole('listitem')).toHaveText(['Buy milk']);
+
+    // The author saves a change to the handler: the host installs the new build and its page starts over.
+    const tools = join(app.directory, 'src', 'tools.ts');
+    await writeFile(
+      tools,
+      (await readFile(tools, 'utf8')).replace(
+        'handler: ({ text }) => ({ count: addNote(text) }),',
+        'handler: ({ text }) => ({ count: addNote(text.toUpperCase()) * 10 }),',
+      ),
+    );
+    await expect(dev.getByRole('status')).toHaveText('Installed the new build of Dev Notes 0.1.0.', {
+      timeout: 60_000,
+    });
+    expect(await call('Call mom')).toEqual({ count: 10 });
+    await expect(frame.getByRole('listitem')).toHaveText(['CALL MOM']);
+    await panel(page).screenshot({ path: 'test-results/dev-link-en.png' });
+  } finally {
+    await server.close();
+  }
+});
+
+test('?dev= on another machine is refused before anything is fetched (dark, in Chinese too)', async ({
+  page,
+}) => {
+  let fetched = 0;
+  await page.route('http://example.com/**', (route) => {
+    fetched += 1;
+    return route.abort();
+  });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/?dev=${encodeURIComponent('http://example.com/__lineup/bundle/')}`);
+  const dev = panel(page).getByRole('region', { name: 'Developing a MiniApp' });
+  await expect(dev.getByRole('alert')).toHaveText(
+    'Not installed. A dev bundle must be on this machine (localhost, 127.0.0.1 or [::1]). Nothing was fetched.',
+  );
+  await page.getByRole('button', { name: '中文', exact: true }).click();
+  const zh = page
+    .getByRole('complementary', { name: '小程序' })
+    .getByRole('region', { name: '开发中的小程序' });
+  await expect(zh).toContainText('正在跟随开发包： http://example.com/__lineup/bundle/');
+  await expect(zh.getByRole('alert')).toContainText(
+    '开发包必须在本机上（localhost、127.0.0.1 或 [::1]）。没有获取任何内容。',
+  );
+  expect(await axeDevSection(page)).toEqual([]);
+  await zh.screenshot({ path: 'test-results/dev-link-zh-dark.png' });
+  expect(fetched).toBe(0);
+});
