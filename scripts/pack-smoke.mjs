@@ -577,7 +577,12 @@ try {
 
   const lineup = Object.fromEntries(LIBRARIES.map((name) => [`@lineup/${name}`, tarball(name)]));
   if (!process.argv.includes('--rows-only'))
-    runGuide(work, tarballs, tarball, readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'));
+    runGuide(
+      work,
+      tarballs,
+      tarball,
+      readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'),
+    );
   const guideOnly = process.argv.includes('--guide-only');
   const rows = ROWS.filter((row) => !guideOnly && (onlyRow === undefined || row.name === onlyRow));
   if (rows.length === 0 && !guideOnly)
