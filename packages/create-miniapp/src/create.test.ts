@@ -105,6 +105,18 @@ describe('createMiniApp', () => {
     expect(read('x/README.md')).toContain('`notes.add`');
   });
 
+  test('a display name is written as text: escaped in the page, quoted in the config', () => {
+    createMiniApp({ directory: 'x', cwd: work, displayName: `Bob's <Notes> & "more"` });
+    expect(read('x/index.html')).toContain("<title>Bob's &lt;Notes&gt; &amp; &quot;more&quot;</title>");
+    expect(read('x/vite.config.ts')).toContain(`name: 'Bob\\'s <Notes> & "more"'`);
+  });
+
+  test('a long folder name gives an app scope the runtime takes (at most 32 characters)', () => {
+    const app = createMiniApp({ directory: 'a-very-long-folder-name-for-my-notes-app', cwd: work });
+    expect(app.appScope).toBe('a_very_long_folder_name_for_my_n');
+    expect(app.appScope.length).toBeLessThanOrEqual(32);
+  });
+
   test('an existing empty folder is fine', () => {
     mkdirSync(join(work, 'empty'));
     expect(createMiniApp({ directory: 'empty', cwd: work }).files).toHaveLength(11);
@@ -152,11 +164,18 @@ describe('createMiniApp', () => {
     ],
     ['a bad --id', () => {}, { directory: 'a', appId: 'notes' }, 'invalid_app_id', /not a reverse-DNS id/],
     [
-      'a --name with markup',
+      'a --name that reads as a placeholder',
       () => {},
-      { directory: 'a', displayName: '<b>Notes</b>' },
+      { directory: 'a', displayName: 'My {{appScope}}' },
       'invalid_display_name',
-      /1 to 80 characters/,
+      /1 to 128 characters of text, without control characters or \{\{ \}\}/,
+    ],
+    [
+      'a --name with a control character',
+      () => {},
+      { directory: 'a', displayName: 'Notes\u0007' },
+      'invalid_display_name',
+      /without control characters/,
     ],
     [
       'a --lineup-packages folder without the tarballs',

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGENT_TOOL_LIMITS, MiniAppManifestSchema } from '@lineup/shared/protocol';
 
 /** Why a MiniApp was not created. */
 export type CreateMiniAppErrorCode =
@@ -71,11 +72,16 @@ export const TEMPLATE_TOOL_VERSIONS = Object.freeze({
 });
 
 const TEMPLATE = fileURLToPath(new URL('../template/', import.meta.url));
-const TOKEN = /^[a-z][a-z0-9_]*$/;
-const APP_ID = /^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+$/;
+/** The manifest's own rules for these three fields: what the build would refuse is refused here, first. */
+const { app_scope: AppScope, id: AppId, name: DisplayName } = MiniAppManifestSchema.shape;
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
-const CONTROL = /[\u0000-\u001f\u007f<>{}"`\\]/;
+/** `{{` would read as a placeholder of the template. */
+const PLACEHOLDER = /\{\{|\}\}/;
+
+const html = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Inside a single-quoted TypeScript string. */
+const quoted = (text: string) => text.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 
 /** `My Notes!` → `my_notes`: the app scope a folder name gives, or undefined when it gives none. */
 export function appScopeFromName(name: string): string | undefined {
@@ -84,7 +90,7 @@ export function appScopeFromName(name: string): string | undefined {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^[_0-9]+|_+$/g, '');
-  return scope === '' ? undefined : scope.slice(0, 64).replace(/_+$/, '');
+  return scope === '' ? undefined : scope.slice(0, AGENT_TOOL_LIMITS.maxAppScopeLength).replace(/_+$/, '');
 }
 
 /** `my-notes` → `My Notes`. */
@@ -161,24 +167,28 @@ export function createMiniApp(options: CreateMiniAppOptions): CreatedMiniApp {
       `"${basename(directory)}" cannot be an npm package name: use lower-case letters, digits and - . _ ~ (e.g. my-notes).`,
     );
   const appScope = options.appScope ?? appScopeFromName(packageName);
-  if (appScope === undefined || !TOKEN.test(appScope) || appScope.length > 64)
+  if (appScope === undefined || !AppScope.safeParse(appScope).success)
     throw new CreateMiniAppError(
       'invalid_app_scope',
       appScope === undefined
         ? `No app scope can be made from "${packageName}": pass one with --scope (a letter, then lower-case letters, digits and _, e.g. notes).`
-        : `The app scope "${appScope}" is not valid: a letter, then lower-case letters, digits and _ (at most 64), e.g. notes.`,
+        : `The app scope "${appScope}" is not valid: a letter, then lower-case letters, digits and _ (at most ${AGENT_TOOL_LIMITS.maxAppScopeLength}), e.g. notes.`,
     );
   const appId = options.appId ?? `com.example.${appScope}`;
-  if (!APP_ID.test(appId) || appId.length > 128)
+  if (!AppId.safeParse(appId).success)
     throw new CreateMiniAppError(
       'invalid_app_id',
       `The app id "${appId}" is not a reverse-DNS id: dot-separated lower-case parts, each starting with a letter (e.g. com.example.notes).`,
     );
   const displayName = options.displayName ?? displayNameFromName(packageName);
-  if (displayName.trim() === '' || displayName.length > 80 || CONTROL.test(displayName))
+  if (
+    !DisplayName.safeParse(displayName).success ||
+    displayName.trim() === '' ||
+    PLACEHOLDER.test(displayName)
+  )
     throw new CreateMiniAppError(
       'invalid_display_name',
-      'The display name must be 1 to 80 characters, without control characters or any of < > { } " ` \\.',
+      'The display name must be 1 to 128 characters of text, without control characters or {{ }}.',
     );
   const manager = options.packageManager ?? 'npm';
   let lineup: Record<string, string>;
@@ -198,6 +208,8 @@ export function createMiniApp(options: CreateMiniAppOptions): CreatedMiniApp {
     appScope,
     appId,
     displayName,
+    displayNameHtml: html(displayName),
+    displayNameQuoted: quoted(displayName),
     run: manager === 'npm' ? 'npm run' : manager,
   };
   const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);

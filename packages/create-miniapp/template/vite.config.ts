@@ -6,7 +6,7 @@ export default defineConfig({
   base: './',
   plugins: [
     lineupMiniApp({
-      app: { id: '{{appId}}', name: '{{displayName}}', version: '0.1.0' },
+      app: { id: '{{appId}}', name: '{{displayNameQuoted}}', version: '0.1.0' },
       tools: './src/tools.ts',
     }),
   ],
