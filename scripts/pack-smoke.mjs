@@ -488,15 +488,34 @@ function runGuide(work, tarballs, tarballOf, readme) {
     `guide: ${lines.length} commands as written with npm; ${shown.length} files shown as written; built my_notes.add`,
   );
 
-  // The same with pnpm: the create package's command run as pnpm runs it, then pnpm's commands.
+  // The same with pnpm: the create package's command run as pnpm runs it (its user agent), then pnpm's commands.
   const cli = join(work, 'create-cli');
   mkdirSync(cli);
-  step('guide (pnpm): unpack the create package', 'tar', ['xzf', file('create-miniapp'), '-C', cli], work);
+  writeFileSync(join(cli, 'package.json'), '{ "private": true }\n');
+  step(
+    'guide (pnpm): the create package installed',
+    'npm',
+    [
+      'install',
+      file('create-miniapp'),
+      file('miniapp-sdk'),
+      file('shared'),
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
+    cli,
+  );
   const app = join(work, 'pnpm-guide', 'my-notes');
   mkdirSync(dirname(app), { recursive: true });
   const made = spawnSync(
     'node',
-    [join(cli, 'package', 'dist', 'cli.js'), 'my-notes', '--lineup-packages', tarballs],
+    [
+      join(cli, 'node_modules', '@lineup', 'create-miniapp', 'dist', 'cli.js'),
+      'my-notes',
+      '--lineup-packages',
+      tarballs,
+    ],
     {
       cwd: dirname(app),
       env: { ...env, npm_config_user_agent: 'pnpm/10.20.0 npm/? node/v20 linux x64' },
