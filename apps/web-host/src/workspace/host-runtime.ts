@@ -253,7 +253,10 @@ export class HostRuntime implements RuntimeHost {
     if (container !== null) this.attachWorkspace(container);
   }
 
-  /** The runtime wrote outbox rows by itself (an MCP server answered a call): they go to the agent now. */
+  /**
+   * The runtime wrote outbox rows by itself (an MCP server answered a call, an app's page returned a handler's
+   * result or said it is ready): they go to the agent now.
+   */
   outboxChanged(): void {
     this.#background(this.#changed(), 'A message could not be sent to the agent');
   }
