@@ -4,7 +4,7 @@
  * in place of its value and leaves the rest of the UI working (seed 004 §1 "局部错误隔离").
  */
 import { UI_DEFAULT_PROGRESS_MAX, type UINodeOf, type Value } from '@lineup/shared';
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { type ChartPoint, ChartView } from '../chart.js';
 import {
   type ResolvedValue,
@@ -80,6 +80,74 @@ export function BadgeView({ node }: { readonly node: UINodeOf<'Badge'> }) {
   );
 }
 
+type TableProps = UINodeOf<'Table'>['props'];
+
+/**
+ * Writes `rows` into `body` as `<tr>`s of `<td>`s (text only, through `textContent`), reusing the rows and cells
+ * already there: a cell whose text and class did not change is not touched, so a stream frame that appends rows
+ * leaves the earlier ones (and a selection in them) alone.
+ */
+export function writeTableRows(
+  body: HTMLTableSectionElement,
+  columns: TableProps['columns'],
+  rows: TableProps['rows'],
+): void {
+  const document = body.ownerDocument;
+  const keys = columns.map((column) => column.key);
+  const kept = Math.min(body.rows.length, rows.length);
+  // Rows already there: update the cells whose text or class changed.
+  for (let index = 0; index < kept; index++) {
+    const row = rows[index]!;
+    const tr = body.rows[index]!;
+    let cell = tr.firstElementChild as HTMLTableCellElement | null;
+    for (const key of keys) {
+      const value = row[key] ?? null;
+      const text = scalarText(value);
+      const numeric = typeof value === 'number';
+      if (cell === null) cell = tr.appendChild(document.createElement('td'));
+      if (cell.textContent !== text) cell.textContent = text;
+      if (numeric !== (cell.className === 'lu-number')) {
+        if (numeric) cell.className = 'lu-number';
+        else cell.removeAttribute('class');
+      }
+      cell = cell.nextElementSibling as HTMLTableCellElement | null;
+    }
+    while (cell !== null) {
+      const next = cell.nextElementSibling as HTMLTableCellElement | null;
+      cell.remove();
+      cell = next;
+    }
+  }
+  while (body.rows.length > rows.length) body.lastElementChild!.remove();
+  // New rows: built in a fragment, added at once.
+  if (rows.length === kept) return;
+  const fragment = document.createDocumentFragment();
+  for (let index = kept; index < rows.length; index++) {
+    const row = rows[index]!;
+    const tr = fragment.appendChild(document.createElement('tr'));
+    for (const key of keys) {
+      const value = row[key] ?? null;
+      const cell = tr.appendChild(document.createElement('td'));
+      if (typeof value === 'number') cell.className = 'lu-number';
+      cell.textContent = scalarText(value);
+    }
+  }
+  body.append(fragment);
+}
+
+/**
+ * The body of a Table. Its rows are the bulk of a large document (a maximum document holds about 12,000 cells)
+ * and are static text, so they are written to the DOM directly at commit (writeTableRows) instead of as one
+ * React element per cell: the same elements, without a component and its work for each of them.
+ */
+function TableRows({ columns, rows }: Pick<TableProps, 'columns' | 'rows'>) {
+  const ref = useRef<HTMLTableSectionElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current !== null) writeTableRows(ref.current, columns, rows);
+  }, [columns, rows]);
+  return <tbody ref={ref} />;
+}
+
 export function TableView({ node }: { readonly node: UINodeOf<'Table'> }) {
   const { columns, rows } = node.props;
   return (
@@ -94,22 +162,7 @@ export function TableView({ node }: { readonly node: UINodeOf<'Table'> }) {
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            // Rows have no ids; a row's position is its identity within one snapshot.
-            // biome-ignore lint/suspicious/noArrayIndexKey: static rows, see above.
-            <tr key={index}>
-              {columns.map((column) => (
-                <td
-                  key={column.key}
-                  className={typeof row[column.key] === 'number' ? 'lu-number' : undefined}
-                >
-                  {scalarText(row[column.key] ?? null)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <TableRows columns={columns} rows={rows} />
       </table>
     </div>
   );
