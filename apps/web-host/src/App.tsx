@@ -1,3 +1,5 @@
+import { prepareRenderer } from '@lineup/renderer-react';
+import { useEffect } from 'react';
 import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
@@ -21,6 +23,17 @@ export function App() {
 
 function Shell() {
   const text = useText();
+  // The renderer's one-time costs (number formatting data, the Markdown parser's first run), paid while the page
+  // is idle rather than by the agent's first document.
+  useEffect(() => {
+    const locale = text.locale;
+    if (typeof requestIdleCallback !== 'function') {
+      prepareRenderer({ locale });
+      return;
+    }
+    const handle = requestIdleCallback(() => prepareRenderer({ locale }), { timeout: 2_000 });
+    return () => cancelIdleCallback(handle);
+  }, [text.locale]);
   return (
     <div className="host">
       <header className="host__header">

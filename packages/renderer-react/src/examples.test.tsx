@@ -6,6 +6,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import invokeSource from '../examples/invoke.tsx?raw';
+import prepareSource from '../examples/prepare.tsx?raw';
 import renderSource from '../examples/render-document.tsx?raw';
 import streamSource from '../examples/stream.tsx?raw';
 import themeSource from '../examples/theme.tsx?raw';
@@ -29,8 +30,32 @@ describe('README examples', () => {
     ['invoke', invokeSource],
     ['stream', streamSource],
     ['theme', themeSource],
+    ['prepare', prepareSource],
   ])('the README shows examples/%s.tsx verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
+  });
+
+  it('prepare makes the number format of the locale when the page is idle, and nothing before', async () => {
+    const NumberFormat = Intl.NumberFormat;
+    const made: string[] = [];
+    Intl.NumberFormat = class extends NumberFormat {
+      constructor(locale?: string, options?: Intl.NumberFormatOptions) {
+        super(locale, options);
+        made.push(String(locale));
+      }
+    } as typeof Intl.NumberFormat;
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
+    try {
+      const { prepareWhenIdle } = await import('../examples/prepare.js');
+      prepareWhenIdle('fr-FR');
+      expect(made).toEqual([]);
+      for (const callback of idle) callback();
+      expect(made).toEqual(['fr-FR']);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+      vi.unstubAllGlobals();
+    }
   });
 
   it('render-document renders the calculator and reports state changes', async () => {

@@ -17,4 +17,5 @@ export type {
 } from './invoke.js';
 export { RENDERED_COMPONENT_TYPES } from './node-view.js';
 export type { HeadingLevel } from './outline.js';
+export { type PrepareRendererOptions, prepareRenderer } from './prepare.js';
 export { IntelligentUIStreamView, type IntelligentUIStreamViewProps } from './stream-view.js';

@@ -15,6 +15,7 @@ describe('@lineup/renderer-react public surface', () => {
       'IntelligentUIView',
       'RENDERED_COMPONENT_TYPES',
       'formatResult',
+      'prepareRenderer',
       'scalarText',
     ]);
   });

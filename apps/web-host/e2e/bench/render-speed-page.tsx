@@ -3,7 +3,7 @@
  * delivers a document the way a host does (JSON text → parsed value → IntelligentUIView) and times it to the
  * DOM, against `JSON.parse` + `parseDocument` of the same text, and counts the components a keystroke renders.
  */
-import { IntelligentUIView } from '@lineup/renderer-react';
+import * as renderer from '@lineup/renderer-react';
 import '@lineup/renderer-react/styles.css';
 import { parseDocument } from '@lineup/shared';
 import { createRoot, type Root } from 'react-dom/client';
@@ -88,7 +88,7 @@ async function mount(text: string): Promise<RenderTiming> {
       }
     });
     check.observe(container, { childList: true, subtree: true, attributes: true });
-    root.render(<IntelligentUIView document={JSON.parse(text)} />);
+    root.render(<renderer.IntelligentUIView document={JSON.parse(text)} />);
   });
   // Long-task entries arrive after the task: give them a frame.
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -202,7 +202,20 @@ declare global {
   }
 }
 
+/**
+ * What a host does when the page is idle after it loaded (`prepareRenderer`), then waits two frames; false when
+ * the renderer benchmarked has no `prepareRenderer` (an older version).
+ */
+async function prepare(): Promise<boolean> {
+  const prepareRenderer = (renderer as { prepareRenderer?: () => void }).prepareRenderer;
+  if (prepareRenderer === undefined) return false;
+  prepareRenderer();
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  return true;
+}
+
 const lineupBench = {
+  prepare,
   documentText,
   parseTime,
   deliver,

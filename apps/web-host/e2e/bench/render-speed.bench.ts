@@ -7,7 +7,8 @@
  *
  *   npx playwright test -c e2e/bench/playwright.config.ts render-speed
  *
- * Each fresh page is a new browser context whose script differs by a comment, so nothing compiled or cached by an
+ * Each fresh page (and each prepared one: a fresh page that first ran `prepareRenderer`, as a host does at idle
+ * after load) is a new browser context whose script differs by a comment, so nothing compiled or cached by an
  * earlier page is reused. `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and styles/>` benchmarks
  * that version instead (the folder must sit inside packages/renderer-react, so its imports resolve), to compare
  * two versions on one machine.
@@ -99,6 +100,8 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
   const { script, style } = await bundle();
 
   const fresh: { timing: RenderTiming; parse: number }[] = [];
+  /** Fresh pages that ran `prepareRenderer` (what a host does at idle after load) before the document came. */
+  const prepared: { timing: RenderTiming; parse: number }[] = [];
   const warm: RenderTiming[] = [];
   const keystrokes: RenderCount[] = [];
   let warmParse = NaN;
@@ -136,6 +139,23 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
       }
     }
     await page.context().close();
+
+    // The same on another fresh page, after what the host does when the page is idle (prepareRenderer).
+    const preparedPage = await freshPage(browser, script, style, `prepared page ${run}`);
+    if (await preparedPage.evaluate(() => window.lineupBench.prepare())) {
+      const variant = 100 + run;
+      prepared.push({
+        timing: await preparedPage.evaluate(
+          (v) => window.lineupBench.deliver(window.lineupBench.documentText(v)),
+          variant,
+        ),
+        parse: await preparedPage.evaluate(
+          ([v, runs]) => window.lineupBench.parseTime(window.lineupBench.documentText(v), runs),
+          [variant, PARSE_RUNS] as const,
+        ),
+      });
+    }
+    await preparedPage.context().close();
   }
 
   const parse = median(fresh.map((run) => run.parse));
@@ -149,6 +169,9 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
     `document: ${fresh[0]?.timing.bytes} bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks`,
     `JSON.parse + parseDocument in the same page: ${ms(parse)} (median of ${PARSE_RUNS} per page, median of pages)`,
     `fresh page (median of ${FRESH_PAGES}): every node, Markdown filled in, ${ms(median(complete))} (${range(complete)}), ${ratio.toFixed(1)}× parse; every component (Markdown maybe pending) ${ms(median(firstDom))}; longest task ${ms(median(fresh.map((run) => run.timing.longestTask)))}`,
+    prepared.length === 0
+      ? 'fresh page after prepareRenderer: (this renderer has no prepareRenderer)'
+      : `fresh page after prepareRenderer (median of ${prepared.length}): every node, Markdown filled in, ${ms(median(prepared.map((run) => run.timing.complete)))} (${range(prepared.map((run) => run.timing.complete))}), ${median(prepared.map((run) => run.timing.complete / run.parse)).toFixed(1)}× parse`,
     `same document again in that page (median of ${WARM_RUNS}): ${ms(warmComplete)} (${(warmComplete / warmParse).toFixed(1)}× parse)`,
     `Slider keystroke (median of ${KEYSTROKES}): ${perKey((count) => count.components)} component renders in ${perKey((count) => count.commits)} commit(s), ${perKey((count) => count.markdownBlocks)} of ${MARKDOWN_BLOCKS} Markdown blocks (${perKey((count) => count.markdownComponents)} of their components)`,
   ];
