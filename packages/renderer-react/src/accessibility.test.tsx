@@ -8,7 +8,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { IntelligentUIView } from './document-view.js';
 import { guessDocumentLanguage } from './language.js';
-import { markdownCacheSize, renderMarkdown } from './markdown.js';
+import { MARKDOWN_CACHE_LIMITS, markdownCacheSize, renderMarkdown } from './markdown.js';
 import { nextHeadingLevel } from './outline.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
@@ -237,7 +237,8 @@ describe('state and Markdown cache', () => {
     const text = `cache probe ${Math.random()}`;
     const before = markdownCacheSize();
     const first = renderMarkdown(text, 2);
-    expect(markdownCacheSize()).toBe(before + 1);
+    // Test files share the module (and its cache), which may be full already.
+    expect(markdownCacheSize()).toBe(Math.min(before + 1, MARKDOWN_CACHE_LIMITS.entries));
     expect(renderMarkdown(text, 2)).toBe(first);
     expect(renderMarkdown(text, 3)).not.toBe(first);
   });
