@@ -77,6 +77,39 @@ describe('Markdown: markdown-it against react-markdown', () => {
       expect(html(renderMarkdown, text, base)).toBe(html(oracle, text, base));
   });
 
+  // Hostile texts at the length limit (16,384 characters): what react-markdown rendered, this renders the same;
+  // nesting that overflowed its stack overflows this one's too (the node then shows its error).
+  const LIMIT = 16_384;
+  const HOSTILE: Record<string, string> = {
+    brackets: '['.repeat(LIMIT),
+    'nested link labels': `${'['.repeat(LIMIT / 2)}a${']'.repeat(LIMIT / 2 - 1)}`,
+    'unclosed images': '![a'.repeat(LIMIT / 3),
+    'link starts': '[a]('.repeat(LIMIT / 4),
+    'emphasis runs': '*a '.repeat(LIMIT / 3),
+    'mixed emphasis': '**a*'.repeat(LIMIT / 4),
+    'single tildes': '~a'.repeat(LIMIT / 2),
+    'backtick runs': Array.from({ length: 180 }, (_, i) => `${'`'.repeat(i + 1)}a`).join(''),
+    'angle brackets': '<a'.repeat(LIMIT / 2),
+    'entity starts': '&#'.repeat(LIMIT / 2),
+    'indented list lines': Array.from({ length: LIMIT / 4 }, (_, i) => `${' '.repeat(i % 40)}- a`).join('\n'),
+    'hard breaks': 'a  \n'.repeat(LIMIT / 4),
+    fences: '```\n'.repeat(LIMIT / 4),
+  };
+  it.each(Object.entries(HOSTILE))(
+    'the same HTML for hostile Markdown at the length limit: %s',
+    (_, text) => {
+      const limited = text.slice(0, LIMIT);
+      expect(html(renderMarkdown, limited, 2)).toBe(html(oracle, limited, 2));
+    },
+  );
+
+  it('overflows the stack on blocks nested thousands deep, as react-markdown did', () => {
+    for (const text of ['>'.repeat(LIMIT), '> '.repeat(LIMIT / 2)]) {
+      expect(() => html(oracle, text, 2)).toThrow(RangeError);
+      expect(() => html(renderMarkdown, text, 2)).toThrow(RangeError);
+    }
+  });
+
   it('takes CR and CRLF as line endings (react-markdown kept them in the text, where CSS shows a CR as a space)', () => {
     for (const text of ['a\r\nb\rc', '```\r\none\rtwo\r\n```', '- a\r- b\r\n\r\n  c'])
       expect(html(renderMarkdown, text, 2)).toBe(html(oracle, text.replace(/\r\n?/g, '\n'), 2));

@@ -117,9 +117,29 @@ function strikethroughPostProcess(state: InlineState): boolean {
 
 /**
  * CommonMark with raw HTML recognised (so it can be skipped, never shown as markup), no typographic
- * replacements, no linkify; nesting as deep as a Markdown text can be (16,384 characters), so nothing is cut.
+ * replacements, no linkify. Blocks nest as deep as a Markdown text can (16,384 characters): markdown-it drops
+ * what lies deeper than `maxNesting`, so the bound is never reached (a stack overflow comes first, as it did with
+ * react-markdown, and the node shows its error).
  */
 const parser = new MarkdownIt('commonmark', { html: true, maxNesting: 20_000 });
+
+/**
+ * Inline syntax is parsed with a bound of its own: markdown-it recurses once per bracket while it looks for the
+ * end of a link's or an image's label, and past the bound it reads a bracket as text (nothing is dropped), so
+ * `[[[[…` of any length is text rather than a stack overflow. Emphasis does not recurse here.
+ */
+const INLINE_MAX_NESTING = 64;
+parser.core.ruler.at('inline', (state) => {
+  const options = state.md.options;
+  const blockNesting = options.maxNesting;
+  options.maxNesting = INLINE_MAX_NESTING;
+  try {
+    for (const token of state.tokens)
+      if (token.type === 'inline') state.md.inline.parse(token.content, state.md, state.env, token.children!);
+  } finally {
+    options.maxNesting = blockNesting;
+  }
+});
 // Every link is unwrapped into its text whatever its URL (none is ever made an element), so a `javascript:` link
 // is a link too: its text is shown, like any other link's, not its Markdown source.
 parser.validateLink = () => true;
