@@ -9,8 +9,13 @@ import { expect, test } from './fixtures.ts';
 
 async function say(page: Page, text: string) {
   const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
-  await page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent').fill(text);
-  await page.getByRole('button', { name: chinese ? '发送' : 'Send' }).click();
+  const field = page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent');
+  await field.fill(text);
+  // Enter in the field, as a user sends. A click goes to the Send button's position, and the composer follows the
+  // conversation: a Surface above that resizes itself between Playwright's stability check and the click (its
+  // content reports its size after it drew) can move the button away from under it.
+  await expect(page.getByRole('button', { name: chinese ? '发送' : 'Send' })).toBeEnabled();
+  await field.press('Enter');
   try {
     await expect(page.locator('.host__chat-turn--user').last()).toContainText(text);
   } catch (error) {

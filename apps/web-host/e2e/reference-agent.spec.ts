@@ -117,10 +117,26 @@ async function open(page: Page, server: ReferenceAgentServer): Promise<WireEnvel
 
 async function say(page: Page, text: string) {
   const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
-  await page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent').fill(text);
-  await page.getByRole('button', { name: chinese ? '发送' : 'Send' }).click();
+  const field = page.getByLabel(chinese ? '发给智能体的消息' : 'Message to the agent');
+  await field.fill(text);
+  // Enter in the field, as a user sends. A click goes to the Send button's position, and the composer follows the
+  // conversation: a Surface above that resizes itself between Playwright's stability check and the click (its
+  // content reports its size after it drew) can move the button away from under it.
+  await expect(page.getByRole('button', { name: chinese ? '发送' : 'Send' })).toBeEnabled();
+  await field.press('Enter');
   // The turn shows once it is recorded: seconds on a machine busy with a whole CI run (5 s was missed once there).
-  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
+  try {
+    await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
+  } catch (error) {
+    // Seen in CI right after a Surface opened: say what the page showed, to find out next time.
+    const field = await page.locator('#chat-message').inputValue();
+    const notes = await page.locator('.host__note').allTextContents();
+    const turns = await page.locator('.host__chat-turn--user').allTextContents();
+    throw new Error(
+      `"${text}" did not show as sent; the field holds "${field}"; notes: ${JSON.stringify(notes.slice(-5))}; user turns: ${JSON.stringify(turns.slice(-3))}`,
+      { cause: error },
+    );
+  }
 }
 
 const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
