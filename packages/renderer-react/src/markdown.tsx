@@ -183,10 +183,8 @@ class Builder {
       index++;
       switch (token.type) {
         case 'paragraph_open': {
-          const inline = tokens[index]!;
-          const children = inline.type === 'inline' ? this.inline(inline.children ?? []) : [];
-          if (inline.type === 'inline') index++;
-          index++; // paragraph_close
+          const [children, next] = this.#inlineBlock(tokens, index);
+          index = next;
           pieces.push({ tag: 'p', props: token.hidden ? { tight: 1 } : null, children });
           break;
         }
@@ -194,10 +192,8 @@ class Builder {
           const requested = Number(token.tag.slice(1));
           const depth = nextHeadingLevel(this.#base, requested, this.#previousHeading);
           this.#previousHeading = depth;
-          const inline = tokens[index]!;
-          const children = inline.type === 'inline' ? this.inline(inline.children ?? []) : [];
-          if (inline.type === 'inline') index++;
-          index++;
+          const [children, next] = this.#inlineBlock(tokens, index);
+          index = next;
           pieces.push({ tag: `h${depth}`, props: null, children });
           break;
         }
@@ -259,6 +255,13 @@ class Builder {
       }
     }
     return [pieces, index];
+  }
+
+  /** The content of a paragraph or heading whose open token precedes `index`; the index after its close. */
+  #inlineBlock(tokens: readonly Token[], index: number): [Piece[], number] {
+    const inline = tokens[index]!;
+    if (inline.type !== 'inline') return [[], index + 1];
+    return [this.inline(inline.children ?? []), index + 2];
   }
 
   /** Inline tokens to pieces; `*_open` … `*_close` nest. */
