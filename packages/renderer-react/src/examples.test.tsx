@@ -11,6 +11,7 @@ import renderSource from '../examples/render-document.tsx?raw';
 import streamSource from '../examples/stream.tsx?raw';
 import themeSource from '../examples/theme.tsx?raw';
 import readme from '../README.md?raw';
+import { countNumberFormats } from '../test/number-formats.js';
 
 let root: Root | undefined;
 afterEach(() => {
@@ -36,14 +37,7 @@ describe('README examples', () => {
   });
 
   it('prepare makes the number format of the locale when the page is idle, and nothing before', async () => {
-    const NumberFormat = Intl.NumberFormat;
-    const made: string[] = [];
-    Intl.NumberFormat = class extends NumberFormat {
-      constructor(locale?: string, options?: Intl.NumberFormatOptions) {
-        super(locale, options);
-        made.push(String(locale));
-      }
-    } as typeof Intl.NumberFormat;
+    const { made, restore } = countNumberFormats();
     const idle: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
     try {
@@ -53,7 +47,7 @@ describe('README examples', () => {
       for (const callback of idle) callback();
       expect(made).toEqual(['fr-FR']);
     } finally {
-      Intl.NumberFormat = NumberFormat;
+      restore();
       vi.unstubAllGlobals();
     }
   });

@@ -1,28 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { countNumberFormats } from '../test/number-formats.js';
 import { formatResult } from './format.js';
 import { markdownCacheSize } from './markdown.js';
 import { prepareRenderer } from './prepare.js';
 
-const NumberFormat = Intl.NumberFormat;
-afterEach(() => {
-  Intl.NumberFormat = NumberFormat;
-});
-
-/** Counts the number formats made from now on, by locale. */
-function countNumberFormats(): string[] {
-  const made: string[] = [];
-  Intl.NumberFormat = class extends NumberFormat {
-    constructor(locale?: string, options?: Intl.NumberFormatOptions) {
-      super(locale, options);
-      made.push(String(locale));
-    }
-  } as typeof Intl.NumberFormat;
-  return made;
-}
+let counter: ReturnType<typeof countNumberFormats> | undefined;
+afterEach(() => counter?.restore());
 
 describe('prepareRenderer', () => {
   it('creates the number format a Result of that locale uses, once', () => {
-    const made = countNumberFormats();
+    counter = countNumberFormats();
+    const { made } = counter;
     prepareRenderer({ locale: 'de-DE' });
     expect(made).toEqual(['de-DE']);
     // The document's Result finds it made; a second call makes nothing new.
