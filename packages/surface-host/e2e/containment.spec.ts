@@ -51,10 +51,10 @@ const VIEW_ATTACKS = new Set([
   'a worker from a blob',
 ]);
 
-for (const mode of ['warm', 'pool', 'cold', 'reference', 'view'] as const)
-  test.describe(`a contained ${mode === 'view' ? 'MCP App view' : 'Surface'} lets nothing out (${mode} frame)`, () => {
+for (const mode of ['warm', 'pool', 'cold', 'reference', 'view', 'view-ahead'] as const)
+  test.describe(`a contained ${mode.startsWith('view') ? 'MCP App view' : 'Surface'} lets nothing out (${mode} frame)`, () => {
     test.use({ harnessMode: mode });
-    for (const attack of mode === 'view'
+    for (const attack of mode.startsWith('view')
       ? ATTACKS.filter((attack) => VIEW_ATTACKS.has(attack.name))
       : ATTACKS) {
       test(`${attack.kind}: ${attack.name}`, { tag: holdTag(attack) }, async ({

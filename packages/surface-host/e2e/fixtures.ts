@@ -35,9 +35,10 @@ export const test = base.extend<
     /**
      * `warm`: Surfaces take the spare frame the host keeps loaded; `pool`: a frame from a pool of
      * `POOL_FRAMES` loaded spares; `cold`: each loads a frame of its own; `reference`: the spare frame, with
-     * each bundle mounted as an installed app's Surface by reference is (its files read back, declared events).
+     * each bundle mounted as an installed app's Surface by reference is (its files read back, declared events);
+     * `view`: each bundle as an MCP App view; `view-ahead`: as a view prepared out of sight, then shown.
      */
-    harnessMode: 'warm' | 'pool' | 'cold' | 'reference' | 'view';
+    harnessMode: 'warm' | 'pool' | 'cold' | 'reference' | 'view' | 'view-ahead';
   },
   { profile: BrowserContext }
 >({
@@ -72,6 +73,7 @@ export const test = base.extend<
       cold: '?cold',
       reference: '?reference',
       view: '?view',
+      'view-ahead': '?view&ahead',
     }[harnessMode];
     await page.goto(`${baseURL}/${query}`);
     await page.waitForFunction(() => 'harness' in window);

@@ -76,6 +76,51 @@ for (const server of SERVERS)
     });
   });
 
+test('a view prepared ahead runs out of sight, then is shown without reloading and works as one mounted there', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  const html = publishedView('@modelcontextprotocol/server-basic-vanillajs');
+  await call(page, 'prepareView', 'ahead', html, { theme: 'dark' });
+  // It loads, runs and initializes where no one sees or reaches it.
+  await expect.poll(() => call(page, 'viewState', 'ahead').then((state) => state?.initialized)).toBe(true);
+  expect(await call(page, 'viewPlace', 'ahead')).toEqual({
+    slot: false,
+    prepared: true,
+    inert: true,
+    ariaHidden: 'true',
+    opacity: '0',
+    holders: 1,
+  });
+  const hidden = page.frameLocator('[data-lineup-prepared-view] iframe').frameLocator('iframe');
+  // A mark in the view's document: it is still there after the move (the document was not loaded again).
+  await hidden.locator('html').evaluate(() => {
+    (window as unknown as { mark: number }).mark = 42;
+  });
+  await call(page, 'showView', 'ahead');
+  expect(await call(page, 'viewPlace', 'ahead')).toMatchObject({ slot: true, prepared: false, holders: 0 });
+  const frame = page.frameLocator('.slot[data-id="ahead"] iframe').frameLocator('iframe');
+  expect(await frame.locator('html').evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
+  await call(
+    page,
+    'viewToolResult',
+    'ahead',
+    {},
+    {
+      content: [{ type: 'text', text: '2026-12-05T09:30:00.000Z' }],
+      structuredContent: { time: '2026-12-05T09:30:00.000Z' },
+    },
+  );
+  await frame.getByRole('button', { name: /get server time/i }).click();
+  await expect
+    .poll(() => call(page, 'viewState', 'ahead').then((state) => state?.toolCalls))
+    .toEqual([{ name: 'get-time', arguments: {} }]);
+  await expect(frame.getByText('2026-12-04T12:00:00.000Z')).toBeVisible();
+  await call(page, 'closeView', 'ahead');
+  expect(await call(page, 'isMounted', 'ahead')).toBe(false);
+  expect(recorder.traffic()).toMatchObject({ connections: 0, httpRequests: 0, webSockets: 0, udpPackets: 0 });
+});
+
 /** A hostile view: it tries to reach past its port, and reports what it saw over its own protocol. */
 const HOSTILE_VIEW = `<!doctype html><html><body><main>hostile</main><script type="module">
 const report = (data) => window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'probe', data } }, '*');

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import instancesSource from '../examples/instances.ts?raw';
 import mcpViewSource from '../examples/mcp-view.ts?raw';
 import mountSource from '../examples/mount-surface.ts?raw';
+import prepareViewSource from '../examples/prepare-view.ts?raw';
 import readme from '../README.md?raw';
 
 afterEach(() => {
@@ -35,6 +36,7 @@ describe('README examples', () => {
     ['mount-surface', mountSource],
     ['instances', instancesSource],
     ['mcp-view', mcpViewSource],
+    ['prepare-view', prepareViewSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -57,6 +59,31 @@ describe('README examples', () => {
     fromFrame({ ...base, type: 'event', event: 'close', data: {} });
     expect(log).toHaveBeenCalledWith('invalid_message');
     surface.close();
+  });
+
+  it('prepare-view mounts a view ahead, out of sight, and shows that same frame; without moveBefore, mounts then', async () => {
+    const { prepareClock } = await import('../examples/prepare-view.js');
+    const html = '<main>clock</main>';
+    // jsdom cannot move a frame: nothing is prepared, the view is mounted where it is shown.
+    const plain = prepareClock(html);
+    expect(plain.ahead).toBeNull();
+    const first = document.body.appendChild(document.createElement('div'));
+    expect(plain.show(first).frame.parentElement).toBe(first);
+    // A browser with Element.moveBefore (an insertion stands in for it here).
+    const prototype = Element.prototype as { moveBefore?: (node: Node, child: Node | null) => void };
+    prototype.moveBefore = function (this: Element, node: Node, child: Node | null) {
+      this.insertBefore(node, child);
+    };
+    try {
+      const prepared = prepareClock(html);
+      const frame = prepared.ahead?.frame;
+      expect(frame?.parentElement?.getAttribute('aria-hidden')).toBe('true');
+      const second = document.body.appendChild(document.createElement('div'));
+      expect(prepared.show(second).frame).toBe(frame);
+      expect(frame?.parentElement).toBe(second);
+    } finally {
+      delete prototype.moveBefore;
+    }
   });
 
   it("mcp-view mounts a view and answers its tools/call through the host's handler", async () => {

@@ -177,7 +177,7 @@ const REFILL_DELAY = 100;
 /** The attribute that marks a spare's holder. */
 const SPARE_HOLDER_ATTRIBUTE = 'data-lineup-spare-surface';
 
-function canMoveFrames(document: Document): boolean {
+export function canMoveFrames(document: Document): boolean {
   const view = document.defaultView as (Window & { Element: typeof Element }) | null;
   return typeof (view?.Element.prototype as { moveBefore?: unknown } | undefined)?.moveBefore === 'function';
 }
@@ -218,20 +218,28 @@ function spareWidth(pool: FramePool): string {
 /** A new spare frame, loading in its holder. */
 function loadSpare(document: Document, body: HTMLElement, width: string): FrameLink {
   const link = new FrameLink(document);
-  // In the viewport and at a Surface's size, but transparent, behind the page, inert and out of the
-  // accessibility tree: a frame that is hidden or off screen is not rendered (Chromium throttles it), and a
-  // Surface starting in it right after the move would measure itself as 0.
+  const holder = hiddenHolder(document, SPARE_HOLDER_ATTRIBUTE, width);
+  link.frame.style.cssText = 'display:block;width:100%;height:240px;border:0';
+  holder.appendChild(link.frame);
+  body.appendChild(holder);
+  return link;
+}
+
+/**
+ * A holder for a frame that loads before it is shown: in the viewport and at a Surface's size, but transparent,
+ * behind the page, inert and out of the accessibility tree — a frame that is hidden or off screen is not rendered
+ * (Chromium throttles it), and a Surface starting in it right after the move would measure itself as 0.
+ * `attribute` marks it (empty value); `width` is a CSS width.
+ */
+export function hiddenHolder(document: Document, attribute: string, width: string): HTMLDivElement {
   const holder = document.createElement('div');
-  holder.setAttribute(SPARE_HOLDER_ATTRIBUTE, '');
+  holder.setAttribute(attribute, '');
   holder.setAttribute('aria-hidden', 'true');
   holder.inert = true;
   holder.style.cssText =
     'position:fixed;top:0;left:0;width:100%;height:240px;opacity:0;pointer-events:none;overflow:hidden;z-index:-2147483647';
   holder.style.width = width;
-  link.frame.style.cssText = 'display:block;width:100%;height:240px;border:0';
-  holder.appendChild(link.frame);
-  body.appendChild(holder);
-  return link;
+  return holder;
 }
 
 /** Removes a spare that will serve no Surface, with its holder. */

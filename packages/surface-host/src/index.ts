@@ -18,6 +18,8 @@ export {
   type MountMcpViewOptions,
   mcpViewBundle,
   mountMcpView,
+  type PrepareMcpViewOptions,
+  prepareMcpView,
 } from './mcp-view.js';
 export { type ReferencedSurface, surfaceBundleFromFiles } from './reference.js';
 export {

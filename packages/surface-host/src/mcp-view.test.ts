@@ -6,7 +6,7 @@
 import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS, SURFACE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpViewBundle, mountMcpView } from './mcp-view.js';
+import { mcpViewBundle, mountMcpView, prepareMcpView } from './mcp-view.js';
 
 const VITE_SINGLE_FILE = `<!doctype html>
 <html lang="en">
@@ -149,5 +149,72 @@ describe('mountMcpView', () => {
     expect(handle.closed).toBe(true);
     expect(container.childElementCount).toBe(0);
     await expect(handle.transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow('closed');
+  });
+});
+
+describe('prepareMcpView', () => {
+  const VIEW = { html: '<main>ahead</main>', css: '', js: '', modules: [] };
+  const prototype = Element.prototype as { moveBefore?: (node: Node, child: Node | null) => void };
+
+  afterEach(() => {
+    delete prototype.moveBefore;
+    document.body.replaceChildren();
+  });
+
+  /** jsdom has no `moveBefore`: an insertion stands in for it (Chromium's keeps the frame loaded: e2e). */
+  const canMove = () => {
+    prototype.moveBefore = function (this: Element, node: Node, child: Node | null) {
+      this.insertBefore(node, child);
+    };
+  };
+
+  it('gives null where frames cannot be moved, and mounts nothing', () => {
+    expect(prepareMcpView(document, { instanceId: 'p0', name: 'View', view: VIEW })).toBeNull();
+    expect(document.body.childElementCount).toBe(0);
+  });
+
+  it('mounts the view in an inert, hidden holder at the width given, and moves it where it is shown', () => {
+    canMove();
+    const handle = prepareMcpView(document, { instanceId: 'p1', name: 'Clock', view: VIEW, width: 480 });
+    expect(handle).not.toBeNull();
+    const holder = handle?.frame.parentElement as HTMLElement;
+    expect(holder.parentElement).toBe(document.body);
+    expect(holder.getAttribute('aria-hidden')).toBe('true');
+    expect(holder.inert).toBe(true);
+    expect(holder.style.opacity).toBe('0');
+    expect(holder.style.pointerEvents).toBe('none');
+    expect(holder.style.width).toBe('480px');
+    const container = document.body.appendChild(document.createElement('div'));
+    handle?.moveTo(container);
+    expect(handle?.frame.parentElement).toBe(container);
+    expect(holder.isConnected).toBe(false);
+    expect(handle?.frame.getAttribute('title')).toBe('Clock');
+    handle?.close();
+    expect(container.childElementCount).toBe(0);
+    expect(() => handle?.moveTo(container)).toThrow(TypeError);
+  });
+
+  it('closing a view that was never shown removes its holder', () => {
+    canMove();
+    const handle = prepareMcpView(document, { instanceId: 'p2', name: 'Clock', view: VIEW });
+    const holder = handle?.frame.parentElement as HTMLElement;
+    handle?.close();
+    expect(holder.isConnected).toBe(false);
+  });
+
+  it('refuses a view over its bound as mountMcpView does, and leaves no holder', () => {
+    canMove();
+    const view = { ...VIEW, modules: ['x'.repeat(4_000)] };
+    expect(() => prepareMcpView(document, { instanceId: 'p3', name: 'View', view, maxBytes: 1_000 })).toThrow(
+      LineUpProtocolError,
+    );
+    expect(document.querySelector('[data-lineup-prepared-view]')).toBeNull();
+  });
+
+  it('moveTo throws where the browser cannot move a frame', () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const handle = mountMcpView(container, { instanceId: 'p4', name: 'View', view: VIEW });
+    expect(() => handle.moveTo(document.body)).toThrow(/cannot move a frame/);
+    handle.close();
   });
 });

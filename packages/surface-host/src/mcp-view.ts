@@ -14,9 +14,12 @@
  * - `handle.transport` is a transport of the MCP TypeScript SDK's shape (`start`, `send`, `close`, `onmessage`), so
  *   the host end of the protocol can be the MCP Apps SDK's own `AppBridge` (`@modelcontextprotocol/ext-apps`),
  *   connected with `bridge.connect(handle.transport)`. This package does not depend on either SDK.
+ * - `prepareMcpView(document, options)` mounts a view ahead of its use, out of sight, where it loads and runs (and
+ *   its host can answer its `ui/initialize`); `handle.moveTo(container)` then shows it without reloading it.
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { canMoveFrames, hiddenHolder } from './frame-link.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
 /** What a frame runs of a view. */
@@ -159,6 +162,12 @@ export interface McpViewHandle {
   readonly transport: McpViewTransport;
   /** Sets the frame's height (from the view's `ui/notifications/size-changed`): clamped, loop-safe. */
   resize(height: number): void;
+  /**
+   * Moves the view's frame to the end of `container` without reloading it (`Element.moveBefore`): the view keeps
+   * its document, its state and its channel. A view from `prepareMcpView` leaves its hidden holder. Throws a
+   * `TypeError` where the browser cannot move a frame without reloading it, or when the view is closed.
+   */
+  moveTo(container: HTMLElement): void;
   /** Removes the frame; the transport closes (its `onclose` runs). Calling it again does nothing. */
   close(): void;
 }
@@ -219,12 +228,66 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
     },
     transport,
     resize: (height) => frame.resize(height),
+    moveTo(target) {
+      if (frame.closed) throw new TypeError('The view is closed.');
+      if (!canMoveFrames(target.ownerDocument))
+        throw new TypeError('This browser cannot move a frame without reloading it (Element.moveBefore).');
+      const from = frame.frame.parentElement;
+      (target as HTMLElement & { moveBefore(node: Node, child: Node | null): void }).moveBefore(
+        frame.frame,
+        null,
+      );
+      if (from?.hasAttribute(PREPARED_VIEW_ATTRIBUTE) && from.childElementCount === 0) from.remove();
+    },
     close() {
       if (transportClosed) return;
       transportClosed = true;
+      const from = frame.frame.parentElement;
       frame.close();
+      if (from?.hasAttribute(PREPARED_VIEW_ATTRIBUTE) && from.childElementCount === 0) from.remove();
       transport.onclose?.();
     },
   };
   return handle;
+}
+
+/** Marks the hidden holder of a view mounted ahead (`prepareMcpView`). */
+const PREPARED_VIEW_ATTRIBUTE = 'data-lineup-prepared-view';
+
+export interface PrepareMcpViewOptions extends MountMcpViewOptions {
+  /** The width in CSS pixels the view is laid out at while it waits: that of where it will be shown. */
+  readonly width?: number;
+}
+
+/**
+ * Mounts an MCP App view ahead of its use, out of sight: in a holder in the viewport but transparent, behind the
+ * page, inert (nothing in it takes focus or a click) and out of the accessibility tree — the holder spare frames
+ * use. There it loads, runs and speaks over its port like any mounted view, in the same frames and containment; its
+ * host can connect a bridge and answer its `ui/initialize` at once. `handle.moveTo(container)` shows it later
+ * without reloading it; `handle.close()` discards it with its holder. Returns null where the browser cannot move a
+ * frame without reloading it (`Element.moveBefore` missing: mount it with `mountMcpView` when it is needed). Throws
+ * `LineUpProtocolError` for a view a frame cannot run, as `mountMcpView` does.
+ */
+export function prepareMcpView(document: Document, options: PrepareMcpViewOptions): McpViewHandle | null {
+  if (!canMoveFrames(document) || document.body === null) return null;
+  const width = options.width !== undefined && options.width > 0 ? `${Math.round(options.width)}px` : '100%';
+  const holder = hiddenHolder(document, PREPARED_VIEW_ATTRIBUTE, width);
+  document.body.appendChild(holder);
+  try {
+    return mountMcpView(holder, {
+      ...options,
+      // A view removed for what it did (a navigation, a flood) leaves no empty holder behind.
+      onRejected: (rejection) => {
+        if (
+          (rejection.reason === 'navigated' || rejection.reason === 'flooded') &&
+          holder.childElementCount === 0
+        )
+          holder.remove();
+        options.onRejected?.(rejection);
+      },
+    });
+  } catch (error) {
+    holder.remove();
+    throw error;
+  }
 }

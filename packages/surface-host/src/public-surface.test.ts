@@ -25,6 +25,7 @@ describe('@lineup/surface-host public surface', () => {
       'mcpViewBundle',
       'mountMcpView',
       'mountSurface',
+      'prepareMcpView',
       'prepareSurfaceFrame',
       'surfaceBundleFromFiles',
       'surfaceContentSecurityPolicy',

@@ -9,6 +9,7 @@ import {
   mcpViewBundle,
   mountMcpView,
   mountSurface,
+  prepareMcpView,
   prepareSurfaceFrame,
   SURFACE_CSP,
   SURFACE_SANDBOX,
@@ -107,6 +108,8 @@ window.LineUpSurface = {
 const byReference = new URLSearchParams(location.search).has('reference');
 /** `?view`: each Surface of the attack suite is mounted as an MCP App view (`mountView`). */
 const asView = new URLSearchParams(location.search).has('view');
+/** `?view&ahead`: each such view is mounted ahead, out of sight (`prepareMcpView`), and shown 100 ms later. */
+const ahead = new URLSearchParams(location.search).has('ahead');
 const REFERENCE_EVENTS = ['done'];
 
 function asReferenced(bundle: { html: string; css: string; js: string }) {
@@ -154,13 +157,18 @@ function mountView(
   html: string,
   context: { theme?: 'light' | 'dark'; locale?: string } = {},
   onLog?: (data: unknown) => void,
+  /** Mounted ahead, out of sight (`prepareMcpView`), instead of in its slot. */
+  ahead = false,
 ): ViewRecord {
-  const handle = mountMcpView(slot(id), {
+  const options = {
     instanceId: id,
     name: `View ${id}`,
     view: mcpViewBundle(html),
-    onRejected: (rejection) => mounted.get(id)?.rejections.push(rejection),
-  });
+    onRejected: (rejection: SurfaceRejection) => mounted.get(id)?.rejections.push(rejection),
+  };
+  const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
+  if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
+  const handle = prepared ?? mountMcpView(slot(id), options);
   const bridge = new AppBridge(
     null,
     { name: 'LineUp harness', version: '0.0.0' },
@@ -230,6 +238,31 @@ const harness = {
     record.handle = view.handle as unknown as SurfaceHandle;
     record.warm = view.handle.ready;
   },
+  /** Mounts a view ahead, out of sight (`prepareMcpView`), its bridge connected: `showView` moves it into a slot. */
+  prepareView(id: string, html: string, context: { theme?: 'light' | 'dark'; locale?: string } = {}) {
+    const record = track(id);
+    const view = mountView(id, html, context, undefined, true);
+    record.handle = view.handle as unknown as SurfaceHandle;
+  },
+  /** Moves a prepared view into its slot (`handle.moveTo`). */
+  showView(id: string) {
+    const view = views.get(id);
+    if (view === undefined) throw new Error(`no view ${id}`);
+    view.handle.moveTo(slot(id));
+  },
+  /** Where a view's frame is: in a prepared view's hidden holder (with what makes it hidden), or in its slot. */
+  viewPlace(id: string) {
+    const holder = views.get(id)?.handle.frame.parentElement;
+    if (holder === null || holder === undefined) return null;
+    return {
+      slot: holder.classList.contains('slot'),
+      prepared: holder.hasAttribute('data-lineup-prepared-view'),
+      inert: holder.inert,
+      ariaHidden: holder.getAttribute('aria-hidden'),
+      opacity: getComputedStyle(holder).opacity,
+      holders: document.querySelectorAll('[data-lineup-prepared-view]').length,
+    };
+  },
   viewState: (id: string) => {
     const view = views.get(id);
     if (view === undefined) return null;
@@ -261,18 +294,28 @@ const harness = {
     const record = track(id);
     if (asView) {
       // Every attack as an MCP App view: its 'done' arrives as the view's log notification.
-      const view = mountView(id, attackView(bundle), {}, (data) => {
-        const logged = data as { event?: string; data?: Record<string, unknown> } | null;
-        if (typeof logged?.event !== 'string') return;
-        record.events.push({
-          instance_id: id,
-          event: logged.event,
-          data: (logged.data ?? {}) as SurfaceEvent['data'],
-        });
-        record.reachedFirstEvent();
-      });
+      const view = mountView(
+        id,
+        attackView(bundle),
+        {},
+        (data) => {
+          const logged = data as { event?: string; data?: Record<string, unknown> } | null;
+          if (typeof logged?.event !== 'string') return;
+          record.events.push({
+            instance_id: id,
+            event: logged.event,
+            data: (logged.data ?? {}) as SurfaceEvent['data'],
+          });
+          record.reachedFirstEvent();
+        },
+        ahead,
+      );
       record.handle = view.handle as unknown as SurfaceHandle;
       record.warm = view.handle.ready;
+      if (ahead)
+        setTimeout(() => {
+          if (!view.handle.closed) view.handle.moveTo(slot(id));
+        }, 100);
       return;
     }
     record.handle = mountSurface(slot(id), {
