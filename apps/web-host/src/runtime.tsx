@@ -38,6 +38,7 @@ import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
+import { PreparedMcpViews } from './conversation/mcp-views.ts';
 import { useText } from './i18n.tsx';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
@@ -62,6 +63,8 @@ export type RuntimeState =
       readonly receipts: ActionReceipts;
       /** The installed apps and the actions on them; it stays current by itself (`host.onAppsChanged`). */
       readonly appCenter: AppCenter;
+      /** MCP App views prepared ahead of their tools' calls. */
+      readonly mcpViews: PreparedMcpViews;
       /** The inventory when the runtime became ready (the app center shows the current one). */
       readonly inventory: ClientInventoryPayload;
     }
@@ -134,6 +137,7 @@ interface SessionParts {
   mcpCaller?: ReturnType<typeof createMcpToolCaller>;
   host?: HostRuntime;
   appCenter?: AppCenter;
+  mcpViews?: PreparedMcpViews;
   devLink?: DevLink;
   consent?: ConsentQueue;
   capabilities?: CapabilityRuntime;
@@ -150,7 +154,7 @@ function startSession(reports: SessionReports): RuntimeSession {
   const parts: SessionParts = {};
   // The database goes first: whatever still runs can then write nothing (a closed connection throws).
   const closeParts = () => {
-    const { db, appCenter, devLink, host, connection, consent, capabilities, mcpCaller } = parts;
+    const { db, appCenter, mcpViews, devLink, host, connection, consent, capabilities, mcpCaller } = parts;
     for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
     devLink?.stop();
     db?.close();
@@ -158,6 +162,7 @@ function startSession(reports: SessionReports): RuntimeSession {
     host?.runtime.abortMcpCalls();
     void mcpCaller?.close();
     appCenter?.dispose();
+    mcpViews?.dispose();
     host?.dispose();
     void connection?.stop();
     // Open questions leave the screen unanswered: the next start's recover() settles their calls, once.
@@ -212,6 +217,9 @@ function startSession(reports: SessionReports): RuntimeSession {
       mcp: { connect, checkView: (html) => void mcpViewBundle(html) },
     });
     parts.appCenter = appCenter;
+    // In the language the conversation sets (Conversation.tsx) before any is prepared.
+    const mcpViews = new PreparedMcpViews(registry, host, 'en');
+    parts.mcpViews = mcpViews;
     let remoteUrl: string | null = null;
     try {
       remoteUrl = configuredAgentUrl();
@@ -287,6 +295,7 @@ function startSession(reports: SessionReports): RuntimeSession {
       actions,
       receipts,
       appCenter,
+      mcpViews,
       inventory,
     });
   })().catch((error: unknown) => {

@@ -6,13 +6,17 @@
  *   against the same call made with a bare client of the official SDK, in turns, on one server on localhost;
  * - opening a kept view to its `ui/initialize` — `mountMcpView` (the Surface frames and containment) with the MCP
  *   Apps SDK's `AppBridge` — against a bare `<iframe sandbox="allow-scripts" srcdoc>` of the same HTML with the
- *   same bridge over `PostMessageTransport`, cold (a frame loaded for it) and warm (a spare frame loaded ahead).
+ *   same bridge over `PostMessageTransport`, cold (a frame loaded for it) and warm (a spare frame loaded ahead);
+ * - showing a view prepared ahead (`McpViewSession` of the host, as `PreparedMcpViews` prepares it: loaded and
+ *   initialized out of sight): moved into place, bound to its call, its tool input sent, the next frame painted —
+ *   against the same bare frame to its `ui/initialize`.
  */
 import { AppRegistry, openRuntimeDatabase, type RuntimeHost, ToolRuntime } from '@lineup/runtime';
 import { createMcpConnector, createMcpToolCaller, installMcpServer } from '@lineup/runtime/mcp';
 import { mcpViewBundle, mountMcpView, prepareSurfaceFrame } from '@lineup/surface-host';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { McpViewSession, readMcpViewSource } from '../../src/conversation/mcp-views.ts';
 
 export interface CallTimings {
   readonly pipeline: number[];
@@ -30,7 +34,7 @@ declare global {
   interface Window {
     lineupMcpBench: {
       calls(url: string, rounds: number): Promise<CallTimings>;
-      opens(url: string, rounds: number, warm: boolean): Promise<OpenTimings>;
+      opens(url: string, rounds: number, mode: 'cold' | 'warm' | 'prepared'): Promise<OpenTimings>;
     };
   }
 }
@@ -127,36 +131,63 @@ window.lineupMcpBench = {
     return timings;
   },
 
-  async opens(url, rounds, warm) {
+  async opens(url, rounds, mode) {
     const { db, registry, manifest } = await installed(url);
     const view = manifest.views[0];
-    if (view === undefined) throw new Error('The server has no view.');
-    const { files } = await registry.mcpViewFiles(manifest.id);
-    const html = new TextDecoder().decode(files.get(view.path));
+    const tool = manifest.tools.find((candidate) => candidate.executor.view === view?.id);
+    if (view === undefined || tool?.executor.tool === undefined) throw new Error('The server has no view.');
+    const source = await readMcpViewSource(registry, manifest.id, view.id, tool.executor.tool);
+    const html = source.html;
     const timings: OpenTimings = { contained: [], bare: [] };
     const slot = document.body.appendChild(document.createElement('div'));
     slot.style.width = '600px';
-    if (!warm) delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
+    if (mode === 'cold') delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
     for (let round = -1; round < rounds; round++) {
-      if (warm) {
+      if (mode === 'warm') {
         prepareSurfaceFrame(document);
         await new Promise((resolve) => setTimeout(resolve, 400));
       }
-      // Contained: the frames, the containment, the bundle split into a frame's parts, the bridge.
-      let start = now();
-      const contained = await new Promise<number>((resolve) => {
-        const handle = mountMcpView(slot, {
-          instanceId: `bench.${round + 1}`,
-          name: 'bench',
-          view: mcpViewBundle(html),
+      let start: number;
+      let contained: number;
+      if (mode === 'prepared') {
+        // Prepared as the host prepares one at idle: loaded, run and initialized out of sight, then left to draw.
+        const session = McpViewSession.open(
+          null,
+          source,
+          { language: 'en', width: 600 },
+          `bench.${round + 1}`,
+        );
+        if (session === null) throw new Error('This browser cannot prepare a view.');
+        await session.initialized;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        start = now();
+        session.show(slot);
+        session.bind({
+          callTool: async () => ({ content: [] }),
+          openLink: async () => false,
+          message: () => false,
         });
-        const bridge = bridgeFor(() => {
-          resolve(now() - start);
-          void bridge.close();
-          handle.close();
+        await session.bridge.sendToolInput({ arguments: {} });
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        contained = now() - start;
+        session.close();
+      } else {
+        // Contained: the frames, the containment, the bundle split into a frame's parts, the bridge.
+        start = now();
+        contained = await new Promise<number>((resolve) => {
+          const handle = mountMcpView(slot, {
+            instanceId: `bench.${round + 1}`,
+            name: 'bench',
+            view: mcpViewBundle(html),
+          });
+          const bridge = bridgeFor(() => {
+            resolve(now() - start);
+            void bridge.close();
+            handle.close();
+          });
+          void bridge.connect(handle.transport as never);
         });
-        void bridge.connect(handle.transport as never);
-      });
+      }
       // Bare: the same HTML in a sandboxed srcdoc frame, the same bridge on the frame's window.
       start = now();
       const bare = await new Promise<number>((resolve) => {

@@ -13,7 +13,8 @@ import { benchPageScript } from './page-script.ts';
  * 1. a tool call through LineUp's whole pipeline against the same call with a bare SDK client (in turns), and the
  *    floor of what the pipeline adds: two strict IndexedDB transactions of one row each;
  * 2. opening the kept view to its `ui/initialize` in a contained Surface frame against a bare sandboxed `srcdoc`
- *    frame, with a frame loaded for it (cold) and with a spare frame loaded ahead (warm).
+ *    frame, with a frame loaded for it (cold) and with a spare frame loaded ahead (warm);
+ * 3. showing a view the host prepared ahead (initialized out of sight) against the same bare frame.
  * It asserts nothing about time: the figures are the report.
  */
 
@@ -92,13 +93,19 @@ test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs
     [url, ROUNDS] as const,
   )) as CallTimings;
   const cold = (await page.evaluate(
-    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, false),
+    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, 'cold'),
     [url, Math.min(ROUNDS, 20)] as const,
   )) as OpenTimings;
   await page.reload();
   await page.waitForFunction(() => window.lineupMcpBench !== undefined);
   const warm = (await page.evaluate(
-    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, true),
+    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, 'warm'),
+    [url, Math.min(ROUNDS, 20)] as const,
+  )) as OpenTimings;
+  await page.reload();
+  await page.waitForFunction(() => window.lineupMcpBench !== undefined);
+  const prepared = (await page.evaluate(
+    ([address, rounds]) => window.lineupMcpBench.opens(address as string, rounds as number, 'prepared'),
     [url, Math.min(ROUNDS, 20)] as const,
   )) as OpenTimings;
   const line = (label: string, ours: number[], bare: number[]) =>
@@ -120,6 +127,11 @@ test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs
       'kept view to ui/initialize, a spare frame loaded ahead (contained vs bare srcdoc)',
       warm.contained,
       warm.bare,
+    ),
+    line(
+      'kept view prepared ahead (initialized out of sight): shown, bound, tool input sent, next frame painted (vs bare srcdoc to ui/initialize)',
+      prepared.contained,
+      prepared.bare,
     ),
   ];
   console.log(`\n[mcp bench]\n${report.join('\n')}\n`);

@@ -26,7 +26,7 @@ import {
 } from 'react';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
 import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
-import { type HostText, labelText, useText } from '../i18n.tsx';
+import { type HostText, labelText, useLanguage, useText } from '../i18n.tsx';
 import { onHostProblem, useRuntime } from '../runtime.tsx';
 import { FrameSnapshot, spaced } from '../scheduling/per-frame.ts';
 import { onDraft } from './drafts.ts';
@@ -352,6 +352,10 @@ export function Conversation() {
   const connection = runtime.status === 'ready' ? runtime.connection : null;
   const conversationId = useConversationId(connection);
   const text = useText();
+  const { language } = useLanguage();
+  const mcpViews = runtime.status === 'ready' ? runtime.mcpViews : null;
+  // MCP views prepared ahead are in the language the host shows.
+  useEffect(() => mcpViews?.setLanguage(language), [mcpViews, language]);
   // One model per conversation shown; a page load or a switch reads it back from the store.
   // What the user opened before the runtime was ready (an example, a pasted document) carries over to the
   // conversation that is then shown, instead of vanishing with the placeholder model.

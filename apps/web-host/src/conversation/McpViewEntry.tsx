@@ -13,22 +13,20 @@
  *   the host's `app.open_url` capability, with its consent; `ui/message` goes into the message box and becomes the
  *   user's turn only if the user sends it; `ui/notifications/size-changed` resizes the frame. Anything else is
  *   answered by the bridge with a JSON-RPC error (method not found), never silence.
+ * - A view prepared ahead for this tool (`PreparedMcpViews`, mcp-views.ts) is moved here and used, already
+ *   initialized with the same host context; its requests that waited go on under this call's identity.
  * - Closing the view (its close button, or the entry going away) asks it to tear down, then removes the frame.
  */
 import type { CapabilityRecord } from '@lineup/runtime';
-import { type McpViewHandle, mcpViewBundle, mountMcpView } from '@lineup/surface-host';
-import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { mcpViewAsksForMore } from '@lineup/shared/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useLanguage, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
 import { proposeDraft } from './drafts.ts';
-import { hostTheme, mcpHostContext, onHostThemeChange, themeContext } from './mcp-host-context.ts';
+import { McpViewSession, mcpViewKey, readMcpViewSource } from './mcp-views.ts';
 import type { Entry } from './model.ts';
 
 type ViewEntry = Extract<Entry, { kind: 'mcp_view' }>;
-
-/** The tallest a view may make its frame in the conversation (CSS pixels). */
-const MAX_VIEW_HEIGHT = 900;
 
 /** A view's instance id: the channel's pattern, unique per call. */
 function instanceIdOf(entry: ViewEntry): string {
@@ -48,13 +46,10 @@ export function McpViewEntry({
   const slot = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [asksForMore, setAsksForMore] = useState(false);
-  /** The mounted view, its bridge, and whether it has had its input and result. */
-  const live = useRef<{
-    readonly view: McpViewHandle;
-    readonly bridge: AppBridge;
-    initialized: boolean;
-    resultSent: boolean;
-  } | null>(null);
+  /** The view shown, and whether it has had its input and result. */
+  const live = useRef<{ readonly session: McpViewSession; initialized: boolean; resultSent: boolean } | null>(
+    null,
+  );
   const entryRef = useRef(entry);
   entryRef.current = entry;
   const languageRef = useRef(language);
@@ -69,9 +64,9 @@ export function McpViewEntry({
     if (runtime.status !== 'ready') return;
     current.resultSent = true;
     const call = await runtime.host.runtime.mcpCall(entry.conversationId, entry.callId);
-    if (call?.result !== undefined) await current.bridge.sendToolResult(call.result as never);
+    if (call?.result !== undefined) await current.session.bridge.sendToolResult(call.result as never);
     else
-      await current.bridge.sendToolCancelled({
+      await current.session.bridge.sendToolCancelled({
         reason: final.error?.message ?? final.error?.code ?? 'The call ended without a result.',
       });
   };
@@ -80,121 +75,67 @@ export function McpViewEntry({
   useEffect(() => {
     if (runtime.status !== 'ready') return;
     let active = true;
-    let view: McpViewHandle | null = null;
-    let bridge: AppBridge | null = null;
-    let stopTheme = () => {};
-    const { registry, host, capabilities } = runtime;
-    registry
-      .mcpViewFiles(entry.appId)
-      .then(({ manifest, files }) => {
+    let session: McpViewSession | null = null;
+    const { registry, host, capabilities, mcpViews } = runtime;
+    readMcpViewSource(registry, entry.appId, entry.viewId, entry.serverTool)
+      .then((source) => {
         if (!active || slot.current === null) return;
-        const kept = manifest.views.find((candidate) => candidate.id === entry.viewId);
-        const bytes = kept === undefined ? undefined : files.get(kept.path);
-        if (kept === undefined || bytes === undefined)
-          throw new Error('The server no longer keeps this view.');
-        const descriptor = manifest.tools.find((tool) => tool.executor.tool === entry.serverTool);
-        setAsksForMore(
-          kept.declared.connect_domains.length + kept.declared.resource_domains.length > 0 ||
-            kept.declared.camera ||
-            kept.declared.microphone ||
-            kept.declared.geolocation ||
-            kept.declared.clipboard_write,
-        );
-        view = mountMcpView(slot.current, {
-          instanceId: instanceIdOf(entry),
-          name: `${manifest.name}: ${entry.serverTool}`,
-          view: mcpViewBundle(new TextDecoder().decode(bytes)),
-          maxHeight: MAX_VIEW_HEIGHT,
-          initialHeight: 160,
-        });
-        const mounted = view;
-        bridge = new AppBridge(
-          null,
-          { name: 'LineUp Web Reference Host', version: '0.0.0' },
-          {
-            openLinks: {},
-            serverTools: {},
-            logging: {},
-            message: { text: {} },
-          },
-          {
-            hostContext: mcpHostContext({
-              theme: hostTheme(),
-              language: languageRef.current,
-              width: slot.current.clientWidth,
-              maxHeight: MAX_VIEW_HEIGHT,
-              tool: {
-                name: entry.serverTool,
-                description: descriptor?.description ?? '',
-                inputSchema: descriptor?.input_schema ?? { type: 'object' },
-              },
-            }) as never,
-          },
-        );
-        const state = { view: mounted, bridge, initialized: false, resultSent: false };
+        const container = slot.current;
+        setAsksForMore(mcpViewAsksForMore(source.view.declared));
+        mcpViews.setWidth(container.clientWidth);
+        // A view prepared ahead for this tool shows at once, already drawn; otherwise one is mounted here.
+        const prepared = mcpViews.take(mcpViewKey(source));
+        if (prepared !== undefined) prepared.show(container);
+        const opened =
+          prepared ??
+          (McpViewSession.open(
+            container,
+            source,
+            { language: languageRef.current, width: container.clientWidth },
+            instanceIdOf(entry),
+          ) as McpViewSession);
+        session = opened;
+        const state = { session: opened, initialized: false, resultSent: false };
         live.current = state;
-        bridge.oninitialized = () => {
-          state.initialized = true;
-          void bridge
-            ?.sendToolInput({ arguments: { ...entry.arguments } })
-            .then(() => deliverResult.current())
-            .catch(() => {});
-        };
-        bridge.onsizechange = ({ height }) => {
-          if (typeof height === 'number') mounted.resize(height);
-        };
-        bridge.oncalltool = async (params) => {
-          const answer = await host.runtime.mcpViewCall({
-            conversationId: entry.conversationId,
-            appId: entry.appId,
-            tool: params.name,
-            arguments: params.arguments ?? {},
-          });
-          if (answer.status === 'ok') return answer.result as never;
-          throw new Error(`${answer.code}: ${answer.message}`);
-        };
-        bridge.onopenlink = async ({ url }) => {
-          const opened = await openLink(capabilities, registry, {
-            conversationId: entry.conversationId,
-            server: manifest.name,
-            url,
-            operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
-          });
-          return opened ? {} : { isError: true };
-        };
-        bridge.onmessage = async (params) => {
-          const words = params.content
-            .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
-            .join('\n');
-          const taken = words !== '' && proposeDraft({ text: words, from: manifest.name });
-          return taken ? {} : { isError: true };
-        };
-        bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
-        stopTheme = onHostThemeChange((theme) => {
-          void bridge?.sendHostContextChange(themeContext(theme) as never);
+        opened.bind({
+          callTool: async (params) => {
+            const answer = await host.runtime.mcpViewCall({
+              conversationId: entry.conversationId,
+              appId: entry.appId,
+              tool: params.name,
+              arguments: params.arguments ?? {},
+            });
+            if (answer.status === 'ok') return answer.result;
+            throw new Error(`${answer.code}: ${answer.message}`);
+          },
+          openLink: (url) =>
+            openLink(capabilities, registry, {
+              conversationId: entry.conversationId,
+              server: source.manifest.name,
+              url,
+              operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
+            }),
+          message: (words) => proposeDraft({ text: words, from: source.manifest.name }),
         });
-        void bridge.connect(mounted.transport as never).catch((error: unknown) => {
-          if (active) setProblem(error instanceof Error ? error.message : String(error));
-        });
+        void opened.initialized
+          .then(async () => {
+            if (!active) return;
+            state.initialized = true;
+            await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
+            await deliverResult.current();
+          })
+          .catch(() => {});
+        // The next call of this tool finds a view ready.
+        mcpViews.prepareSoon(entry.appId, entry.viewId, entry.serverTool);
       })
       .catch((error: unknown) => {
         if (active) setProblem(error instanceof Error ? error.message : String(error));
       });
     return () => {
       active = false;
-      stopTheme();
       live.current = null;
-      const closing = view;
-      const ending = bridge;
-      if (closing === null) return;
       // Asks the view to tear down (a bounded wait), then removes its frame.
-      const remove = () => closing.close();
-      if (ending === null) remove();
-      else
-        void ending
-          .teardownResource({}, { timeout: 500 })
-          .catch(() => {})
-          .finally(remove);
+      session?.close();
     };
   }, [runtime, entry.appId, entry.viewId, entry.callId]);
 
@@ -205,9 +146,7 @@ export function McpViewEntry({
 
   // The user's language changed: the view hears it.
   useEffect(() => {
-    void live.current?.bridge.sendHostContextChange({
-      locale: language === 'zh' ? 'zh-CN' : 'en-US',
-    } as never);
+    live.current?.session.setLanguage(language);
   }, [language]);
 
   return (

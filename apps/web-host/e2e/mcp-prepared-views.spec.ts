@@ -1,0 +1,178 @@
+import type { Locator, Page } from '@playwright/test';
+import { z } from 'zod';
+import { expect, test } from './fixtures.ts';
+import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
+import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
+
+/**
+ * MCP App views prepared ahead (`PreparedMcpViews`, src/conversation/mcp-views.ts) in the built host: a server just
+ * installed gets its view loaded and initialized out of sight, and the call's view is that very document, moved into
+ * the conversation without reloading; another is prepared for the next call; a disabled server's prepared view is
+ * discarded; and what a prepared view asks for before it is shown waits, reaching nothing until its call shows it.
+ */
+
+const [VANILLA] = MCP_CORPUS;
+const PREPARED = '[data-lineup-prepared-view] iframe';
+
+let servers: TestMcpServer[] = [];
+test.afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function openHost(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+}
+
+async function addServer(page: Page, url: string): Promise<Locator> {
+  const center = page.locator('aside.host__apps');
+  await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
+  await center.getByRole('button', { name: 'Add server' }).click();
+  await expect(center.getByRole('status').filter({ hasText: /^Installed / })).toBeVisible({
+    timeout: 30_000,
+  });
+  return center;
+}
+
+async function callFromConsole(page: Page, tool: string): Promise<Locator> {
+  const region = page.getByRole('region', { name: 'Agent console' });
+  const show = region.getByRole('button', { name: 'Show' });
+  if (await show.isVisible()) await show.click();
+  await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
+  await region.getByRole('button', { name: 'Call tool' }).click();
+  return region
+    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
+    .last();
+}
+
+/** Marks the document of the view waiting prepared, to recognise it after it is shown. */
+async function markPrepared(page: Page, mark: string): Promise<void> {
+  await expect(page.locator(PREPARED)).toHaveCount(1, { timeout: 15_000 });
+  await page
+    .frameLocator(PREPARED)
+    .frameLocator('iframe')
+    .locator('html')
+    .evaluate((_root, value) => {
+      (window as unknown as { mark: string }).mark = value;
+    }, mark);
+}
+
+const markOf = (view: ReturnType<typeof viewFrame>) =>
+  view.locator('html').evaluate(() => (window as unknown as { mark?: string }).mark ?? null);
+
+test('a server’s view is prepared at install, shown at its call without reloading, and again for the next call', async ({
+  page,
+}) => {
+  await openHost(page);
+  const center = await addServer(page, mcpUrl(VANILLA.port));
+  await markPrepared(page, 'first');
+  // Out of sight: the holder is inert, hidden from assistive technology, transparent.
+  const holder = page.locator('[data-lineup-prepared-view]');
+  await expect(holder).toHaveAttribute('aria-hidden', 'true');
+  expect(await holder.evaluate((element) => (element as HTMLElement).inert)).toBe(true);
+
+  const first = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time');
+  await expect(first.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+  const view = viewFrame(page);
+  await expect(view.locator('#server-time')).toHaveText(/\d{4}-\d\d-\d\dT/, { timeout: 15_000 });
+  // The view in the conversation is the document prepared ahead.
+  expect(await markOf(view)).toBe('first');
+  await expect(page.locator('.host__mcp-view iframe').last()).toHaveAttribute(
+    'data-instance-id',
+    /^mcp\.prepared\./,
+  );
+  // Its button still reaches the server through the runtime.
+  const shown = await view.locator('#server-time').textContent();
+  await page.waitForTimeout(1_100);
+  await view.getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(view.locator('#server-time')).not.toHaveText(shown ?? '', { timeout: 15_000 });
+
+  // The next call finds another ready.
+  await markPrepared(page, 'second');
+  const second = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time');
+  await expect(second.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+  await expect(page.locator('.host__mcp-view')).toHaveCount(2);
+  await expect(viewFrame(page).locator('#server-time')).toHaveText(/\d{4}-\d\d-\d\dT/, { timeout: 15_000 });
+  expect(await markOf(viewFrame(page))).toBe('second');
+
+  // Disabled: the view waiting for its next call is discarded.
+  await expect(page.locator(PREPARED)).toHaveCount(1, { timeout: 15_000 });
+  const app = center.getByRole('listitem', { name: 'Basic MCP App Server (Vanilla JS)' });
+  await app.getByRole('button', { name: 'Disable Basic MCP App Server (Vanilla JS)' }).click();
+  await expect(app).toContainText('disabled');
+  await expect(page.locator('[data-lineup-prepared-view]')).toHaveCount(0);
+});
+
+/** A view that calls its server's tool as soon as it initialized, and shows the answer and its call's input. */
+const EAGER_VIEW = `<!doctype html><html><body><p id="out">starting</p><p id="input">none</p><script type="module">
+let next = 1;
+const pending = new Map();
+const rpc = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+});
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message && message.method === 'ui/notifications/tool-input')
+    document.getElementById('input').textContent = JSON.stringify(message.params.arguments);
+  if (message && message.id !== undefined && pending.has(message.id)) {
+    pending.get(message.id)(message);
+    pending.delete(message.id);
+  }
+});
+await rpc('ui/initialize', { appInfo: { name: 'eager', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' });
+window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+document.getElementById('out').textContent = 'waiting';
+const answer = await rpc('tools/call', { name: 'stamp', arguments: {} });
+document.getElementById('out').textContent = answer.error ? 'refused: ' + answer.error.message : answer.result.content[0].text;
+</script></body></html>`;
+
+test.describe('a view that asks at once', () => {
+  // The SDK's client asks the test server for a stream it does not offer (405, logged by the browser).
+  test.use({ allowedConsoleErrors: /405 \(Method Not Allowed\)/ });
+  test('what a prepared view asks for waits until its call shows it, and reaches nothing before', async ({
+    page,
+  }) => {
+    const eager = await startTestMcpServer({
+      name: 'Eager',
+      tools: [
+        {
+          name: 'show',
+          input: z.object({ topic: z.string() }),
+          view: 'ui://eager/view.html',
+          run: () => ({ content: [{ type: 'text', text: 'shown' }] }),
+        },
+        { name: 'stamp', visibility: ['app'], run: () => ({ content: [{ type: 'text', text: 'stamped' }] }) },
+      ],
+      views: { 'ui://eager/view.html': EAGER_VIEW },
+    });
+    servers = [eager];
+    await openHost(page);
+    await addServer(page, eager.url);
+    await expect(page.locator(PREPARED)).toHaveCount(1, { timeout: 15_000 });
+    const prepared = page.frameLocator(PREPARED).frameLocator('iframe');
+    // Initialized out of sight; its tool call waits: nothing reached the server.
+    await expect(prepared.locator('#out')).toHaveText('waiting');
+    await page.waitForTimeout(500);
+    await expect(prepared.locator('#out')).toHaveText('waiting');
+    expect(eager.calls).toEqual([]);
+    await markPrepared(page, 'eager');
+
+    const region = page.getByRole('region', { name: 'Agent console' });
+    const show = region.getByRole('button', { name: 'Show' });
+    if (await show.isVisible()) await show.click();
+    await region.getByLabel('Agent Tool', { exact: true }).selectOption('eager.show');
+    await region.getByLabel('topic (required)', { exact: true }).fill('tides');
+    await region.getByRole('button', { name: 'Call tool' }).click();
+    // Shown beside the call: its input arrives, and its waiting call goes on as this view's local UI action.
+    const view = viewFrame(page);
+    await expect(view.locator('#input')).toHaveText('{"topic":"tides"}', { timeout: 15_000 });
+    await expect(view.locator('#out')).toHaveText('stamped', { timeout: 15_000 });
+    expect(await markOf(view)).toBe('eager');
+    expect([...eager.calls].sort()).toEqual(['show', 'stamp']);
+  });
+});
