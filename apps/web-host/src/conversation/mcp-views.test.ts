@@ -248,4 +248,29 @@ describe('PreparedMcpViews', () => {
     await vi.advanceTimersByTimeAsync(PREPARED_HOLD_MS * 3);
     expect(views.size).toBe(1);
   });
+  it('views waiting hear a language switch; a view shown where it has other room hears its width', async () => {
+    views = new PreparedMcpViews(registryOf(host), host, 'en');
+    views.setWidth(480);
+    host.change([server('a')]);
+    await settle();
+    const [session] = views.waiting;
+    if (session === undefined) throw new Error('nothing prepared');
+    const changes: unknown[] = [];
+    vi.spyOn(session.bridge, 'sendHostContextChange').mockImplementation(async (params) => {
+      changes.push(params);
+    });
+    views.setLanguage('en');
+    expect(changes).toEqual([]);
+    views.setLanguage('zh');
+    expect(changes).toEqual([{ locale: 'zh-CN' }]);
+    const slot = document.body.appendChild(document.createElement('div'));
+    // jsdom lays nothing out: the room is what clientWidth says.
+    Object.defineProperty(slot, 'clientWidth', { value: 720 });
+    session.show(slot);
+    expect(changes.at(-1)).toEqual({ containerDimensions: { width: 720, maxHeight: 900 } });
+    const count = changes.length;
+    session.resizeTo(720);
+    expect(changes.length).toBe(count);
+    session.close();
+  });
 });
