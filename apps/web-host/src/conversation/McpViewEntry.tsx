@@ -18,7 +18,7 @@
  * - Closing the view (its close button, or the entry going away) asks it to tear down, then removes the frame.
  */
 import type { CapabilityRecord } from '@lineup/runtime';
-import { mcpViewAsksForMore } from '@lineup/shared/protocol';
+import { type McpViewDeclarations, mcpViewAsksForMore } from '@lineup/shared/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useLanguage, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
@@ -77,60 +77,79 @@ export function McpViewEntry({
     let active = true;
     let session: McpViewSession | null = null;
     const { registry, host, capabilities, mcpViews } = runtime;
-    readMcpViewSource(registry, entry.appId, entry.viewId, entry.serverTool)
-      .then((source) => {
-        if (!active || slot.current === null) return;
-        const container = slot.current;
-        setAsksForMore(mcpViewAsksForMore(source.view.declared));
-        mcpViews.setWidth(container.clientWidth);
-        // A view prepared ahead for this tool shows at once, already drawn; otherwise one is mounted here.
-        const prepared = mcpViews.take(mcpViewKey(source));
-        if (prepared !== undefined) prepared.show(container);
-        const opened =
-          prepared ??
-          (McpViewSession.open(
-            container,
-            source,
-            { language: languageRef.current, width: container.clientWidth },
-            instanceIdOf(entry),
-          ) as McpViewSession);
-        session = opened;
-        const state = { session: opened, initialized: false, resultSent: false };
-        live.current = state;
-        opened.bind({
-          callTool: async (params) => {
-            const answer = await host.runtime.mcpViewCall({
-              conversationId: entry.conversationId,
-              appId: entry.appId,
-              tool: params.name,
-              arguments: params.arguments ?? {},
-            });
-            if (answer.status === 'ok') return answer.result;
-            throw new Error(`${answer.code}: ${answer.message}`);
-          },
-          openLink: (url) =>
-            openLink(capabilities, registry, {
-              conversationId: entry.conversationId,
-              server: source.manifest.name,
-              url,
-              operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
-            }),
-          message: (words) => proposeDraft({ text: words, from: source.manifest.name }),
-        });
-        void opened.initialized
-          .then(async () => {
-            if (!active) return;
-            state.initialized = true;
-            await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
-            await deliverResult.current();
-          })
-          .catch(() => {});
-        // The next call of this tool finds a view ready.
-        mcpViews.prepareSoon(entry.appId, entry.viewId, entry.serverTool);
-      })
-      .catch((error: unknown) => {
-        if (active) setProblem(error instanceof Error ? error.message : String(error));
+    /** Binds the view shown to this call: its requests, its input and result, and a view ready for the next. */
+    const begin = (opened: McpViewSession, server: string, declared: McpViewDeclarations) => {
+      session = opened;
+      setAsksForMore(mcpViewAsksForMore(declared));
+      const state = { session: opened, initialized: false, resultSent: false };
+      live.current = state;
+      opened.bind({
+        callTool: async (params) => {
+          const answer = await host.runtime.mcpViewCall({
+            conversationId: entry.conversationId,
+            appId: entry.appId,
+            tool: params.name,
+            arguments: params.arguments ?? {},
+          });
+          if (answer.status === 'ok') return answer.result;
+          throw new Error(`${answer.code}: ${answer.message}`);
+        },
+        openLink: (url) =>
+          openLink(capabilities, registry, {
+            conversationId: entry.conversationId,
+            server,
+            url,
+            operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
+          }),
+        message: (words) => proposeDraft({ text: words, from: server }),
       });
+      void opened.initialized
+        .then(async () => {
+          if (!active) return;
+          state.initialized = true;
+          await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
+          await deliverResult.current();
+        })
+        .catch(() => {});
+      // The next call of this tool finds a view ready.
+      mcpViews.prepareSoon(entry.appId, entry.viewId, entry.serverTool);
+    };
+    // A view prepared ahead for this tool of the server as it is now installed shows at once, already drawn: it
+    // was made from the same verified files (another version has another key).
+    const app = host.apps.find((record) => record.id === entry.appId);
+    const kept =
+      app?.kind === 'mcp_server' && app.enabled
+        ? app.manifest.views.find((candidate) => candidate.id === entry.viewId)
+        : undefined;
+    const container = slot.current;
+    const prepared =
+      app?.kind === 'mcp_server' && kept !== undefined && container !== null
+        ? mcpViews.take(
+            mcpViewKey({ appId: app.id, manifest: app.manifest, view: kept, serverTool: entry.serverTool }),
+          )
+        : undefined;
+    if (prepared !== undefined && container !== null && app !== undefined && kept !== undefined) {
+      mcpViews.setWidth(container.clientWidth);
+      prepared.show(container);
+      begin(prepared, app.manifest.name, kept.declared);
+    }
+    // Otherwise the view is read from the verified files and mounted here.
+    else
+      readMcpViewSource(registry, entry.appId, entry.viewId, entry.serverTool)
+        .then((source) => {
+          if (!active || slot.current === null) return;
+          mcpViews.setWidth(slot.current.clientWidth);
+          const opened = McpViewSession.open(
+            slot.current,
+            source,
+            { language: languageRef.current, width: slot.current.clientWidth },
+            instanceIdOf(entry),
+          ) as McpViewSession;
+          begin(opened, source.manifest.name, source.view.declared);
+        })
+        .catch((error: unknown) => {
+          if (active) setProblem(error instanceof Error ? error.message : String(error));
+        });
     return () => {
       active = false;
       live.current = null;
