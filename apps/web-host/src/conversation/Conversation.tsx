@@ -638,6 +638,8 @@ export function Conversation() {
     try {
       const result = await connection.sendUserMessage(message);
       live({ direction: 'out', message: result.message, pending: result.delivery === 'queued' });
+      // The agent may answer with a tool whose view then shows at once.
+      mcpViews?.prepareLikely();
     } catch (error) {
       refused(`Not sent: ${error instanceof Error ? error.message : 'unknown error'}`);
       throw error;

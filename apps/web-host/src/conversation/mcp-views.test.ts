@@ -273,4 +273,20 @@ describe('PreparedMcpViews', () => {
     expect(changes.length).toBe(count);
     session.close();
   });
+  it('after a user message, prepares the first view of each enabled server, as many as may wait', async () => {
+    host.apps = [server('a'), server('off', { enabled: false }), server('b'), server('c')];
+    views = new PreparedMcpViews(registryOf(host), host, 'en');
+    views.prepareLikely();
+    await settle();
+    expect(views.size).toBe(MAX_PREPARED_VIEWS);
+    const keys = await Promise.all(
+      ['a', 'b'].map(async (id) => mcpViewKey(await readMcpViewSource(registryOf(host), id, 'main', 'show'))),
+    );
+    expect(views.waiting.map((session) => session.key)).toEqual(keys);
+    // Again: nothing more (each has its view waiting, and there is no room).
+    views.prepareLikely();
+    await settle();
+    expect(views.size).toBe(MAX_PREPARED_VIEWS);
+    expect(holders()).toBe(MAX_PREPARED_VIEWS);
+  });
 });

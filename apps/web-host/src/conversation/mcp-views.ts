@@ -8,8 +8,9 @@
  * a message — waits: a view no one has been shown has no user behind it.
  *
  * `PreparedMcpViews` keeps views ready before the agent calls their tool: a view the user is likely to see next (the
- * first of a server just installed, enabled or refreshed; another of a view just opened) is mounted out of sight at
- * idle (`prepareMcpView`) and initialized there, so that the call's view shows at once, already drawn. At most
+ * first of a server just installed, enabled or refreshed; another of a view just opened; the first of each enabled
+ * server once the user sends a message) is mounted out of sight at idle (`prepareMcpView`) and initialized there,
+ * so that the call's view shows at once, already drawn. At most
  * `MAX_PREPARED_VIEWS` wait at a time; one whose server is no longer enabled or changed is discarded; one that asked
  * the host for something and was not shown within `PREPARED_HOLD_MS` is discarded (its requests fail), since the
  * view's own SDK would give up on them soon after.
@@ -284,6 +285,26 @@ export class PreparedMcpViews {
       if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
       else run();
     }, PREPARE_DELAY_MS);
+  }
+
+  /**
+   * The user said something: the agent may open a view next. The first view of each enabled MCP server is
+   * prepared (as many as may wait, those with none waiting), so that the first view after a page load shows at
+   * once too.
+   */
+  prepareLikely(): void {
+    let room = MAX_PREPARED_VIEWS - this.#prepared.size;
+    for (const app of this.#host.apps) {
+      if (room <= 0) return;
+      if (app.kind !== 'mcp_server' || !app.enabled) continue;
+      const tool = app.manifest.tools.find((candidate) => candidate.executor.view !== undefined);
+      const view = app.manifest.views.find((candidate) => candidate.id === tool?.executor.view);
+      if (tool?.executor.tool === undefined || view === undefined) continue;
+      const key = mcpViewKey({ appId: app.id, manifest: app.manifest, view, serverTool: tool.executor.tool });
+      if (this.#prepared.has(key)) continue;
+      this.prepareSoon(app.id, view.id, tool.executor.tool);
+      room--;
+    }
   }
 
   /** The language views are prepared in; those waiting hear the change. */
