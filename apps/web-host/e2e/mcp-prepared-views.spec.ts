@@ -7,8 +7,9 @@ import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 /**
  * MCP App views prepared ahead (`PreparedMcpViews`, src/conversation/mcp-views.ts) in the built host: a server just
  * installed gets its view loaded and initialized out of sight, and the call's view is that very document, moved into
- * the conversation without reloading; another is prepared for the next call; a disabled server's prepared view is
- * discarded; and what a prepared view asks for before it is shown waits, reaching nothing until its call shows it.
+ * the conversation without reloading; another is prepared for the next call; after a reload, one is prepared once the
+ * user sends a message; a disabled server's prepared view is discarded; and what a prepared view asks for before it
+ * is shown waits, reaching nothing until its call shows it.
  */
 
 const [VANILLA] = MCP_CORPUS;
@@ -105,6 +106,27 @@ test('a server’s view is prepared at install, shown at its call without reload
   await app.getByRole('button', { name: 'Disable Basic MCP App Server (Vanilla JS)' }).click();
   await expect(app).toContainText('disabled');
   await expect(page.locator('[data-lineup-prepared-view]')).toHaveCount(0);
+});
+
+test('after a reload nothing is prepared until the user says something; then the server’s view is, and the call shows it', async ({
+  page,
+}) => {
+  await openHost(page);
+  await addServer(page, mcpUrl(VANILLA.port));
+  await expect(page.locator(PREPARED)).toHaveCount(1, { timeout: 15_000 });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  await page.waitForTimeout(1_500);
+  await expect(page.locator(PREPARED)).toHaveCount(0);
+  await page.getByLabel('Message to the agent').fill('hello');
+  await page.getByLabel('Message to the agent').press('Enter');
+  await markPrepared(page, 'after the message');
+  const call = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time');
+  await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+  await expect(viewFrame(page).locator('#server-time')).toHaveText(/\d{4}-\d\d-\d\dT/, { timeout: 15_000 });
+  expect(await markOf(viewFrame(page))).toBe('after the message');
 });
 
 /** A view that calls its server's tool as soon as it initialized, and shows the answer and its call's input. */
