@@ -1,6 +1,12 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
+import {
+  addMcpServer as addServer,
+  callToolFromConsole as callFromConsole,
+  MCP_CORPUS,
+  mcpUrl,
+  viewFrame,
+} from './mcp-servers.ts';
 
 /**
  * Real MCP App servers that the ext-apps project publishes on the npm registry (the corpus: e2e/mcp-servers.ts,
@@ -17,29 +23,6 @@ async function openHost(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     'Agent: connected (demo agent)',
   );
-}
-
-/** Adds the server at `url` from the app center; returns the app center's region. */
-async function addServer(page: Page, url: string, expected: RegExp): Promise<Locator> {
-  const center = page.locator('aside.host__apps');
-  await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
-  await center.getByRole('button', { name: 'Add server' }).click();
-  await expect(center.getByRole('status').filter({ hasText: expected })).toBeVisible({ timeout: 30_000 });
-  return center;
-}
-
-/** Calls `tool` from the agent console with no arguments; returns the console's entry of the call. */
-async function callFromConsole(page: Page, tool: string): Promise<Locator> {
-  const region = page.getByRole('region', { name: 'Agent console' });
-  const show = region.getByRole('button', { name: 'Show' });
-  if (await show.isVisible()) await show.click();
-  await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
-  await region.getByRole('button', { name: 'Call tool' }).click();
-  const call = region.getByRole('listitem', {
-    name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`),
-  });
-  await expect(call.last()).toBeVisible();
-  return call.last();
 }
 
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;

@@ -1,9 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { expect, test } from './fixtures.ts';
-import { viewFrame } from './mcp-servers.ts';
+import {
+  addMcpServer as addServer,
+  callToolFromConsole as callFromConsole,
+  viewFrame,
+} from './mcp-servers.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 
 /**
@@ -31,28 +34,6 @@ test.afterEach(async () => {
   servers = [];
   await new Promise<void>((resolve) => (recorder === null ? resolve() : recorder.close(() => resolve())));
 });
-
-async function addServer(page: Page, url: string): Promise<void> {
-  const center = page.locator('aside.host__apps');
-  await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
-  await center.getByRole('button', { name: 'Add server' }).click();
-  await expect(center.getByRole('status').filter({ hasText: /^Installed / })).toBeVisible({
-    timeout: 30_000,
-  });
-}
-
-async function callFromConsole(page: Page, tool: string, fields: Record<string, string> = {}) {
-  const region = page.getByRole('region', { name: 'Agent console' });
-  const show = region.getByRole('button', { name: 'Show' });
-  if (await show.isVisible()) await show.click();
-  await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
-  for (const [label, value] of Object.entries(fields))
-    await region.getByLabel(label, { exact: true }).fill(value);
-  await region.getByRole('button', { name: 'Call tool' }).click();
-  return region
-    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
-    .last();
-}
 
 /** A view that asks the host for everything it should not get, and writes the answers into its own page. */
 function hostileView(leakUrl: string): string {

@@ -1,7 +1,13 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { expect, test } from './fixtures.ts';
-import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
+import {
+  addMcpServer as addServer,
+  callToolFromConsole as callFromConsole,
+  MCP_CORPUS,
+  mcpUrl,
+  viewFrame,
+} from './mcp-servers.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 
 /**
@@ -26,27 +32,6 @@ async function openHost(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     'Agent: connected (demo agent)',
   );
-}
-
-async function addServer(page: Page, url: string): Promise<Locator> {
-  const center = page.locator('aside.host__apps');
-  await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
-  await center.getByRole('button', { name: 'Add server' }).click();
-  await expect(center.getByRole('status').filter({ hasText: /^Installed / })).toBeVisible({
-    timeout: 30_000,
-  });
-  return center;
-}
-
-async function callFromConsole(page: Page, tool: string): Promise<Locator> {
-  const region = page.getByRole('region', { name: 'Agent console' });
-  const show = region.getByRole('button', { name: 'Show' });
-  if (await show.isVisible()) await show.click();
-  await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
-  await region.getByRole('button', { name: 'Call tool' }).click();
-  return region
-    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
-    .last();
 }
 
 /** Marks the document of the view waiting prepared, to recognise it after it is shown. */
@@ -185,12 +170,7 @@ test.describe('a view that asks at once', () => {
     expect(eager.calls).toEqual([]);
     await markPrepared(page, 'eager');
 
-    const region = page.getByRole('region', { name: 'Agent console' });
-    const show = region.getByRole('button', { name: 'Show' });
-    if (await show.isVisible()) await show.click();
-    await region.getByLabel('Agent Tool', { exact: true }).selectOption('eager.show');
-    await region.getByLabel('topic (required)', { exact: true }).fill('tides');
-    await region.getByRole('button', { name: 'Call tool' }).click();
+    await callFromConsole(page, 'eager.show', { 'topic (required)': 'tides' });
     // Shown beside the call: its input arrives, and its waiting call goes on as this view's local UI action.
     const view = viewFrame(page);
     await expect(view.locator('#input')).toHaveText('{"topic":"tides"}', { timeout: 15_000 });

@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from '@playwright/test';
+import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
 
 /**
  * The MCP App servers of the e2e corpus: example servers that the ext-apps project publishes on the npm registry
@@ -16,4 +16,37 @@ export const mcpUrl = (port: number) => `http://127.0.0.1:${port}/mcp`;
 /** The view's own document (the frame inside the Surface wrapper) of the latest MCP view in the conversation. */
 export function viewFrame(page: Page): FrameLocator {
   return page.locator('.host__mcp-view iframe').last().contentFrame().locator('iframe').contentFrame();
+}
+
+/** Adds the MCP server at `url` from the app center and waits for `installed` in its status; returns the app center. */
+export async function addMcpServer(
+  page: Page,
+  url: string,
+  installed: RegExp = /^Installed /,
+): Promise<Locator> {
+  const center = page.locator('aside.host__apps');
+  await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
+  await center.getByRole('button', { name: 'Add server' }).click();
+  await expect(center.getByRole('status').filter({ hasText: installed })).toBeVisible({ timeout: 30_000 });
+  return center;
+}
+
+/** Calls `tool` from the agent console with the `fields` filled in (label → text); returns the console's entry of the call. */
+export async function callToolFromConsole(
+  page: Page,
+  tool: string,
+  fields: Readonly<Record<string, string>> = {},
+): Promise<Locator> {
+  const region = page.getByRole('region', { name: 'Agent console' });
+  const show = region.getByRole('button', { name: 'Show' });
+  if (await show.isVisible()) await show.click();
+  await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
+  for (const [label, value] of Object.entries(fields))
+    await region.getByLabel(label, { exact: true }).fill(value);
+  await region.getByRole('button', { name: 'Call tool' }).click();
+  const call = region
+    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
+    .last();
+  await expect(call).toBeVisible();
+  return call;
 }
