@@ -80,6 +80,8 @@ for (const mode of ['warm', 'pool', 'cold', 'reference', 'view', 'view-ahead'] a
           expect(await call(page, 'rejections', 'probe')).toContainEqual({
             reason: attack.removal ?? 'navigated',
           });
+          // A view removed while still prepared leaves no hidden holder behind.
+          if (mode === 'view-ahead') expect(await call(page, 'preparedHolders')).toBe(0);
         } else {
           await expect
             .poll(() => call(page, 'events', 'probe'))

@@ -250,6 +250,8 @@ const harness = {
     if (view === undefined) throw new Error(`no view ${id}`);
     view.handle.moveTo(slot(id));
   },
+  /** How many holders of views prepared ahead are in the page. */
+  preparedHolders: () => document.querySelectorAll('[data-lineup-prepared-view]').length,
   /** Where a view's frame is: in a prepared view's hidden holder (with what makes it hidden), or in its slot. */
   viewPlace(id: string) {
     const holder = views.get(id)?.handle.frame.parentElement;
