@@ -42,9 +42,11 @@ import {
   type AppRecord,
   type AuditRecord,
   type AuditType,
+  abortQuietly,
   EXECUTION_STORES,
   type ExecutionTransaction,
   type InstanceRecord,
+  issue,
   type OperationRecord,
   OUTBOX_PENDING,
   type RuntimeDatabase,
@@ -952,9 +954,12 @@ export class ToolRuntime {
     const now = this.#clock.now();
     const invocationId = this.#ids();
     const current = isCurrent ? call : await this.#reread(transaction, call);
-    await transaction
-      .objectStore('tool_calls')
-      .put({ ...current, stage: 'running', invocationId, dispatchedAt: now });
+    // Not awaited: the step's commit confirms it, and the request leaves only after that commit.
+    issue(
+      transaction
+        .objectStore('tool_calls')
+        .put({ ...current, stage: 'running', invocationId, dispatchedAt: now }),
+    );
     const timeoutMs = Math.max(1, (current.dueAt ?? now + descriptor.timeout_ms) - now);
     const request = { url, tool, arguments: call.call.arguments, timeoutMs };
     effects.push(() => {
@@ -984,10 +989,9 @@ export class ToolRuntime {
     } finally {
       this.#mcpCalls.delete(invocationId);
     }
+    let call: ToolCallRecord | undefined;
     await this.#step(
       async (transaction, effects, descriptors) => {
-        const calls = transaction.objectStore('tool_calls');
-        const call = await calls.get(callKey);
         if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId)
           return false;
         effects.push((host) => host.outboxChanged?.());
@@ -1010,7 +1014,10 @@ export class ToolRuntime {
         );
         return true;
       },
-      undefined,
+      // Read beside the descriptors: one round trip.
+      async (transaction) => {
+        call = await transaction.objectStore('tool_calls').get(callKey);
+      },
       MCP_RESULT_STORES,
     );
   }
@@ -1354,8 +1361,9 @@ export class ToolRuntime {
     }
     const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
     const { dueAt: _, ...finished } = current;
-    // Issued together: the transaction applies them in order, and a failing one aborts the step.
-    await Promise.all([
+    // Issued together, not awaited: the transaction applies them in order (a later read in it sees them), and a
+    // failing one aborts the step, whose commit says so.
+    issue(
       transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
       this.#outbox(transaction, call.conversationId, answer),
       transaction.objectStore('audit').add({
@@ -1367,7 +1375,7 @@ export class ToolRuntime {
         callId: call.callId,
         detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
       }),
-    ]);
+    );
   }
 
   async #outbox(
@@ -1481,7 +1489,7 @@ export class ToolRuntime {
       const [descriptors] = await Promise.all([descriptorsIn(transaction), first?.(transaction)]);
       changed = await body(transaction, effects, descriptors);
     } catch (error) {
-      transaction.abort();
+      abortQuietly(transaction);
       await transaction.done.catch(() => {});
       throw error;
     }

@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { openRuntimeDatabase, RUNTIME_DATABASE_VERSION } from './database.js';
+import { abortQuietly, issue, openRuntimeDatabase, RUNTIME_DATABASE_VERSION, STRICT } from './database.js';
 
 /** A database as version 1 or 2 of the runtime created it, before any later upgrade step. */
 function openOldVersion(name: string, version: 1 | 2) {
@@ -74,6 +74,37 @@ describe('openRuntimeDatabase', () => {
     expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
     expect(db.objectStoreNames.contains('tool_calls')).toBe(true);
     expect(await db.get('apps', 'com.example.kept')).toMatchObject({ enabled: true });
+    db.close();
+  });
+});
+
+describe('issue', () => {
+  it('applies writes not awaited in order: a later read in the transaction sees them, the commit keeps them', async () => {
+    const db = await openRuntimeDatabase('db-issue-order');
+    const transaction = db.transaction('inventory', 'readwrite', STRICT);
+    issue(
+      transaction.store.put({ key: 'a', revision: 1 } as never),
+      transaction.store.put({ key: 'a', revision: 2 } as never),
+    );
+    expect(await transaction.store.get('a' as never)).toMatchObject({ revision: 2 });
+    await transaction.done;
+    expect(await db.get('inventory', 'a' as never)).toMatchObject({ revision: 2 });
+    db.close();
+  });
+
+  it('a failing write aborts the transaction: its commit rejects and none of its writes is kept', async () => {
+    const db = await openRuntimeDatabase('db-issue-fail');
+    await db.put('inventory', { key: 'taken', revision: 1 } as never);
+    const transaction = db.transaction('inventory', 'readwrite', STRICT);
+    issue(
+      transaction.store.put({ key: 'other', revision: 1 } as never),
+      transaction.store.add({ key: 'taken', revision: 2 } as never),
+    );
+    await expect(transaction.done).rejects.toThrow();
+    expect(await db.get('inventory', 'other' as never)).toBeUndefined();
+    expect(await db.get('inventory', 'taken' as never)).toMatchObject({ revision: 1 });
+    // The transaction ended: aborting it again throws nothing.
+    expect(() => abortQuietly(transaction)).not.toThrow();
     db.close();
   });
 });

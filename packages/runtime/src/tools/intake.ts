@@ -19,6 +19,8 @@ import type { AgentToolInventoryEntry, ToolCallPayload, ToolErrorCode } from '@l
 import type { IDBPTransaction } from 'idb';
 import { type AppRegistry, buildInventory, type Clock } from '../apps/registry.js';
 import {
+  abortQuietly,
+  issue,
   OUTBOX_PENDING,
   type RuntimeDatabase,
   type RuntimeDatabaseSchema,
@@ -94,7 +96,7 @@ export class ToolCallIntake {
       await transaction.done;
       return { answer, disposition };
     } catch (error) {
-      transaction.abort();
+      abortQuietly(transaction);
       await transaction.done.catch(() => {});
       throw error;
     }
@@ -164,8 +166,9 @@ export class ToolCallIntake {
         ? { stage: 'received' as const, dueAt: now + entry!.timeout_ms }
         : { stage: 'finished' as const }),
     };
-    // Issued together: the transaction applies them in order, and a failing one aborts all of them.
-    await Promise.all([
+    // Issued together, not awaited: the transaction applies them in order, and a failing one aborts all of them
+    // (the caller's commit says so).
+    issue(
       calls.add(record),
       transaction.objectStore('audit').add({
         at: now,
@@ -176,7 +179,7 @@ export class ToolCallIntake {
         callId: call.call_id,
       }),
       transaction.objectStore('outbox').add({ at: now, pending: OUTBOX_PENDING, conversationId, ...answer }),
-    ]);
+    );
     return { answer, disposition: verdict === null ? 'accepted' : 'rejected', record };
   }
 
