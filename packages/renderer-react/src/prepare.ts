@@ -2,7 +2,10 @@
  * prepareRenderer: the one-time costs of a page's first document that do not depend on the document, paid
  * ahead, when the page is idle.
  */
+import { initialState, parseDocument } from '@lineup/shared';
+import { deriveAll } from './context.js';
 import { formatResult } from './format.js';
+import { guessDocumentLanguage } from './language.js';
 import { renderMarkdown } from './markdown.js';
 
 /** A short text through every Markdown construct the allowlist keeps (cached like any text, 1 entry). */
@@ -27,6 +30,211 @@ const MARKDOWN_SAMPLE = [
   '---',
 ].join('\n');
 
+type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+
+/** Cards in the sample document, and how often it is validated: about 29 KB, four times (measured, README). */
+const SAMPLE_CARDS = 9;
+const SAMPLE_RUNS = 4;
+
+/**
+ * A valid document of every component type, with state, derived values and expressions, `cards` times over: what
+ * `prepareRenderer` validates so that the document checks a first document runs through (`parseDocument`, the
+ * derived values) are not run for the first time on it. A new object each call (a validated one is cached).
+ */
+export function sampleDocument(cards: number): { [key: string]: JSONValue } {
+  const children: JSONValue[] = [];
+  for (let card = 0; card < cards; card++) {
+    const id = (name: string) => `${name}-${card}`;
+    const rows: JSONValue[] = [];
+    for (let row = 0; row < 12; row++)
+      rows.push({ name: `Item ${card}.${row}`, price: 100 + row * 7.5, stock: row % 3 === 0, note: 'kept' });
+    children.push({
+      id: id('card'),
+      type: 'Card',
+      props: { title: `Sample ${card}`, gap: 'sm' },
+      children: [
+        { id: id('heading'), type: 'Heading', props: { text: `Sample heading ${card}`, level: 3 } },
+        { id: id('text'), type: 'Text', props: { text: { expr: { derived: 'greeting' } } } },
+        {
+          id: id('markdown'),
+          type: 'Markdown',
+          props: { text: `Some **notes** for ${card}.\n\n- one\n- two` },
+        },
+        {
+          id: id('row'),
+          type: 'Row',
+          props: { gap: 'sm' },
+          children: [
+            {
+              id: id('badge'),
+              type: 'Badge',
+              props: {
+                text: { expr: { op: 'if', args: [{ derived: 'many' }, 'Many', 'Few'] } },
+                tone: 'success',
+              },
+            },
+            {
+              id: id('progress'),
+              type: 'Progress',
+              props: { value: { expr: { state: 'count' } }, max: 10, label: 'Count' },
+            },
+            { id: id('loading'), type: 'Loading', props: { label: 'Waiting' } },
+          ],
+        },
+        {
+          id: id('grid'),
+          type: 'Grid',
+          props: { gap: 'md', columns: 2 },
+          children: [
+            {
+              id: id('result'),
+              type: 'Result',
+              props: {
+                label: 'Total',
+                value: { expr: { derived: 'total' } },
+                format: { style: 'decimal', digits: 2 },
+              },
+            },
+            {
+              id: id('error'),
+              type: 'Error',
+              props: { message: { expr: { op: 'if', args: [{ state: 'agree' }, '', 'Not agreed.'] } } },
+            },
+          ],
+        },
+        {
+          id: id('table'),
+          type: 'Table',
+          props: {
+            columns: [
+              { key: 'name', label: 'Name' },
+              { key: 'price', label: 'Price' },
+              { key: 'stock', label: 'In stock' },
+              { key: 'note', label: 'Note' },
+            ],
+            rows,
+          },
+        },
+        {
+          id: id('chart'),
+          type: 'Chart',
+          props: {
+            kind: 'bar',
+            label: 'Prices',
+            data: [
+              { id: 'a', label: 'A', value: { expr: { state: 'count' } } },
+              { id: 'b', label: 'B', value: { expr: { derived: 'total' } } },
+              { id: 'c', label: 'C', value: 3 },
+            ],
+          },
+        },
+        {
+          id: id('column'),
+          type: 'Column',
+          props: { gap: 'sm' },
+          children: [
+            {
+              id: id('form'),
+              type: 'Form',
+              props: { submitLabel: 'Send', action: { type: 'set', key: 'agree', value: true }, gap: 'sm' },
+              children: [
+                {
+                  id: id('input'),
+                  type: 'Input',
+                  props: { label: 'Name', bind: 'name', placeholder: 'Your name' },
+                },
+                {
+                  id: id('number'),
+                  type: 'NumberInput',
+                  props: { label: 'Count', bind: 'count', min: 0, max: 10, step: 1 },
+                },
+                {
+                  id: id('select'),
+                  type: 'Select',
+                  props: {
+                    label: 'Plan',
+                    bind: 'plan',
+                    options: [
+                      { label: 'Basic', value: 'basic' },
+                      { label: 'Plus', value: 'plus' },
+                    ],
+                  },
+                },
+                {
+                  id: id('slider'),
+                  type: 'Slider',
+                  props: { label: 'Share', bind: 'share', min: 0, max: 1, step: 0.1 },
+                },
+                { id: id('checkbox'), type: 'Checkbox', props: { label: 'Agree', bind: 'agree' } },
+              ],
+            },
+            {
+              id: id('button'),
+              type: 'Button',
+              props: {
+                label: 'More',
+                action: {
+                  type: 'set',
+                  key: 'count',
+                  value: { expr: { op: 'min', args: [{ op: 'add', args: [{ state: 'count' }, 1] }, 10] } },
+                },
+                variant: 'secondary',
+              },
+            },
+          ],
+        },
+      ],
+    });
+  }
+  return {
+    version: '1.0',
+    id: 'prepare-sample',
+    mode: 'interactive_ui',
+    title: 'Sample',
+    state: {
+      name: { type: 'string', initial: '', maxLength: 64 },
+      count: { type: 'number', initial: 2, min: 0, max: 10, step: 1 },
+      plan: { type: 'string', initial: 'basic', maxLength: 16 },
+      share: { type: 'number', initial: 0.5, min: 0, max: 1, step: 0.1 },
+      agree: { type: 'boolean', initial: false },
+    },
+    derived: {
+      total: {
+        op: 'round',
+        args: [
+          {
+            op: 'mul',
+            args: [
+              { state: 'count' },
+              { op: 'if', args: [{ op: 'eq', args: [{ state: 'plan' }, 'plus'] }, 12.5, 9.9] },
+            ],
+          },
+          2,
+        ],
+      },
+      many: {
+        op: 'and',
+        args: [
+          { op: 'gte', args: [{ state: 'count' }, 5] },
+          { op: 'not', args: [{ state: 'agree' }] },
+        ],
+      },
+      greeting: {
+        op: 'concat',
+        args: [
+          'Hello, ',
+          { op: 'if', args: [{ op: 'eq', args: [{ state: 'name' }, ''] }, 'guest', { state: 'name' }] },
+          '.',
+        ],
+      },
+      share: { op: 'div', args: [{ op: 'sub', args: [{ state: 'share' }, 0] }, 1] },
+    },
+    root: { id: 'root', type: 'Column', props: { gap: 'md' }, children },
+  };
+}
+
+let checked = false;
+
 export interface PrepareRendererOptions {
   /** The locale the host will pass to `IntelligentUIView` (`locale`); the page's own when left out. */
   readonly locale?: string;
@@ -35,12 +243,21 @@ export interface PrepareRendererOptions {
 /**
  * Pays ahead the costs that a page's first document would otherwise pay on its way to the screen, whatever the
  * document: the engine's number formatting data (the first `Intl.NumberFormat` of a page takes about 50 ms in
- * a freshly loaded Chromium page, and a document with a Result or a Chart needs one) and the Markdown parser's
- * first run. Call it once when the page is idle after it loaded, such as in `requestIdleCallback`; calling it
+ * a freshly loaded Chromium page, and a document with a Result or a Chart needs one), the Markdown parser's
+ * first run, and the first runs of the checks every document goes through (`parseDocument`, the derived values,
+ * the language guess) over a sample document of every component type. Call it once when the page is idle after it
+ * loaded, such as in `requestIdleCallback` (it takes 60–90 ms the first time on a 2-core machine); calling it
  * again costs next to nothing. It renders nothing and changes nothing a document shows; it takes one entry of
  * the Markdown cache.
  */
 export function prepareRenderer(options: PrepareRendererOptions = {}): void {
   formatResult(0, { style: 'decimal' }, options.locale);
   renderMarkdown(MARKDOWN_SAMPLE, 1);
+  if (checked) return;
+  checked = true;
+  for (let run = 0; run < SAMPLE_RUNS; run++) {
+    const document = parseDocument(sampleDocument(SAMPLE_CARDS));
+    deriveAll(document, initialState(document));
+    guessDocumentLanguage(document);
+  }
 }
