@@ -101,9 +101,11 @@ for (const { colorScheme, language } of WALKS)
       await expect(entries).toHaveCount(before + 1);
       if (name === 'surface')
         await expect(
-          page
-            .locator('iframe.lineup-surface')
+          // The new entry's frame: the page's last `iframe.lineup-surface` may be the spare frame the host loads
+          // ahead for the next Surface (it has no instance yet), which never shows the city.
+          entries
             .last()
+            .locator('iframe.lineup-surface[data-instance-id]')
             .contentFrame()
             .locator('iframe')
             .contentFrame()
