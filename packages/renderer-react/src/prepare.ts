@@ -246,7 +246,7 @@ export interface PrepareRendererOptions {
  * a freshly loaded Chromium page, and a document with a Result or a Chart needs one), the Markdown parser's
  * first run, and the first runs of the checks every document goes through (`parseDocument`, the derived values,
  * the language guess) over a sample document of every component type. Call it once when the page is idle after it
- * loaded, such as in `requestIdleCallback` (it takes 60–90 ms the first time on a 2-core machine); calling it
+ * loaded, such as in `requestIdleCallback` (it takes 50–100 ms the first time on a 2-core machine); calling it
  * again costs next to nothing. It renders nothing and changes nothing a document shows; it takes one entry of
  * the Markdown cache.
  */
