@@ -6,6 +6,8 @@
  * arrives (its `message` event, before the host's own listener) until every node, every Markdown block filled in,
  * is in the DOM and laid out. Between the two: the host's envelope checks, the runtime keeping the document,
  * the conversation's render and the renderer's. It reports; it asserts no timing.
+ * `LINEUP_DELIVERY_HOST_DIST=<folder>` serves another build of the host (another version's `dist/`) instead of this
+ * one's, to compare two versions on one machine.
  */
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
@@ -68,6 +70,9 @@ test.beforeAll(async () => {
   server = await preview({
     root: APP_ROOT,
     logLevel: 'warn',
+    ...(process.env.LINEUP_DELIVERY_HOST_DIST === undefined
+      ? {}
+      : { build: { outDir: process.env.LINEUP_DELIVERY_HOST_DIST } }),
     preview: { host: '127.0.0.1', port: PORT, strictPort: true },
   });
 });
@@ -106,6 +111,7 @@ test('first delivery of the maximum document on fresh pages of the built host', 
     await agent.close();
   }
   const lines = [
+    `host: ${process.env.LINEUP_DELIVERY_HOST_DIST ?? 'this checkout (dist/)'}`,
     `document: 262,144 bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks, sent as soon as the page was connected`,
     `message arrived ${range(arrivals)} after navigation (median ${median(arrivals).toFixed(0)} ms)`,
     `message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(delivered).toFixed(1)} ms (${range(delivered)})`,
