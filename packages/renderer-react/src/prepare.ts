@@ -227,7 +227,7 @@ export function sampleDocument(cards: number): { [key: string]: JSONValue } {
           '.',
         ],
       },
-      share: { op: 'div', args: [{ op: 'sub', args: [{ state: 'share' }, 0] }, 1] },
+      percent: { op: 'round', args: [{ op: 'mul', args: [{ state: 'share' }, 100] }, 0] },
     },
     root: { id: 'root', type: 'Column', props: { gap: 'md' }, children },
   };

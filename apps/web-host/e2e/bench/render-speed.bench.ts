@@ -9,8 +9,8 @@
  *
  * Each fresh page (and each prepared one: a fresh page that first ran `prepareRenderer`, as a host does at idle
  * after load, given the document at once or SETTLE_MS later) is a new browser context whose script differs by a
- * comment, so nothing compiled or cached by an earlier page is reused. `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and styles/>` benchmarks
- * that version instead (the folder must sit inside packages/renderer-react, so its imports resolve), to compare
+ * comment, so nothing compiled or cached by an earlier page is reused.
+ * `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and styles/>` benchmarks that version instead (the folder must sit inside packages/renderer-react, so its imports resolve), to compare
  * two versions on one machine.
  */
 import { fileURLToPath } from 'node:url';
@@ -190,7 +190,7 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
       ? 'fresh page after prepareRenderer: (this renderer has no prepareRenderer)'
       : `fresh page after prepareRenderer (median of ${prepared.length}): every node, Markdown filled in, ${ms(median(prepared.map((run) => run.timing.complete)))} (${range(prepared.map((run) => run.timing.complete))}), ${median(prepared.map((run) => run.timing.complete / run.parse)).toFixed(1)}× parse`,
     settled.length === 0
-      ? 'fresh page after prepareRenderer, the document 300 ms later: (this renderer has no prepareRenderer)'
+      ? `fresh page after prepareRenderer, the document ${SETTLE_MS} ms later: (this renderer has no prepareRenderer)`
       : `fresh page after prepareRenderer, the document ${SETTLE_MS} ms later (median of ${settled.length}): every node, Markdown filled in, ${ms(median(settled.map((run) => run.timing.complete)))} (${range(settled.map((run) => run.timing.complete))}), ${median(settled.map((run) => run.timing.complete / run.parse)).toFixed(1)}× parse`,
     `same document again in that page (median of ${WARM_RUNS}): ${ms(warmComplete)} (${(warmComplete / warmParse).toFixed(1)}× parse)`,
     `Slider keystroke (median of ${KEYSTROKES}): ${perKey((count) => count.components)} component renders in ${perKey((count) => count.commits)} commit(s), ${perKey((count) => count.markdownBlocks)} of ${MARKDOWN_BLOCKS} Markdown blocks (${perKey((count) => count.markdownComponents)} of their components)`,
