@@ -18,9 +18,16 @@ function openNewer(name: string, onBlocked: () => void = () => {}) {
   return openDB(name, RUNTIME_DATABASE_VERSION + 1, { blocked: onBlocked });
 }
 
-/** An older page that never lets go: a raw connection at an older version without a versionchange handler. */
+/**
+ * An older page that never lets go: a raw connection at the previous version without a versionchange handler. Its
+ * database has the stores that the current version's upgrade step changes (an older LineUp created them).
+ */
 async function holdOlder(name: string) {
   const request = indexedDB.open(name, RUNTIME_DATABASE_VERSION - 1);
+  request.onupgradeneeded = () => {
+    request.result.createObjectStore('inventory', { keyPath: 'key' });
+    request.result.createObjectStore('tool_calls', { keyPath: 'key' });
+  };
   return new Promise<IDBDatabase>((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -94,7 +101,7 @@ describe('openRuntimeDatabase across pages', () => {
     expect(isLineUpError(error)).toBe(true);
     expect((error as RuntimeStorageError).code).toBe('storage_blocked');
     expect((error as RuntimeStorageError).message).toMatch(
-      /another page at version 7 .* close the other LineUp tabs/,
+      new RegExp(`another page at version ${RUNTIME_DATABASE_VERSION - 1} .* close the other LineUp tabs`),
     );
     expect(onBlocked).toHaveBeenCalledTimes(1);
     // The older page goes: the request still pending behind the refusal opens, and is closed at once, so the

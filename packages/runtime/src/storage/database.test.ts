@@ -2,7 +2,15 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { abortQuietly, issue, openRuntimeDatabase, RUNTIME_DATABASE_VERSION, STRICT } from './database.js';
+import {
+  abortQuietly,
+  assertIndexed,
+  issue,
+  openRuntimeDatabase,
+  RUNTIME_DATABASE_VERSION,
+  STRICT,
+  type ToolCallRecord,
+} from './database.js';
 
 /** A database as version 1 or 2 of the runtime created it, before any later upgrade step. */
 function openOldVersion(name: string, version: 1 | 2) {
@@ -42,7 +50,7 @@ describe('openRuntimeDatabase', () => {
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(8);
+    expect(RUNTIME_DATABASE_VERSION).toBe(9);
     db.close();
   });
 
@@ -74,6 +82,103 @@ describe('openRuntimeDatabase', () => {
     expect(db.version).toBe(RUNTIME_DATABASE_VERSION);
     expect(db.objectStoreNames.contains('tool_calls')).toBe(true);
     expect(await db.get('apps', 'com.example.kept')).toMatchObject({ enabled: true });
+    db.close();
+  });
+
+  it('upgrades a version-2 database with an inventory and calls: both indexed uniquely, nothing lost', async () => {
+    const v2 = await openOldVersion('db-upgrade-9', 2);
+    await v2.put('inventory', { key: 'current', counter: 4, inventory: {} });
+    await v2.put('tool_calls', { key: 'conv\ncall_1', stage: 'finished' });
+    v2.close();
+    const db = await openRuntimeDatabase('db-upgrade-9');
+    expect(await db.getFromIndex('inventory', 'by_counter', 4)).toMatchObject({ key: 'current' });
+    expect(await db.count('tool_calls')).toBe(1);
+    expect(await db.countFromIndex('tool_calls', 'by_in_flight')).toBe(0);
+    const indexes = db.transaction(['inventory', 'tool_calls']);
+    expect(indexes.objectStore('inventory').index('by_counter').unique).toBe(true);
+    expect(indexes.objectStore('tool_calls').index('by_in_flight').unique).toBe(true);
+    db.close();
+  });
+});
+
+describe('assertIndexed', () => {
+  const call = (key: string, mcpInFlight?: string) =>
+    ({
+      key,
+      stage: 'running',
+      ...(mcpInFlight === undefined ? {} : { mcpInFlight }),
+    }) as unknown as ToolCallRecord;
+
+  async function seeded(name: string) {
+    const db = await openRuntimeDatabase(name);
+    await db.put('inventory', { key: 'current', counter: 3, inventory: {} as never });
+    await db.put('tool_calls', call('conv\ncall_1', 'inv_1'));
+    return db;
+  }
+
+  /** One transaction: the assertion, then a write; whether it committed, and whether the write was kept. */
+  async function attempt(
+    db: Awaited<ReturnType<typeof seeded>>,
+    assertion: Parameters<typeof assertIndexed>[1],
+  ): Promise<{ committed: boolean; kept: boolean }> {
+    const transaction = db.transaction(['inventory', 'tool_calls', 'audit'], 'readwrite', STRICT);
+    assertIndexed(transaction, assertion);
+    issue(transaction.objectStore('audit').add({ at: 1, type: 'ui_action', appId: 'a', version: '' }));
+    const committed = await transaction.done.then(
+      () => true,
+      () => false,
+    );
+    const kept = (await db.count('audit')) > 0;
+    await db.clear('audit');
+    return { committed, kept };
+  }
+
+  it('lets the transaction commit while the row holds the value, and leaves no row of its own', async () => {
+    const db = await seeded('db-assert-holds');
+    expect(await attempt(db, { store: 'inventory', field: 'counter', value: 3 })).toEqual({
+      committed: true,
+      kept: true,
+    });
+    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_1' })).toEqual({
+      committed: true,
+      kept: true,
+    });
+    expect(await db.getAllKeys('inventory')).toEqual(['current']);
+    expect(await db.getAllKeys('tool_calls')).toEqual(['conv\ncall_1']);
+    db.close();
+  });
+
+  it('aborts the transaction when the row holds another value or none: nothing of it is kept', async () => {
+    const db = await seeded('db-assert-fails');
+    expect(await attempt(db, { store: 'inventory', field: 'counter', value: 2 })).toEqual({
+      committed: false,
+      kept: false,
+    });
+    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_2' })).toEqual({
+      committed: false,
+      kept: false,
+    });
+    // The call finished (its request no longer in flight): the assertion that it waits fails.
+    await db.put('tool_calls', call('conv\ncall_1'));
+    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_1' })).toEqual({
+      committed: false,
+      kept: false,
+    });
+    // The registry published again: the old counter fails, the new one holds.
+    await db.put('inventory', { key: 'current', counter: 4, inventory: {} as never });
+    expect((await attempt(db, { store: 'inventory', field: 'counter', value: 3 })).committed).toBe(false);
+    expect((await attempt(db, { store: 'inventory', field: 'counter', value: 4 })).committed).toBe(true);
+    expect(await db.getAllKeys('inventory')).toEqual(['current']);
+    db.close();
+  });
+
+  it('does not hide a write that fails beside it: the transaction still aborts', async () => {
+    const db = await seeded('db-assert-other-failure');
+    const transaction = db.transaction(['inventory', 'tool_calls'], 'readwrite', STRICT);
+    assertIndexed(transaction, { store: 'inventory', field: 'counter', value: 3 });
+    issue(transaction.objectStore('tool_calls').add(call('conv\ncall_1')));
+    await expect(transaction.done).rejects.toThrow();
+    expect(await db.get('tool_calls', 'conv\ncall_1')).toMatchObject({ mcpInFlight: 'inv_1' });
     db.close();
   });
 });

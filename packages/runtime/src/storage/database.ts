@@ -10,7 +10,9 @@
  * foreground deadline, an operation's deadline, a call's timeout); version 5 adds conversations: their
  * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows; version
  * 6 adds capabilities: what the host declared, every `app.call` with its decision and result, and the grants a
- * user chose to remember; version 7 adds the DSL action ledger. Later versions add stream records as they land.
+ * user chose to remember; version 7 adds the DSL action ledger; version 8 keeps the files of verified bundles and
+ * of MCP servers' views; version 9 indexes, uniquely, the inventory's counter and a call's MCP request in flight,
+ * so that a step can assert them without reading them (`assertIndexed`).
  */
 
 import type {
@@ -25,11 +27,11 @@ import type {
   ToolProgressPayload,
   ToolResultPayload,
 } from '@lineup/shared/protocol';
-import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type StoreNames, unwrap } from 'idb';
 import { openWithLifecycle, type RuntimeDatabaseLifecycle } from './connection.js';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 8;
+export const RUNTIME_DATABASE_VERSION = 9;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -214,6 +216,12 @@ export interface ToolCallRecord {
    * bounded, which the view gets in `tool-result`. The agent gets the final result of the tool's output schema.
    */
   readonly mcpResult?: Readonly<Record<string, unknown>>;
+  /**
+   * For a call handed to an MCP server and not yet finished: the id of the request in flight (the unique
+   * `by_in_flight` index lets a step assert, without reading, that the call still waits for that answer —
+   * `assertIndexed`). Every path that finishes a call drops it.
+   */
+  readonly mcpInFlight?: string;
 }
 
 export type ToolCallStage = 'received' | 'waiting' | 'running' | 'finished';
@@ -426,10 +434,10 @@ export const OUTBOX_PENDING = 1;
 
 export interface RuntimeDatabaseSchema extends DBSchema {
   apps: { key: string; value: AppRecord };
-  inventory: { key: 'current'; value: InventoryRecord };
+  inventory: { key: 'current'; value: InventoryRecord; indexes: { by_counter: number } };
   audit: { key: number; value: AuditRecord; indexes: { by_app: string } };
   outbox: { key: number; value: OutboxRecord; indexes: { by_pending: number } };
-  tool_calls: { key: string; value: ToolCallRecord; indexes: { by_due: number } };
+  tool_calls: { key: string; value: ToolCallRecord; indexes: { by_due: number; by_in_flight: string } };
   instances: { key: string; value: InstanceRecord };
   activations: { key: string; value: ActivationRecord; indexes: { by_due: number } };
   operations: { key: string; value: OperationRecord; indexes: { by_due: number } };
@@ -525,6 +533,42 @@ export function issue(...requests: readonly Promise<unknown>[]): void {
   for (const request of requests) request.catch(() => {});
 }
 
+/** The key of the row `assertIndexed` adds: no inventory row and no call (whose keys hold a line break) has it. */
+const ASSERTION_KEY = '\u0000assertion';
+
+/**
+ * Asserts, without a read, that a row of `store` holds `value` in the field of its unique index — the inventory's
+ * `counter` (`by_counter`: the registry is as a step last read it) or a call's `mcpInFlight` (`by_in_flight`: the
+ * call still waits for that request's answer). It adds a row with that value under a key no record has: while the
+ * asserted row holds the value, the unique index refuses it, and that refusal — the expected answer — is handled so
+ * that the transaction goes on; if the add succeeds, the assertion is false and the transaction is aborted (its
+ * commit rejects, and nothing it wrote is kept). A request issued with the step's writes, never awaited: it costs no
+ * round trip of its own, where reading the row would cost one before the writes could be issued.
+ */
+export function assertIndexed(
+  transaction: IDBPTransaction<
+    RuntimeDatabaseSchema,
+    ArrayLike<StoreNames<RuntimeDatabaseSchema>>,
+    'readwrite'
+  >,
+  assertion:
+    | { readonly store: 'inventory'; readonly field: 'counter'; readonly value: number }
+    | { readonly store: 'tool_calls'; readonly field: 'mcpInFlight'; readonly value: string },
+): void {
+  const raw = unwrap(transaction) as IDBTransaction;
+  const request = raw
+    .objectStore(assertion.store)
+    .add({ key: ASSERTION_KEY, [assertion.field]: assertion.value });
+  request.onerror = (event) => {
+    if (request.error?.name !== 'ConstraintError') return;
+    // The unique index refused the row: the assertion holds. Handled, so it neither aborts nor reaches the
+    // transaction's error listeners.
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  request.onsuccess = () => abortQuietly(raw);
+}
+
 /** Aborts a transaction that may have ended already (a failed write aborts it): the caller's error is the one told. */
 export function abortQuietly(transaction: { abort(): void }): void {
   try {
@@ -604,6 +648,11 @@ export function openRuntimeDatabase(
         }
         if (oldVersion < 8) {
           database.createObjectStore('bundle_files', { keyPath: 'key' }).createIndex('by_app', 'appId');
+        }
+        if (oldVersion < 9) {
+          // Unique, so that a step can assert what a row holds without reading it (`assertIndexed`).
+          transaction.objectStore('inventory').createIndex('by_counter', 'counter', { unique: true });
+          transaction.objectStore('tool_calls').createIndex('by_in_flight', 'mcpInFlight', { unique: true });
         }
       },
     }),
