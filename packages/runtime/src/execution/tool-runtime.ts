@@ -20,6 +20,7 @@ import {
 } from '@lineup/shared/bridge';
 import {
   type AgentToolDescriptor,
+  type ClientInventoryPayload,
   DeadlineOperationArgumentsSchema,
   type DeadlineOperationResult,
   type OperationInterruptResult,
@@ -43,6 +44,7 @@ import {
   type AuditRecord,
   type AuditType,
   abortQuietly,
+  assertIndexed,
   EXECUTION_STORES,
   type ExecutionTransaction,
   type InstanceRecord,
@@ -236,6 +238,8 @@ export class ToolRuntime {
   readonly #foregroundTimeoutMs: number;
   readonly #uiActions: Readonly<Record<string, UIActionHandler>>;
   readonly #mcp: McpToolCaller | undefined;
+  /** The registry as the last `receive` read it: what the steps that read nothing check against. */
+  #registry: RegistrySnapshot | undefined;
   /** MCP calls in flight in this page, by invocation id: aborted when the runtime stops waiting. */
   readonly #mcpCalls = new Map<string, AbortController>();
 
@@ -259,11 +263,19 @@ export class ToolRuntime {
     conversationId: string,
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
+    const written = await this.#receiveWriteOnly(conversationId, call);
+    if (written !== undefined) return written;
     let received: Awaited<ReturnType<ToolCallIntake['receiveIn']>> | undefined;
     // One strict transaction: the call is recorded and, once accepted, routed — `accepted` and what follows
     // from it (an activation, an operation, the final result of a command) commit together or not at all.
     await this.#step(
       async (transaction, effects, descriptors) => {
+        if (received?.published !== undefined)
+          this.#registry = {
+            counter: received.published.counter,
+            inventory: received.published.inventory,
+            descriptors,
+          };
         if (received?.disposition === 'accepted')
           await this.#routeIn(transaction, effects, descriptors, conversationId, call, received.record);
         return true;
@@ -278,6 +290,47 @@ export class ToolRuntime {
     );
     const { answer, disposition } = received!;
     return { answer, disposition };
+  }
+
+  /**
+   * `receive` without a read, for its common case: a new, valid call of an MCP server's tool. It is checked against
+   * the registry as the last `receive` read it, and one strict transaction asserts that the registry is unchanged
+   * since (`assertIndexed`), adds the call — which fails for a `call_id` the conversation recorded already — and
+   * dispatches it, exactly as the step that reads would. Undefined when it does not apply or did not commit: the call
+   * is then received by the step that reads (which answers a replay, a conflict or a refusal).
+   */
+  async #receiveWriteOnly(
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition } | undefined> {
+    const registry = this.#registry;
+    const descriptor = registry?.descriptors.get(call.tool);
+    if (
+      registry === undefined ||
+      descriptor === undefined ||
+      descriptor.executor.kind !== 'mcp' ||
+      descriptor.activation !== 'activation_not_required' ||
+      !this.#canCallMcp(descriptor, registry.descriptors)
+    )
+      return undefined;
+    let answer: ToolCallAnswer | undefined;
+    const committed = await this.#writeOnlyStep(registry, undefined, async (transaction, effects) => {
+      const received = this.#intake.recordIn(
+        transaction as unknown as IntakeTransaction,
+        conversationId,
+        call,
+        registry.inventory,
+        (record) => {
+          const { dispatched, send } = this.#dispatched(record, descriptor, registry.descriptors);
+          effects.push(send);
+          return dispatched;
+        },
+      );
+      // A refusal is answered by the step that reads: this transaction is dropped.
+      if (received.disposition !== 'accepted') throw new Error('Not accepted.');
+      answer = received.answer;
+    });
+    return committed && answer !== undefined ? { answer, disposition: 'accepted' } : undefined;
   }
 
   /**
@@ -945,36 +998,70 @@ export class ToolRuntime {
     descriptors: Descriptors,
     isCurrent = false,
   ): Promise<void> {
-    const url = descriptors.servers.get(descriptor.app_scope);
-    const tool = descriptor.executor.tool;
-    if (this.#mcp === undefined || url === undefined || tool === undefined) {
+    if (!this.#canCallMcp(descriptor, descriptors)) {
       await this.#fail(transaction, call, 'This host cannot call MCP servers.', descriptors);
       return;
     }
-    const now = this.#clock.now();
-    const invocationId = this.#ids();
     const current = isCurrent ? call : await this.#reread(transaction, call);
+    const { dispatched, send } = this.#dispatched(current, descriptor, descriptors);
     // Not awaited: the step's commit confirms it, and the request leaves only after that commit.
-    issue(
-      transaction
-        .objectStore('tool_calls')
-        .put({ ...current, stage: 'running', invocationId, dispatchedAt: now }),
-    );
-    const timeoutMs = Math.max(1, (current.dueAt ?? now + descriptor.timeout_ms) - now);
-    const request = { url, tool, arguments: call.call.arguments, timeoutMs };
-    effects.push(() => {
-      // A step that cannot be written (the page is closing, its database closed) leaves the call running: the next
-      // start's recover() ends it outcome_unknown.
-      this.#callMcp(call.key, invocationId, request).catch(() => {});
-    });
+    issue(transaction.objectStore('tool_calls').put(dispatched));
+    effects.push(send);
   }
 
-  /** Makes the request of a dispatched call and keeps its one final result (unless the call ended meanwhile). */
+  /**
+   * `call` handed to its MCP server: its record, `running` with the time and id of the request, and the effect that
+   * makes the request — to run only once the record is committed.
+   */
+  #dispatched(
+    call: ToolCallRecord,
+    descriptor: AgentToolDescriptor,
+    descriptors: Descriptors,
+  ): { readonly dispatched: ToolCallRecord; readonly send: Effect } {
+    const now = this.#clock.now();
+    const invocationId = this.#ids();
+    const dispatched: ToolCallRecord = {
+      ...call,
+      stage: 'running',
+      invocationId,
+      dispatchedAt: now,
+      mcpInFlight: invocationId,
+    };
+    const request = {
+      url: descriptors.servers.get(descriptor.app_scope) as string,
+      tool: descriptor.executor.tool as string,
+      arguments: call.call.arguments,
+      timeoutMs: Math.max(1, (call.dueAt ?? now + descriptor.timeout_ms) - now),
+    };
+    const send = () => {
+      // A step that cannot be written (the page is closing, its database closed) leaves the call running: the next
+      // start's recover() ends it outcome_unknown.
+      this.#callMcp(dispatched, request, descriptors).catch(() => {});
+    };
+    return { dispatched, send };
+  }
+
+  /** Whether this runtime can call the server of `descriptor`, an MCP server's tool. */
+  #canCallMcp(descriptor: AgentToolDescriptor, descriptors: Descriptors): boolean {
+    return (
+      this.#mcp !== undefined &&
+      descriptors.servers.get(descriptor.app_scope) !== undefined &&
+      descriptor.executor.tool !== undefined
+    );
+  }
+
+  /**
+   * Makes the request of a dispatched call and keeps its one final result (unless the call ended meanwhile: timed
+   * out, withdrawn, recovered by another tab). The result is checked against the tool as it was when the call was
+   * dispatched (`descriptors`, the registry then): the server ran that call. It is kept without a read when it can
+   * be (`#writeOnlyStep`, asserting that the call still waits for this request), else by the step that reads.
+   */
   async #callMcp(
-    callKey: string,
-    invocationId: string,
+    dispatched: ToolCallRecord,
     request: { url: string; tool: string; arguments: Readonly<Record<string, unknown>>; timeoutMs: number },
+    descriptors: Descriptors,
   ): Promise<void> {
+    const invocationId = dispatched.mcpInFlight as string;
     const controller = new AbortController();
     this.#mcpCalls.set(invocationId, controller);
     let outcome: McpCallOutcome;
@@ -989,34 +1076,44 @@ export class ToolRuntime {
     } finally {
       this.#mcpCalls.delete(invocationId);
     }
+    const keep = async (
+      transaction: ExecutionTransaction,
+      effects: Effect[],
+      call: ToolCallRecord,
+    ): Promise<void> => {
+      effects.push((host) => host.outboxChanged?.());
+      const descriptor = descriptors.get(call.call.tool) as AgentToolDescriptor;
+      const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
+      // The server's result is kept on the record that #finish writes (one put).
+      const kept: ToolCallRecord =
+        result === undefined
+          ? call
+          : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
+      await this.#finish(
+        transaction,
+        kept,
+        mcpFinalResult(outcome, descriptor.output_schema),
+        descriptors,
+        true,
+      );
+    };
+    if (
+      await this.#writeOnlyStep(undefined, dispatched.mcpInFlight, (transaction, effects) =>
+        keep(transaction, effects, dispatched),
+      )
+    )
+      return;
     let call: ToolCallRecord | undefined;
     await this.#step(
-      async (transaction, effects, descriptors) => {
+      async (transaction, effects) => {
         if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId)
           return false;
-        effects.push((host) => host.outboxChanged?.());
-        const descriptor = descriptors.get(call.call.tool);
-        const result =
-          outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
-        // The server's result is kept on the record that #finish writes (one put).
-        const kept: ToolCallRecord =
-          result === undefined
-            ? call
-            : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
-        await this.#finish(
-          transaction,
-          kept,
-          descriptor === undefined
-            ? { outcome: 'error', error: { code: 'revoked' } }
-            : mcpFinalResult(outcome, descriptor.output_schema),
-          descriptors,
-          true,
-        );
+        await keep(transaction, effects, call);
         return true;
       },
       // Read beside the descriptors: one round trip.
       async (transaction) => {
-        call = await transaction.objectStore('tool_calls').get(callKey);
+        call = await transaction.objectStore('tool_calls').get(dispatched.key);
       },
       MCP_RESULT_STORES,
     );
@@ -1360,7 +1457,7 @@ export class ToolRuntime {
       };
     }
     const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
-    const { dueAt: _, ...finished } = current;
+    const { dueAt: _, mcpInFlight: _inFlight, ...finished } = current;
     // Issued together, not awaited: the transaction applies them in order (a later read in it sees them), and a
     // failing one aborts the step, whose commit says so.
     issue(
@@ -1494,6 +1591,47 @@ export class ToolRuntime {
       throw error;
     }
     await transaction.done;
+    this.#run(effects);
+    return changed;
+  }
+
+  /**
+   * A step that reads nothing: `body` only issues writes, computed from what this runtime knows — `registry`, as
+   * the last `receive` read it, and `inFlight`, the id of a request it made for a call. The transaction asserts what
+   * it is given (`assertIndexed`); if the registry changed since, or the call no longer waits for that request (it
+   * ended meanwhile: timed out, withdrawn, recovered by another tab), or a write fails (a `call_id` recorded
+   * already), nothing of it is kept and it returns false — the caller then takes the step that reads. Host effects
+   * run only after the commit, as for every step. It spares the read's round trip to the browser's database
+   * process that every step that reads waits for before it can issue its writes.
+   */
+  async #writeOnlyStep(
+    registry: RegistrySnapshot | undefined,
+    inFlight: string | undefined,
+    body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<void>,
+  ): Promise<boolean> {
+    const transaction = this.#db.transaction(
+      registry === undefined ? CALL_STORES : WRITE_ONLY_STORES,
+      'readwrite',
+      STRICT,
+    ) as unknown as ExecutionTransaction;
+    if (registry !== undefined)
+      assertIndexed(transaction, { store: 'inventory', field: 'counter', value: registry.counter });
+    if (inFlight !== undefined)
+      assertIndexed(transaction, { store: 'tool_calls', field: 'mcpInFlight', value: inFlight });
+    const effects: Effect[] = [];
+    try {
+      await body(transaction, effects);
+      await transaction.done;
+    } catch {
+      abortQuietly(transaction);
+      await transaction.done.catch(() => {});
+      return false;
+    }
+    this.#run(effects);
+    return true;
+  }
+
+  #run(effects: readonly Effect[]): void {
     for (const effect of effects) {
       try {
         effect(this.#host);
@@ -1501,9 +1639,22 @@ export class ToolRuntime {
         // A host failure after the commit never undoes committed facts (seed 003 §8.8).
       }
     }
-    return changed;
   }
 }
+
+/**
+ * The registry as a step read it: the published inventory with its counter, and the descriptors of the enabled
+ * apps' tools. The steps that do not read it assert that the counter is still the published one.
+ */
+interface RegistrySnapshot {
+  readonly counter: number;
+  readonly inventory: ClientInventoryPayload;
+  readonly descriptors: Descriptors;
+}
+
+/** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's counter. */
+const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
+const WRITE_ONLY_STORES = ['inventory', ...CALL_STORES] as const;
 
 /**
  * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app

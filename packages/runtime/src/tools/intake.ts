@@ -15,11 +15,17 @@
  * next step of the pipeline and not part of this module.
  */
 import { hashCanonicalJSON } from '@lineup/shared';
-import type { AgentToolInventoryEntry, ToolCallPayload, ToolErrorCode } from '@lineup/shared/protocol';
+import type {
+  AgentToolInventoryEntry,
+  ClientInventoryPayload,
+  ToolCallPayload,
+  ToolErrorCode,
+} from '@lineup/shared/protocol';
 import type { IDBPTransaction } from 'idb';
 import { type AppRegistry, buildInventory, type Clock } from '../apps/registry.js';
 import {
   abortQuietly,
+  type InventoryRecord,
   issue,
   OUTBOX_PENDING,
   type RuntimeDatabase,
@@ -61,6 +67,15 @@ function errorResult(callId: string, code: ToolErrorCode, issues?: readonly Sche
 /** What receiving a call reads and writes: the inventory, and the call with its audit entry and outbox row. */
 const INTAKE_STORES = ['inventory', 'tool_calls', 'audit', 'outbox'] as const;
 export type IntakeTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof INTAKE_STORES, 'readwrite'>;
+
+/** What tells a reused `call_id` with other content apart: the digest of its tool, revision and arguments. */
+function contentHashOf(call: ToolCallPayload): string {
+  return hashCanonicalJSON({
+    tool: call.tool,
+    inventory_revision: call.inventory_revision,
+    arguments: call.arguments,
+  });
+}
 
 /** The key of a call: conversation and call id (a call id is unique within its conversation). */
 function callKey(conversationId: string, callId: string): string {
@@ -116,24 +131,48 @@ export class ToolCallIntake {
     readonly disposition: ToolCallDisposition;
     /** The record written for a new call. */
     readonly record?: ToolCallRecord;
+    /** The published inventory as the transaction read it (absent before anything was published). */
+    readonly published?: InventoryRecord;
   }> {
-    const calls = transaction.objectStore('tool_calls');
     const key = callKey(conversationId, call.call_id);
     const [known, current] = await Promise.all([
-      calls.get(key),
+      transaction.objectStore('tool_calls').get(key),
       transaction.objectStore('inventory').get('current'),
     ]);
-    const contentHash = hashCanonicalJSON({
-      tool: call.tool,
-      inventory_revision: call.inventory_revision,
-      arguments: call.arguments,
-    });
+    const published = current === undefined ? {} : { published: current };
     if (known !== undefined) {
-      if (known.contentHash !== contentHash)
-        return { answer: errorResult(call.call_id, 'call_id_conflict'), disposition: 'conflict' };
-      return { answer: known.latest, disposition: 'replayed' };
+      if (known.contentHash !== contentHashOf(call))
+        return {
+          answer: errorResult(call.call_id, 'call_id_conflict'),
+          disposition: 'conflict',
+          ...published,
+        };
+      return { answer: known.latest, disposition: 'replayed', ...published };
     }
     const inventory = current?.inventory ?? buildInventory(0, []);
+    return { ...this.recordIn(transaction, conversationId, call, inventory), ...published };
+  }
+
+  /**
+   * Checks and records a call without reading: against `inventory`, which the caller knows to be the published one
+   * (it asserts so in the same transaction), and with an `add` of the call's record, which fails — aborting the
+   * transaction — if the conversation already recorded this `call_id` (the caller then answers it with
+   * `receiveIn`). Issues the record, its audit entry and the answer's outbox row, awaiting none of them: the
+   * transaction's commit confirms them. `continued` is what the caller makes of an accepted call in the same
+   * transaction (it dispatches it): the record added is that one — one write where two would be.
+   */
+  recordIn(
+    transaction: IntakeTransaction,
+    conversationId: string,
+    call: ToolCallPayload,
+    inventory: ClientInventoryPayload,
+    continued?: (record: ToolCallRecord) => ToolCallRecord,
+  ): {
+    readonly answer: ToolCallAnswer;
+    readonly disposition: 'accepted' | 'rejected';
+    /** The record as received (before `continued`). */
+    readonly record: ToolCallRecord;
+  } {
     const entry = inventory.tools?.find((tool) => tool.name === call.tool);
     const verdict = this.#check(call, inventory.revision, entry);
     const now = this.#clock.now();
@@ -152,11 +191,11 @@ export class ToolCallIntake {
               : undefined,
           );
     const record: ToolCallRecord = {
-      key,
+      key: callKey(conversationId, call.call_id),
       conversationId,
       callId: call.call_id,
       call,
-      contentHash,
+      contentHash: contentHashOf(call),
       status: verdict === null ? 'accepted' : 'rejected',
       latest: answer,
       receivedAt: now,
@@ -169,7 +208,7 @@ export class ToolCallIntake {
     // Issued together, not awaited: the transaction applies them in order, and a failing one aborts all of them
     // (the caller's commit says so).
     issue(
-      calls.add(record),
+      transaction.objectStore('tool_calls').add(verdict === null && continued ? continued(record) : record),
       transaction.objectStore('audit').add({
         at: now,
         type: verdict === null ? 'tool_call_accepted' : 'tool_call_rejected',
