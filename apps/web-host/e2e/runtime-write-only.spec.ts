@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import { benchPageScript } from './bench/page-script.ts';
+import { expect, test } from './fixtures.ts';
+import type { WriteOnlyReport } from './runtime-write-only-page.ts';
+
+/**
+ * The runtime's steps that read nothing, in real Chromium on its real IndexedDB (the unit tests run them on
+ * fake-indexeddb): after the first call of an MCP server's tool, receiving a call and keeping its result read
+ * nothing; what they assume is asserted in the same transaction through unique indexes, so a registry change made
+ * on another connection (another tab) is never missed and a late answer to a call that ended is never kept. The
+ * page (runtime-write-only-page.ts) is built from the workspace sources and served on a secure origin of its own.
+ */
+
+const ORIGIN = 'http://localhost:4987';
+
+test('a call reads nothing after the first, and what it assumes is asserted in Chromium', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const script = await benchPageScript(
+    fileURLToPath(new URL('./runtime-write-only-page.ts', import.meta.url)),
+    'runtimeWriteOnlyPage',
+  );
+  await page.route(`${ORIGIN}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html><body><script>${script.replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
+    }),
+  );
+  await page.goto(`${ORIGIN}/`);
+  const report = (await page.evaluate(() => window.lineupWriteOnly.run())) as WriteOnlyReport;
+  // call_1 reads the registry; call_2 and call_3 read nothing. call_4 names the revision this runtime knew, which
+  // the other tab replaced: its receipt without a read fails its assertion, and the step that reads refuses it (and
+  // reads the new registry), so call_5 and call_6 read nothing again.
+  expect(report.readsPerCall).toEqual([expect.any(Number), 0, 0, 0, 0]);
+  expect(report.readsPerCall[0]).toBeGreaterThan(0);
+  const completed = (callId: string) => ({ call_id: callId, outcome: 'completed', result: { sum: 5 } });
+  expect(report.finals).toEqual({
+    call_1: completed('call_1'),
+    call_2: completed('call_2'),
+    call_3: completed('call_3'),
+    call_4: expect.objectContaining({
+      outcome: 'error',
+      error: expect.objectContaining({ code: 'stale_inventory' }),
+    }),
+    call_5: completed('call_5'),
+    call_6: completed('call_6'),
+    call_7: { call_id: 'call_7', outcome: 'error', error: { code: 'timeout' } },
+  });
+  expect(report.resultRows).toEqual({
+    call_1: 1,
+    call_2: 1,
+    call_3: 1,
+    call_4: 1,
+    call_5: 1,
+    call_6: 1,
+    call_7: 1,
+  });
+  // The stale call never reached the server; the timed-out one did, once.
+  expect(report.sent).toEqual(['call_1', 'call_2', 'call_3', 'call_5', 'call_6', 'call_7']);
+  expect(report.inventoryKeys).toEqual(['current']);
+  expect(report.inFlight).toBe(0);
+});
