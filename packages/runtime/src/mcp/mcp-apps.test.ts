@@ -521,6 +521,22 @@ describe('a call received and finished without a read', () => {
     expect(await finalOf('call_2')).toEqual({ call_id: 'call_2', outcome: 'completed', result: { sum: 2 } });
   });
 
+  it('the same new call twice at once: one is accepted and sent, the other answered from its record', async () => {
+    const { server, runtime, callThrough } = await installed();
+    await callThrough(call('call_1', 'clock_server.get_time'));
+    const twice = await Promise.all([
+      runtime.receive(CONVERSATION, call('call_2', 'clock_server.add', { a: 3, b: 4 })),
+      runtime.receive(CONVERSATION, call('call_2', 'clock_server.add', { a: 3, b: 4 })),
+    ]);
+    expect(twice.map((received) => received.disposition).sort()).toEqual(['accepted', 'replayed']);
+    expect(await settled('call_2')).toEqual({ call_id: 'call_2', outcome: 'completed', result: { sum: 7 } });
+    expect(server.calls).toEqual(['get-time', 'add']);
+    const accepted = (await db.getAll('audit')).filter(
+      (entry) => entry.callId === 'call_2' && entry.type === 'tool_call_accepted',
+    );
+    expect(accepted).toHaveLength(1);
+  });
+
   it('a refusal after the first call is answered as always: stale revision, unknown tool, bad arguments', async () => {
     const { server, runtime, callThrough } = await installed();
     await callThrough(call('call_1', 'clock_server.get_time'));
