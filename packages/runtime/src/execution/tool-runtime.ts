@@ -1053,8 +1053,8 @@ export class ToolRuntime {
   /**
    * Makes the request of a dispatched call and keeps its one final result (unless the call ended meanwhile: timed
    * out, withdrawn, recovered by another tab). The result is checked against the tool as it was when the call was
-   * dispatched (`descriptors`, the registry then): the server ran that call. It is kept without a read when it can
-   * be (`#writeOnlyStep`, asserting that the call still waits for this request), else by the step that reads.
+   * dispatched (`descriptors`, the registry then): the server ran that call. It is kept without a read
+   * (`#writeOnlyStep`, asserting that the call still waits for this request).
    */
   async #callMcp(
     dispatched: ToolCallRecord,
@@ -1076,19 +1076,17 @@ export class ToolRuntime {
     } finally {
       this.#mcpCalls.delete(invocationId);
     }
-    const keep = async (
-      transaction: ExecutionTransaction,
-      effects: Effect[],
-      call: ToolCallRecord,
-    ): Promise<void> => {
+    const descriptor = descriptors.get(dispatched.call.tool) as AgentToolDescriptor;
+    const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
+    // The server's result is kept on the record that #finish writes (one put).
+    const kept: ToolCallRecord =
+      result === undefined
+        ? dispatched
+        : { ...dispatched, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
+    // Nothing is kept when the call no longer waits for this request (it ended meanwhile) — or when a write fails,
+    // as a step that read first would fail too: the call then ends by its timeout.
+    await this.#writeOnlyStep(undefined, invocationId, async (transaction, effects) => {
       effects.push((host) => host.outboxChanged?.());
-      const descriptor = descriptors.get(call.call.tool) as AgentToolDescriptor;
-      const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
-      // The server's result is kept on the record that #finish writes (one put).
-      const kept: ToolCallRecord =
-        result === undefined
-          ? call
-          : { ...call, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
       await this.#finish(
         transaction,
         kept,
@@ -1096,27 +1094,7 @@ export class ToolRuntime {
         descriptors,
         true,
       );
-    };
-    if (
-      await this.#writeOnlyStep(undefined, dispatched.mcpInFlight, (transaction, effects) =>
-        keep(transaction, effects, dispatched),
-      )
-    )
-      return;
-    let call: ToolCallRecord | undefined;
-    await this.#step(
-      async (transaction, effects) => {
-        if (call === undefined || call.stage !== 'running' || call.invocationId !== invocationId)
-          return false;
-        await keep(transaction, effects, call);
-        return true;
-      },
-      // Read beside the descriptors: one round trip.
-      async (transaction) => {
-        call = await transaction.objectStore('tool_calls').get(dispatched.key);
-      },
-      MCP_RESULT_STORES,
-    );
+    });
   }
 
   /**
@@ -1568,18 +1546,8 @@ export class ToolRuntime {
     ) => Promise<boolean>,
     /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
     first?: (transaction: ExecutionTransaction) => Promise<void>,
-    /**
-     * The stores the step may touch: all of the execution's by default; a step that knows it needs fewer names
-     * them (it then never waits behind a step on stores it does not touch). `apps` is always read (the
-     * descriptors).
-     */
-    stores: readonly (typeof EXECUTION_STORES)[number][] = EXECUTION_STORES,
   ): Promise<boolean> {
-    const transaction = this.#db.transaction(
-      stores as typeof EXECUTION_STORES,
-      'readwrite',
-      STRICT,
-    ) as ExecutionTransaction;
+    const transaction = this.#db.transaction(EXECUTION_STORES, 'readwrite', STRICT) as ExecutionTransaction;
     const effects: Effect[] = [];
     let changed: boolean;
     try {
@@ -1660,8 +1628,6 @@ const WRITE_ONLY_STORES = ['inventory', ...CALL_STORES] as const;
  * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app
  * id, read in the step's own transaction (so a step sees the apps as they are when it commits).
  */
-/** What the step keeping an MCP call's result touches: the call, its result's outbox row and audit entry. */
-const MCP_RESULT_STORES = ['apps', 'tool_calls', 'audit', 'outbox'] as const;
 
 async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descriptors> {
   const apps = await transaction.objectStore('apps').getAll();
