@@ -36,16 +36,17 @@ describe('README examples', () => {
     expect(readme).toContain(source.trimEnd());
   });
 
-  it('prepare makes the number format of the locale when the page is idle, and nothing before', async () => {
+  it('prepare makes the number format of the locale when the page is idle, and nothing before; it resolves when done', async () => {
     const { made, restore } = countNumberFormats();
     const idle: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
     try {
       const { prepareWhenIdle } = await import('../examples/prepare.js');
-      prepareWhenIdle('fr-FR');
+      const prepared = prepareWhenIdle('fr-FR');
       expect(made).toEqual([]);
       for (const callback of idle) callback();
       expect(made).toEqual(['fr-FR']);
+      await expect(prepared).resolves.toBeUndefined();
     } finally {
       restore();
       vi.unstubAllGlobals();

@@ -1,8 +1,7 @@
 import { parseDocument, UI_COMPONENT_TYPES, type UINode } from '@lineup/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countNumberFormats } from '../test/number-formats.js';
 import { formatResult } from './format.js';
-import { markdownCacheSize } from './markdown.js';
 import { prepareRenderer, sampleDocument } from './prepare.js';
 
 let counter: ReturnType<typeof countNumberFormats> | undefined;
@@ -20,14 +19,30 @@ describe('prepareRenderer', () => {
     expect(made).toEqual(['de-DE']);
   });
 
-  it('takes one entry of the Markdown cache, however often it is called', () => {
+  it('renders a sample in later tasks, into no element of the page, and takes two entries of the Markdown cache', async () => {
+    // Fresh modules: another test's call has started the passes of this module's instance already.
+    vi.resetModules();
+    const { prepareRenderer } = await import('./prepare.js');
+    const { markdownCacheSize } = await import('./markdown.js');
+    const errors = vi.spyOn(console, 'error');
+    const body = document.body.innerHTML;
     const before = markdownCacheSize();
-    prepareRenderer();
+    expect(before).toBe(0);
+    const passes = prepareRenderer();
+    // The checks ran: the parser's sample is cached. The renders have not run yet (they wait for a later task).
+    expect(markdownCacheSize() - before).toBe(1);
+    await passes;
+    // The sample card's Markdown block rendered (through the cache, like any block).
+    expect(markdownCacheSize() - before).toBe(2);
+    expect(document.body.innerHTML).toBe(body);
+    expect(document.querySelector('.lu-ui')).toBeNull();
+    expect(errors).not.toHaveBeenCalled();
+    // Later calls: the same promise, nothing more cached.
     const after = markdownCacheSize();
-    expect(after - before).toBeLessThanOrEqual(1);
-    expect(after).toBeGreaterThan(0);
-    prepareRenderer();
+    expect(prepareRenderer()).toBe(passes);
+    await prepareRenderer();
     expect(markdownCacheSize()).toBe(after);
+    errors.mockRestore();
   });
 });
 

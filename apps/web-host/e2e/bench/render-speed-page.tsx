@@ -204,18 +204,26 @@ declare global {
 
 /**
  * What a host does when the page is idle after it loaded (`prepareRenderer`), then waits two frames; false when
- * the renderer benchmarked has no `prepareRenderer` (an older version).
+ * the renderer benchmarked has no `prepareRenderer` (an older version). The render passes it starts (this version)
+ * go on in later tasks; `preparedAfter` tells when they were done.
  */
 async function prepare(): Promise<boolean> {
-  const prepareRenderer = (renderer as { prepareRenderer?: () => void }).prepareRenderer;
+  const prepareRenderer = (renderer as { prepareRenderer?: () => unknown }).prepareRenderer;
   if (prepareRenderer === undefined) return false;
-  prepareRenderer();
+  const start = performance.now();
+  const passes = prepareRenderer();
+  preparedAfter = null;
+  if (passes instanceof Promise) void passes.then(() => (preparedAfter = performance.now() - start));
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   return true;
 }
 
+/** Milliseconds from `prepareRenderer`'s call to its render passes done (null: not yet, or none). */
+let preparedAfter: number | null = null;
+
 const lineupBench = {
   prepare,
+  preparedAfter: () => preparedAfter,
   documentText,
   parseTime,
   deliver,

@@ -113,6 +113,8 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
   /** The same, the document coming SETTLE_MS after `prepareRenderer` (as it does in a host: see SETTLE_MS). */
   const settled: { timing: RenderTiming; parse: number }[] = [];
   const warm: RenderTiming[] = [];
+  /** Settled pages: ms from `prepareRenderer` to its render passes done, as the document came (null: not done). */
+  const passesDone: (number | null)[] = [];
   const keystrokes: RenderCount[] = [];
   let warmParse = NaN;
   for (let run = 0; run < FRESH_PAGES; run++) {
@@ -160,6 +162,8 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
       if (await preparedPage.evaluate(() => window.lineupBench.prepare())) {
         const variant = (label === 'prepared' ? 100 : 200) + run;
         await preparedPage.waitForTimeout(wait);
+        if (label === 'settled')
+          passesDone.push(await preparedPage.evaluate(() => window.lineupBench.preparedAfter()));
         into.push({
           timing: await preparedPage.evaluate(
             (v) => window.lineupBench.deliver(window.lineupBench.documentText(v)),
@@ -192,6 +196,9 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
     settled.length === 0
       ? `fresh page after prepareRenderer, the document ${SETTLE_MS} ms later: (this renderer has no prepareRenderer)`
       : `fresh page after prepareRenderer, the document ${SETTLE_MS} ms later (median of ${settled.length}): every node, Markdown filled in, ${ms(median(settled.map((run) => run.timing.complete)))} (${range(settled.map((run) => run.timing.complete))}), ${median(settled.map((run) => run.timing.complete / run.parse)).toFixed(1)}× parse`,
+    passesDone.length === 0 || passesDone.every((done) => done === null)
+      ? 'prepareRenderer render passes: (none in this renderer)'
+      : `prepareRenderer render passes done ${passesDone.map((done) => (done === null ? 'not yet' : ms(done))).join(', ')} after the call (settled pages, as their document came)`,
     `same document again in that page (median of ${WARM_RUNS}): ${ms(warmComplete)} (${(warmComplete / warmParse).toFixed(1)}× parse)`,
     `Slider keystroke (median of ${KEYSTROKES}): ${perKey((count) => count.components)} component renders in ${perKey((count) => count.commits)} commit(s), ${perKey((count) => count.markdownBlocks)} of ${MARKDOWN_BLOCKS} Markdown blocks (${perKey((count) => count.markdownComponents)} of their components)`,
   ];
