@@ -71,6 +71,7 @@ export {
   type SurfaceReferenceStatus,
   type ToolCallReceiver,
 } from './client/agent-client.js';
+export { prepareAgentClient } from './client/prepare.js';
 export {
   type AgentTransport,
   createInProcessTransport,
@@ -94,6 +95,7 @@ export {
   ConversationStore,
   ConversationStoreError,
   type ConversationStoreOptions,
+  type ReceivedManyOptions,
 } from './conversations/conversation-store.js';
 export {
   type AppTarget,

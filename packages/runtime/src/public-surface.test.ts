@@ -73,6 +73,7 @@ describe('@lineup/runtime public surface', () => {
       'mountMiniAppFrame',
       'openRuntimeDatabase',
       'pickedBundleFetch',
+      'prepareAgentClient',
       'runtimeLockName',
       'verifyBundleFiles',
     ]);

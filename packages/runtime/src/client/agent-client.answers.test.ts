@@ -8,6 +8,7 @@ import { LINEUP_WIRE_LIMITS, type LineUpMessage } from '@lineup/shared/protocol'
 import { describe, expect, it, vi } from 'vitest';
 import { CONVERSATION, setUp } from '../../test/agent-client.js';
 import { agentEnvelope } from '../../test/envelopes.js';
+import type { ConversationJournal } from '../conversations/conversation-store.js';
 import { AgentClient } from './agent-client.js';
 import type { AgentTransport, TransportListener } from './transport.js';
 
@@ -44,6 +45,30 @@ async function ready(options: Parameters<typeof setUp>[0] = {}) {
   await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
   await vi.waitFor(() => expect(setup.frames).toHaveLength(1));
   return setup;
+}
+
+/**
+ * A transport the test speaks for the agent through: it opens on the next task, and `agent()` is the listener the
+ * client gave it (the agent's end). `parts` are the transport's other members.
+ */
+function agentSide(parts: Omit<AgentTransport, 'connect'>): {
+  transport: AgentTransport;
+  agent: () => TransportListener;
+} {
+  let listener: TransportListener | undefined;
+  return {
+    transport: {
+      ...parts,
+      connect: (next) => {
+        listener = next;
+        setTimeout(() => next.opened(), 0);
+      },
+    },
+    agent: () => {
+      if (listener === undefined) throw new Error('The client has not connected.');
+      return listener;
+    },
+  };
 }
 
 /** The frames the client sends after `count` others, once there are `expected` of them. */
@@ -405,15 +430,10 @@ describe('copies, sessions and floods', () => {
   it('an answer waiting for its ack holds up nothing; what it answers is acknowledged once it is delivered', async () => {
     const { registry, client: other } = await ready();
     other.stop();
-    let listener: TransportListener | undefined;
     const written: string[] = [];
     const acknowledged: string[] = [];
     const deliveries: { resolve(): void; reject(error: Error): void }[] = [];
-    const transport: AgentTransport = {
-      connect: (next) => {
-        listener = next;
-        setTimeout(() => next.opened(), 0);
-      },
+    const { transport, agent } = agentSide({
       // The agent acknowledges the inventory; every answer's send stays pending until the test settles it.
       send: (text) => {
         written.push(text);
@@ -422,7 +442,7 @@ describe('copies, sessions and floods', () => {
       },
       acknowledge: (id) => acknowledged.push(id),
       close: () => {},
-    };
+    });
     const agentMessage = vi.fn();
     const client = new AgentClient({
       transport,
@@ -435,10 +455,10 @@ describe('copies, sessions and floods', () => {
     await vi.waitFor(() => expect(client.status).toBe('open'));
     await vi.waitFor(() => expect(written).toHaveLength(1));
     for (const [index, type] of ['lineup.v1.ui.frobnicate', 'lineup.v1.app.call'].entries())
-      listener?.received(
+      agent().received(
         JSON.stringify(agentEnvelope(type, type.endsWith('app.call') ? appCall('call_a') : {}, `r${index}`)),
       );
-    listener?.received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'next' }, 'n1')));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'next' }, 'n1')));
     await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
     // Both answers went out, in order, before the next frame was handed on, which was acknowledged at once; the
     // two it answered wait for their answers' delivery.
@@ -456,20 +476,77 @@ describe('copies, sessions and floods', () => {
     expect(acknowledged).toEqual(['n1', 'r1']);
   });
 
+  it('a message is handed on once the journal knows it is new, and acknowledged only once it is on disk', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    const acknowledged: string[] = [];
+    const { transport, agent } = agentSide({
+      send: () => Promise.resolve(),
+      acknowledge: (id) => acknowledged.push(id),
+      close: () => {},
+    });
+    // A journal whose writes reach the disk only when the test says so; the first write fails.
+    const commits: { resolve(): void; reject(error: Error): void }[] = [];
+    const journal: ConversationJournal = {
+      received: () => Promise.resolve(true),
+      receivedMany: (messages, options) => {
+        options?.known?.(messages.map((message) => message.id !== 'seen'));
+        return new Promise((resolve, reject) =>
+          commits.push({
+            resolve: () => resolve(messages.map((message) => message.id !== 'seen')),
+            reject,
+          }),
+        );
+      },
+      queued: () => Promise.resolve(),
+      delivered: () => Promise.resolve(),
+      sent: () => Promise.resolve(),
+      pending: () => Promise.resolve([]),
+      inventorySent: () => Promise.resolve(),
+    };
+    const agentMessage = vi.fn();
+    const problem = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      journal,
+      handlers: { agentMessage, problem },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'one' }, 'm1')));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'old' }, 'seen')));
+    // Shown while its write is still on its way; the one recorded before a reload is not shown again.
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
+    expect(commits).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(acknowledged).toEqual([]);
+    commits[0]?.resolve();
+    await vi.waitFor(() => expect(acknowledged).toEqual(['m1', 'seen']));
+    expect(agentMessage).toHaveBeenCalledTimes(1);
+    expect(problem).not.toHaveBeenCalled();
+    // A write that fails after the hand-on: the message stays shown, the host is told, and it is acknowledged as
+    // before (a reload will not bring it back).
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'two' }, 'm2')));
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(2));
+    expect(acknowledged).toEqual(['m1', 'seen']);
+    commits[1]?.reject(new Error('The disk is full.'));
+    await vi.waitFor(() => expect(acknowledged).toEqual(['m1', 'seen', 'm2']));
+    expect(problem).toHaveBeenCalledTimes(1);
+    client.stop();
+  });
+
   it('a flood past the waiting bound refuses the connection once; what was taken is handled, in order', async () => {
     const { registry, client: other } = await ready();
     other.stop();
-    let listener: TransportListener | undefined;
     const refusals: string[] = [];
-    const transport: AgentTransport = {
-      connect: (next) => {
-        listener = next;
-        setTimeout(() => next.opened(), 0);
-      },
+    const { transport, agent } = agentSide({
       send: () => {},
       close: () => {},
       refuse: (refusal) => refusals.push(refusal),
-    };
+    });
     const agentMessage = vi.fn();
     const problem = vi.fn();
     const client = new AgentClient({
@@ -485,7 +562,7 @@ describe('copies, sessions and floods', () => {
     // Fifty frames in one task, as a socket's burst: five are taken, the connection is refused once, and
     // nothing after is read.
     for (let index = 0; index < 50; index++)
-      listener?.received(
+      agent().received(
         JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: `turn ${index}` }, `t${index}`)),
       );
     await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(5));
@@ -493,27 +570,20 @@ describe('copies, sessions and floods', () => {
     expect(agentMessage.mock.calls.map(([message]) => message.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
     expect(problem.mock.calls.map(([error]) => (error as { code?: string }).code)).toEqual(['overloaded']);
     // A new connection takes frames again.
-    listener?.opened();
-    listener?.received(
-      JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'again' }, 't50')),
-    );
+    agent().opened();
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'again' }, 't50')));
     await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(6));
   });
 
   it('after an overload the new session starts once the backlog of the refused connection is taken in', async () => {
     const { registry, client: other } = await ready();
     other.stop();
-    let listener: TransportListener | undefined;
     const events: string[] = [];
-    const transport: AgentTransport = {
-      connect: (next) => {
-        listener = next;
-        setTimeout(() => next.opened(), 0);
-      },
+    const { transport, agent } = agentSide({
       send: (text) => void events.push(`sent ${JSON.parse(text).type}`),
       close: () => {},
       refuse: (refusal) => void events.push(`refused ${refusal}`),
-    };
+    });
     // The first turn's handler holds the drain until the test lets it go, so the backlog is still waiting when
     // the client dials again.
     let release = () => {};
@@ -537,13 +607,13 @@ describe('copies, sessions and floods', () => {
     await vi.waitFor(() => expect(client.status).toBe('open'));
     events.length = 0;
     const turn = (id: string) =>
-      listener?.received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id)));
+      agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id)));
     // More than two drains' worth (256 frames each), and past the bound: 600 are taken, the rest refused.
     for (let index = 0; index < 700; index++) turn(`t${index}`);
     await vi.waitFor(() => expect(events).toEqual(['refused overloaded', 'took t0']));
     // The refused connection closes and a new one opens while 599 frames wait; the agent speaks at once.
-    listener?.closed(new Error('refused'));
-    listener?.opened();
+    agent().closed(new Error('refused'));
+    agent().opened();
     turn('again');
     expect(client.status).toBe('connecting');
     release();

@@ -723,22 +723,32 @@ export class AgentClient {
     }
   }
 
-  /** Records taken messages in the journal (one transaction for all), then hands each on and acknowledges it. */
+  /**
+   * Records taken messages in the journal (one transaction for all), hands each on as soon as the journal knows
+   * which are new (before its transaction is on disk, so the user does not wait for the write), and acknowledges
+   * them once they are recorded: the agent forgets only what is on disk.
+   */
   async #record(messages: readonly LineUpMessage[], slice = new Slice()): Promise<void> {
     if (messages.length === 0) return;
     const journal = this.#options.journal;
     let fresh: readonly boolean[] = messages.map(() => true);
+    let recorded: Promise<unknown> = Promise.resolve();
     if (journal !== undefined) {
+      let known: (fresh: readonly boolean[]) => void = () => {};
+      const early = new Promise<readonly boolean[]>((resolve) => (known = resolve));
+      const recording =
+        journal.receivedMany !== undefined
+          ? journal.receivedMany(messages, { known })
+          : Promise.all(messages.map((message) => journal.received(message)));
+      // Not recorded: still shown now (a reload will not bring them back), and the host is told.
+      recorded = recording.catch((error: unknown) => this.#handlers.problem?.(error));
       try {
-        fresh =
-          journal.receivedMany !== undefined
-            ? await journal.receivedMany(messages)
-            : await Promise.all(messages.map((message) => journal.received(message)));
-      } catch (error) {
-        // Not recorded: still shown now (a reload will not bring them back), and the host is told.
-        this.#handlers.problem?.(error);
+        fresh = await Promise.race([early, recording]);
+      } catch {
+        // Reported through `recorded`; every message is shown.
       }
     }
+    const taken: [id: string, answers: Promise<void>[]][] = [];
     for (const [index, message] of messages.entries()) {
       await slice.pause();
       // A repeat from before a reload is dropped; a call goes on to its runtime, whose own records answer it
@@ -751,8 +761,10 @@ export class AgentClient {
           this.#handlers.problem?.(error);
         }
       }
-      this.#acknowledge(message.id);
+      taken.push([message.id, this.#answers.splice(0)]);
     }
+    await recorded;
+    for (const [id, answers] of taken) this.#acknowledge(id, answers);
   }
 
   /**
@@ -895,8 +907,7 @@ export class AgentClient {
    * Acknowledges agent envelope `id`, which has been handled: at once, or, when it was answered directly, once
    * every answer is delivered (never, if one is not: the agent sends the envelope again).
    */
-  #acknowledge(id: string | undefined): void {
-    const answers = this.#answers.splice(0);
+  #acknowledge(id: string | undefined, answers = this.#answers.splice(0)): void {
     if (id === undefined) return;
     if (answers.length === 0) this.#acknowledgeNow(id);
     else

@@ -180,6 +180,34 @@ describe('ConversationStore', () => {
     expect(await store.receivedMany([])).toEqual([]);
   });
 
+  it('tells which envelopes of a batch are new before its transaction has committed, once', async () => {
+    const { store } = await fresh();
+    const message = (id: string) =>
+      asMessage(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id, CONVERSATION));
+    await store.received(message('k0'));
+    const told: { fresh: readonly boolean[]; settled: boolean }[] = [];
+    let settled = false;
+    const recording = store
+      .receivedMany([message('k0'), message('k1'), message('k1')], {
+        known: (fresh) => told.push({ fresh, settled }),
+      })
+      .then((fresh) => {
+        settled = true;
+        return fresh;
+      });
+    expect(await recording).toEqual([false, true, false]);
+    // Told before the batch's promise settled, with the same list.
+    expect(told).toEqual([{ fresh: [false, true, false], settled: false }]);
+    expect(told).toHaveLength(1);
+    expect((await store.allMessages(CONVERSATION)).map((record) => record.id)).toEqual(['k0', 'k1']);
+    // A batch with nothing to record says so too.
+    const none: (readonly boolean[])[] = [];
+    expect(await store.receivedMany([message('k1')], { known: (fresh) => none.push(fresh) })).toEqual([
+      false,
+    ]);
+    expect(none).toEqual([[false]]);
+  });
+
   it('keeps view states per conversation and key, the last one winning', async () => {
     const { store } = await fresh();
     await store.saveViewState('conv_a', 'doc-1', { years: 5 });

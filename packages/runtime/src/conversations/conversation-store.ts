@@ -22,6 +22,11 @@ import {
   type ViewStateRecord,
 } from '../storage/database.js';
 
+export interface ReceivedManyOptions {
+  /** Told, once, which of the messages are new, as soon as that is known (before the transaction commits). */
+  readonly known?: (fresh: readonly boolean[]) => void;
+}
+
 /** Where an `AgentClient` records what goes in and out (a `ConversationStore`, or a host's own). */
 export interface ConversationJournal {
   /** Records an envelope from the agent; resolves `false` when one with this id was already recorded. */
@@ -29,8 +34,13 @@ export interface ConversationJournal {
   /**
    * Records several envelopes from the agent in one transaction, in order: for each, `false` when one with its id
    * was already recorded (or came earlier in the same list). Nothing is recorded if the transaction fails.
+   * `options.known`, when given, is told the same list as soon as it is known, before the writes are on disk:
+   * an `AgentClient` hands the messages on then, and acknowledges them only once this promise has resolved.
    */
-  receivedMany?(messages: readonly LineUpMessage[]): Promise<readonly boolean[]>;
+  receivedMany?(
+    messages: readonly LineUpMessage[],
+    options?: ReceivedManyOptions,
+  ): Promise<readonly boolean[]>;
   /** Records one of the user's envelopes before it is sent: it stays pending until `delivered`. */
   queued(message: LineUpMessage): Promise<void>;
   /** The transport took a queued envelope. */
@@ -244,7 +254,10 @@ export class ConversationStore implements ConversationJournal {
     return this.#append(message, 'in');
   }
 
-  async receivedMany(messages: readonly LineUpMessage[]): Promise<readonly boolean[]> {
+  async receivedMany(
+    messages: readonly LineUpMessage[],
+    options: ReceivedManyOptions = {},
+  ): Promise<readonly boolean[]> {
     if (messages.length === 0) return [];
     // Strict: the client acknowledges what it recorded, so the agent will not send it again.
     const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', STRICT);
@@ -279,6 +292,8 @@ export class ConversationStore implements ConversationJournal {
       const record = counts.get(id);
       if (record !== undefined && record !== existing[index]) writes.push(conversations.put(record));
     }
+    // Every write is issued: what is new is known, though not yet on disk.
+    options.known?.(fresh);
     await Promise.all(writes);
     await tx.done;
     return fresh;
