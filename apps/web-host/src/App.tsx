@@ -1,4 +1,5 @@
 import { prepareRenderer } from '@lineup/renderer-react';
+import { prepareAgentClient } from '@lineup/runtime';
 import { useEffect } from 'react';
 import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
@@ -23,15 +24,26 @@ export function App() {
 
 function Shell() {
   const text = useText();
-  // The renderer's one-time costs (number formatting data, the Markdown parser's first run), paid while the page
-  // is idle rather than by the agent's first document.
+  // One-time costs of the agent's first document — reading its message (prepareAgentClient), the renderer's
+  // number formatting data, Markdown parser, document checks and every component type's first render
+  // (prepareRenderer) — paid while the page is idle, each part in a task of its own, not by that document.
   useEffect(() => {
     const locale = text.locale;
+    // User Timing marks, for benchmarks and DevTools: when the preparation started and when its renders ended.
+    const prepare = () => {
+      performance.mark('lineup:prepare-renderer');
+      setTimeout(prepareAgentClient, 0);
+      prepareRenderer({ locale }).then(
+        () => performance.mark('lineup:renderer-prepared'),
+        (error: unknown) =>
+          console.error('LineUp: preparing the renderer failed (the first document will be slower).', error),
+      );
+    };
     if (typeof requestIdleCallback !== 'function') {
-      prepareRenderer({ locale });
+      prepare();
       return;
     }
-    const handle = requestIdleCallback(() => prepareRenderer({ locale }), { timeout: 2_000 });
+    const handle = requestIdleCallback(prepare, { timeout: 2_000 });
     return () => cancelIdleCallback(handle);
   }, [text.locale]);
   return (

@@ -85,6 +85,8 @@ test('first delivery of the maximum document on fresh pages of the built host', 
   test.setTimeout(300_000);
   const delivered: number[] = [];
   const arrivals: number[] = [];
+  /** The host's User Timing mark `lineup:renderer-prepared` (its idle preparation done), before the message came. */
+  const preparedAhead: (number | null)[] = [];
   for (let run = 0; run < PAGES; run++) {
     // An agent of its own for each page: what it receives is that page's.
     const agent = await startAgent();
@@ -101,10 +103,12 @@ test('first delivery of the maximum document on fresh pages of the built host', 
         timeout: 30_000,
       })
       .toBeGreaterThan(0);
-    const { arrived, complete } = await page.evaluate(() => {
+    const { arrived, complete, prepared } = await page.evaluate(() => {
       const times = window as unknown as { __arrived: number; __complete: number };
-      return { arrived: times.__arrived, complete: times.__complete };
+      const mark = performance.getEntriesByName('lineup:renderer-prepared')[0];
+      return { arrived: times.__arrived, complete: times.__complete, prepared: mark?.startTime ?? null };
     });
+    preparedAhead.push(prepared === null ? null : arrived - prepared);
     delivered.push(complete - arrived);
     arrivals.push(arrived);
     await context.close();
@@ -114,6 +118,7 @@ test('first delivery of the maximum document on fresh pages of the built host', 
     `host: ${process.env.LINEUP_DELIVERY_HOST_DIST ?? 'this checkout (dist/)'}`,
     `document: 262,144 bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks, sent as soon as the page was connected`,
     `message arrived ${range(arrivals)} after navigation (median ${median(arrivals).toFixed(0)} ms)`,
+    `host's preparation (prepareAgentClient, prepareRenderer and its renders) done before the message: ${preparedAhead.map((ahead) => (ahead === null ? 'not done' : `${ahead.toFixed(0)} ms`)).join(', ')}`,
     `message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(delivered).toFixed(1)} ms (${range(delivered)})`,
   ];
   console.log(`[host-delivery]\n  ${lines.join('\n  ')}`);
