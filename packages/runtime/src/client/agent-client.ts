@@ -574,8 +574,8 @@ export class AgentClient {
 
   /**
    * Handles the frames waiting, in order, at most `DRAIN_BATCH` at a time. Consecutive messages that are taken as
-   * they are (no call, no refusal) are recorded in one journal transaction, then handed on and acknowledged one by
-   * one: a burst costs one write per batch, not one per frame.
+   * they are (no call, no refusal) are recorded in one journal transaction, handed on one by one once it knows
+   * which are new, and acknowledged once it has committed: a burst costs one write per batch, not one per frame.
    */
   async #drain(count = DRAIN_BATCH): Promise<void> {
     this.#drainScheduled = false;
