@@ -7,10 +7,12 @@
  * is in the DOM and laid out. Between the two: the host's envelope checks, the runtime keeping the document,
  * the conversation's render and the renderer's. It reports; it asserts no timing.
  * `LINEUP_DELIVERY_HOST_DIST=<folder>` serves another build of the host (another version's `dist/`) instead of this
- * one's, to compare two versions on one machine.
+ * one's; `LINEUP_DELIVERY_BASELINE_DIST=<folder>` serves a second build beside it (on PORT + 1) and alternates the
+ * two page by page, to compare two versions on one machine (separate runs of a few pages cannot tell 20 ms apart
+ * on a busy 2-core machine).
  */
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { type PreviewServer, preview } from 'vite';
 import { connectedTo } from '../agent-page.ts';
 import { startAgent } from '../test-agent.ts';
@@ -64,64 +66,109 @@ const median = (values: readonly number[]) =>
 const range = (values: readonly number[]) =>
   `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
 
-let server: PreviewServer;
+/** A build of the host the benchmark serves: this checkout's `dist/` (or LINEUP_DELIVERY_HOST_DIST), and a baseline. */
+interface Version {
+  readonly label: string;
+  readonly outDir: string | undefined;
+  readonly port: number;
+  server?: PreviewServer;
+  readonly delivered: number[];
+  readonly arrivals: number[];
+  /** The host's User Timing mark `lineup:renderer-prepared` (its idle preparation done), before the message came. */
+  readonly preparedAhead: (number | null)[];
+}
+
+const version = (label: string, outDir: string | undefined, port: number): Version => ({
+  label,
+  outDir,
+  port,
+  delivered: [],
+  arrivals: [],
+  preparedAhead: [],
+});
+
+const versions: Version[] = [
+  version(
+    process.env.LINEUP_DELIVERY_HOST_DIST ?? 'this checkout (dist/)',
+    process.env.LINEUP_DELIVERY_HOST_DIST,
+    PORT,
+  ),
+  ...(process.env.LINEUP_DELIVERY_BASELINE_DIST === undefined
+    ? []
+    : [
+        version(
+          `baseline ${process.env.LINEUP_DELIVERY_BASELINE_DIST}`,
+          process.env.LINEUP_DELIVERY_BASELINE_DIST,
+          PORT + 1,
+        ),
+      ]),
+];
 
 test.beforeAll(async () => {
-  server = await preview({
-    root: APP_ROOT,
-    logLevel: 'warn',
-    ...(process.env.LINEUP_DELIVERY_HOST_DIST === undefined
-      ? {}
-      : { build: { outDir: process.env.LINEUP_DELIVERY_HOST_DIST } }),
-    preview: { host: '127.0.0.1', port: PORT, strictPort: true },
-  });
+  for (const each of versions)
+    each.server = await preview({
+      root: APP_ROOT,
+      logLevel: 'warn',
+      ...(each.outDir === undefined ? {} : { build: { outDir: each.outDir } }),
+      preview: { host: '127.0.0.1', port: each.port, strictPort: true },
+    });
 });
 
 test.afterAll(async () => {
-  await server?.close();
+  for (const each of versions) await each.server?.close();
 });
 
+/** One fresh page of `each`: its own agent sends the maximum document as soon as the page is connected. */
+async function deliverOnce(browser: Browser, each: Version, run: number): Promise<void> {
+  // An agent of its own for each page: what it receives is that page's.
+  const agent = await startAgent();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(watch, { title: TITLE, blocks: MARKDOWN_BLOCKS });
+  await page.goto(`http://127.0.0.1:${each.port}/?agent=${encodeURIComponent(agent.url)}`);
+  await connectedTo(page, agent);
+  // Each page its own Markdown texts (nothing cached by text), into the conversation this page opened.
+  const document = { ...buildMarkdownMaxDocument(run), id: `delivery-${run}`, title: TITLE };
+  agent.send('lineup.v1.ui.document', { document });
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __complete?: number }).__complete), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+  const { arrived, complete, prepared } = await page.evaluate(() => {
+    const times = window as unknown as { __arrived: number; __complete: number };
+    const mark = performance.getEntriesByName('lineup:renderer-prepared')[0];
+    return { arrived: times.__arrived, complete: times.__complete, prepared: mark?.startTime ?? null };
+  });
+  each.preparedAhead.push(prepared === null ? null : arrived - prepared);
+  each.delivered.push(complete - arrived);
+  each.arrivals.push(arrived);
+  await context.close();
+  await agent.close();
+}
+
 test('first delivery of the maximum document on fresh pages of the built host', async ({ browser }) => {
-  test.setTimeout(300_000);
-  const delivered: number[] = [];
-  const arrivals: number[] = [];
-  /** The host's User Timing mark `lineup:renderer-prepared` (its idle preparation done), before the message came. */
-  const preparedAhead: (number | null)[] = [];
-  for (let run = 0; run < PAGES; run++) {
-    // An agent of its own for each page: what it receives is that page's.
-    const agent = await startAgent();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.addInitScript(watch, { title: TITLE, blocks: MARKDOWN_BLOCKS });
-    await page.goto(`http://127.0.0.1:${PORT}/?agent=${encodeURIComponent(agent.url)}`);
-    await connectedTo(page, agent);
-    // Each page its own Markdown texts (nothing cached by text), into the conversation this page opened.
-    const document = { ...buildMarkdownMaxDocument(run), id: `delivery-${run}`, title: TITLE };
-    agent.send('lineup.v1.ui.document', { document });
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __complete?: number }).__complete), {
-        timeout: 30_000,
-      })
-      .toBeGreaterThan(0);
-    const { arrived, complete, prepared } = await page.evaluate(() => {
-      const times = window as unknown as { __arrived: number; __complete: number };
-      const mark = performance.getEntriesByName('lineup:renderer-prepared')[0];
-      return { arrived: times.__arrived, complete: times.__complete, prepared: mark?.startTime ?? null };
-    });
-    preparedAhead.push(prepared === null ? null : arrived - prepared);
-    delivered.push(complete - arrived);
-    arrivals.push(arrived);
-    await context.close();
-    await agent.close();
-  }
+  test.setTimeout(300_000 * versions.length);
+  // With a baseline, the two builds alternate page by page: what the machine does meanwhile falls on both.
+  for (let run = 0; run < PAGES; run++) for (const each of versions) await deliverOnce(browser, each, run);
   const lines = [
-    `host: ${process.env.LINEUP_DELIVERY_HOST_DIST ?? 'this checkout (dist/)'}`,
     `document: 262,144 bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks, sent as soon as the page was connected`,
-    `message arrived ${range(arrivals)} after navigation (median ${median(arrivals).toFixed(0)} ms)`,
-    `host's preparation (prepareAgentClient, prepareRenderer and its renders) done before the message: ${preparedAhead.map((ahead) => (ahead === null ? 'not done' : `${ahead.toFixed(0)} ms`)).join(', ')}`,
-    `message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(delivered).toFixed(1)} ms (${range(delivered)})`,
   ];
+  for (const each of versions)
+    lines.push(
+      `host: ${each.label}`,
+      `  message arrived ${range(each.arrivals)} after navigation (median ${median(each.arrivals).toFixed(0)} ms)`,
+      `  host's idle preparation done before the message: ${each.preparedAhead.map((ahead) => (ahead === null ? 'not done (or no mark)' : `${ahead.toFixed(0)} ms`)).join(', ')}`,
+      `  message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(each.delivered).toFixed(1)} ms (${range(each.delivered)})`,
+    );
+  const [current, baseline] = versions;
+  if (current !== undefined && baseline !== undefined)
+    lines.push(
+      `baseline − this, page by page (median of ${PAGES} pairs): ${median(current.delivered.map((value, index) => (baseline.delivered[index] ?? Number.NaN) - value)).toFixed(1)} ms`,
+    );
   console.log(`[host-delivery]\n  ${lines.join('\n  ')}`);
   test.info().annotations.push({ type: 'host-delivery', description: lines.join(' | ') });
-  expect(delivered.every((value) => value > 0)).toBe(true);
+  expect(
+    versions.every((each) => each.delivered.length === PAGES && each.delivered.every((value) => value > 0)),
+  ).toBe(true);
 });

@@ -11,7 +11,10 @@
  * after load, given the document at once or SETTLE_MS later) is a new browser context whose script differs by a
  * comment, so nothing compiled or cached by an earlier page is reused.
  * `LINEUP_RENDERER_BASELINE=<folder with another version's src/ and styles/>` benchmarks that version instead (the folder must sit inside packages/renderer-react, so its imports resolve), to compare
- * two versions on one machine.
+ * two versions on one machine. `LINEUP_RENDERER_COMPARE=<such a folder>` runs a second test instead of the first:
+ * the settled delivery only (the document SETTLE_MS after `prepareRenderer`), on LINEUP_RENDERER_PAGES (15) fresh
+ * pages of each version, alternating page by page (separate runs of 7 pages cannot tell 25 ms apart on a busy
+ * 2-core machine).
  */
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
@@ -49,8 +52,9 @@ const COMMIT_HOOK = `window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
   onPostCommitFiberRoot() {},
 };`;
 /** The page bundle (script and stylesheet), built from the workspace sources. */
-async function bundle(): Promise<{ script: string; style: string }> {
-  const baseline = process.env.LINEUP_RENDERER_BASELINE;
+async function bundle(
+  baseline = process.env.LINEUP_RENDERER_BASELINE,
+): Promise<{ script: string; style: string }> {
   const output = await build({
     configFile: false,
     logLevel: 'warn',
@@ -101,9 +105,12 @@ async function freshPage(browser: Browser, script: string, style: string, label:
   return page;
 }
 
+const COMPARE = process.env.LINEUP_RENDERER_COMPARE;
+
 test('deliver → DOM of the maximum document on fresh pages, against JSON.parse + parseDocument', async ({
   browser,
 }) => {
+  test.skip(COMPARE !== undefined, 'LINEUP_RENDERER_COMPARE runs the comparison instead');
   test.setTimeout(300_000);
   const { script, style } = await bundle();
 
@@ -212,4 +219,45 @@ test('deliver → DOM of the maximum document on fresh pages, against JSON.parse
     ),
   ).toBe(true);
   expect(keystrokes.every((count) => count.commits > 0 && count.components > 0)).toBe(true);
+});
+
+test('the settled first delivery, this version against LINEUP_RENDERER_COMPARE, page by page', async ({
+  browser,
+}) => {
+  test.skip(COMPARE === undefined, 'set LINEUP_RENDERER_COMPARE to a baseline folder');
+  const pages = Number(process.env.LINEUP_RENDERER_PAGES ?? 15);
+  test.setTimeout(60_000 + pages * 20_000);
+  const versions = [
+    { label: 'this checkout', bundle: await bundle(undefined), complete: [] as number[] },
+    { label: `baseline ${COMPARE}`, bundle: await bundle(COMPARE), complete: [] as number[] },
+  ];
+  for (let run = 0; run < pages; run++)
+    for (const version of versions) {
+      const page = await freshPage(
+        browser,
+        version.bundle.script,
+        version.bundle.style,
+        `${version.label} ${run}`,
+      );
+      if (await page.evaluate(() => window.lineupBench.prepare())) await page.waitForTimeout(SETTLE_MS);
+      const timing = await page.evaluate(
+        (v) => window.lineupBench.deliver(window.lineupBench.documentText(v)),
+        300 + run,
+      );
+      version.complete.push(timing.complete);
+      await page.context().close();
+    }
+  const [current, baseline] = versions as [(typeof versions)[0], (typeof versions)[0]];
+  const lines = [
+    ...versions.map(
+      (version) =>
+        `${version.label}: every node, Markdown filled in, ${SETTLE_MS} ms after prepareRenderer (median of ${pages}): ${ms(median(version.complete))} (${range(version.complete)})`,
+    ),
+    `baseline − this, page by page (median of ${pages} pairs): ${ms(median(current.complete.map((value, index) => (baseline.complete[index] ?? Number.NaN) - value)))}`,
+  ];
+  console.log(`[render-speed compare]\n  ${lines.join('\n  ')}`);
+  test.info().annotations.push({ type: 'render-speed compare', description: lines.join(' | ') });
+  expect(
+    versions.every((version) => version.complete.length === pages && version.complete.every((v) => v > 0)),
+  ).toBe(true);
 });
