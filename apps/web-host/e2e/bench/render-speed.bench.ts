@@ -232,7 +232,8 @@ test('the settled first delivery, this version against LINEUP_RENDERER_COMPARE, 
     { label: `baseline ${COMPARE}`, bundle: await bundle(COMPARE), complete: [] as number[] },
   ];
   for (let run = 0; run < pages; run++)
-    for (const version of versions) {
+    // Each version goes first in every other pair: a page's place in its pair does not fall on one version.
+    for (const version of run % 2 === 0 ? versions : [...versions].reverse()) {
       const page = await freshPage(
         browser,
         version.bundle.script,
