@@ -82,8 +82,8 @@ export function sampleMessageText(cards: number): string {
  * `readEnvelopeText` — the scan of the JSON text against the envelope's budget before `JSON.parse`, the parse,
  * and the envelope's checks and frozen copy — runs four times over a 29 KB sample message, as code that has run
  * before rather than for the first time on the agent's message. Call it once when the page is idle after it
- * loaded, such as in `requestIdleCallback`, beside `prepareRenderer` (`@lineup/renderer-react`); it takes about
- * 10–20 ms the first time on a 2-core machine, and nothing after. It reads no storage, sends nothing and changes
+ * loaded, such as in `requestIdleCallback`, beside `prepareRenderer` (`@lineup/renderer-react`); it takes 20–60 ms
+ * (median about 30 ms) the first time in a freshly loaded Chromium page on a 2-core machine, and nothing after. It reads no storage, sends nothing and changes
  * nothing an `AgentClient` does.
  */
 export function prepareAgentClient(): void {
