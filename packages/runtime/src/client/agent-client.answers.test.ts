@@ -538,6 +538,106 @@ describe('copies, sessions and floods', () => {
     client.stop();
   });
 
+  it('knows a message is new from the ids recorded last, and records it as the text it came in', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    const acknowledged: string[] = [];
+    const { transport, agent } = agentSide({
+      send: () => Promise.resolve(),
+      acknowledge: (id) => acknowledged.push(id),
+      close: () => {},
+    });
+    const given: { ids: string[]; texts: readonly (string | undefined)[]; recorded: unknown[] }[] = [];
+    const journal: ConversationJournal = {
+      received: () => Promise.resolve(true),
+      receivedMany: (messages, options) => {
+        given.push({
+          ids: messages.map((message) => message.id),
+          texts: options?.texts ?? [],
+          recorded: messages.map((_, index) => options?.recorded?.[index]),
+        });
+        options?.known?.(messages.map(() => true));
+        return Promise.resolve(messages.map(() => true));
+      },
+      recentlyReceived: (limit) => {
+        expect(limit).toBeGreaterThanOrEqual(512);
+        return Promise.resolve(['before', 'older']);
+      },
+      queued: () => Promise.resolve(),
+      delivered: () => Promise.resolve(),
+      sent: () => Promise.resolve(),
+      pending: () => Promise.resolve([]),
+      inventorySent: () => Promise.resolve(),
+    };
+    const agentMessage = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      journal,
+      handlers: { agentMessage },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    const frame = (id: string) =>
+      JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id));
+    // Recorded before the reload: dropped as a copy and acknowledged, never handed to the journal or the host.
+    agent().received(frame('before'));
+    agent().received(frame('new'));
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(acknowledged).toEqual(['before', 'new']));
+    expect(agentMessage.mock.calls[0]?.[0].id).toBe('new');
+    // A call is left to the journal to look up.
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.app.call', appCall('call_k'), 'call1')));
+    await vi.waitFor(() => expect(given).toHaveLength(2));
+    expect(given).toEqual([
+      { ids: ['new'], texts: [frame('new')], recorded: [false] },
+      { ids: ['call1'], texts: [expect.stringContaining('"call_k"')], recorded: [undefined] },
+    ]);
+    client.stop();
+  });
+
+  it('without the ids recorded last, the journal decides which messages are new', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    const { transport, agent } = agentSide({ send: () => Promise.resolve(), close: () => {} });
+    const recorded: unknown[] = [];
+    const journal: ConversationJournal = {
+      received: () => Promise.resolve(true),
+      receivedMany: (messages, options) => {
+        recorded.push(...messages.map((_, index) => options?.recorded?.[index]));
+        options?.known?.(messages.map((message) => message.id !== 'old'));
+        return Promise.resolve(messages.map((message) => message.id !== 'old'));
+      },
+      recentlyReceived: () => Promise.reject(new Error('The database is gone.')),
+      queued: () => Promise.resolve(),
+      delivered: () => Promise.resolve(),
+      sent: () => Promise.resolve(),
+      pending: () => Promise.resolve([]),
+      inventorySent: () => Promise.resolve(),
+    };
+    const agentMessage = vi.fn();
+    const problem = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      journal,
+      handlers: { agentMessage, problem },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    expect(problem).toHaveBeenCalledWith(expect.objectContaining({ message: 'The database is gone.' }));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'a' }, 'old')));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'b' }, 'm2')));
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
+    expect(agentMessage.mock.calls[0]?.[0].id).toBe('m2');
+    expect(recorded.every((value) => value === undefined)).toBe(true);
+    client.stop();
+  });
+
   it('a flood past the waiting bound refuses the connection once; what was taken is handled, in order', async () => {
     const { registry, client: other } = await ready();
     other.stop();

@@ -234,6 +234,23 @@ const DRAIN_BATCH = 256;
  */
 const SLICE_MS = 8;
 
+/**
+ * How many of the envelope ids the journal recorded last the client reads when it starts (`recentlyReceived`):
+ * what an agent may send again after a reload is what it has no acknowledgement for, and the client acknowledges
+ * a batch (at most `DRAIN_BATCH` messages) once it is recorded.
+ */
+const RECENT_READ = 4 * DRAIN_BATCH;
+
+/**
+ * A message taken from a frame, waiting to be recorded: the frame's text, and `false` when the client knows that
+ * the journal has not recorded it (see `ReceivedManyOptions.recorded`).
+ */
+interface Taken {
+  readonly message: LineUpMessage;
+  readonly text: string;
+  readonly recorded: false | undefined;
+}
+
 const now: () => number = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 /** Yields to the event loop: `scheduler.yield` where the browser has it, else a task. */
@@ -293,6 +310,8 @@ export class AgentClient {
   readonly #ids: () => string;
   readonly #conversations = new Set<string>();
   readonly #seen = new Set<string>();
+  /** `#seen` holds the ids the journal recorded last (`#readRecent`): a message not among them is new. */
+  #recentRead = false;
   /** The inventory revision last sent to each conversation (seed 000 §5.1: which revision went to whom). */
   readonly #inventorySent = new Map<string, { readonly revision: string }>();
   readonly #dedupeWindow: number;
@@ -347,6 +366,7 @@ export class AgentClient {
   start(): void {
     if (this.#status !== 'idle') return;
     this.#setStatus('connecting');
+    void this.#readRecent();
     const listener: TransportListener = {
       opened: () => {
         this.#shed = 0;
@@ -586,14 +606,18 @@ export class AgentClient {
       this.#drainScheduled = true;
       this.#enqueue(() => this.#drain());
     }
-    const batch: LineUpMessage[] = [];
+    const batch: Taken[] = [];
     const slice = new Slice();
     for (const text of frames) {
       await slice.pause();
       try {
         const read = readEnvelopeText(text, { direction: 'agent_to_client' });
-        const taken = read.kind === 'message' ? await this.#prepare(read.message) : undefined;
-        if (taken !== undefined && !isCallType(taken.type)) {
+        const message = read.kind === 'message' ? await this.#prepare(read.message) : undefined;
+        // Not among the ids recorded last nor seen since (#prepare dropped those): not recorded. A call is looked up
+        // by the journal (its id is not kept with the others: a call sent again is answered again).
+        const recorded = this.#recentRead && !isCallType(message?.type) ? (false as const) : undefined;
+        const taken: Taken | undefined = message === undefined ? undefined : { message, text, recorded };
+        if (taken !== undefined && !isCallType(taken.message.type)) {
           batch.push(taken);
           continue;
         }
@@ -607,6 +631,27 @@ export class AgentClient {
       }
     }
     await this.#record(batch, slice);
+  }
+
+  /**
+   * Reads the envelope ids the journal recorded last into the ids seen (`RECENT_READ`): a repeat of one is then
+   * dropped as a copy, and any other message is known to be new without waiting for the journal's read.
+   */
+  async #readRecent(): Promise<void> {
+    const journal = this.#options.journal;
+    if (journal?.recentlyReceived === undefined) return;
+    try {
+      const ids = await journal.recentlyReceived(RECENT_READ);
+      // Oldest first, and before what was seen meanwhile: the window lets go of the oldest.
+      const since = [...this.#seen];
+      this.#seen.clear();
+      for (const id of [...ids].reverse()) this.#isDuplicate(id);
+      for (const id of since) this.#isDuplicate(id);
+      this.#recentRead = true;
+    } catch (error) {
+      // Not fatal: the journal reads each batch before it is handed on, as without them.
+      this.#handlers.problem?.(error);
+    }
   }
 
   /** A conversation of this session: it got the inventory on this connection. */
@@ -728,8 +773,9 @@ export class AgentClient {
    * which are new (before its transaction is on disk, so the user does not wait for the write), and acknowledges
    * them once they are recorded: the agent forgets only what is on disk.
    */
-  async #record(messages: readonly LineUpMessage[], slice = new Slice()): Promise<void> {
-    if (messages.length === 0) return;
+  async #record(entries: readonly Taken[], slice = new Slice()): Promise<void> {
+    if (entries.length === 0) return;
+    const messages = entries.map((entry) => entry.message);
     const journal = this.#options.journal;
     let fresh: readonly boolean[] = messages.map(() => true);
     let recorded: Promise<unknown> = Promise.resolve();
@@ -738,7 +784,11 @@ export class AgentClient {
       const early = new Promise<readonly boolean[]>((resolve) => (known = resolve));
       const recording =
         journal.receivedMany !== undefined
-          ? journal.receivedMany(messages, { known })
+          ? journal.receivedMany(messages, {
+              known,
+              texts: entries.map((entry) => entry.text),
+              recorded: entries.map((entry) => entry.recorded),
+            })
           : Promise.all(messages.map((message) => journal.received(message)));
       // Not recorded: still shown now (a reload will not bring them back), and the host is told.
       recorded = recording.catch((error: unknown) => this.#handlers.problem?.(error));
@@ -750,7 +800,9 @@ export class AgentClient {
     }
     const taken: [id: string, answers: Promise<void>[]][] = [];
     for (const [index, message] of messages.entries()) {
-      await slice.pause();
+      // The first goes on at once: handing it on is quick (a view renders it in a task of its own), and a pause
+      // here, after a long judgement, would wait for the page's next frame before the user sees anything.
+      if (index > 0) await slice.pause();
       // A repeat from before a reload is dropped; a call goes on to its runtime, whose own records answer it
       // again without running it twice (seed 003 §4.2).
       if (fresh[index] !== false || isCallType(message.type)) {

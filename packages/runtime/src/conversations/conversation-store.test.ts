@@ -19,7 +19,7 @@ import {
 } from '../client/transport.js';
 import { ToolRuntime } from '../execution/tool-runtime.js';
 import { OutboxDelivery } from '../outbox/delivery.js';
-import { openRuntimeDatabase, type RuntimeDatabase } from '../storage/database.js';
+import { openRuntimeDatabase, RECENT_RECEIVED_KEPT, type RuntimeDatabase } from '../storage/database.js';
 import {
   CONVERSATION_TITLE_LENGTH,
   ConversationStore,
@@ -206,6 +206,94 @@ describe('ConversationStore', () => {
       false,
     ]);
     expect(none).toEqual([[false]]);
+  });
+
+  it('keeps an agent envelope given with its text as that text, and reads it back as the message', async () => {
+    const { db, store } = await fresh();
+    const envelope = agentEnvelope('lineup.v1.chat.agent_message', { text: 'as sent' }, 't1', CONVERSATION);
+    const text = JSON.stringify(envelope);
+    const message = asMessage(envelope);
+    const old = asMessage(agentEnvelope('lineup.v1.chat.agent_message', { text: 'object' }, 't0'));
+    expect(await store.receivedMany([old, message], { texts: [undefined, text] })).toEqual([true, true]);
+    const stored = await db.getAll('messages');
+    // The text is what is kept; a message given without one is kept as the message.
+    expect(stored.map((record) => [record.id, record.text, record.message?.id])).toEqual([
+      ['t0', undefined, 't0'],
+      ['t1', text, undefined],
+    ]);
+    const read = await store.allMessages(CONVERSATION);
+    expect(read.map((record) => record.message)).toEqual([old, message]);
+    expect(read.every((record) => !('text' in record))).toBe(true);
+    expect(
+      (await store.messages(CONVERSATION, { limit: 1, after: read[0]?.seq })).messages[0]?.message,
+    ).toEqual(message);
+    // A repeat of it is known by its id, whichever form it was kept in.
+    expect(await store.recentlyReceived(10)).toEqual(['t1', 't0']);
+    expect(await store.receivedMany([message], { texts: [text] })).toEqual([false]);
+  });
+
+  it('tells which envelopes are new at once when the caller knows, and checks it before anything is kept', async () => {
+    const { store } = await fresh();
+    const message = (id: string) =>
+      asMessage(agentEnvelope('lineup.v1.chat.agent_message', { text: id }, id, CONVERSATION));
+    // Known and right: told at once (before any read of the database comes back), recorded once.
+    let told: (readonly boolean[])[] = [];
+    const recording = store.receivedMany([message('e1'), message('e1')], {
+      known: (fresh) => told.push(fresh),
+      recorded: [false, false],
+    });
+    expect(told).toEqual([[true, false]]);
+    expect(await recording).toEqual([true, false]);
+    // Known, but recorded by someone else before the batch: told what the caller knew, and the transaction that
+    // would have kept a second copy keeps nothing; the batch is recorded from what the database holds.
+    await store.received(message('e2'));
+    told = [];
+    expect(
+      await store.receivedMany([message('e2'), message('e3')], {
+        known: (fresh) => told.push(fresh),
+        recorded: [false, false],
+      }),
+    ).toEqual([false, true]);
+    expect(told).toEqual([[true, true]]);
+    expect((await store.allMessages(CONVERSATION)).map((record) => record.id)).toEqual(['e1', 'e2', 'e3']);
+    expect((await store.get(CONVERSATION))?.messageCount).toBe(3);
+    // One not known: the transaction's own reads decide, before anything is told.
+    told = [];
+    const waiting = store.receivedMany([message('e3'), message('e4')], {
+      known: (fresh) => told.push(fresh),
+      recorded: [undefined, false],
+    });
+    expect(told).toEqual([]);
+    expect(await waiting).toEqual([false, true]);
+    expect(told).toEqual([[false, true]]);
+    expect((await store.allMessages(CONVERSATION)).map((record) => record.id)).toEqual([
+      'e1',
+      'e2',
+      'e3',
+      'e4',
+    ]);
+    expect(await store.recentlyReceived(3)).toEqual(['e4', 'e3', 'e2']);
+  });
+
+  it('keeps the ids of the envelopes received last, and only those', async () => {
+    const { db, store } = await fresh();
+    const message = (id: string, type = 'lineup.v1.chat.agent_message') =>
+      asMessage(agentEnvelope(type, { text: id }, id, CONVERSATION));
+    const many = Array.from({ length: RECENT_RECEIVED_KEPT + 6 }, (_, index) => message(`r${index}`));
+    await store.receivedMany(many);
+    await store.sent(asMessage(agentEnvelope('lineup.v1.chat.agent_message', { text: 'x' }, 'out1')));
+    await store.received(message('single'));
+    // The newest first; 'out1' went the other way. The ids of the records older than the last
+    // RECENT_RECEIVED_KEPT are let go.
+    expect(await store.recentlyReceived(3)).toEqual([
+      'single',
+      `r${RECENT_RECEIVED_KEPT + 5}`,
+      `r${RECENT_RECEIVED_KEPT + 4}`,
+    ]);
+    expect(await db.count('received_recent')).toBe(RECENT_RECEIVED_KEPT - 1);
+    expect((await store.recentlyReceived(RECENT_RECEIVED_KEPT)).at(-1)).toBe('r8');
+    for (const limit of [0, 1.5, RECENT_RECEIVED_KEPT + 1])
+      await expect(store.recentlyReceived(limit)).rejects.toThrow(ConversationStoreError);
   });
 
   it('keeps view states per conversation and key, the last one winning', async () => {

@@ -11,20 +11,39 @@
  */
 import { LineUpError } from '@lineup/shared';
 import { LINEUP_WIRE_LIMITS, type LineUpMessage } from '@lineup/shared/protocol';
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Clock } from '../apps/registry.js';
 import {
   CONVERSATION_STORES,
   type ConversationMessageRecord,
   type ConversationRecord,
   MESSAGE_PENDING,
+  RECENT_RECEIVED_KEPT,
   type RuntimeDatabase,
+  type RuntimeDatabaseSchema,
   STRICT,
+  type StoredMessageRecord,
   type ViewStateRecord,
 } from '../storage/database.js';
 
 export interface ReceivedManyOptions {
   /** Told, once, which of the messages are new, as soon as that is known (before the transaction commits). */
   readonly known?: (fresh: readonly boolean[]) => void;
+  /**
+   * The JSON text each message was read from (the frame the agent sent; `undefined` where there is none), kept in
+   * the message's place: it must parse to the message's data. Writing a string copies its characters, where
+   * writing a large document's objects is a structured clone of every value on the page's thread.
+   */
+  readonly texts?: readonly (string | undefined)[];
+  /**
+   * What the caller knows of each message: `false` when it knows that none with its id is recorded (it holds the
+   * ids recorded last, `recentlyReceived`, and every id it recorded since, and this one is not among them),
+   * `undefined` when it does not know. When every message is known, `known` is told at once, without waiting for
+   * the database; the transaction still reads, and if the database does not agree (a page of the same profile
+   * recorded one meanwhile, or one recorded too long ago to be among the last) it keeps nothing and the batch is
+   * recorded again from what the database holds (`known` is not told again; the promise gives that answer).
+   */
+  readonly recorded?: readonly (false | undefined)[];
 }
 
 /** Where an `AgentClient` records what goes in and out (a `ConversationStore`, or a host's own). */
@@ -41,6 +60,13 @@ export interface ConversationJournal {
     messages: readonly LineUpMessage[],
     options?: ReceivedManyOptions,
   ): Promise<readonly boolean[]>;
+  /**
+   * The ids of the envelopes recorded from the agent last (at most `limit`, newest first): what an agent may send
+   * again after a reload, since it sends again what was not acknowledged, and a client acknowledges what it has
+   * recorded. An `AgentClient` reads them when it starts, to tell a new message from a repeat without waiting for
+   * the database.
+   */
+  recentlyReceived?(limit: number): Promise<readonly string[]>;
   /** Records one of the user's envelopes before it is sent: it stays pending until `delivered`. */
   queued(message: LineUpMessage): Promise<void>;
   /** The transport took a queued envelope. */
@@ -147,7 +173,7 @@ export class ConversationStore implements ConversationJournal {
     const messages: ConversationMessageRecord[] = [];
     let cursor = await this.#db.transaction('messages').store.index('by_conversation').openCursor(range);
     while (cursor && messages.length < limit) {
-      messages.push(cursor.value);
+      messages.push(readable(cursor.value));
       cursor = await cursor.continue();
     }
     const last = messages.at(-1);
@@ -259,28 +285,61 @@ export class ConversationStore implements ConversationJournal {
     options: ReceivedManyOptions = {},
   ): Promise<readonly boolean[]> {
     if (messages.length === 0) return [];
+    const asked = options.recorded;
+    const early =
+      asked !== undefined && messages.every((_, index) => asked[index] === false)
+        ? messages.map(() => false)
+        : undefined;
     // Strict: the client acknowledges what it recorded, so the agent will not send it again.
     const tx = this.#db.transaction(CONVERSATION_STORES, 'readwrite', STRICT);
     const store = tx.objectStore('messages');
     const conversations = tx.objectStore('conversations');
+    const recent = tx.objectStore('received_recent');
     const conversationIds = [...new Set(messages.map((message) => message.conversation_id))];
-    const [seen, existing] = await Promise.all([
+    // Issued first: they read what the database holds before this transaction's own writes.
+    const reads = Promise.all([
       Promise.all(messages.map((message) => store.index('by_envelope').getKey(['in', message.id]))),
       Promise.all(conversationIds.map((id) => conversations.get(id))),
     ]);
     const now = this.#now();
-    const counts = new Map(conversationIds.map((id, index) => [id, existing[index]]));
-    const taken = new Set<string>();
-    const fresh: boolean[] = [];
     const writes: Promise<unknown>[] = [];
+    const add = (fresh: readonly boolean[]) => {
+      for (const [index, message] of messages.entries())
+        if (fresh[index])
+          writes.push(
+            store
+              .add(this.#record(message, 'in', now, false, options.texts?.[index]))
+              .then((seq) => keepRecent(recent, message.id, seq)),
+          );
+      // Every message is written: what is new is known, though not yet on disk.
+      options.known?.(fresh);
+    };
+    let fresh = early === undefined ? undefined : newOnes(messages, early);
+    if (fresh !== undefined) add(fresh);
+    let seen: readonly (number | undefined)[];
+    let existing: readonly (ConversationRecord | undefined)[];
+    try {
+      [seen, existing] = await reads;
+    } catch (error) {
+      await Promise.allSettled(writes);
+      throw error;
+    }
+    const held = newOnes(
+      messages,
+      seen.map((key) => key !== undefined),
+    );
+    if (fresh === undefined) {
+      fresh = held;
+      add(fresh);
+    } else if (held.some((value, index) => value !== fresh?.[index])) {
+      // The database changed since `recorded` answered: nothing of this transaction is kept.
+      tx.abort();
+      await Promise.allSettled([...writes, tx.done]);
+      return this.receivedMany(messages, options.texts === undefined ? {} : { texts: options.texts });
+    }
+    const counts = new Map(conversationIds.map((id, index) => [id, existing[index]]));
     for (const [index, message] of messages.entries()) {
-      if (seen[index] !== undefined || taken.has(message.id)) {
-        fresh.push(false);
-        continue;
-      }
-      taken.add(message.id);
-      fresh.push(true);
-      writes.push(store.add(this.#record(message, 'in', now) as ConversationMessageRecord));
+      if (!fresh[index]) continue;
       const known = counts.get(message.conversation_id);
       counts.set(message.conversation_id, {
         ...(known ?? { id: message.conversation_id, createdAt: now, messageCount: 0 }),
@@ -292,11 +351,15 @@ export class ConversationStore implements ConversationJournal {
       const record = counts.get(id);
       if (record !== undefined && record !== existing[index]) writes.push(conversations.put(record));
     }
-    // Every write is issued: what is new is known, though not yet on disk.
-    options.known?.(fresh);
     await Promise.all(writes);
     await tx.done;
     return fresh;
+  }
+
+  async recentlyReceived(limit: number): Promise<readonly string[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > RECENT_RECEIVED_KEPT)
+      throw new ConversationStoreError(`limit must be an integer from 1 to ${RECENT_RECEIVED_KEPT}.`);
+    return this.#db.getAll('received_recent', null, limit);
   }
 
   async queued(message: LineUpMessage): Promise<void> {
@@ -324,7 +387,7 @@ export class ConversationStore implements ConversationJournal {
 
   async pending(): Promise<readonly LineUpMessage[]> {
     const records = await this.#db.getAllFromIndex('messages', 'by_pending', MESSAGE_PENDING);
-    return records.sort((a, b) => a.seq - b.seq).map((record) => record.message);
+    return records.sort((a, b) => a.seq - b.seq).map((record) => readable(record).message);
   }
 
   async checkpoints(conversationId: string, sourceCallId: string, uiId: string): Promise<readonly unknown[]> {
@@ -349,25 +412,29 @@ export class ConversationStore implements ConversationJournal {
     await tx.done;
   }
 
-  /** Appends one envelope unless this direction already has its id; touches its conversation. */
-  /** A message's record, without its `seq` (the store assigns it: the order messages were recorded in). */
+  /**
+   * A message's record (with its JSON text in the message's place when given), without its `seq`: the store
+   * assigns it (auto-increment), the order messages were recorded in.
+   */
   #record(
     message: LineUpMessage,
     direction: 'in' | 'out',
     now: number,
     pending = false,
-  ): Omit<ConversationMessageRecord, 'seq'> {
+    text?: string,
+  ): StoredMessageRecord {
     return {
       conversationId: message.conversation_id,
       direction,
       id: message.id,
       type: message.type,
-      message,
+      ...(text === undefined ? { message } : { text }),
       at: now,
       ...(pending ? { pending: MESSAGE_PENDING } : direction === 'out' ? { sentAt: now } : {}),
-    };
+    } as StoredMessageRecord;
   }
 
+  /** Appends one envelope unless this direction already has its id; touches its conversation. */
   async #append(message: LineUpMessage, direction: 'in' | 'out', pending = false): Promise<boolean> {
     // Strict for what exists nowhere else once it is acknowledged or queued: the agent's envelopes (the client
     // acknowledges what it recorded) and the user's words waiting for the agent.
@@ -389,7 +456,11 @@ export class ConversationStore implements ConversationJournal {
       (message.type === 'lineup.v1.chat.user_message' ? titleOf(message.payload.text) : undefined);
     await Promise.all([
       // `seq` is assigned by the store (auto-increment): the order messages were recorded in.
-      messages.add(this.#record(message, direction, now, pending) as ConversationMessageRecord),
+      messages
+        .add(this.#record(message, direction, now, pending))
+        .then((seq) =>
+          direction === 'in' ? keepRecent(tx.objectStore('received_recent'), message.id, seq) : undefined,
+        ),
       conversations.put({
         ...(existing ?? { id: message.conversation_id, createdAt: now, messageCount: 0 }),
         updatedAt: now,
@@ -400,6 +471,46 @@ export class ConversationStore implements ConversationJournal {
     await tx.done;
     return true;
   }
+}
+
+/**
+ * Which messages of a list are new, given which are recorded already: a message is new unless it is recorded or
+ * came earlier in the same list.
+ */
+function newOnes(messages: readonly LineUpMessage[], recorded: readonly boolean[]): boolean[] {
+  const taken = new Set<string>();
+  return messages.map((message, index) => {
+    if (recorded[index] || taken.has(message.id)) return false;
+    taken.add(message.id);
+    return true;
+  });
+}
+
+/**
+ * Notes the id of an envelope from the agent recorded as `seq` in `received_recent`, and lets go of the ids of
+ * records older than the last `RECENT_RECEIVED_KEPT`. Issued in the recording transaction.
+ */
+function keepRecent(
+  recent: IDBPObjectStore<
+    RuntimeDatabaseSchema,
+    StoreNames<RuntimeDatabaseSchema>[],
+    'received_recent',
+    'readwrite'
+  >,
+  id: string,
+  seq: number,
+): Promise<unknown> {
+  const writes: Promise<unknown>[] = [recent.put(id, -seq)];
+  if (seq > RECENT_RECEIVED_KEPT)
+    writes.push(recent.delete(IDBKeyRange.lowerBound(RECENT_RECEIVED_KEPT - seq)));
+  return Promise.all(writes);
+}
+
+/** A record as the store's readers see it: a message kept as its JSON text is parsed back. */
+function readable(record: StoredMessageRecord): ConversationMessageRecord {
+  if (record.text === undefined) return record as ConversationMessageRecord;
+  const { text, ...rest } = record;
+  return { ...rest, message: JSON.parse(text) as LineUpMessage };
 }
 
 function titleOf(text: string): string {

@@ -7,6 +7,7 @@ import {
   assertIndexed,
   issue,
   openRuntimeDatabase,
+  RECENT_RECEIVED_KEPT,
   RUNTIME_DATABASE_VERSION,
   STRICT,
   type ToolCallRecord,
@@ -46,11 +47,12 @@ describe('openRuntimeDatabase', () => {
       'messages',
       'operations',
       'outbox',
+      'received_recent',
       'session_data',
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(9);
+    expect(RUNTIME_DATABASE_VERSION).toBe(10);
     db.close();
   });
 
@@ -98,6 +100,75 @@ describe('openRuntimeDatabase', () => {
     expect(indexes.objectStore('inventory').index('by_counter').unique).toBe(true);
     expect(indexes.objectStore('tool_calls').index('by_in_flight').unique).toBe(true);
     db.close();
+  });
+});
+
+/** A database as version 5 of the runtime created it (the conversations came then), with some messages. */
+async function openVersion5(name: string, messages: readonly { direction: 'in' | 'out'; id: string }[]) {
+  const db = await openDB(name, 5, {
+    upgrade(database) {
+      database.createObjectStore('apps', { keyPath: 'id' });
+      database.createObjectStore('inventory', { keyPath: 'key' });
+      database
+        .createObjectStore('audit', { keyPath: 'id', autoIncrement: true })
+        .createIndex('by_app', 'appId');
+      database
+        .createObjectStore('outbox', { keyPath: 'id', autoIncrement: true })
+        .createIndex('by_pending', 'pending');
+      database.createObjectStore('tool_calls', { keyPath: 'key' }).createIndex('by_due', 'dueAt');
+      database.createObjectStore('instances', { keyPath: 'key' });
+      database.createObjectStore('activations', { keyPath: 'activationId' }).createIndex('by_due', 'dueAt');
+      database.createObjectStore('operations', { keyPath: 'operationId' }).createIndex('by_due', 'dueAt');
+      database.createObjectStore('session_data', { keyPath: 'key' });
+      database.createObjectStore('conversations', { keyPath: 'id' }).createIndex('by_updated', 'updatedAt');
+      const store = database.createObjectStore('messages', { keyPath: 'seq', autoIncrement: true });
+      store.createIndex('by_conversation', ['conversationId', 'seq']);
+      store.createIndex('by_envelope', ['direction', 'id']);
+      store.createIndex('by_pending', 'pending');
+      database.createObjectStore('view_states', { keyPath: 'key' });
+    },
+  });
+  for (const { direction, id } of messages)
+    await db.add('messages', {
+      conversationId: 'conv_1',
+      direction,
+      id,
+      type: 'lineup.v1.chat.agent_message',
+      message: { id },
+      at: 1,
+    });
+  db.close();
+}
+
+describe('version 10', () => {
+  it('takes the ids of the envelopes received last from the messages already kept', async () => {
+    const kept = Array.from({ length: RECENT_RECEIVED_KEPT + 2 }, (_, index) => ({
+      direction: index % 2 === 0 ? ('in' as const) : ('out' as const),
+      id: `m${index}`,
+    }));
+    await openVersion5('db-version-5', kept);
+    const db = await openRuntimeDatabase('db-version-5');
+    const recent = await db.getAll('received_recent');
+    // Newest first: the messages from the agent among the last RECENT_RECEIVED_KEPT records.
+    expect(recent[0]).toBe(`m${RECENT_RECEIVED_KEPT}`);
+    expect(recent).toHaveLength(RECENT_RECEIVED_KEPT / 2);
+    expect(recent.at(-1)).toBe('m2');
+    expect(await db.count('messages')).toBe(RECENT_RECEIVED_KEPT + 2);
+    db.close();
+  });
+
+  it('is refused by code of version 9, which cannot read a message kept as its text', async () => {
+    const db = await openRuntimeDatabase('db-version-10');
+    db.close();
+    const opened = new Promise<string>((resolve, reject) => {
+      const request = indexedDB.open('db-version-10', 9);
+      request.onsuccess = () => {
+        request.result.close();
+        resolve('opened');
+      };
+      request.onerror = () => reject(request.error);
+    });
+    await expect(opened).rejects.toMatchObject({ name: 'VersionError' });
   });
 });
 

@@ -12,7 +12,9 @@
  * 6 adds capabilities: what the host declared, every `app.call` with its decision and result, and the grants a
  * user chose to remember; version 7 adds the DSL action ledger; version 8 keeps the files of verified bundles and
  * of MCP servers' views; version 9 indexes, uniquely, the inventory's counter and a call's MCP request in flight,
- * so that a step can assert them without reading them (`assertIndexed`).
+ * so that a step can assert them without reading them (`assertIndexed`); version 10 keeps an envelope from the agent
+ * as the JSON text it came in (`StoredMessageRecord`), which code of version 9 could not read, and the ids of the
+ * envelopes recorded from the agent last (`received_recent`).
  */
 
 import type {
@@ -31,7 +33,7 @@ import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type St
 import { openWithLifecycle, type RuntimeDatabaseLifecycle } from './connection.js';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 9;
+export const RUNTIME_DATABASE_VERSION = 10;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -322,6 +324,18 @@ export interface ConversationMessageRecord {
   readonly sentAt?: number;
 }
 
+/**
+ * A `ConversationMessageRecord` as the `messages` store holds it: an envelope the client received from the agent
+ * may be kept as the JSON text it came in (`text`, from version 10) instead of as the message — writing a string
+ * costs a copy of its characters, where writing a large document's object graph costs a structured clone of
+ * every value, on the page's thread, before the message can be shown. Reading it back parses the text.
+ */
+export type StoredMessageRecord = Omit<ConversationMessageRecord, 'message'> &
+  (
+    | { readonly message: LineUpMessage; readonly text?: never }
+    | { readonly text: string; readonly message?: never }
+  );
+
 /** The last local state of one interface a host shows in a conversation (its own key). */
 export interface ViewStateRecord {
   /** `conversationId + "\n" + viewKey`. */
@@ -445,7 +459,7 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   conversations: { key: string; value: ConversationRecord; indexes: { by_updated: number } };
   messages: {
     key: number;
-    value: ConversationMessageRecord;
+    value: StoredMessageRecord;
     indexes: {
       by_conversation: [string, number];
       by_envelope: [string, string];
@@ -453,6 +467,12 @@ export interface RuntimeDatabaseSchema extends DBSchema {
     };
   };
   view_states: { key: string; value: ViewStateRecord };
+  /**
+   * The envelope id of each message recorded from the agent among the last `RECENT_RECEIVED_KEPT` records,
+   * keyed by the negated `seq` of its record (the newest first): what an agent may send again after a reload, read
+   * in one request by `ConversationStore.recentlyReceived`.
+   */
+  received_recent: { key: number; value: string };
   capabilities: { key: string; value: CapabilityRecord };
   capability_calls: { key: string; value: CapabilityCallRecord; indexes: { by_stage: CapabilityCallStage } };
   grants: { key: string; value: GrantRecord };
@@ -514,7 +534,13 @@ export const CAPABILITY_CALL_STORES = [
 ] as const;
 
 /** The stores recording one conversation message writes together. */
-export const CONVERSATION_STORES = ['messages', 'conversations'] as const;
+export const CONVERSATION_STORES = ['messages', 'conversations', 'received_recent'] as const;
+
+/**
+ * `received_recent` keeps the ids of the envelopes from the agent among the last this many records of the
+ * `messages` store (by `seq`: at most this many rows).
+ */
+export const RECENT_RECEIVED_KEPT = 1_024;
 
 /**
  * Transactions that write a call record or a final result are `strict`: they complete only once the data is
@@ -653,6 +679,23 @@ export function openRuntimeDatabase(
           // Unique, so that a step can assert what a row holds without reading it (`assertIndexed`).
           transaction.objectStore('inventory').createIndex('by_counter', 'counter', { unique: true });
           transaction.objectStore('tool_calls').createIndex('by_in_flight', 'mcpInFlight', { unique: true });
+        }
+        if (oldVersion < 10) {
+          // Records of either form are read (`StoredMessageRecord`): nothing to rewrite. The number moves so that
+          // code of version 9, which reads `message` only, refuses this database instead of failing on a record
+          // kept as text. The ids of the last envelopes received are taken from the records already there.
+          const recent = database.createObjectStore('received_recent');
+          if (oldVersion >= 5) {
+            let cursor = await transaction.objectStore('messages').openCursor(null, 'prev');
+            let newest: number | undefined;
+            while (cursor) {
+              const record = cursor.value;
+              newest ??= record.seq;
+              if (record.seq <= newest - RECENT_RECEIVED_KEPT) break;
+              if (record.direction === 'in') await recent.put(record.id, -record.seq);
+              cursor = await cursor.continue();
+            }
+          }
         }
       },
     }),
