@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './bench/max-markdown-document.ts';
 import { expect, test } from './fixtures.ts';
 import { answersTo, type ClientEnvelope, type HostileAgent, startHostileAgent } from './hostile-agent.ts';
 import { readStore } from './runtime-db.ts';
@@ -355,6 +356,34 @@ test.describe('reloads', () => {
     expect(results.at(-1)?.payload).toEqual(results[0]?.payload);
     expect(await stored(page, 'operations')).toBe(final()[0] === 'result completed' ? 1 : 0);
     expectCopiesOnly(agent.envelopes);
+  });
+
+  test('a large document is kept as the text it came in, read back whole after a reload, and its copy is not shown again', async ({
+    page,
+  }) => {
+    await open(page);
+    const document = { ...buildMarkdownMaxDocument(7), id: 'kept_doc', title: 'Kept as text' };
+    const sent = agent.send('lineup.v1.ui.document', { document });
+    const title = page.locator('.lu-title', { hasText: 'Kept as text' });
+    await expect(title).toHaveCount(1);
+    await expect.poll(() => agent.acks).toContain(sent.id);
+    const kept = (await readStore<{ id: string; text?: string; message?: unknown }>(page, 'messages')).filter(
+      (record) => record.id === sent.id,
+    );
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.message).toBeUndefined();
+    expect(JSON.parse(kept[0]?.text ?? 'null')).toEqual(sent);
+    expect(await readStore<string>(page, 'received_recent')).toContain(sent.id);
+    await page.reload();
+    await connected(page);
+    await expect(title).toHaveCount(1);
+    await expect(page.locator('.lu-ui', { has: title }).locator('.lu-markdown')).toHaveCount(MARKDOWN_BLOCKS);
+    // The agent sends it again (as it would without an ack): acknowledged, dropped, shown and kept once.
+    agent.raw(JSON.stringify(sent));
+    await expect.poll(() => agent.acks.filter((id) => id === sent.id).length).toBe(2);
+    await expect(title).toHaveCount(1);
+    expect(await stored(page, 'messages', 'lineup.v1.ui.document')).toBe(1);
+    expect(agent.envelopes.filter((envelope) => envelope.type === 'lineup.v1.unsupported')).toEqual([]);
   });
 
   test('during a stream: the frames after the reload complete it, a copy changes nothing, nothing is refused', async ({
