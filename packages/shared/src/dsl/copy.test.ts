@@ -8,6 +8,7 @@ import productComparison from '../../fixtures/product-comparison.json' with { ty
 import { clone } from '../../test/utils.js';
 import { UISchemaError } from '../errors/errors.js';
 import { jsonEqual } from '../json/equal.js';
+import { parseEnvelope } from '../protocol/envelope.js';
 import { parseDocument, parseDocumentSharing } from './document.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain JSON.
@@ -134,5 +135,62 @@ describe('parseDocumentSharing', () => {
   it('refuses a base document parseDocument did not return', () => {
     const unvalidated = Object.freeze(clone(productComparison)) as J;
     expect(() => parseDocumentSharing(clone(productComparison), unvalidated)).toThrow(TypeError);
+  });
+});
+
+describe('a document an envelope reader made', () => {
+  /** The `payload.document` of a `ui.document` as `parseEnvelope` returns it: deep-frozen, copied and measured. */
+  function fromEnvelope(document: unknown): unknown {
+    const read = parseEnvelope(
+      {
+        v: 1,
+        id: 'msg_1',
+        type: 'lineup.v1.ui.document',
+        conversation_id: 'conv_1',
+        sender: { kind: 'agent', id: 'agent_1' },
+        payload: { document },
+      },
+      { direction: 'agent_to_client' },
+    );
+    if (read.kind !== 'message' || read.message.type !== 'lineup.v1.ui.document') throw new Error('not read');
+    return read.message.payload.document;
+  }
+
+  it('is adopted as it is: validated, not copied again', () => {
+    const read = fromEnvelope(clone(productComparison));
+    expect(Object.isFrozen(read)).toBe(true);
+    const document = parseDocument(read);
+    expect(document).toBe(read);
+    expect(document).toEqual(parseDocument(clone(productComparison)));
+    // Known from then on, as any document parseDocument returned.
+    expect(parseDocument(document)).toBe(document);
+  });
+
+  it('is copied when it holds a -0, which the copy stores as 0', () => {
+    const withZero = clone(formControls) as J;
+    withZero.state.zero = { type: 'number', initial: -0 };
+    const read = fromEnvelope(withZero) as J;
+    expect(Object.is(read.state.zero.initial, -0)).toBe(true);
+    const document = parseDocument(read) as J;
+    expect(document).not.toBe(read);
+    expect(Object.is(document.state.zero.initial, 0)).toBe(true);
+  });
+
+  it('is refused exactly as a plain copy is when it is over the budget asked for', () => {
+    const read = fromEnvelope(clone(productComparison));
+    const issuesOf = (input: unknown) => {
+      try {
+        parseDocument(input, { maxDocumentBytes: 1_024 });
+      } catch (error) {
+        return (error as UISchemaError).issues;
+      }
+      return [];
+    };
+    expect(issuesOf(read)).toEqual(issuesOf(clone(productComparison)));
+    expect(issuesOf(read).map((issue) => issue.code)).toEqual(['too_large']);
+    // An invalid document is refused with the same issues, whoever copied it.
+    const broken = clone(productComparison) as J;
+    broken.root.type = 'Nope';
+    expect(() => parseDocument(fromEnvelope(broken))).toThrow(UISchemaError);
   });
 });

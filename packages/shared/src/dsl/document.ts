@@ -3,12 +3,15 @@
  * input is safe JSON within budget, a second walks it once to check structure, references, static types and
  * cross-component domains (validate-*.ts, with each component's props checked through the component table),
  * and a third evaluates every derived field, display value and `set` value in the default state. Only then is
- * a deep-frozen copy returned.
+ * a deep-frozen copy returned. JSON data that this package's envelope reader copied, froze and measured (an
+ * agent's `ui.document`) skips the first pass when its measure is within the budget, and the copy when it holds
+ * no `-0`: it is returned itself, as nothing can change it.
  */
 
 import { UISchemaError } from '../errors/errors.js';
 import { IssueCollector } from '../errors/issues.js';
 import { measureSafeJSON, type SafeJSONBudget } from '../json/safe-json.js';
+import { safeJSONMeasureOf } from '../json/safe-json-copy.js';
 import { MIN_HOST_DOCUMENT_BYTES, UI_LIMITS } from '../limits/ui-limits.js';
 import { frozenCopy, frozenCopySharing } from './copy.js';
 import type { UIDocument } from './types.js';
@@ -30,7 +33,9 @@ const indexes = new WeakMap<object, DocumentIndex>();
 /**
  * Validates an untrusted, already decoded JSON value as a 1.0 or 1.1 document. Returns a deep-frozen copy
  * (the input is never modified), or throws `UISchemaError` with at most 20 located issues. A document this
- * function returned is returned as is.
+ * function returned is returned as is, and so is JSON data this package's envelope reader made (the
+ * `payload.document` of a `ui.document` from `parseEnvelope`): already deep-frozen and measured, it needs no copy
+ * unless it holds a `-0`.
  */
 export function parseDocument(input: unknown, options: ParseDocumentOptions = {}): UIDocument {
   const maxBytes = resolveMaxDocumentBytes(options.maxDocumentBytes);
@@ -59,7 +64,15 @@ function validateAndCopy(input: unknown, maxBytes: number, base: UIDocument | nu
     maxDepth: UI_LIMITS.maxJsonDepth,
     maxValues: UI_LIMITS.maxJsonValues,
   };
-  if (measureSafeJSON(input, budget, issues) === undefined) throw new UISchemaError(issues.issues);
+  // JSON data an envelope's reader copied and measured (an agent's `ui.document`) is known to be safe JSON, and
+  // deep-frozen: within the budget it is not walked again, and without a -0 it is not copied again either.
+  const measured = safeJSONMeasureOf(input);
+  const known =
+    measured !== undefined &&
+    measured.bytes <= budget.maxBytes &&
+    measured.depth <= budget.maxDepth &&
+    measured.values <= budget.maxValues;
+  if (!known && measureSafeJSON(input, budget, issues) === undefined) throw new UISchemaError(issues.issues);
   const validator = new DocumentValidator(issues);
   validator.validate(input);
   if (!issues.empty) throw new UISchemaError(issues.issues);
@@ -71,7 +84,7 @@ function validateAndCopy(input: unknown, maxBytes: number, base: UIDocument | nu
     indexes.set(document, validator.index(document));
     return document;
   }
-  const document = frozenCopy(input) as UIDocument;
+  const document = (known && !measured.negativeZero ? input : frozenCopy(input)) as UIDocument;
   indexes.set(document, validator.index(document));
   return document;
 }

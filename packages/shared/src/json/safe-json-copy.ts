@@ -42,13 +42,65 @@ export interface SafeJSONCopyState {
   readonly budget: SafeJSONBudget;
   bytes: number;
   values: number;
+  /** The largest `depth` at which a container was met (-1 before any). */
+  deepest: number;
+  /** A `-0` was met (JSON text has none: it serializes as `0`). */
+  negativeZero: boolean;
   /** The first container met; `seen` holds them all once there is a second. */
   first: object | undefined;
   seen: Set<object> | undefined;
 }
 
 export function safeJSONCopyState(budget: SafeJSONBudget): SafeJSONCopyState {
-  return { budget, bytes: 0, values: 0, first: undefined, seen: undefined };
+  return { budget, bytes: 0, values: 0, deepest: -1, negativeZero: false, first: undefined, seen: undefined };
+}
+
+/**
+ * What a copy made by `copySafeJSONMeasured` was found to hold: exactly what `measureSafeJSON` would measure of it
+ * — its UTF-8 bytes as `JSON.stringify` writes it, its values, its depth (nested containers: `{}` is 1) — and
+ * whether it holds a `-0`.
+ */
+export interface SafeJSONMeasure {
+  readonly bytes: number;
+  readonly values: number;
+  readonly depth: number;
+  readonly negativeZero: boolean;
+}
+
+/**
+ * The measures of the containers this package copied and froze itself: only `copySafeJSONMeasured` adds to it,
+ * and only objects it has just created, so an entry can be neither forged nor outdated.
+ */
+const MEASURED = new WeakMap<object, SafeJSONMeasure>();
+
+/**
+ * The measure of `value` when it is a deep-frozen container this package's safe-JSON copy made (an envelope's
+ * JSON data, read by a precompiled parser), else `undefined`: such a value need not be walked again to be
+ * known safe JSON, nor copied again to be known frozen.
+ */
+export function safeJSONMeasureOf(value: unknown): SafeJSONMeasure | undefined {
+  return typeof value === 'object' && value !== null ? MEASURED.get(value) : undefined;
+}
+
+/**
+ * `copySafeJSON`, noting the measure of a container it copies (`safeJSONMeasureOf`). The totals of `state` are
+ * the same as `copySafeJSON` leaves them.
+ */
+export function copySafeJSONMeasured(value: unknown, state: SafeJSONCopyState, depth: number): unknown {
+  const { bytes, values, deepest, negativeZero } = state;
+  state.deepest = -1;
+  state.negativeZero = false;
+  const copy = copySafeJSON(value, state, depth);
+  if (copy !== NOT_SAFE_JSON && typeof copy === 'object' && copy !== null)
+    MEASURED.set(copy, {
+      bytes: state.bytes - bytes,
+      values: state.values - values,
+      depth: state.deepest - depth + 1,
+      negativeZero: state.negativeZero,
+    });
+  if (deepest > state.deepest) state.deepest = deepest;
+  state.negativeZero ||= negativeZero;
+  return copy;
 }
 
 /** False when `container` was met before by the same copy (a shared reference or a cycle). */
@@ -107,6 +159,7 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
       if (!isFiniteNumber(value)) return NOT_SAFE_JSON;
       state.values++;
       state.bytes += numberBytes(value);
+      if (value === 0 && 1 / value < 0) state.negativeZero = true;
       return value;
     case 'boolean':
       state.values++;
@@ -125,6 +178,7 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
   const { maxDepth, maxValues } = state.budget;
   if (depth >= maxDepth || !firstMeeting(state, value)) return NOT_SAFE_JSON;
   state.values++;
+  if (depth > state.deepest) state.deepest = depth;
   if (isArray(value)) {
     if (getPrototypeOf(value) !== ARRAY_PROTOTYPE) return NOT_SAFE_JSON;
     const size = value.length;

@@ -27,7 +27,7 @@ import { jsonDataKindOf } from '../json/json-data.js';
 import type { SafeJSONBudget } from '../json/safe-json.js';
 import { jsonPrimitiveBytesBound, utf8ByteLength } from '../json/safe-json-bytes.js';
 import {
-  copySafeJSON,
+  copySafeJSONMeasured,
   NOT_SAFE_JSON,
   plainObjectKeys,
   type SafeJSONCopyState,
@@ -190,7 +190,8 @@ function jsonReader(schema: z.core.$ZodType): Reader | undefined {
   return (value, state, depth) => {
     if (object && (typeof value !== 'object' || value === null || Array.isArray(value))) return NOT_SAFE_JSON;
     const before = state.bytes;
-    const copy = copySafeJSON(value, state, depth);
+    // Measured: a document among them is then neither walked nor copied again by `parseDocument`.
+    const copy = copySafeJSONMeasured(value, state, depth);
     if (copy === NOT_SAFE_JSON || (maxBytes !== undefined && state.bytes - before > maxBytes))
       return NOT_SAFE_JSON;
     return copy;
