@@ -5,7 +5,9 @@
  * connected and sent its inventory — the earliest an agent can. Timed in the page, from the moment the message
  * arrives (its `message` event, before the host's own listener) until every node, every Markdown block filled in,
  * is in the DOM and laid out. Between the two: the host's envelope checks, the runtime keeping the document,
- * the conversation's render and the renderer's. It reports; it asserts no timing.
+ * the conversation's render and the renderer's. Each page then times `JSON.parse` + `parseDocument` of the same
+ * document text (parse-speed-page.ts, built from this checkout's sources for every version), and the delivery is
+ * reported as a ratio to it, page by page. It reports; it asserts no timing.
  * `LINEUP_DELIVERY_HOST_DIST=<folder>` serves another build of the host (another version's `dist/`) instead of this
  * one's; `LINEUP_DELIVERY_BASELINE_DIST=<folder>` serves a second build beside it (on PORT + 1) and alternates the
  * two page by page, to compare two versions on one machine (separate runs of a few pages cannot tell 20 ms apart
@@ -13,7 +15,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, test } from '@playwright/test';
-import { type PreviewServer, preview } from 'vite';
+import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
+import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
 import { connectedTo } from '../agent-page.ts';
 import { startAgent } from '../test-agent.ts';
 import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './max-markdown-document.ts';
@@ -23,6 +26,33 @@ const PORT = Number(process.env.PORT ?? 4198);
 /** Fresh pages (an odd count: the median is one of them). */
 const PAGES = Number(process.env.LINEUP_DELIVERY_PAGES ?? 7);
 const TITLE = 'Delivery benchmark';
+/** Timings of `JSON.parse` + `parseDocument` in each page (their median is the reference). */
+const PARSE_RUNS = 15;
+const PARSE_ENTRY = fileURLToPath(new URL('./parse-speed-page.ts', import.meta.url));
+
+/** The reference's page script, built from this checkout's sources. */
+async function parseScript(): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'warn',
+    mode: 'production',
+    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: PARSE_ENTRY, formats: ['iife'], name: 'parseSpeedPage' },
+    },
+  });
+  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+    'output' in result ? result.output : [],
+  );
+  const script = outputs.find((item) => item.fileName.endsWith('.js'));
+  if (script === undefined || !('code' in script))
+    throw new Error('The reference page script did not build.');
+  return script.code;
+}
+let reference = '';
 
 /**
  * Runs in each page before the host's scripts: notes when the first message of more than 200,000 characters
@@ -73,6 +103,8 @@ interface Version {
   readonly port: number;
   server?: PreviewServer;
   readonly delivered: number[];
+  /** `JSON.parse` + `parseDocument` of the document's text in the same page, after its delivery. */
+  readonly parses: number[];
   readonly arrivals: number[];
   /** The host's User Timing mark `lineup:renderer-prepared` (its idle preparation done), before the message came. */
   readonly preparedAhead: (number | null)[];
@@ -83,6 +115,7 @@ const version = (label: string, outDir: string | undefined, port: number): Versi
   outDir,
   port,
   delivered: [],
+  parses: [],
   arrivals: [],
   preparedAhead: [],
 });
@@ -105,6 +138,7 @@ const versions: Version[] = [
 ];
 
 test.beforeAll(async () => {
+  reference = await parseScript();
   for (const each of versions)
     each.server = await preview({
       root: APP_ROOT,
@@ -142,6 +176,13 @@ async function deliverOnce(browser: Browser, each: Version, run: number): Promis
   });
   each.preparedAhead.push(prepared === null ? null : arrived - prepared);
   each.delivered.push(complete - arrived);
+  await page.addScriptTag({ content: reference });
+  each.parses.push(
+    await page.evaluate(([text, runs]) => window.lineupParseTime(text, runs), [
+      JSON.stringify(document),
+      PARSE_RUNS,
+    ] as const),
+  );
   each.arrivals.push(arrived);
   await context.close();
   await agent.close();
@@ -163,6 +204,7 @@ test('first delivery of the maximum document on fresh pages of the built host', 
       `  message arrived ${range(each.arrivals)} after navigation (median ${median(each.arrivals).toFixed(0)} ms)`,
       `  host's idle preparation done before the message: ${each.preparedAhead.map((ahead) => (ahead === null ? 'not done (or no mark)' : `${ahead.toFixed(0)} ms`)).join(', ')}`,
       `  message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(each.delivered).toFixed(1)} ms (${range(each.delivered)})`,
+      `  JSON.parse + parseDocument of the same text in the page, after it (median of ${PARSE_RUNS} per page, median of pages): ${median(each.parses).toFixed(1)} ms; the delivery is ${median(each.delivered.map((value, index) => value / (each.parses[index] ?? Number.NaN))).toFixed(1)}× it (median of the pages' ratios)`,
     );
   const [current, baseline] = versions;
   if (current !== undefined && baseline !== undefined)
