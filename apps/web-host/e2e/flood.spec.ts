@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { connectedTo, openWithAgent } from './agent-page.ts';
 import { expect, shownConversation, test } from './fixtures.ts';
-import { readStore } from './runtime-db.ts';
+import { readMessages } from './runtime-db.ts';
 import { startAgent, type TestAgent } from './test-agent.ts';
 
 /**
@@ -80,7 +80,7 @@ test('a burst of 2,000 agent messages: typing and Send work during it, all are r
   });
 
   // Every message is recorded once, in order; the user's turn comes before the second half.
-  const records = (await readStore<MessageRecord>(page, 'messages')).filter(
+  const records = (await readMessages<MessageRecord>(page)).filter(
     (record) => record.conversationId === conversation,
   );
   const flood = records.filter((record) => record.type === 'lineup.v1.chat.agent_message');
@@ -110,7 +110,7 @@ test('a burst of 2,000 agent messages: typing and Send work during it, all are r
   await page.reload();
   await connectedTo(page, agent);
   await expect(page.locator('section.host__conversation[aria-busy="false"]')).toBeVisible();
-  const again = (await readStore<MessageRecord>(page, 'messages')).filter(
+  const again = (await readMessages<MessageRecord>(page)).filter(
     (record) => record.conversationId === conversation,
   );
   await expect(entries(page)).toHaveCount(WINDOW);

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { readStore } from './runtime-db.ts';
+import { readMessages, readStore } from './runtime-db.ts';
 
 /**
  * DSL interfaces in the real built host, in Chromium: the renderer's components, local state, the Markdown
@@ -152,7 +152,7 @@ test('examples clicked before the runtime is ready go to the conversation then s
   expect(shown).toMatch(/^conv_/);
   const conversations = await readStore<{ id: string }>(page, 'conversations');
   expect(conversations.map((record) => record.id)).toEqual([shown]);
-  const messages = await readStore<{ conversationId: string; message: { type: string } }>(page, 'messages');
+  const messages = await readMessages<{ conversationId: string; message: { type: string } }>(page);
   expect(messages.filter((record) => record.message.type !== 'lineup.v1.client.inventory')).toHaveLength(3);
   for (const record of messages) expect(record.conversationId).toBe(shown);
 });

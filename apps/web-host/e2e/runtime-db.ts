@@ -19,3 +19,19 @@ export function readStore<T>(page: Page, store: string): Promise<T[]> {
     store,
   );
 }
+
+/**
+ * The records of the `messages` store with each one's message: an envelope from the agent is kept as the JSON
+ * text it came in (`text`, database version 10) and is parsed here, as `ConversationStore` reads it back.
+ */
+export async function readMessages<T extends { readonly message: unknown }>(page: Page): Promise<T[]> {
+  const records = await readStore<Omit<T, 'message'> & { message?: unknown; text?: string }>(
+    page,
+    'messages',
+  );
+  return records.map(({ text, ...record }) =>
+    text === undefined
+      ? (record as unknown as T)
+      : ({ ...record, message: JSON.parse(text) } as unknown as T),
+  );
+}

@@ -685,7 +685,7 @@ export function openRuntimeDatabase(
           // code of version 9, which reads `message` only, refuses this database instead of failing on a record
           // kept as text. The ids of the last envelopes received are taken from the records already there.
           const recent = database.createObjectStore('received_recent');
-          if (oldVersion >= 5) {
+          if (database.objectStoreNames.contains('messages')) {
             let cursor = await transaction.objectStore('messages').openCursor(null, 'prev');
             let newest: number | undefined;
             while (cursor) {
