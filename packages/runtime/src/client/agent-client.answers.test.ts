@@ -598,6 +598,43 @@ describe('copies, sessions and floods', () => {
     client.stop();
   });
 
+  it('with a dedupe window smaller than the ids recorded last, the journal decides which messages are new', async () => {
+    const { registry, client: other } = await ready();
+    other.stop();
+    const { transport, agent } = agentSide({ send: () => Promise.resolve(), close: () => {} });
+    const recorded: unknown[] = [];
+    const journal: ConversationJournal = {
+      received: () => Promise.resolve(true),
+      receivedMany: (messages, options) => {
+        recorded.push(...messages.map((_, index) => options?.recorded?.[index]));
+        options?.known?.(messages.map(() => true));
+        return Promise.resolve(messages.map(() => true));
+      },
+      recentlyReceived: () => Promise.resolve(['a', 'b', 'c']),
+      queued: () => Promise.resolve(),
+      delivered: () => Promise.resolve(),
+      sent: () => Promise.resolve(),
+      pending: () => Promise.resolve([]),
+      inventorySent: () => Promise.resolve(),
+    };
+    const agentMessage = vi.fn();
+    const client = new AgentClient({
+      transport,
+      clientId: 'web-host',
+      inventory: () => registry.inventory(),
+      conversations: [CONVERSATION],
+      journal,
+      dedupeWindow: 2,
+      handlers: { agentMessage },
+    });
+    client.start();
+    await vi.waitFor(() => expect(client.status).toBe('open'));
+    agent().received(JSON.stringify(agentEnvelope('lineup.v1.chat.agent_message', { text: 'n' }, 'n1')));
+    await vi.waitFor(() => expect(agentMessage).toHaveBeenCalledTimes(1));
+    expect(recorded).toEqual([undefined]);
+    client.stop();
+  });
+
   it('without the ids recorded last, the journal decides which messages are new', async () => {
     const { registry, client: other } = await ready();
     other.stop();

@@ -647,7 +647,8 @@ export class AgentClient {
       this.#seen.clear();
       for (const id of [...ids].reverse()) this.#isDuplicate(id);
       for (const id of since) this.#isDuplicate(id);
-      this.#recentRead = true;
+      // A window smaller than what was read has let some of them go again: then the journal decides.
+      this.#recentRead = this.#dedupeWindow >= RECENT_READ;
     } catch (error) {
       // Not fatal: the journal reads each batch before it is handed on, as without them.
       this.#handlers.problem?.(error);
