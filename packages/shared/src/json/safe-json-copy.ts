@@ -46,13 +46,28 @@ export interface SafeJSONCopyState {
   deepest: number;
   /** A `-0` was met (JSON text has none: it serializes as `0`). */
   negativeZero: boolean;
+  /**
+   * The value is the caller's own result of `JSON.parse`, shared with nobody: plain data by construction (own
+   * enumerable data properties, standard prototypes, dense arrays, no shared containers), so
+   * `copySafeJSONMeasured` reads it directly and freezes it where it is (`adoptParsedJSON`) instead of copying it.
+   */
+  owned: boolean;
   /** The first container met; `seen` holds them all once there is a second. */
   first: object | undefined;
   seen: Set<object> | undefined;
 }
 
 export function safeJSONCopyState(budget: SafeJSONBudget): SafeJSONCopyState {
-  return { budget, bytes: 0, values: 0, deepest: -1, negativeZero: false, first: undefined, seen: undefined };
+  return {
+    budget,
+    bytes: 0,
+    values: 0,
+    deepest: -1,
+    negativeZero: false,
+    owned: false,
+    first: undefined,
+    seen: undefined,
+  };
 }
 
 /**
@@ -90,7 +105,7 @@ export function copySafeJSONMeasured(value: unknown, state: SafeJSONCopyState, d
   const { bytes, values, deepest, negativeZero } = state;
   state.deepest = -1;
   state.negativeZero = false;
-  const copy = copySafeJSON(value, state, depth);
+  const copy = state.owned ? adoptParsedJSON(value, state, depth) : copySafeJSON(value, state, depth);
   if (copy !== NOT_SAFE_JSON && typeof copy === 'object' && copy !== null)
     MEASURED.set(copy, {
       bytes: state.bytes - bytes,
@@ -221,4 +236,63 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
   }
   state.bytes += size === 0 ? 2 : size + 1;
   return freeze(copy);
+}
+
+/**
+ * `copySafeJSON` for a value that is the caller's own result of `JSON.parse` (`SafeJSONCopyState.owned`): the same
+ * totals, the same answer for every such value, but each container is frozen where it is and returned itself —
+ * no copy, and none of the checks that only a value made otherwise can fail (accessors, prototypes, sparse or
+ * extended arrays, symbol keys, shared containers). An own `__proto__` key, which `JSON.parse` does make, is
+ * still declined. On a decline, what was frozen stays frozen: the value is the caller's, and only read after.
+ */
+export function adoptParsedJSON(value: unknown, state: SafeJSONCopyState, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      state.values++;
+      state.bytes += jsonStringBytes(value);
+      return value;
+    case 'number':
+      if (!isFiniteNumber(value)) return NOT_SAFE_JSON;
+      state.values++;
+      state.bytes += numberBytes(value);
+      if (value === 0 && 1 / value < 0) state.negativeZero = true;
+      return value;
+    case 'boolean':
+      state.values++;
+      state.bytes += value ? 4 : 5;
+      return value;
+    case 'object':
+      break;
+    default:
+      return NOT_SAFE_JSON;
+  }
+  if (value === null) {
+    state.values++;
+    state.bytes += 4;
+    return null;
+  }
+  const { maxDepth, maxValues } = state.budget;
+  if (depth >= maxDepth) return NOT_SAFE_JSON;
+  state.values++;
+  if (depth > state.deepest) state.deepest = depth;
+  if (isArray(value)) {
+    const size = value.length;
+    if (size > maxValues - state.values) return NOT_SAFE_JSON;
+    for (let index = 0; index < size; index++)
+      if (adoptParsedJSON(value[index], state, depth + 1) === NOT_SAFE_JSON) return NOT_SAFE_JSON;
+    state.bytes += size === 0 ? 2 : size + 1;
+    return freeze(value);
+  }
+  const keys = objectKeys(value);
+  const size = keys.length;
+  if (size > maxValues - state.values) return NOT_SAFE_JSON;
+  for (let index = 0; index < size; index++) {
+    const key = keys[index] as string;
+    if (key === PROTO_KEY) return NOT_SAFE_JSON;
+    if (adoptParsedJSON((value as Record<string, unknown>)[key], state, depth + 1) === NOT_SAFE_JSON)
+      return NOT_SAFE_JSON;
+    state.bytes += jsonStringBytes(key) + 1;
+  }
+  state.bytes += size === 0 ? 2 : size + 1;
+  return freeze(value);
 }

@@ -55,6 +55,30 @@ describe('copySafeJSONMeasured', () => {
     );
   });
 
+  it('freezes a value that is its own JSON.parse result where it is, with the same measure as a copy', () => {
+    fc.assert(
+      fc.property(container, fc.integer({ min: 0, max: 3 }), (value, depth) => {
+        const text = JSON.stringify(value);
+        const copyState = safeJSONCopyState(BUDGET);
+        const copy = copySafeJSONMeasured(JSON.parse(text), copyState, depth);
+        const owned = JSON.parse(text);
+        const ownedState = { ...safeJSONCopyState(BUDGET), owned: true };
+        const adopted = copySafeJSONMeasured(owned, ownedState, depth);
+        expect(adopted === NOT_SAFE_JSON).toBe(copy === NOT_SAFE_JSON);
+        if (adopted === NOT_SAFE_JSON) return;
+        expect(adopted).toBe(owned);
+        expect(adopted).toEqual(copy);
+        expect(Object.isFrozen(adopted)).toBe(true);
+        expect(safeJSONMeasureOf(adopted)).toEqual(safeJSONMeasureOf(copy));
+        expect([ownedState.bytes, ownedState.values]).toEqual([copyState.bytes, copyState.values]);
+      }),
+      { numRuns: 300 },
+    );
+    // An own `__proto__` key (JSON.parse makes one) is declined either way.
+    const proto = JSON.parse('{"a":{"__proto__":{"x":1}}}');
+    expect(copySafeJSONMeasured(proto, { ...safeJSONCopyState(BUDGET), owned: true }, 0)).toBe(NOT_SAFE_JSON);
+  });
+
   it('leaves the totals of what encloses it as copySafeJSON does, and notes nothing else', () => {
     const inner = { a: [1, -0, { b: 'x' }], c: null };
     const plain = safeJSONCopyState(BUDGET);

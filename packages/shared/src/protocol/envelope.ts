@@ -118,7 +118,12 @@ const DIRECTION_TEXT: Readonly<Record<LineUpDirection, string>> = freeze({
  * declines; only what it declines takes the steps above, so results and issues are the same either way.
  */
 export function parseEnvelope(input: unknown, options: ParseEnvelopeOptions = {}): ParsedEnvelope {
-  const precompiled = precompiledMessage(input);
+  return parseEnvelopeValue(input, options, false);
+}
+
+/** `parseEnvelope`; `owned`: `input` is this module's own result of `JSON.parse` (see `PrecompiledParser`). */
+function parseEnvelopeValue(input: unknown, options: ParseEnvelopeOptions, owned: boolean): ParsedEnvelope {
+  const precompiled = precompiledMessage(input, owned);
   if (precompiled !== undefined) {
     // Valid as a whole, so the full path would get as far as the direction, and refuse it there.
     checkDirection(precompiled.type, options.direction);
@@ -179,7 +184,7 @@ const PRECOMPILED = new Map<LineUpMessageType, PrecompiledParser<LineUpMessage> 
  * as the full path would return it (`precompiled.ts`), or `undefined` — for anything else, or in any doubt —
  * and the full path decides. The type is read from an own data property only; its parser checks the rest.
  */
-function precompiledMessage(input: unknown): LineUpMessage | undefined {
+function precompiledMessage(input: unknown, owned: boolean): LineUpMessage | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   let type: unknown;
   try {
@@ -194,7 +199,7 @@ function precompiledMessage(input: unknown): LineUpMessage | undefined {
       precompile(LINEUP_MESSAGE_SCHEMAS[type] as z.ZodType<LineUpMessage>, LINEUP_ENVELOPE_BUDGET) ?? null;
     PRECOMPILED.set(type, parser);
   }
-  return parser === null ? undefined : parser(input);
+  return parser === null ? undefined : parser(input, owned);
 }
 
 /** A well-formed header around a message this side refused: each field only if it passed its own schema. */
@@ -329,7 +334,8 @@ export function readEnvelopeText(text: unknown, options: ParseEnvelopeOptions = 
     return invalid(issueError('invalid_json', 'This text is not valid JSON.'), headerOfText(scan.captured));
   }
   try {
-    return parseEnvelope(value, options);
+    // Its own parse: the precompiled parsers freeze its JSON data where it is instead of copying it.
+    return parseEnvelopeValue(value, options, true);
   } catch (error) {
     if (!(error instanceof LineUpProtocolError)) throw error;
     return invalid(error, envelopeHeader(value));

@@ -155,12 +155,37 @@ function containers(value: unknown, into = new Set<object>()): Set<object> {
 
 /** The precompiled parser of `type` either declines `input` or agrees with the full path. */
 function expectAgreement(type: string, input: unknown): unknown {
+  expectOwnedAgreement(type, input);
   const fast = parserOf(type)(input);
   if (fast === undefined) return undefined;
   const full = reference(LINEUP_MESSAGE_SCHEMAS[type as LineUpMessageType] as z.ZodType<unknown>, input);
   expect(full.ok, 'the full path accepts what the precompiled parser accepts').toBe(true);
   if (full.ok) expectSameResult(fast, full.value, input);
   return fast;
+}
+
+/**
+ * The input as JSON text decodes it, given to the parser as its own (`owned`) and as a value it must copy: the
+ * same answer, an equal deep-frozen result, and the owned value's JSON data is the result's own (not copied).
+ */
+function expectOwnedAgreement(type: string, input: unknown): void {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    return;
+  }
+  if (text === undefined) return;
+  const copied = parserOf(type)(JSON.parse(text));
+  const owned = JSON.parse(text);
+  const adopted = parserOf(type)(owned, true);
+  expect(adopted === undefined, 'owned and copied agree on accepting').toBe(copied === undefined);
+  if (adopted === undefined || copied === undefined) return;
+  // Equal and deep-frozen; sharing the owned value is the point (no "is a copy" check).
+  expectSameResult(adopted, copied, undefined);
+  const data = (adopted as J).payload?.document ?? (adopted as J).payload?.arguments;
+  const own = owned.payload?.document ?? owned.payload?.arguments;
+  if (typeof data === 'object' && data !== null) expect(data).toBe(own);
 }
 
 /** Values the JSON arbitraries never produce. */

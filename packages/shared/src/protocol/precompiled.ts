@@ -34,8 +34,13 @@ import {
   safeJSONCopyState,
 } from '../json/safe-json-copy.js';
 
-/** Returns the parsed, deep-frozen value, or `undefined` to send the input to the full parser. */
-export type PrecompiledParser<T> = (input: unknown) => T | undefined;
+/**
+ * Returns the parsed, deep-frozen value, or `undefined` to send the input to the full parser. `owned`: the input
+ * is the caller's own result of `JSON.parse`, which nobody else holds — its JSON data (a document, arguments,
+ * state) is then frozen where it is and becomes part of the result instead of being copied
+ * (`adoptParsedJSON`); the result is equal either way.
+ */
+export type PrecompiledParser<T> = (input: unknown, owned?: boolean) => T | undefined;
 
 const OBJECT = Object;
 const OBJECT_PROTOTYPE: object = Object.prototype;
@@ -303,11 +308,12 @@ export function precompile<T>(
 ): PrecompiledParser<T> | undefined {
   const read = internals(schema).def.type === 'object' ? objectReader(schema) : undefined;
   if (read === undefined) return undefined;
-  return (input) => {
+  return (input, owned = false) => {
     if (typeof input !== 'object' || input === null) return undefined;
     try {
       if (!pristineObjectPrototype()) return undefined;
       const state = safeJSONCopyState(budget);
+      state.owned = owned;
       const output = read(input, state, 0);
       if (output === NOT_SAFE_JSON || state.values > budget.maxValues || state.bytes > budget.maxBytes)
         return undefined;
