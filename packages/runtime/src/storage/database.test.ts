@@ -7,7 +7,7 @@ import {
   assertIndexed,
   issue,
   openRuntimeDatabase,
-  RECENT_RECEIVED_KEPT,
+  RECENT_RECEIVED_ON_UPGRADE,
   RUNTIME_DATABASE_VERSION,
   STRICT,
   type ToolCallRecord,
@@ -141,19 +141,19 @@ async function openVersion5(name: string, messages: readonly { direction: 'in' |
 }
 
 describe('version 10', () => {
-  it('takes the ids of the envelopes received last from the messages already kept', async () => {
-    const kept = Array.from({ length: RECENT_RECEIVED_KEPT + 2 }, (_, index) => ({
+  it('takes the ids of the envelopes received last from the newest messages already kept', async () => {
+    const kept = Array.from({ length: RECENT_RECEIVED_ON_UPGRADE + 2 }, (_, index) => ({
       direction: index % 2 === 0 ? ('in' as const) : ('out' as const),
       id: `m${index}`,
     }));
     await openVersion5('db-version-5', kept);
     const db = await openRuntimeDatabase('db-version-5');
     const recent = await db.getAll('received_recent');
-    // Newest first: the messages from the agent among the last RECENT_RECEIVED_KEPT records.
-    expect(recent[0]).toBe(`m${RECENT_RECEIVED_KEPT}`);
-    expect(recent).toHaveLength(RECENT_RECEIVED_KEPT / 2);
+    // Newest first: the messages from the agent among the last RECENT_RECEIVED_ON_UPGRADE records.
+    expect(recent[0]).toBe(`m${RECENT_RECEIVED_ON_UPGRADE}`);
+    expect(recent).toHaveLength(RECENT_RECEIVED_ON_UPGRADE / 2);
     expect(recent.at(-1)).toBe('m2');
-    expect(await db.count('messages')).toBe(RECENT_RECEIVED_KEPT + 2);
+    expect(await db.count('messages')).toBe(RECENT_RECEIVED_ON_UPGRADE + 2);
     db.close();
   });
 

@@ -543,6 +543,13 @@ export const CONVERSATION_STORES = ['messages', 'conversations', 'received_recen
 export const RECENT_RECEIVED_KEPT = 1_024;
 
 /**
+ * The upgrade to version 10 takes the ids of `received_recent` from this many of the newest records: what an agent
+ * may send again is what it has no acknowledgement for, at most a batch of the client's (256 messages). A message
+ * older than that and sent again right after the upgrade is caught by the journal's transaction (recorded once).
+ */
+export const RECENT_RECEIVED_ON_UPGRADE = 256;
+
+/**
  * Transactions that write a call record or a final result are `strict`: they complete only once the data is
  * on disk, so an `accepted` sent after the commit is never lost in a crash (the default lets the browser
  * report completion earlier).
@@ -683,7 +690,8 @@ export function openRuntimeDatabase(
         if (oldVersion < 10) {
           // Records of either form are read (`StoredMessageRecord`): nothing to rewrite. The number moves so that
           // code of version 9, which reads `message` only, refuses this database instead of failing on a record
-          // kept as text. The ids of the last envelopes received are taken from the records already there.
+          // kept as text. The ids of the last envelopes received are taken from the newest records already there
+          // (`RECENT_RECEIVED_ON_UPGRADE`: each is read whole, and the page waits for its upgrade).
           const recent = database.createObjectStore('received_recent');
           if (database.objectStoreNames.contains('messages')) {
             let cursor = await transaction.objectStore('messages').openCursor(null, 'prev');
@@ -691,7 +699,7 @@ export function openRuntimeDatabase(
             while (cursor) {
               const record = cursor.value;
               newest ??= record.seq;
-              if (record.seq <= newest - RECENT_RECEIVED_KEPT) break;
+              if (record.seq <= newest - RECENT_RECEIVED_ON_UPGRADE) break;
               if (record.direction === 'in') await recent.put(record.id, -record.seq);
               cursor = await cursor.continue();
             }
