@@ -104,7 +104,16 @@ test.describe('inline Surfaces', () => {
     await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v1');
     await deliver(page, openSurface('probe.replace', "document.getElementById('out').textContent = 'v2'"));
     await expect(page.locator('.host__surface iframe')).toHaveCount(1);
-    await expect(surface(page, 'Probe probe.replace').locator('#out')).toHaveText('v2');
+    // The replacement detaches the frame that showed v1: a wait that started in it ends with that frame, so the
+    // text is read again until the new frame shows it.
+    await expect
+      .poll(() =>
+        surface(page, 'Probe probe.replace')
+          .locator('#out')
+          .textContent({ timeout: 1_000 })
+          .catch(() => null),
+      )
+      .toBe('v2');
     await deliver(
       page,
       envelope('lineup.v1.ui.close', { instance_id: 'probe.replace', reason: 'completed' }),
