@@ -11,7 +11,8 @@ import { expect, shownConversation, test } from './fixtures.ts';
 async function say(page: Page, text: string) {
   await page.getByLabel('Message to the agent').fill(text);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text);
+  // Shown once its strict journal write is on disk: under a loaded CI machine that took over 5 s once.
+  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
 }
 
 const userTurns = (page: Page) => page.locator('.host__chat-turn--user .host__chat-text');
