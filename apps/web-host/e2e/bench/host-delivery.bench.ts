@@ -15,11 +15,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, test } from '@playwright/test';
-import { build, defaultClientConditions, type PreviewServer, preview } from 'vite';
-import { SOURCE_CONDITIONS } from '../../../../vitest.shared.ts';
+import { type PreviewServer, preview } from 'vite';
 import { connectedTo } from '../agent-page.ts';
 import { startAgent } from '../test-agent.ts';
 import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './max-markdown-document.ts';
+import { benchPageScript } from './page-script.ts';
 
 const APP_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PORT = Number(process.env.PORT ?? 4198);
@@ -30,28 +30,6 @@ const TITLE = 'Delivery benchmark';
 const PARSE_RUNS = 15;
 const PARSE_ENTRY = fileURLToPath(new URL('./parse-speed-page.ts', import.meta.url));
 
-/** The reference's page script, built from this checkout's sources. */
-async function parseScript(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'warn',
-    mode: 'production',
-    resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },
-    build: {
-      write: false,
-      minify: true,
-      target: 'es2022',
-      lib: { entry: PARSE_ENTRY, formats: ['iife'], name: 'parseSpeedPage' },
-    },
-  });
-  const outputs = (Array.isArray(output) ? output : [output]).flatMap((result) =>
-    'output' in result ? result.output : [],
-  );
-  const script = outputs.find((item) => item.fileName.endsWith('.js'));
-  if (script === undefined || !('code' in script))
-    throw new Error('The reference page script did not build.');
-  return script.code;
-}
 let reference = '';
 
 /**
@@ -138,7 +116,7 @@ const versions: Version[] = [
 ];
 
 test.beforeAll(async () => {
-  reference = await parseScript();
+  reference = await benchPageScript(PARSE_ENTRY, 'parseSpeedPage');
   for (const each of versions)
     each.server = await preview({
       root: APP_ROOT,
