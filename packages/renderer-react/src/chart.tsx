@@ -6,6 +6,7 @@
  * numbers (chartNumberFormat).
  */
 import { useId } from 'react';
+import { numberFormat } from './format.js';
 
 export interface ChartPoint {
   readonly id: string;
@@ -26,10 +27,9 @@ const LEGEND_POINTS = 24;
  */
 export function chartNumberFormat(values: readonly (number | null)[], locale?: string): Intl.NumberFormat {
   const largest = Math.max(0, ...values.map((value) => Math.abs(value ?? 0)));
-  return new Intl.NumberFormat(
-    locale,
-    largest > 0 && largest < 1 ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 2 },
-  );
+  return largest > 0 && largest < 1
+    ? numberFormat(locale, { maximumSignificantDigits: 3 }, 'chart|significant3')
+    : numberFormat(locale, { maximumFractionDigits: 2 }, 'chart|fraction2');
 }
 
 export function ChartView({
