@@ -371,7 +371,8 @@ function toReact(pieces: readonly Piece[], out: ReactNode[] = []): ReactNode[] {
 }
 
 /** The elements of `text` under the allowlist, its headings below `base`. */
-function renderText(text: string, base: HeadingLevel): ReactElement {
+/** Renders `text` without the cache (`prepareRenderer`'s warm-up: it must not take the cache's entries). */
+export function renderText(text: string, base: HeadingLevel): ReactElement {
   const [pieces] = new Builder(base).blocks(parser.parse(text, {}), 0);
   return createElement(Fragment, null, ...toReact(wrap(pieces, false)));
 }

@@ -46,6 +46,44 @@ describe('prepareRenderer', () => {
   });
 });
 
+describe('the Markdown warm-up', () => {
+  it('renders Markdown once in each of MARKDOWN_WARM_TASKS background tasks after the passes, before the promise resolves', async () => {
+    vi.resetModules();
+    const MarkdownIt = (await import('markdown-it')).default;
+    const parse = vi.spyOn(MarkdownIt.prototype, 'parse');
+    const posted: unknown[] = [];
+    vi.stubGlobal('scheduler', {
+      postTask(task: () => void, options: unknown) {
+        posted.push(options);
+        setTimeout(task, 0);
+      },
+    });
+    try {
+      const { prepareRenderer, MARKDOWN_WARM_TASKS } = await import('./prepare.js');
+      const { markdownCacheSize } = await import('./markdown.js');
+      let resolved = false;
+      const prepared = prepareRenderer().then(() => {
+        resolved = true;
+      });
+      // Only the parser's first run (the cached sample) happens in the call itself.
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(posted).toEqual([]);
+      // Some background tasks in, the promise still waits for the rest.
+      await vi.waitFor(() => expect(posted.length).toBeGreaterThan(10));
+      expect(resolved).toBe(false);
+      await prepared;
+      expect(posted).toHaveLength(MARKDOWN_WARM_TASKS);
+      expect(posted.every((options) => JSON.stringify(options) === '{"priority":"background"}')).toBe(true);
+      // The sample, the card's block, then one render per task: none of them cached.
+      expect(parse).toHaveBeenCalledTimes(2 + MARKDOWN_WARM_TASKS);
+      expect(markdownCacheSize()).toBe(2);
+    } finally {
+      parse.mockRestore();
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('sampleDocument', () => {
   it('is a valid document of every component type, its size in proportion to its cards', () => {
     const types = new Set<string>();
