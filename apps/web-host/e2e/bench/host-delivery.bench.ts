@@ -11,7 +11,9 @@
  * `LINEUP_DELIVERY_HOST_DIST=<folder>` serves another build of the host (another version's `dist/`) instead of this
  * one's; `LINEUP_DELIVERY_BASELINE_DIST=<folder>` serves a second build beside it (on PORT + 1) and alternates the
  * two page by page, to compare two versions on one machine (separate runs of a few pages cannot tell 20 ms apart
- * on a busy 2-core machine).
+ * on a busy 2-core machine). `LINEUP_DELIVERY_WAIT_MS=<ms>` sends the document that long after the page is connected
+ * (an agent that answers the user, not the earliest one). Each page also notes, in the page, when it sent its first
+ * inventory: how long after navigation it was connected (the test's own wait for that polls).
  */
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, test } from '@playwright/test';
@@ -26,6 +28,8 @@ const PORT = Number(process.env.PORT ?? 4198);
 /** Fresh pages (an odd count: the median is one of them). */
 const PAGES = Number(process.env.LINEUP_DELIVERY_PAGES ?? 7);
 const TITLE = 'Delivery benchmark';
+/** How long after the page is connected its agent sends the document (0: at once, the earliest an agent can). */
+const WAIT_MS = Number(process.env.LINEUP_DELIVERY_WAIT_MS ?? 0);
 /** Timings of `JSON.parse` + `parseDocument` in each page (their median is the reference). */
 const PARSE_RUNS = 15;
 const PARSE_ENTRY = fileURLToPath(new URL('./parse-speed-page.ts', import.meta.url));
@@ -37,9 +41,21 @@ let reference = '';
  * arrives on a WebSocket, then when the document titled `TITLE` shows every Markdown block filled in.
  */
 function watch({ title, blocks }: { title: string; blocks: number }): void {
-  const times = window as unknown as { __arrived?: number; __complete?: number };
+  const times = window as unknown as { __arrived?: number; __complete?: number; __inventorySent?: number };
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
+    // When the page sent its first inventory: connected, as far as the agent can tell (the test's own wait for
+    // that polls, so the agent's document leaves up to a few hundred milliseconds later).
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      if (
+        times.__inventorySent === undefined &&
+        typeof data === 'string' &&
+        data.includes('"lineup.v1.client.inventory"')
+      )
+        times.__inventorySent = performance.now();
+      super.send(data);
+    }
+
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       // Added before the host's listener: it runs first.
@@ -84,6 +100,8 @@ interface Version {
   /** `JSON.parse` + `parseDocument` of the document's text in the same page, after its delivery. */
   readonly parses: number[];
   readonly arrivals: number[];
+  /** When the page sent its first inventory, after navigation. */
+  readonly connected: number[];
   /** The host's User Timing mark `lineup:renderer-prepared` (its idle preparation done), before the message came. */
   readonly preparedAhead: (number | null)[];
 }
@@ -95,6 +113,7 @@ const version = (label: string, outDir: string | undefined, port: number): Versi
   delivered: [],
   parses: [],
   arrivals: [],
+  connected: [],
   preparedAhead: [],
 });
 
@@ -139,6 +158,7 @@ async function deliverOnce(browser: Browser, each: Version, run: number): Promis
   await page.addInitScript(watch, { title: TITLE, blocks: MARKDOWN_BLOCKS });
   await page.goto(`http://127.0.0.1:${each.port}/?agent=${encodeURIComponent(agent.url)}`);
   await connectedTo(page, agent);
+  if (WAIT_MS > 0) await page.waitForTimeout(WAIT_MS);
   // Each page its own Markdown texts (nothing cached by text), into the conversation this page opened.
   const document = { ...buildMarkdownMaxDocument(run), id: `delivery-${run}`, title: TITLE };
   agent.send('lineup.v1.ui.document', { document });
@@ -147,11 +167,17 @@ async function deliverOnce(browser: Browser, each: Version, run: number): Promis
       timeout: 30_000,
     })
     .toBeGreaterThan(0);
-  const { arrived, complete, prepared } = await page.evaluate(() => {
-    const times = window as unknown as { __arrived: number; __complete: number };
+  const { arrived, complete, prepared, connected } = await page.evaluate(() => {
+    const times = window as unknown as { __arrived: number; __complete: number; __inventorySent: number };
     const mark = performance.getEntriesByName('lineup:renderer-prepared')[0];
-    return { arrived: times.__arrived, complete: times.__complete, prepared: mark?.startTime ?? null };
+    return {
+      arrived: times.__arrived,
+      complete: times.__complete,
+      prepared: mark?.startTime ?? null,
+      connected: times.__inventorySent,
+    };
   });
+  each.connected.push(connected);
   each.preparedAhead.push(prepared === null ? null : arrived - prepared);
   each.delivered.push(complete - arrived);
   await page.addScriptTag({ content: reference });
@@ -174,12 +200,12 @@ test('first delivery of the maximum document on fresh pages of the built host', 
     for (const each of run % 2 === 0 ? versions : [...versions].reverse())
       await deliverOnce(browser, each, run);
   const lines = [
-    `document: 262,144 bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks, sent as soon as the page was connected`,
+    `document: 262,144 bytes, 200 components, ${MARKDOWN_BLOCKS} Markdown blocks, ${WAIT_MS > 0 ? `sent ${WAIT_MS} ms after the page was connected` : 'sent as soon as the page was connected'}`,
   ];
   for (const each of versions)
     lines.push(
       `host: ${each.label}`,
-      `  message arrived ${range(each.arrivals)} after navigation (median ${median(each.arrivals).toFixed(0)} ms)`,
+      `  inventory sent (connected) ${range(each.connected)} after navigation (median ${median(each.connected).toFixed(0)} ms); message arrived ${range(each.arrivals)} (median ${median(each.arrivals).toFixed(0)} ms)`,
       `  host's idle preparation done before the message: ${each.preparedAhead.map((ahead) => (ahead === null ? 'not done (or no mark)' : `${ahead.toFixed(0)} ms`)).join(', ')}`,
       `  message → every node in the DOM, Markdown filled in, laid out (median of ${PAGES} fresh pages): ${median(each.delivered).toFixed(1)} ms (${range(each.delivered)})`,
       `  JSON.parse + parseDocument of the same text in the page, after it (median of ${PARSE_RUNS} per page, median of pages): ${median(each.parses).toFixed(1)} ms; the delivery is ${median(each.delivered.map((value, index) => value / (each.parses[index] ?? Number.NaN))).toFixed(1)}× it (median of the pages' ratios)`,
