@@ -71,6 +71,24 @@ function agentSide(parts: Omit<AgentTransport, 'connect'>): {
   };
 }
 
+/**
+ * A journal of the test's own: `parts` says how it records agent messages (`receivedMany`, `recentlyReceived`);
+ * everything else succeeds at once and keeps nothing.
+ */
+function journalWith(
+  parts: Required<Pick<ConversationJournal, 'receivedMany'>> & Partial<ConversationJournal>,
+): ConversationJournal {
+  return {
+    received: () => Promise.resolve(true),
+    queued: () => Promise.resolve(),
+    delivered: () => Promise.resolve(),
+    sent: () => Promise.resolve(),
+    pending: () => Promise.resolve([]),
+    inventorySent: () => Promise.resolve(),
+    ...parts,
+  };
+}
+
 /** The frames the client sends after `count` others, once there are `expected` of them. */
 async function answersAfter(frames: LineUpMessage[], count: number, expected: number) {
   await vi.waitFor(() => expect(frames.length).toBeGreaterThanOrEqual(count + expected));
@@ -487,8 +505,7 @@ describe('copies, sessions and floods', () => {
     });
     // A journal whose writes reach the disk only when the test says so; the first write fails.
     const commits: { resolve(): void; reject(error: Error): void }[] = [];
-    const journal: ConversationJournal = {
-      received: () => Promise.resolve(true),
+    const journal = journalWith({
       receivedMany: (messages, options) => {
         options?.known?.(messages.map((message) => message.id !== 'seen'));
         return new Promise((resolve, reject) =>
@@ -498,12 +515,7 @@ describe('copies, sessions and floods', () => {
           }),
         );
       },
-      queued: () => Promise.resolve(),
-      delivered: () => Promise.resolve(),
-      sent: () => Promise.resolve(),
-      pending: () => Promise.resolve([]),
-      inventorySent: () => Promise.resolve(),
-    };
+    });
     const agentMessage = vi.fn();
     const problem = vi.fn();
     const client = new AgentClient({
@@ -548,8 +560,7 @@ describe('copies, sessions and floods', () => {
       close: () => {},
     });
     const given: { ids: string[]; texts: readonly (string | undefined)[]; recorded: unknown[] }[] = [];
-    const journal: ConversationJournal = {
-      received: () => Promise.resolve(true),
+    const journal = journalWith({
       receivedMany: (messages, options) => {
         given.push({
           ids: messages.map((message) => message.id),
@@ -563,12 +574,7 @@ describe('copies, sessions and floods', () => {
         expect(limit).toBeGreaterThanOrEqual(512);
         return Promise.resolve(['before', 'older']);
       },
-      queued: () => Promise.resolve(),
-      delivered: () => Promise.resolve(),
-      sent: () => Promise.resolve(),
-      pending: () => Promise.resolve([]),
-      inventorySent: () => Promise.resolve(),
-    };
+    });
     const agentMessage = vi.fn();
     const client = new AgentClient({
       transport,
@@ -603,20 +609,14 @@ describe('copies, sessions and floods', () => {
     other.stop();
     const { transport, agent } = agentSide({ send: () => Promise.resolve(), close: () => {} });
     const recorded: unknown[] = [];
-    const journal: ConversationJournal = {
-      received: () => Promise.resolve(true),
+    const journal = journalWith({
       receivedMany: (messages, options) => {
         recorded.push(...messages.map((_, index) => options?.recorded?.[index]));
         options?.known?.(messages.map(() => true));
         return Promise.resolve(messages.map(() => true));
       },
       recentlyReceived: () => Promise.resolve(['a', 'b', 'c']),
-      queued: () => Promise.resolve(),
-      delivered: () => Promise.resolve(),
-      sent: () => Promise.resolve(),
-      pending: () => Promise.resolve([]),
-      inventorySent: () => Promise.resolve(),
-    };
+    });
     const agentMessage = vi.fn();
     const client = new AgentClient({
       transport,
@@ -640,20 +640,14 @@ describe('copies, sessions and floods', () => {
     other.stop();
     const { transport, agent } = agentSide({ send: () => Promise.resolve(), close: () => {} });
     const recorded: unknown[] = [];
-    const journal: ConversationJournal = {
-      received: () => Promise.resolve(true),
+    const journal = journalWith({
       receivedMany: (messages, options) => {
         recorded.push(...messages.map((_, index) => options?.recorded?.[index]));
         options?.known?.(messages.map((message) => message.id !== 'old'));
         return Promise.resolve(messages.map((message) => message.id !== 'old'));
       },
       recentlyReceived: () => Promise.reject(new Error('The database is gone.')),
-      queued: () => Promise.resolve(),
-      delivered: () => Promise.resolve(),
-      sent: () => Promise.resolve(),
-      pending: () => Promise.resolve([]),
-      inventorySent: () => Promise.resolve(),
-    };
+    });
     const agentMessage = vi.fn();
     const problem = vi.fn();
     const client = new AgentClient({
