@@ -326,6 +326,20 @@ export const ATTACKS: readonly Attack[] = [
   },
   {
     kind: 'frame',
+    name: 'iframe through a Trusted Types policy of its own',
+    js: attempt(
+      `var own = trustedTypes.createPolicy('mine', { createHTML: function (s) { return s; } }); document.body.innerHTML = own.createHTML('<iframe src="${url('own-policy-frame')}"></iframe>');`,
+    ),
+  },
+  {
+    kind: 'network',
+    name: "a policy from the browser's createPolicy under the private name, for a preconnect and a script",
+    js: attempt(
+      `var own = TrustedTypePolicyFactory.prototype.createPolicy.call(trustedTypes, 'lineup-surface', { createHTML: function (s) { return s; }, createScript: function (s) { return s; } }); try { document.head.innerHTML = own.createHTML('<link rel="preconnect" href="http://127.0.0.1:{{TCP0}}/">'); } catch (e) {} var script = document.createElement('script'); script.text = own.createScript("fetch('${url('own-policy-script')}')"); document.body.appendChild(script);`,
+    ),
+  },
+  {
+    kind: 'frame',
     name: 'iframe through innerHTML',
     js: attempt(`document.body.innerHTML = '<IFrAmE\\nsrc="${url('frame')}"></iframe>';`),
   },

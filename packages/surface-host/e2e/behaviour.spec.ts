@@ -48,6 +48,41 @@ test.describe('a contained Surface works', () => {
     expect(recorder.traffic().connections).toBe(0);
   });
 
+  test('a Trusted Types policy of its own writes allowed HTML (as Svelte and Vue make one); its scripts are refused', async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    await call(
+      page,
+      'mount',
+      'own',
+      {
+        html: '<main id="out"></main>',
+        css: '',
+        js: `var seen = {};
+var own = trustedTypes.createPolicy('svelte-trusted-html', { createHTML: function (html) { return html; } });
+seen.name = own.name;
+document.getElementById('out').innerHTML = own.createHTML('<p id="made"><b>made</b> by its own policy</p>');
+try { own.createScript('1'); seen.script = 'made'; } catch (error) { seen.script = error.name; }
+try { document.getElementById('out').innerHTML += own.createHTML('<iframe></iframe>'); seen.frame = 'made'; } catch (error) { seen.frame = error.name; }
+var second = trustedTypes.createPolicy('svelte-trusted-html', { createHTML: function (html) { return html.toUpperCase(); } });
+seen.second = second.createHTML('x').toString();
+LineUpSurface.event('seen', seen);`,
+      },
+      {},
+    );
+    await expect(surface(page, 'own').locator('#made')).toHaveText('made by its own policy');
+    await expect
+      .poll(() => call(page, 'events', 'own'))
+      .toContainEqual({
+        instance_id: 'own',
+        event: 'seen',
+        data: { name: 'lineup-surface-own', script: 'TypeError', frame: 'TypeError', second: 'X' },
+      });
+    expect(await call(page, 'isMounted', 'own')).toBe(true);
+    expect(leakedNothing(recorder)).toBe(true);
+  });
+
   test('mounting says nothing to the console about the permissions policy (every feature is one the browser knows)', async ({
     harnessPage: page,
   }) => {

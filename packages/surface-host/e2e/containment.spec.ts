@@ -46,6 +46,7 @@ const VIEW_ATTACKS = new Set([
   'a form submission',
   'createElement iframe',
   'iframe through innerHTML',
+  'iframe through a Trusted Types policy of its own',
   'an agent script element',
   'eval and Function',
   'a worker from a blob',

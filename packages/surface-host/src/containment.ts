@@ -44,6 +44,11 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
   readonly elementStandIns: readonly string[];
   /** The name of the prelude's private Trusted Types policy; `default` is the other allowed name. */
   readonly trustedTypesPolicy: string;
+  /**
+   * The name under which the Surface's own `trustedTypes.createPolicy` calls make their policies, whatever name
+   * they ask for (the frame's CSP allows it, with duplicates); each goes through the default policy's checks.
+   */
+  readonly ownTrustedTypesPolicy: string;
   /** How long a navigation is held (ms): the first time, each later time, and in all. */
   readonly navigationHold: { readonly first: number; readonly next: number; readonly total: number };
   /**
@@ -243,6 +248,34 @@ export function installSurfaceContainment(
     },
     createScriptURL: () => {
       throw new TypeError('LineUp Surface: a Surface cannot load scripts or workers.');
+    },
+  });
+  // The Surface's own policies. Libraries make one as they load (Svelte does, and stops if it cannot; Vue tries):
+  // each is made under the one name the CSP allows for them, its HTML through the markup check, its scripts and
+  // script URLs refused as the default policy refuses them. So a policy of its own lets nothing past the checks,
+  // and the browser's createPolicy is out of reach: a duplicate of the private policy cannot be made.
+  const createNativePolicy = uncurry(global.TrustedTypePolicyFactory.prototype.createPolicy);
+  const apply = Reflect.apply;
+  defineProperty(global.TrustedTypePolicyFactory.prototype, 'createPolicy', {
+    value: function createOwnPolicy(_name: unknown, rules?: unknown) {
+      const createHTML =
+        typeof rules === 'object' && rules !== null
+          ? (rules as { createHTML?: unknown }).createHTML
+          : undefined;
+      return createNativePolicy(trustedTypes, config.ownTrustedTypesPolicy, {
+        createHTML: (input: string, ...rest: unknown[]) => {
+          if (typeof createHTML !== 'function')
+            throw new TypeError('LineUp Surface: this policy has no createHTML.');
+          const html: unknown = apply(createHTML, rules, [input, ...rest]);
+          return checkMarkup(html === null || html === undefined ? '' : `${html}`);
+        },
+        createScript: () => {
+          throw new TypeError('LineUp Surface: a Surface cannot create scripts from text.');
+        },
+        createScriptURL: () => {
+          throw new TypeError('LineUp Surface: a Surface cannot load scripts or workers.');
+        },
+      });
     },
   });
   // The Sanitizer API's setHTML is not a Trusted Types sink; it gets the same markup check.

@@ -33,6 +33,11 @@ export const SURFACE_CSP =
 
 /** The name of the containment's private Trusted Types policy (the other allowed name is `default`). */
 export const SURFACE_TRUSTED_TYPES_POLICY = 'lineup-surface';
+/**
+ * The name of every Trusted Types policy a Surface makes itself (`trustedTypes.createPolicy`, whatever name it
+ * asks for): the frame's CSP allows it any number of times, and the prelude routes each through its checks.
+ */
+export const SURFACE_OWN_TRUSTED_TYPES_POLICY = 'lineup-surface-own';
 
 /**
  * The policy of a Surface's wrapper and content documents: `SURFACE_CSP`, with
@@ -61,7 +66,7 @@ export function surfaceContentSecurityPolicy(nonce: string): string {
     "base-uri 'none'",
     "form-action 'none'",
     "require-trusted-types-for 'script'",
-    `trusted-types default ${SURFACE_TRUSTED_TYPES_POLICY}`,
+    `trusted-types default ${SURFACE_TRUSTED_TYPES_POLICY} ${SURFACE_OWN_TRUSTED_TYPES_POLICY} 'allow-duplicates'`,
   ].join('; ');
 }
 
