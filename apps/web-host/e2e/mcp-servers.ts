@@ -8,7 +8,36 @@ import { expect, type FrameLocator, type Locator, type Page } from '@playwright/
 export const MCP_CORPUS = [
   { package: '@modelcontextprotocol/server-basic-vanillajs', bin: 'mcp-server-basic-vanillajs', port: 3411 },
   { package: '@modelcontextprotocol/server-basic-react', bin: 'mcp-server-basic-react', port: 3412 },
+  // The same basic view in four more frameworks (mcp-corpus.spec.ts).
+  { package: '@modelcontextprotocol/server-basic-preact', bin: 'mcp-server-basic-preact', port: 3413 },
+  { package: '@modelcontextprotocol/server-basic-solid', bin: 'mcp-server-basic-solid', port: 3414 },
+  { package: '@modelcontextprotocol/server-basic-svelte', bin: 'mcp-server-basic-svelte', port: 3415 },
+  { package: '@modelcontextprotocol/server-basic-vue', bin: 'mcp-server-basic-vue', port: 3416 },
+  // Data views (Chart.js, React, WebGL), and two whose view is larger than the host keeps.
+  {
+    package: '@modelcontextprotocol/server-budget-allocator',
+    bin: 'mcp-budget-allocator-server',
+    port: 3417,
+  },
+  { package: '@modelcontextprotocol/server-cohort-heatmap', bin: 'mcp-cohort-heatmap-server', port: 3418 },
+  {
+    package: '@modelcontextprotocol/server-customer-segmentation',
+    bin: 'mcp-customer-segmentation-server',
+    port: 3419,
+  },
+  { package: '@modelcontextprotocol/server-shadertoy', bin: 'mcp-shadertoy-server', port: 3420 },
+  {
+    package: '@modelcontextprotocol/server-scenario-modeler',
+    bin: 'mcp-scenario-modeler-server',
+    port: 3421,
+  },
+  { package: '@modelcontextprotocol/server-sheet-music', bin: 'mcp-sheet-music-server', port: 3422 },
 ] as const;
+
+/** The corpus server of `bin`. */
+export function corpusServer(bin: (typeof MCP_CORPUS)[number]['bin']): (typeof MCP_CORPUS)[number] {
+  return MCP_CORPUS.find((server) => server.bin === bin) as (typeof MCP_CORPUS)[number];
+}
 
 /** A corpus server's Streamable HTTP URL. */
 export const mcpUrl = (port: number) => `http://127.0.0.1:${port}/mcp`;

@@ -1,0 +1,142 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { addMcpServer, callToolFromConsole, corpusServer, mcpUrl, viewFrame } from './mcp-servers.ts';
+
+/**
+ * The rest of the corpus (e2e/mcp-servers.ts): more of the ext-apps project's example servers from the npm registry,
+ * each installed into the built host by URL, its tool called from the agent console, and its kept view shown
+ * contained — the basic view in Preact, Solid, Svelte and Vue (its button calls the server again), three data views
+ * (Chart.js, React) and a WebGL one; and two servers whose view is larger than this host keeps, refused with the
+ * reason. No request of the page leaves 127.0.0.1. (`mcp-apps.spec.ts` does the vanilla JS and React servers in
+ * depth.)
+ */
+
+const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
+
+async function openHost(page: Page): Promise<string[]> {
+  const outside: string[] = [];
+  page.context().on('request', (request) => {
+    const url = request.url();
+    if (!/^(http:\/\/127\.0\.0\.1[:/]|data:|about:|blob:)/.test(url)) outside.push(url);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  return outside;
+}
+
+/** The server's view in the conversation, after its call completed. */
+async function calledView(page: Page, tool: string, name: string) {
+  const call = await callToolFromConsole(page, tool);
+  await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+  const view = page.locator('.host__mcp-view').filter({ hasText: name }).last();
+  await expect(view).toBeVisible({ timeout: 30_000 });
+  await view.scrollIntoViewIfNeeded();
+  return view;
+}
+
+const BASIC = [
+  ['mcp-server-basic-preact', 'Preact'],
+  ['mcp-server-basic-solid', 'Solid'],
+  ['mcp-server-basic-svelte', 'Svelte'],
+  ['mcp-server-basic-vue', 'Vue'],
+] as const;
+
+for (const [bin, framework] of BASIC)
+  test(`the basic MCP App server in ${framework}: installed, called, its view answering`, async ({
+    page,
+  }) => {
+    const outside = await openHost(page);
+    const name = `Basic MCP App Server (${framework})`;
+    const scope = `basic_mcp_app_server_${framework.toLowerCase()}`;
+    await addMcpServer(
+      page,
+      mcpUrl(corpusServer(bin).port),
+      new RegExp(`^Installed ${name.replace(/[()]/g, '\\$&')} 1\\.0\\.0\\+[0-9a-f]{12}\\.$`),
+    );
+    const view = await calledView(page, `${scope}.get_time`, name);
+    const body = viewFrame(page).locator('body');
+    await expect(body).toContainText(/Server Time: ?\d{4}-/, { timeout: 30_000 });
+    const time = viewFrame(page).getByText(ISO_TIME).first();
+    const first = (await time.textContent())?.match(ISO_TIME)?.[0];
+    expect(first).toBeDefined();
+    // Its button calls the server's tool through the runtime: another time comes back.
+    await page.waitForTimeout(1_100);
+    await viewFrame(page).getByRole('button', { name: 'Get Server Time' }).click();
+    await expect
+      .poll(async () => (await time.textContent())?.match(ISO_TIME)?.[0], { timeout: 15_000 })
+      .not.toBe(first);
+    await view.screenshot({ path: `test-results/mcp-corpus-basic-${framework.toLowerCase()}.png` });
+    await page.getByRole('button', { name: `Close the view of ${name}` }).click();
+    await expect(page.locator('.host__mcp-view')).toHaveCount(0);
+    expect(outside).toEqual([]);
+  });
+
+const DATA = [
+  [
+    'mcp-budget-allocator-server',
+    'Budget Allocator Server',
+    'budget_allocator_server.get_budget_data',
+    'Budget Allocator',
+  ],
+  [
+    'mcp-cohort-heatmap-server',
+    'Cohort Heatmap Server',
+    'cohort_heatmap_server.get_cohort_data',
+    'Cohort Retention Analysis',
+  ],
+  [
+    'mcp-customer-segmentation-server',
+    'Customer Segmentation Server',
+    'customer_segmentation_server.get_customer_data',
+    'Customer Segmentation',
+  ],
+  ['mcp-shadertoy-server', 'ShaderToy Server', 'shadertoy_server.render_shadertoy', null],
+] as const;
+
+test.describe('data views', () => {
+  // A view that asks its server for data as it starts, prepared out of sight at the install and replaced by the one
+  // the call opened, logs the refusal of that request in its own frame (README: "Views prepared ahead").
+  test.use({ allowedConsoleErrors: /The view was closed before it was shown/ });
+  for (const [bin, name, tool, heading] of DATA)
+    test(`${name}: installed, called, its view drawn with the call's data`, async ({ page }) => {
+      const outside = await openHost(page);
+      await addMcpServer(page, mcpUrl(corpusServer(bin).port), new RegExp(`^Installed ${name} 1\\.0\\.0\\+`));
+      const view = await calledView(page, tool, name);
+      if (heading === null) {
+        // A WebGL canvas the size of the view.
+        const canvas = viewFrame(page).locator('canvas').first();
+        await expect(canvas).toBeVisible({ timeout: 30_000 });
+        expect((await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+      } else await expect(viewFrame(page).locator('body')).toContainText(heading, { timeout: 30_000 });
+      await view.screenshot({ path: `test-results/mcp-corpus-${bin}.png` });
+      expect(outside).toEqual([]);
+    });
+});
+
+for (const [bin, uri] of [
+  ['mcp-scenario-modeler-server', 'ui://scenario-modeler/mcp-app.html'],
+  ['mcp-sheet-music-server', 'ui://sheet-music/mcp-app.html'],
+] as const)
+  test(`${bin}: its view is larger than the host keeps — refused with the reason, nothing installed`, async ({
+    page,
+  }) => {
+    await openHost(page);
+    const center = page.locator('aside.host__apps');
+    const revision = await center.locator('.host__inventory code').textContent();
+    const apps = await center.locator('.host__app').count();
+    await center.getByLabel('MCP server URL (Streamable HTTP)').fill(mcpUrl(corpusServer(bin).port));
+    await center.getByRole('button', { name: 'Add server' }).click();
+    const alert = center.getByRole('alert');
+    await expect(alert).toContainText('Not installed. One of its views cannot be kept; nothing was kept.', {
+      timeout: 30_000,
+    });
+    const text = (await alert.textContent()) ?? '';
+    expect(text).toContain(`The view ${uri} is `);
+    const bytes = Number(text.match(/is (\d+) bytes/)?.[1]);
+    expect(bytes).toBeGreaterThan(524_288);
+    expect(text).toContain('this host keeps views of at most 524288 bytes');
+    await expect(center.locator('.host__inventory code')).toHaveText(revision ?? '');
+    expect(await center.locator('.host__app').count()).toBe(apps);
+  });
