@@ -148,6 +148,39 @@ export function plainObjectKeys(value: object): readonly string[] | typeof NOT_S
   return keys;
 }
 
+/** What `countPrimitive` answers for an object or an array: the caller's to walk. */
+const CONTAINER = Symbol('container');
+
+/**
+ * A primitive of `value` counted into `state` (values, bytes, a `-0`) and returned; `NOT_SAFE_JSON` for what JSON
+ * has not (a non-finite number, `undefined`, a function, a symbol, a bigint); `CONTAINER` for an object or array.
+ */
+function countPrimitive(value: unknown, state: SafeJSONCopyState): unknown {
+  switch (typeof value) {
+    case 'string':
+      state.values++;
+      state.bytes += jsonStringBytes(value);
+      return value;
+    case 'number':
+      if (!isFiniteNumber(value)) return NOT_SAFE_JSON;
+      state.values++;
+      state.bytes += numberBytes(value);
+      if (value === 0 && 1 / value < 0) state.negativeZero = true;
+      return value;
+    case 'boolean':
+      state.values++;
+      state.bytes += value ? 4 : 5;
+      return value;
+    case 'object':
+      if (value !== null) return CONTAINER;
+      state.values++;
+      state.bytes += 4;
+      return null;
+    default:
+      return NOT_SAFE_JSON;
+  }
+}
+
 /**
  * A deep-frozen copy of `value`, or `NOT_SAFE_JSON` — the fast path of a parser that never needs issues,
  * because it falls back to `measureSafeJSON` and the schema whenever this declines. `depth` containers enclose
@@ -165,49 +198,27 @@ export function plainObjectKeys(value: object): readonly string[] | typeof NOT_S
  * Recursive, at most `budget.maxDepth` frames deep. A throwing Proxy trap is the caller's to catch.
  */
 export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: number): unknown {
-  switch (typeof value) {
-    case 'string':
-      state.values++;
-      state.bytes += jsonStringBytes(value);
-      return value;
-    case 'number':
-      if (!isFiniteNumber(value)) return NOT_SAFE_JSON;
-      state.values++;
-      state.bytes += numberBytes(value);
-      if (value === 0 && 1 / value < 0) state.negativeZero = true;
-      return value;
-    case 'boolean':
-      state.values++;
-      state.bytes += value ? 4 : 5;
-      return value;
-    case 'object':
-      break;
-    default:
-      return NOT_SAFE_JSON;
-  }
-  if (value === null) {
-    state.values++;
-    state.bytes += 4;
-    return null;
-  }
+  const counted = countPrimitive(value, state);
+  if (counted !== CONTAINER) return counted;
+  const node = value as object;
   const { maxDepth, maxValues } = state.budget;
-  if (depth >= maxDepth || !firstMeeting(state, value)) return NOT_SAFE_JSON;
+  if (depth >= maxDepth || !firstMeeting(state, node)) return NOT_SAFE_JSON;
   state.values++;
   if (depth > state.deepest) state.deepest = depth;
-  if (isArray(value)) {
-    if (getPrototypeOf(value) !== ARRAY_PROTOTYPE) return NOT_SAFE_JSON;
-    const size = value.length;
+  if (isArray(node)) {
+    if (getPrototypeOf(node) !== ARRAY_PROTOTYPE) return NOT_SAFE_JSON;
+    const size = node.length;
     if (size > maxValues - state.values) return NOT_SAFE_JSON;
-    const own = ownKeys(value);
+    const own = ownKeys(node);
     if (own.length !== size + 1 || own[size] !== 'length') return NOT_SAFE_JSON;
     const copy: unknown[] = [];
     for (let index = 0; index < size; index++) {
       let item: unknown;
       if (lookupGetter !== undefined) {
-        if (lookupGetter.call(value, index) !== undefined) return NOT_SAFE_JSON;
-        item = value[index];
+        if (lookupGetter.call(node, index) !== undefined) return NOT_SAFE_JSON;
+        item = node[index];
       } else {
-        const descriptor = getOwnPropertyDescriptor(value, index);
+        const descriptor = getOwnPropertyDescriptor(node, index);
         if (descriptor === undefined || !hasOwn(descriptor, 'value')) return NOT_SAFE_JSON;
         item = descriptor.value;
       }
@@ -219,7 +230,7 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
     state.bytes += size === 0 ? 2 : size + 1;
     return freeze(copy);
   }
-  const keys = plainObjectKeys(value);
+  const keys = plainObjectKeys(node);
   if (keys === NOT_SAFE_JSON) return NOT_SAFE_JSON;
   const size = keys.length;
   if (size > maxValues - state.values) return NOT_SAFE_JSON;
@@ -227,7 +238,7 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
   for (let index = 0; index < size; index++) {
     const key = keys[index] as string;
     if (key === PROTO_KEY) return NOT_SAFE_JSON;
-    const descriptor = getOwnPropertyDescriptor(value, key);
+    const descriptor = getOwnPropertyDescriptor(node, key);
     if (descriptor === undefined || !hasOwn(descriptor, 'value')) return NOT_SAFE_JSON;
     const copied = copySafeJSON(descriptor.value, state, depth + 1);
     if (copied === NOT_SAFE_JSON) return NOT_SAFE_JSON;
@@ -246,53 +257,31 @@ export function copySafeJSON(value: unknown, state: SafeJSONCopyState, depth: nu
  * still declined. On a decline, what was frozen stays frozen: the value is the caller's, and only read after.
  */
 export function adoptParsedJSON(value: unknown, state: SafeJSONCopyState, depth: number): unknown {
-  switch (typeof value) {
-    case 'string':
-      state.values++;
-      state.bytes += jsonStringBytes(value);
-      return value;
-    case 'number':
-      if (!isFiniteNumber(value)) return NOT_SAFE_JSON;
-      state.values++;
-      state.bytes += numberBytes(value);
-      if (value === 0 && 1 / value < 0) state.negativeZero = true;
-      return value;
-    case 'boolean':
-      state.values++;
-      state.bytes += value ? 4 : 5;
-      return value;
-    case 'object':
-      break;
-    default:
-      return NOT_SAFE_JSON;
-  }
-  if (value === null) {
-    state.values++;
-    state.bytes += 4;
-    return null;
-  }
+  const counted = countPrimitive(value, state);
+  if (counted !== CONTAINER) return counted;
+  const node = value as object;
   const { maxDepth, maxValues } = state.budget;
   if (depth >= maxDepth) return NOT_SAFE_JSON;
   state.values++;
   if (depth > state.deepest) state.deepest = depth;
-  if (isArray(value)) {
-    const size = value.length;
+  if (isArray(node)) {
+    const size = node.length;
     if (size > maxValues - state.values) return NOT_SAFE_JSON;
     for (let index = 0; index < size; index++)
-      if (adoptParsedJSON(value[index], state, depth + 1) === NOT_SAFE_JSON) return NOT_SAFE_JSON;
+      if (adoptParsedJSON(node[index], state, depth + 1) === NOT_SAFE_JSON) return NOT_SAFE_JSON;
     state.bytes += size === 0 ? 2 : size + 1;
-    return freeze(value);
+    return freeze(node);
   }
-  const keys = objectKeys(value);
+  const keys = objectKeys(node);
   const size = keys.length;
   if (size > maxValues - state.values) return NOT_SAFE_JSON;
   for (let index = 0; index < size; index++) {
     const key = keys[index] as string;
     if (key === PROTO_KEY) return NOT_SAFE_JSON;
-    if (adoptParsedJSON((value as Record<string, unknown>)[key], state, depth + 1) === NOT_SAFE_JSON)
+    if (adoptParsedJSON((node as Record<string, unknown>)[key], state, depth + 1) === NOT_SAFE_JSON)
       return NOT_SAFE_JSON;
     state.bytes += jsonStringBytes(key) + 1;
   }
   state.bytes += size === 0 ? 2 : size + 1;
-  return freeze(value);
+  return freeze(node);
 }
