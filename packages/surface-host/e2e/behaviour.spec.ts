@@ -67,6 +67,12 @@ try { own.createScript('1'); seen.script = 'made'; } catch (error) { seen.script
 try { document.getElementById('out').innerHTML += own.createHTML('<iframe></iframe>'); seen.frame = 'made'; } catch (error) { seen.frame = error.name; }
 var second = trustedTypes.createPolicy('svelte-trusted-html', { createHTML: function (html) { return html.toUpperCase(); } });
 seen.second = second.createHTML('x').toString();
+try { own.createScriptURL('data:text/javascript,1'); seen.url = 'made'; } catch (error) { seen.url = error.name; }
+var bare = trustedTypes.createPolicy('no-rules');
+try { bare.createHTML('<p>x</p>'); seen.bare = 'made'; } catch (error) { seen.bare = error.name; }
+var asDefault = trustedTypes.createPolicy('default', { createHTML: function (html) { return html; } });
+seen.defaultName = trustedTypes.defaultPolicy.name + '/' + asDefault.name;
+try { document.getElementById('out').innerHTML += '<embed src="x">'; seen.sink = 'made'; } catch (error) { seen.sink = error.name; }
 LineUpSurface.event('seen', seen);`,
       },
       {},
@@ -77,7 +83,18 @@ LineUpSurface.event('seen', seen);`,
       .toContainEqual({
         instance_id: 'own',
         event: 'seen',
-        data: { name: 'lineup-surface-own', script: 'TypeError', frame: 'TypeError', second: 'X' },
+        data: {
+          name: 'lineup-surface-own',
+          script: 'TypeError',
+          frame: 'TypeError',
+          second: 'X',
+          url: 'TypeError',
+          bare: 'TypeError',
+          // Asking for the name "default" makes another policy of its own: the page's default policy stays the
+          // containment's, and a string written to a sink still goes through its check.
+          defaultName: 'default/lineup-surface-own',
+          sink: 'TypeError',
+        },
       });
     expect(await call(page, 'isMounted', 'own')).toBe(true);
     expect(leakedNothing(recorder)).toBe(true);
