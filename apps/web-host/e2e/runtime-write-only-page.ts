@@ -1,7 +1,8 @@
 /**
  * The page side of runtime-write-only.spec.ts, bundled from the workspace sources: the runtime's calls of an MCP
  * server's tool in real Chromium, on its real IndexedDB — each step that reads nothing (the registry and the call
- * asserted through unique indexes) against what the steps that read would do. The server is an in-page session of
+ * asserted by writes that unique indexes refuse when the assertion is false, the step asking to commit at once)
+ * against what the steps that read would do. The server is an in-page session of
  * the `McpConnector` interface (no network): the spec is about the database, not the transport.
  */
 import {
@@ -29,6 +30,14 @@ export interface WriteOnlyReport {
   readonly inventoryKeys: string[];
   /** Calls still marked as waiting for a request. */
   readonly inFlight: number;
+  /** The rows of `inventory_fences`: the guard, and a fence per replaced counter. */
+  readonly fences: unknown[];
+  /** The `requestEnded` of every outbox row that has one, in order. */
+  readonly requestsEnded: string[];
+  /** The ids of the requests the runtime made (its calls' `invocationId`), by call id. */
+  readonly requests: Record<string, string>;
+  /** How many transactions asked to commit early (`IDBTransaction.commit()`). */
+  readonly commitsAsked: number;
 }
 
 declare global {
@@ -103,6 +112,12 @@ async function all<T>(db: RuntimeDatabase, store: 'tool_calls' | 'outbox' | 'inv
 
 window.lineupWriteOnly = {
   async run() {
+    let commitsAsked = 0;
+    const commit = IDBTransaction.prototype.commit;
+    IDBTransaction.prototype.commit = function countedCommit(this: IDBTransaction) {
+      commitsAsked++;
+      commit.call(this);
+    };
     const name = `lineup-write-only-${crypto.randomUUID()}`;
     const db = await openRuntimeDatabase(name);
     const registry = new AppRegistry(db);
@@ -175,8 +190,12 @@ window.lineupWriteOnly = {
       callId: string;
       latest: { type: string; payload: unknown };
       mcpInFlight?: string;
+      invocationId?: string;
     }>(db, 'tool_calls');
-    const rows = await all<{ type: string; payload: { call_id?: string } }>(db, 'outbox');
+    const rows = await all<{ type: string; payload: { call_id?: string }; requestEnded?: string }>(
+      db,
+      'outbox',
+    );
     const finals: Record<string, unknown> = {};
     const resultRows: Record<string, number> = {};
     for (const call of calls) {
@@ -192,7 +211,14 @@ window.lineupWriteOnly = {
       sent: mcp.sent,
       inventoryKeys: (await db.getAllKeys('inventory')) as string[],
       inFlight: calls.filter((call) => call.mcpInFlight !== undefined).length,
+      fences: await db.getAll('inventory_fences'),
+      requestsEnded: rows.flatMap((row) => (row.requestEnded === undefined ? [] : [row.requestEnded])),
+      requests: Object.fromEntries(
+        calls.flatMap((call) => (call.invocationId === undefined ? [] : [[call.callId, call.invocationId]])),
+      ),
+      commitsAsked,
     };
+    IDBTransaction.prototype.commit = commit;
     elsewhere.close();
     db.close();
     return report;

@@ -6,9 +6,11 @@ import type { WriteOnlyReport } from './runtime-write-only-page.ts';
 /**
  * The runtime's steps that read nothing, in real Chromium on its real IndexedDB (the unit tests run them on
  * fake-indexeddb): after the first call of an MCP server's tool, receiving a call and keeping its result read
- * nothing; what they assume is asserted in the same transaction through unique indexes, so a registry change made
- * on another connection (another tab) is never missed and a late answer to a call that ended is never kept. The
- * page (runtime-write-only-page.ts) is built from the workspace sources and served on a secure origin of its own.
+ * nothing and ask to commit at once; what they assume is asserted in the same transaction by writes that unique
+ * indexes refuse when it is false (the inventory's guard against the fences of replaced counters; a final result's
+ * `requestEnded`), so a registry change made on another connection (another tab) is never missed and a late answer
+ * to a call that ended is never kept. The page (runtime-write-only-page.ts) is built from the workspace sources and
+ * served on a secure origin of its own.
  */
 
 const ORIGIN = 'http://localhost:4987';
@@ -60,4 +62,21 @@ test('a call reads nothing after the first, and what it assumes is asserted in C
   expect(report.sent).toEqual(['call_1', 'call_2', 'call_3', 'call_5', 'call_6', 'call_7']);
   expect(report.inventoryKeys).toEqual(['current']);
   expect(report.inFlight).toBe(0);
+  // Installing published counter 1; the other tab's disable and enable published 2 and 3, fencing 1 and 2. The guard
+  // holds the counter the last receipt without a read assumed.
+  expect(report.fences).toEqual([
+    { key: 'guard', retired: 3 },
+    { key: 'retired\n1', retired: 1 },
+    { key: 'retired\n2', retired: 2 },
+  ]);
+  // Each request ended once, by the one final result of its call (call_7's by its timeout, not its late answer).
+  const requests = ['call_1', 'call_2', 'call_3', 'call_5', 'call_6', 'call_7'].map(
+    (id) => report.requests[id],
+  );
+  expect(new Set(requests).size).toBe(6);
+  expect(report.requestsEnded).toEqual(requests);
+  // Early commits: call_1's result; both steps of call_2, 3, 5 and 6; call_4's receipt (refused by the guard);
+  // call_7's receipt and its late answer (refused by the request's end); the replay of call_6 (its `add` refused:
+  // the call is recorded).
+  expect(report.commitsAsked).toBe(13);
 });

@@ -40,6 +40,7 @@ import {
   REGISTRY_STORES,
   type RegistryTransaction,
   type RuntimeDatabase,
+  writeInventoryFence,
 } from '../storage/database.js';
 import { assertUsableSchema } from '../tools/schema-validator.js';
 import {
@@ -773,6 +774,8 @@ export class AppRegistry {
     ]);
     const counter = (current?.counter ?? 0) + 1;
     const inventory = buildInventory(counter, apps, declared);
+    // A step that assumes the replaced inventory cannot commit any more (`guardInventory`).
+    if (current !== undefined) writeInventoryFence(transaction, current.counter);
     await inventoryStore.put({ key: 'current', counter, inventory });
     await transaction.objectStore('audit').add(audit);
     await transaction.objectStore('outbox').add({

@@ -44,9 +44,10 @@ import {
   type AuditRecord,
   type AuditType,
   abortQuietly,
-  assertIndexed,
+  commitNow,
   EXECUTION_STORES,
   type ExecutionTransaction,
+  guardInventory,
   type InstanceRecord,
   issue,
   type OperationRecord,
@@ -295,7 +296,7 @@ export class ToolRuntime {
   /**
    * `receive` without a read, for its common case: a new, valid call of an MCP server's tool. It is checked against
    * the registry as the last `receive` read it, and one strict transaction asserts that the registry is unchanged
-   * since (`assertIndexed`), adds the call — which fails for a `call_id` the conversation recorded already — and
+   * since (`guardInventory`), adds the call — which fails for a `call_id` the conversation recorded already — and
    * dispatches it, exactly as the step that reads would. Undefined when it does not apply or did not commit: the call
    * is then received by the step that reads (which answers a replay, a conflict or a refusal).
    */
@@ -314,7 +315,7 @@ export class ToolRuntime {
     )
       return undefined;
     let answer: ToolCallAnswer | undefined;
-    const committed = await this.#writeOnlyStep(registry, undefined, async (transaction, effects) => {
+    const committed = await this.#writeOnlyStep(registry, async (transaction, effects) => {
       const received = this.#intake.recordIn(
         transaction as unknown as IntakeTransaction,
         conversationId,
@@ -1085,7 +1086,7 @@ export class ToolRuntime {
         : { ...dispatched, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
     // Nothing is kept when the call no longer waits for this request (it ended meanwhile) — or when a write fails,
     // as a step that read first would fail too: the call then ends by its timeout.
-    await this.#writeOnlyStep(undefined, invocationId, async (transaction, effects) => {
+    await this.#writeOnlyStep(undefined, async (transaction, effects) => {
       effects.push((host) => host.outboxChanged?.());
       await this.#finish(
         transaction,
@@ -1435,12 +1436,13 @@ export class ToolRuntime {
       };
     }
     const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
-    const { dueAt: _, mcpInFlight: _inFlight, ...finished } = current;
+    const { dueAt: _, mcpInFlight, ...finished } = current;
     // Issued together, not awaited: the transaction applies them in order (a later read in it sees them), and a
-    // failing one aborts the step, whose commit says so.
+    // failing one aborts the step, whose commit says so. The final result of a call handed to an MCP server names
+    // the request it ends: a second one for that request fails (`OutboxRecord.requestEnded`).
     issue(
       transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
-      this.#outbox(transaction, call.conversationId, answer),
+      this.#outbox(transaction, call.conversationId, answer, mcpInFlight),
       transaction.objectStore('audit').add({
         at: this.#clock.now(),
         type: 'tool_call_finished',
@@ -1457,10 +1459,15 @@ export class ToolRuntime {
     transaction: ExecutionTransaction,
     conversationId: string,
     answer: ToolCallAnswer,
+    requestEnded?: string,
   ): Promise<void> {
-    await transaction
-      .objectStore('outbox')
-      .add({ at: this.#clock.now(), pending: OUTBOX_PENDING, conversationId, ...answer });
+    await transaction.objectStore('outbox').add({
+      at: this.#clock.now(),
+      pending: OUTBOX_PENDING,
+      conversationId,
+      ...(requestEnded === undefined ? {} : { requestEnded }),
+      ...answer,
+    });
   }
 
   /** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
@@ -1565,16 +1572,17 @@ export class ToolRuntime {
 
   /**
    * A step that reads nothing: `body` only issues writes, computed from what this runtime knows — `registry`, as
-   * the last `receive` read it, and `inFlight`, the id of a request it made for a call. The transaction asserts what
-   * it is given (`assertIndexed`); if the registry changed since, or the call no longer waits for that request (it
-   * ended meanwhile: timed out, withdrawn, recovered by another tab), or a write fails (a `call_id` recorded
-   * already), nothing of it is kept and it returns false — the caller then takes the step that reads. Host effects
-   * run only after the commit, as for every step. It spares the read's round trip to the browser's database
-   * process that every step that reads waits for before it can issue its writes.
+   * the last `receive` read it, or a call as this runtime dispatched it. Every request succeeds when the step may
+   * commit, so it asks to commit at once (`commitNow`): the registry is asserted by the guard row
+   * (`guardInventory`), and that the call still waits for its request by the final result's outbox row, whose
+   * `requestEnded` the unique index refuses once the call ended otherwise (timed out, withdrawn, recovered by another
+   * tab). If an assertion fails, or a write does (a `call_id` recorded already), the transaction aborts, nothing of it
+   * is kept, and it returns false — the caller then takes the step that reads, or drops the answer. Host effects
+   * run only after the commit, as for every step. It spares the round trips that a read, and then the answers to
+   * the writes, would cost before the commit could even be asked for.
    */
   async #writeOnlyStep(
     registry: RegistrySnapshot | undefined,
-    inFlight: string | undefined,
     body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<void>,
   ): Promise<boolean> {
     const transaction = this.#db.transaction(
@@ -1582,13 +1590,11 @@ export class ToolRuntime {
       'readwrite',
       STRICT,
     ) as unknown as ExecutionTransaction;
-    if (registry !== undefined)
-      assertIndexed(transaction, { store: 'inventory', field: 'counter', value: registry.counter });
-    if (inFlight !== undefined)
-      assertIndexed(transaction, { store: 'tool_calls', field: 'mcpInFlight', value: inFlight });
+    if (registry !== undefined) guardInventory(transaction as never, registry.counter);
     const effects: Effect[] = [];
     try {
       await body(transaction, effects);
+      commitNow(transaction);
       await transaction.done;
     } catch {
       abortQuietly(transaction);
@@ -1620,9 +1626,9 @@ interface RegistrySnapshot {
   readonly descriptors: Descriptors;
 }
 
-/** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's counter. */
+/** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's guard. */
 const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
-const WRITE_ONLY_STORES = ['inventory', ...CALL_STORES] as const;
+const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
 
 /**
  * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app

@@ -4,13 +4,14 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import {
   abortQuietly,
-  assertIndexed,
+  commitNow,
+  guardInventory,
   issue,
   openRuntimeDatabase,
   RECENT_RECEIVED_ON_UPGRADE,
   RUNTIME_DATABASE_VERSION,
   STRICT,
-  type ToolCallRecord,
+  writeInventoryFence,
 } from './database.js';
 
 /** A database as version 1 or 2 of the runtime created it, before any later upgrade step. */
@@ -44,6 +45,7 @@ describe('openRuntimeDatabase', () => {
       'grants',
       'instances',
       'inventory',
+      'inventory_fences',
       'messages',
       'operations',
       'outbox',
@@ -52,13 +54,13 @@ describe('openRuntimeDatabase', () => {
       'tool_calls',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(10);
+    expect(RUNTIME_DATABASE_VERSION).toBe(11);
     db.close();
   });
 
-  it('indexes the pending outbox rows only', async () => {
+  it('indexes the pending outbox rows, and the MCP request a final result ended', async () => {
     const db = await openRuntimeDatabase('db-index');
-    expect([...db.transaction('outbox').store.indexNames]).toEqual(['by_pending']);
+    expect([...db.transaction('outbox').store.indexNames]).toEqual(['by_pending', 'by_request_ended']);
     db.close();
   });
 
@@ -87,18 +89,21 @@ describe('openRuntimeDatabase', () => {
     db.close();
   });
 
-  it('upgrades a version-2 database with an inventory and calls: both indexed uniquely, nothing lost', async () => {
-    const v2 = await openOldVersion('db-upgrade-9', 2);
+  it('upgrades a version-2 database with an inventory and calls: fences and request ends indexed, nothing lost', async () => {
+    const v2 = await openOldVersion('db-upgrade-11', 2);
     await v2.put('inventory', { key: 'current', counter: 4, inventory: {} });
     await v2.put('tool_calls', { key: 'conv\ncall_1', stage: 'finished' });
     v2.close();
-    const db = await openRuntimeDatabase('db-upgrade-9');
-    expect(await db.getFromIndex('inventory', 'by_counter', 4)).toMatchObject({ key: 'current' });
+    const db = await openRuntimeDatabase('db-upgrade-11');
+    expect(await db.get('inventory', 'current')).toMatchObject({ counter: 4 });
     expect(await db.count('tool_calls')).toBe(1);
-    expect(await db.countFromIndex('tool_calls', 'by_in_flight')).toBe(0);
-    const indexes = db.transaction(['inventory', 'tool_calls']);
-    expect(indexes.objectStore('inventory').index('by_counter').unique).toBe(true);
-    expect(indexes.objectStore('tool_calls').index('by_in_flight').unique).toBe(true);
+    expect(await db.count('inventory_fences')).toBe(0);
+    const stores = db.transaction(['inventory', 'inventory_fences', 'outbox', 'tool_calls']);
+    expect(stores.objectStore('inventory_fences').index('by_retired').unique).toBe(true);
+    expect(stores.objectStore('outbox').index('by_request_ended').unique).toBe(true);
+    // Version 9's assertion indexes are gone: nothing writes or reads them any more.
+    expect([...stores.objectStore('inventory').indexNames]).toEqual([]);
+    expect([...stores.objectStore('tool_calls').indexNames]).toEqual(['by_due']);
     db.close();
   });
 });
@@ -172,29 +177,16 @@ describe('version 10', () => {
   });
 });
 
-describe('assertIndexed', () => {
-  const call = (key: string, mcpInFlight?: string) =>
-    ({
-      key,
-      stage: 'running',
-      ...(mcpInFlight === undefined ? {} : { mcpInFlight }),
-    }) as unknown as ToolCallRecord;
-
-  async function seeded(name: string) {
-    const db = await openRuntimeDatabase(name);
-    await db.put('inventory', { key: 'current', counter: 3, inventory: {} as never });
-    await db.put('tool_calls', call('conv\ncall_1', 'inv_1'));
-    return db;
-  }
-
-  /** One transaction: the assertion, then a write; whether it committed, and whether the write was kept. */
+describe('guardInventory and writeInventoryFence', () => {
+  /** One transaction that assumes `counter`, with a write beside it: whether it committed, and the write was kept. */
   async function attempt(
-    db: Awaited<ReturnType<typeof seeded>>,
-    assertion: Parameters<typeof assertIndexed>[1],
+    db: Awaited<ReturnType<typeof openRuntimeDatabase>>,
+    counter: number,
   ): Promise<{ committed: boolean; kept: boolean }> {
-    const transaction = db.transaction(['inventory', 'tool_calls', 'audit'], 'readwrite', STRICT);
-    assertIndexed(transaction, assertion);
+    const transaction = db.transaction(['inventory_fences', 'audit'], 'readwrite', STRICT);
+    guardInventory(transaction, counter);
     issue(transaction.objectStore('audit').add({ at: 1, type: 'ui_action', appId: 'a', version: '' }));
+    commitNow(transaction);
     const committed = await transaction.done.then(
       () => true,
       () => false,
@@ -204,52 +196,66 @@ describe('assertIndexed', () => {
     return { committed, kept };
   }
 
-  it('lets the transaction commit while the row holds the value, and leaves no row of its own', async () => {
-    const db = await seeded('db-assert-holds');
-    expect(await attempt(db, { store: 'inventory', field: 'counter', value: 3 })).toEqual({
-      committed: true,
-      kept: true,
-    });
-    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_1' })).toEqual({
-      committed: true,
-      kept: true,
-    });
-    expect(await db.getAllKeys('inventory')).toEqual(['current']);
-    expect(await db.getAllKeys('tool_calls')).toEqual(['conv\ncall_1']);
+  async function fence(db: Awaited<ReturnType<typeof openRuntimeDatabase>>, counter: number) {
+    const transaction = db.transaction('inventory_fences', 'readwrite', STRICT);
+    writeInventoryFence(transaction, counter);
+    await transaction.done;
+  }
+
+  it('commits a step that assumes a counter with no fence, as often as it likes', async () => {
+    const db = await openRuntimeDatabase('db-guard-holds');
+    for (const counter of [3, 3, 4, 3])
+      expect(await attempt(db, counter)).toEqual({ committed: true, kept: true });
+    expect(await db.getAll('inventory_fences')).toEqual([{ key: 'guard', retired: 3 }]);
     db.close();
   });
 
-  it('aborts the transaction when the row holds another value or none: nothing of it is kept', async () => {
-    const db = await seeded('db-assert-fails');
-    expect(await attempt(db, { store: 'inventory', field: 'counter', value: 2 })).toEqual({
-      committed: false,
-      kept: false,
-    });
-    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_2' })).toEqual({
-      committed: false,
-      kept: false,
-    });
-    // The call finished (its request no longer in flight): the assertion that it waits fails.
-    await db.put('tool_calls', call('conv\ncall_1'));
-    expect(await attempt(db, { store: 'tool_calls', field: 'mcpInFlight', value: 'inv_1' })).toEqual({
-      committed: false,
-      kept: false,
-    });
-    // The registry published again: the old counter fails, the new one holds.
-    await db.put('inventory', { key: 'current', counter: 4, inventory: {} as never });
-    expect((await attempt(db, { store: 'inventory', field: 'counter', value: 3 })).committed).toBe(false);
-    expect((await attempt(db, { store: 'inventory', field: 'counter', value: 4 })).committed).toBe(true);
-    expect(await db.getAllKeys('inventory')).toEqual(['current']);
+  it('aborts a step that assumes a replaced counter: nothing of it is kept; newer counters still commit', async () => {
+    const db = await openRuntimeDatabase('db-guard-fenced');
+    expect((await attempt(db, 3)).committed).toBe(true);
+    // The guard holds 3 when 3 is replaced: the fence is written all the same.
+    await fence(db, 3);
+    expect(await attempt(db, 3)).toEqual({ committed: false, kept: false });
+    expect((await attempt(db, 4)).committed).toBe(true);
+    await fence(db, 4);
+    for (const counter of [3, 4]) expect((await attempt(db, counter)).committed).toBe(false);
+    expect((await attempt(db, 5)).committed).toBe(true);
+    expect(await db.getAllKeys('inventory_fences')).toEqual(['guard', 'retired\n3', 'retired\n4']);
     db.close();
   });
 
   it('does not hide a write that fails beside it: the transaction still aborts', async () => {
-    const db = await seeded('db-assert-other-failure');
-    const transaction = db.transaction(['inventory', 'tool_calls'], 'readwrite', STRICT);
-    assertIndexed(transaction, { store: 'inventory', field: 'counter', value: 3 });
-    issue(transaction.objectStore('tool_calls').add(call('conv\ncall_1')));
+    const db = await openRuntimeDatabase('db-guard-other-failure');
+    await db.put('tool_calls', { key: 'conv\ncall_1', stage: 'running' } as never);
+    const transaction = db.transaction(['inventory_fences', 'tool_calls'], 'readwrite', STRICT);
+    guardInventory(transaction, 3);
+    issue(transaction.objectStore('tool_calls').add({ key: 'conv\ncall_1', stage: 'finished' } as never));
+    commitNow(transaction);
     await expect(transaction.done).rejects.toThrow();
-    expect(await db.get('tool_calls', 'conv\ncall_1')).toMatchObject({ mcpInFlight: 'inv_1' });
+    expect(await db.get('tool_calls', 'conv\ncall_1')).toMatchObject({ stage: 'running' });
+    expect(await db.count('inventory_fences')).toBe(0);
+    db.close();
+  });
+});
+
+describe('OutboxRecord.requestEnded', () => {
+  it('is unique: a second final result for the same MCP request cannot be written', async () => {
+    const db = await openRuntimeDatabase('db-request-ended');
+    const row = (requestEnded: string) =>
+      ({
+        at: 1,
+        type: 'lineup.v1.tool.result',
+        payload: { call_id: 'call_1', outcome: 'error', error: { code: 'timeout', message: 'late' } },
+        requestEnded,
+      }) as const;
+    await db.add('outbox', row('inv_1'));
+    await expect(db.add('outbox', row('inv_1'))).rejects.toMatchObject({ name: 'ConstraintError' });
+    await db.add('outbox', row('inv_2'));
+    // Rows without one (inventories, receipts, other tools' results) are not indexed.
+    await db.add('outbox', { at: 2, type: 'lineup.v1.client.inventory', payload: {} as never });
+    await db.add('outbox', { at: 3, type: 'lineup.v1.client.inventory', payload: {} as never });
+    expect(await db.count('outbox')).toBe(4);
+    expect(await db.countFromIndex('outbox', 'by_request_ended')).toBe(2);
     db.close();
   });
 });

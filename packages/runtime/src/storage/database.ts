@@ -11,10 +11,13 @@
  * messages in and out (with the user's queued ones), and the local state of the interfaces a host shows; version
  * 6 adds capabilities: what the host declared, every `app.call` with its decision and result, and the grants a
  * user chose to remember; version 7 adds the DSL action ledger; version 8 keeps the files of verified bundles and
- * of MCP servers' views; version 9 indexes, uniquely, the inventory's counter and a call's MCP request in flight,
- * so that a step can assert them without reading them (`assertIndexed`); version 10 keeps an envelope from the agent
- * as the JSON text it came in (`StoredMessageRecord`), which code of version 9 could not read, and the ids of the
- * envelopes recorded from the agent last (`received_recent`).
+ * of MCP servers' views; version 9 indexed, uniquely, the inventory's counter and a call's MCP request in flight
+ * (assertions of version 9's steps that read nothing, which version 11 replaced); version 10 keeps an envelope from
+ * the agent as the JSON text it came in (`StoredMessageRecord`), which code of version 9 could not read, and the ids
+ * of the envelopes recorded from the agent last (`received_recent`); version 11 fences the inventory counters that
+ * were replaced (`inventory_fences`) and indexes, uniquely, the MCP request each final result ended
+ * (`OutboxRecord.requestEnded`): what the steps that read nothing assert, with requests that succeed (see
+ * `writeInventoryFence`).
  */
 
 import type {
@@ -29,11 +32,11 @@ import type {
   ToolProgressPayload,
   ToolResultPayload,
 } from '@lineup/shared/protocol';
-import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, type StoreNames, unwrap } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, unwrap } from 'idb';
 import { openWithLifecycle, type RuntimeDatabaseLifecycle } from './connection.js';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 10;
+export const RUNTIME_DATABASE_VERSION = 11;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -95,6 +98,16 @@ export interface InventoryRecord {
   readonly key: 'current';
   readonly counter: number;
   readonly inventory: ClientInventoryPayload;
+}
+
+/**
+ * A row of `inventory_fences`: the fence of a counter that a newer inventory replaced (`retired\n<counter>`), or
+ * the guard row a step that reads nothing writes (`guard`), which holds the counter it assumes. The `by_retired`
+ * index is unique: the guard cannot hold a replaced counter.
+ */
+export interface InventoryFenceRecord {
+  readonly key: string;
+  readonly retired?: number;
 }
 
 export type AuditType =
@@ -172,6 +185,12 @@ export type OutboxRecord = {
   readonly deliveredAt?: number;
   /** The conversation a tool answer goes to; inventories go to every conversation. */
   readonly conversationId?: string;
+  /**
+   * On the final result of a call handed to an MCP server: the id of the request it ended (the call's
+   * `mcpInFlight`). The `by_request_ended` index is unique, so a request ends once: a second final result for it —
+   * its answer, after a timeout or another tab's recovery ended the call — cannot be written.
+   */
+  readonly requestEnded?: string;
 } & (
   | { readonly type: 'lineup.v1.client.inventory'; readonly payload: ClientInventoryPayload }
   | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }
@@ -219,9 +238,8 @@ export interface ToolCallRecord {
    */
   readonly mcpResult?: Readonly<Record<string, unknown>>;
   /**
-   * For a call handed to an MCP server and not yet finished: the id of the request in flight (the unique
-   * `by_in_flight` index lets a step assert, without reading, that the call still waits for that answer —
-   * `assertIndexed`). Every path that finishes a call drops it.
+   * For a call handed to an MCP server and not yet finished: the id of the request in flight. Every path that
+   * finishes a call drops it, and writes it as the `requestEnded` of the final result's outbox row.
    */
   readonly mcpInFlight?: string;
 }
@@ -448,10 +466,11 @@ export const OUTBOX_PENDING = 1;
 
 export interface RuntimeDatabaseSchema extends DBSchema {
   apps: { key: string; value: AppRecord };
-  inventory: { key: 'current'; value: InventoryRecord; indexes: { by_counter: number } };
+  inventory: { key: 'current'; value: InventoryRecord };
+  inventory_fences: { key: string; value: InventoryFenceRecord; indexes: { by_retired: number } };
   audit: { key: number; value: AuditRecord; indexes: { by_app: string } };
-  outbox: { key: number; value: OutboxRecord; indexes: { by_pending: number } };
-  tool_calls: { key: string; value: ToolCallRecord; indexes: { by_due: number; by_in_flight: string } };
+  outbox: { key: number; value: OutboxRecord; indexes: { by_pending: number; by_request_ended: string } };
+  tool_calls: { key: string; value: ToolCallRecord; indexes: { by_due: number } };
   instances: { key: string; value: InstanceRecord };
   activations: { key: string; value: ActivationRecord; indexes: { by_due: number } };
   operations: { key: string; value: OperationRecord; indexes: { by_due: number } };
@@ -491,6 +510,7 @@ export const REGISTRY_STORES = [
   'apps',
   'capabilities',
   'inventory',
+  'inventory_fences',
   'audit',
   'outbox',
   'bundle_files',
@@ -566,40 +586,52 @@ export function issue(...requests: readonly Promise<unknown>[]): void {
   for (const request of requests) request.catch(() => {});
 }
 
-/** The key of the row `assertIndexed` adds: no inventory row and no call (whose keys hold a line break) has it. */
-const ASSERTION_KEY = '\u0000assertion';
+/** The key of the guard row of `inventory_fences`. */
+const INVENTORY_GUARD_KEY = 'guard';
+
+/** A transaction that writes `inventory_fences`. */
+interface FenceTransaction {
+  objectStore(name: 'inventory_fences'): {
+    put(value: InventoryFenceRecord): Promise<unknown>;
+    delete(key: string): Promise<unknown>;
+  };
+}
 
 /**
- * Asserts, without a read, that a row of `store` holds `value` in the field of its unique index — the inventory's
- * `counter` (`by_counter`: the registry is as a step last read it) or a call's `mcpInFlight` (`by_in_flight`: the
- * call still waits for that request's answer). It adds a row with that value under a key no record has: while the
- * asserted row holds the value, the unique index refuses it, and that refusal — the expected answer — is handled so
- * that the transaction goes on; if the add succeeds, the assertion is false and the transaction is aborted (its
- * commit rejects, and nothing it wrote is kept). A request issued with the step's writes, never awaited: it costs no
- * round trip of its own, where reading the row would cost one before the writes could be issued.
+ * The inventory counter `counter` is replaced (the registry publishes a newer one): its fence is written, so that
+ * no step that assumes it can commit from now on (`guardInventory`). The guard row, which may hold `counter` from a
+ * step committed earlier, is dropped first. Issued, not awaited, in the publishing transaction.
  */
-export function assertIndexed(
-  transaction: IDBPTransaction<
-    RuntimeDatabaseSchema,
-    ArrayLike<StoreNames<RuntimeDatabaseSchema>>,
-    'readwrite'
-  >,
-  assertion:
-    | { readonly store: 'inventory'; readonly field: 'counter'; readonly value: number }
-    | { readonly store: 'tool_calls'; readonly field: 'mcpInFlight'; readonly value: string },
-): void {
-  const raw = unwrap(transaction) as IDBTransaction;
-  const request = raw
-    .objectStore(assertion.store)
-    .add({ key: ASSERTION_KEY, [assertion.field]: assertion.value });
-  request.onerror = (event) => {
-    if (request.error?.name !== 'ConstraintError') return;
-    // The unique index refused the row: the assertion holds. Handled, so it neither aborts nor reaches the
-    // transaction's error listeners.
-    event.preventDefault();
-    event.stopPropagation();
-  };
-  request.onsuccess = () => abortQuietly(raw);
+export function writeInventoryFence(transaction: FenceTransaction, counter: number): void {
+  const store = transaction.objectStore('inventory_fences');
+  issue(store.delete(INVENTORY_GUARD_KEY), store.put({ key: `retired\n${counter}`, retired: counter }));
+}
+
+/**
+ * Asserts, without a read, that the inventory counter is still `counter` — the registry as a step that reads nothing
+ * last saw it: the guard row takes `counter` under the unique `by_retired` index, which refuses it once that counter
+ * has a fence (`writeInventoryFence`). A request that succeeds when the assertion holds, so the step can commit at
+ * once (`commitNow`); when it does not, the request fails and the transaction aborts, keeping nothing.
+ */
+export function guardInventory(transaction: FenceTransaction, counter: number): void {
+  issue(transaction.objectStore('inventory_fences').put({ key: INVENTORY_GUARD_KEY, retired: counter }));
+}
+
+/**
+ * Asks a transaction to commit once its requests are done (`IDBTransaction.commit()`), without waiting for their
+ * answers to come back to the page first: one round trip to the browser's database process instead of two. For a
+ * step whose requests all succeed when it may commit — any request that fails then aborts the transaction (its
+ * `done` rejects, nothing is kept), as it should. Where the browser has no `commit()`, the transaction commits by
+ * itself once its requests are answered.
+ */
+export function commitNow(transaction: { readonly mode: IDBTransactionMode }): void {
+  const raw = unwrap(transaction as never) as unknown as IDBTransaction;
+  if (typeof raw.commit !== 'function') return;
+  try {
+    raw.commit();
+  } catch {
+    // Not active: it aborted already (a failed request), and its `done` says so.
+  }
 }
 
 /** Aborts a transaction that may have ended already (a failed write aborts it): the caller's error is the one told. */
@@ -683,9 +715,10 @@ export function openRuntimeDatabase(
           database.createObjectStore('bundle_files', { keyPath: 'key' }).createIndex('by_app', 'appId');
         }
         if (oldVersion < 9) {
-          // Unique, so that a step can assert what a row holds without reading it (`assertIndexed`).
-          transaction.objectStore('inventory').createIndex('by_counter', 'counter', { unique: true });
-          transaction.objectStore('tool_calls').createIndex('by_in_flight', 'mcpInFlight', { unique: true });
+          // Version 9's assertions (dropped again by version 11). The database's own schema, not the typed one.
+          const raw = unwrap(transaction as never) as unknown as IDBTransaction;
+          raw.objectStore('inventory').createIndex('by_counter', 'counter', { unique: true });
+          raw.objectStore('tool_calls').createIndex('by_in_flight', 'mcpInFlight', { unique: true });
         }
         if (oldVersion < 10) {
           // Records of either form are read (`StoredMessageRecord`): nothing to rewrite. The number moves so that
@@ -704,6 +737,26 @@ export function openRuntimeDatabase(
               cursor = await cursor.continue();
             }
           }
+        }
+        if (oldVersion < 11) {
+          // The steps that read nothing assert with requests that succeed (see `writeInventoryFence`). No counter
+          // needs a fence yet: every registry a runtime assumes is read after this upgrade, which closed every
+          // connection of the version before.
+          database
+            .createObjectStore('inventory_fences', { keyPath: 'key' })
+            .createIndex('by_retired', 'retired', {
+              unique: true,
+            });
+          const raw = unwrap(transaction as never) as unknown as IDBTransaction;
+          const stores = raw.objectStoreNames;
+          if (stores.contains('outbox'))
+            raw.objectStore('outbox').createIndex('by_request_ended', 'requestEnded', { unique: true });
+          for (const [store, index] of [
+            ['inventory', 'by_counter'],
+            ['tool_calls', 'by_in_flight'],
+          ] as const)
+            if (stores.contains(store) && raw.objectStore(store).indexNames.contains(index))
+              raw.objectStore(store).deleteIndex(index);
         }
       },
     }),
