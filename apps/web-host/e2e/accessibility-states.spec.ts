@@ -59,6 +59,9 @@ const LANGUAGES = [
 
 // The MCP server form is tried on a port where nothing listens: the browser logs the refused connection.
 test.use({ allowedConsoleErrors: /Failed to load resource: net::ERR_CONNECTION_REFUSED/ });
+// A click waits for its element as long as the test may run: bounded, a page that stops answering fails at the step
+// that waited (one walk in CI once ran into the walk's 240 s with its last step still within its own bound).
+test.use({ actionTimeout: 30_000 });
 
 // Every theme in every language (22 s a walk in CI): a text's length and script change what wraps, overlaps and
 // overflows, and the issue asks for each state in both themes and both languages.
