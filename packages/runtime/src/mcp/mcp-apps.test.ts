@@ -579,7 +579,7 @@ describe('a call received and finished without a read', () => {
     expect(server.calls).toEqual(['get-time', 'get-time', 'get-time']);
   });
 
-  it('a result that comes after its call ended keeps nothing: exactly one final result (withdrawn, timed out)', async () => {
+  it('a result that comes after its call ended keeps nothing: exactly one final result (withdrawn, timed out, recovered by another tab)', async () => {
     let gate: ReturnType<typeof held> | undefined;
     const { runtime, callThrough } = await installed((server) => {
       gate = held(server);
@@ -625,7 +625,25 @@ describe('a call received and finished without a read', () => {
       outcome: 'error',
       error: { code: 'timeout' },
     });
-    for (const id of ['call_2', 'call_4']) {
+    // Ended by another tab's recovery (its own connection, its own runtime) while this one still waits for the
+    // server: the answer that comes then cannot be the request's second end.
+    await answered(revision3('call_5'));
+    await runtime.receive(CONVERSATION, revision3('call_6'));
+    await vi.waitFor(() => expect(gate!.waiting()).toBe(1));
+    const otherTab = await openRuntimeDatabase(db.name);
+    await new ToolRuntime(otherTab, new AppRegistry(otherTab), { clock }).recover();
+    otherTab.close();
+    await lateAnswerChangesNothing('call_6', {
+      call_id: 'call_6',
+      outcome: 'error',
+      error: {
+        code: 'outcome_unknown',
+        message:
+          'The page closed while the MCP server had the call: it may have run there, and is not sent again.',
+      },
+    });
+    expect(await finalOf('call_5')).toMatchObject({ outcome: 'completed' });
+    for (const id of ['call_2', 'call_4', 'call_6']) {
       const results = (await db.getAll('outbox')).filter(
         (row) => row.type === 'lineup.v1.tool.result' && row.payload.call_id === id,
       );
