@@ -3,10 +3,12 @@
  *
  * - a tool call through the whole pipeline — `ToolRuntime.receive` (revision, visibility, schema, dedupe, the
  *   persisted receipt), the `mcp` executor with `createMcpToolCaller`, the final result checked and persisted —
- *   against the same call made with a bare client of the official SDK, in turns, on one server on localhost;
+ *   against the same call made with a bare client of the official SDK, in turns, on one server on localhost, and
+ *   the exactly-once skeleton: the bare call between two strict one-row transactions (`skeletonCall`);
  * - opening a kept view to its `ui/initialize` — `mountMcpView` (the Surface frames and containment) with the MCP
  *   Apps SDK's `AppBridge` — against a bare `<iframe sandbox="allow-scripts" srcdoc>` of the same HTML with the
- *   same bridge over `PostMessageTransport`, cold (a frame loaded for it) and warm (a spare frame loaded ahead);
+ *   same bridge over `PostMessageTransport`, cold (a frame loaded for it) and warm (a spare frame loaded ahead),
+ *   and, warm, a bare frame loaded ahead that writes the HTML into itself (`BARE_SPARE_LOADER`);
  * - showing a view prepared ahead (`McpViewSession` of the host, as `PreparedMcpViews` prepares it: loaded and
  *   initialized out of sight): moved into place, bound to its call, its tool input sent, the next frame painted —
  *   against the same bare frame to its `ui/initialize`.
@@ -21,14 +23,26 @@ import { McpViewSession, readMcpViewSource } from '../../src/conversation/mcp-vi
 export interface CallTimings {
   readonly pipeline: number[];
   readonly bare: number[];
-  /** Two strict IndexedDB transactions of one small row each, one after the other: what exactly-once costs at least. */
-  readonly floor: number[];
+  /**
+   * The bare call between two strict IndexedDB transactions of one row each (`skeletonCall`): what any exactly-once
+   * call costs at least, with nothing of the runtime.
+   */
+  readonly skeleton: number[];
 }
 
 export interface OpenTimings {
   readonly contained: number[];
   readonly bare: number[];
+  /**
+   * (The spare frame only.) The least a frame loaded ahead can cost: a bare sandboxed frame loaded ahead with no
+   * containment, which writes the same HTML into its own document when it gets it, to `ui/initialize`.
+   */
+  readonly bareSpare?: number[];
 }
+
+/** A bare frame's document that writes the HTML it is sent into itself (the bare spare frame). */
+const BARE_SPARE_LOADER =
+  '<!doctype html><script>addEventListener("message",function l(e){if(typeof e.data!=="string")return;removeEventListener("message",l);document.open();document.write(e.data);document.close();});</script>';
 
 declare global {
   interface Window {
@@ -60,7 +74,7 @@ async function installed(url: string) {
   return { db, registry, connect, manifest };
 }
 
-/** A database of one object store, for the floor. */
+/** A database of one object store, for the skeleton. */
 function openFloorDatabase(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(`lineup-mcp-bench-floor-${crypto.randomUUID()}`, 1);
@@ -70,16 +84,23 @@ function openFloorDatabase(): Promise<IDBDatabase> {
   });
 }
 
-/** The floor of an exactly-once call's added time: a receipt committed before the request, a result after it. */
-async function twoCommits(db: IDBDatabase, round: number): Promise<number> {
-  const start = now();
-  for (const step of [0, 1])
-    await new Promise<void>((resolve, reject) => {
+/**
+ * The skeleton of an exactly-once call, with nothing of the runtime: a strict transaction of one row committed
+ * before the request (the receipt), the bare call, and another after it (the result) — each asking to commit at once.
+ */
+async function skeletonCall(db: IDBDatabase, round: number, call: () => Promise<unknown>): Promise<number> {
+  const row = (step: string) =>
+    new Promise<void>((resolve, reject) => {
       const transaction = db.transaction('rows', 'readwrite', { durability: 'strict' });
       transaction.objectStore('rows').put({ round, step, at: Date.now() }, `${round}.${step}`);
+      transaction.commit();
       transaction.oncomplete = () => resolve();
-      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
     });
+  const start = now();
+  await row('receipt');
+  await call();
+  await row('result');
   return now() - start;
 }
 
@@ -100,7 +121,7 @@ window.lineupMcpBench = {
     const bare = new Client({ name: 'bare', version: '0.0.0' });
     await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
     const floorDb = await openFloorDatabase();
-    const timings: CallTimings = { pipeline: [], bare: [], floor: [] };
+    const timings: CallTimings = { pipeline: [], bare: [], skeleton: [] };
     // One call of each first, unmeasured: both sessions open, both code paths warm.
     for (let round = -1; round < rounds; round++) {
       const done = new Promise<void>((resolve) => {
@@ -118,11 +139,13 @@ window.lineupMcpBench = {
       const bareStart = now();
       await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
       const bareTime = now() - bareStart;
-      const floor = await twoCommits(floorDb, round);
+      const skeleton = await skeletonCall(floorDb, round, () =>
+        bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
+      );
       if (round >= 0) {
         timings.pipeline.push(pipeline);
         timings.bare.push(bareTime);
-        timings.floor.push(floor);
+        timings.skeleton.push(skeleton);
       }
     }
     floorDb.close();
@@ -138,7 +161,7 @@ window.lineupMcpBench = {
     if (view === undefined || tool?.executor.tool === undefined) throw new Error('The server has no view.');
     const source = await readMcpViewSource(registry, manifest.id, view.id, tool.executor.tool);
     const html = source.html;
-    const timings: OpenTimings = { contained: [], bare: [] };
+    const timings: OpenTimings = { contained: [], bare: [], ...(mode === 'warm' ? { bareSpare: [] } : {}) };
     const slot = document.body.appendChild(document.createElement('div'));
     slot.style.width = '600px';
     if (mode === 'cold') delete (Element.prototype as { moveBefore?: unknown }).moveBefore;
@@ -204,6 +227,29 @@ window.lineupMcpBench = {
         });
         void bridge.connect(new PostMessageTransport(target, target));
       });
+      if (mode === 'warm') {
+        const frame = document.createElement('iframe');
+        frame.setAttribute('sandbox', 'allow-scripts');
+        frame.style.width = '600px';
+        frame.srcdoc = BARE_SPARE_LOADER;
+        await new Promise((resolve) => {
+          frame.onload = resolve;
+          slot.appendChild(frame);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const target = frame.contentWindow as Window;
+        start = now();
+        const bareSpare = await new Promise<number>((resolve) => {
+          const bridge = bridgeFor(() => {
+            resolve(now() - start);
+            void bridge.close();
+            frame.remove();
+          });
+          void bridge.connect(new PostMessageTransport(target, target));
+          target.postMessage(html, '*');
+        });
+        if (round >= 0) timings.bareSpare?.push(bareSpare);
+      }
       if (round >= 0) {
         timings.contained.push(contained);
         timings.bare.push(bare);
