@@ -42,11 +42,13 @@ let mcp: ChildProcess;
 
 test.beforeAll(async () => {
   const [corpus] = MCP_CORPUS;
+  // In a process group of its own: the shell and the server it starts stop together (afterAll).
   mcp = spawn(corpus.bin, [], {
     cwd: APP_ROOT,
     env: { ...process.env, PORT: String(SERVER_PORT) },
     stdio: 'ignore',
     shell: true,
+    detached: true,
   });
   const script = await benchPageScript(PAGE, 'mcpSpeedPage');
   server = await preview({
@@ -79,7 +81,13 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  mcp?.kill();
+  if (mcp?.pid !== undefined) {
+    try {
+      process.kill(-mcp.pid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  }
   await server?.close();
 });
 
