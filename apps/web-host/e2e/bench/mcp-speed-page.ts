@@ -122,8 +122,7 @@ window.lineupMcpBench = {
     await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
     const floorDb = await openFloorDatabase();
     const timings: CallTimings = { pipeline: [], bare: [], skeleton: [] };
-    // One call of each first, unmeasured: both sessions open, both code paths warm.
-    for (let round = -1; round < rounds; round++) {
+    const pipelineCall = async (round: number) => {
       const done = new Promise<void>((resolve) => {
         finished = resolve;
       });
@@ -135,17 +134,31 @@ window.lineupMcpBench = {
         arguments: {},
       });
       await done;
-      const pipeline = now() - start;
-      const bareStart = now();
+      return now() - start;
+    };
+    const bareCall = async () => {
+      const start = now();
       await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
-      const bareTime = now() - bareStart;
-      const skeleton = await skeletonCall(floorDb, round, () =>
-        bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
-      );
-      if (round >= 0) {
-        timings.pipeline.push(pipeline);
-        timings.bare.push(bareTime);
-        timings.skeleton.push(skeleton);
+      return now() - start;
+    };
+    const kinds = {
+      pipeline: pipelineCall,
+      bare: bareCall,
+      skeleton: (round: number) =>
+        skeletonCall(floorDb, round, () =>
+          bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
+        ),
+    };
+    const order = ['pipeline', 'bare', 'skeleton'] as const;
+    // One call of each first, unmeasured: both sessions open, both code paths warm. Each round then takes the three
+    // in another order (rotated), so that each follows each of the others as often: what ran just before (the
+    // server and the browser still finishing a request, or a commit) weighs on every kind alike.
+    for (let round = -1; round < rounds; round++) {
+      const shift = ((round % order.length) + order.length) % order.length;
+      for (let index = 0; index < order.length; index++) {
+        const kind = order[(index + shift) % order.length] as (typeof order)[number];
+        const time = await kinds[kind](round);
+        if (round >= 0) timings[kind].push(time);
       }
     }
     floorDb.close();

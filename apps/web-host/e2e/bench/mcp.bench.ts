@@ -40,8 +40,19 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 let server: PreviewServer;
 let mcp: ChildProcess;
 
+const answers = () =>
+  fetch(`http://127.0.0.1:${SERVER_PORT}/mcp`, { method: 'OPTIONS' }).then(
+    () => true,
+    () => false,
+  );
+
 test.beforeAll(async () => {
   const [corpus] = MCP_CORPUS;
+  // Another process on the port would be measured in place of the server started here.
+  if (await answers())
+    throw new Error(
+      `Port ${SERVER_PORT} is taken: stop what listens there (an earlier bench's server?) first.`,
+    );
   // In a process group of its own: the shell and the server it starts stop together (afterAll).
   mcp = spawn(corpus.bin, [], {
     cwd: APP_ROOT,
@@ -70,14 +81,8 @@ test.beforeAll(async () => {
     ],
   });
   // The server is up once it answers.
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const up = await fetch(`http://127.0.0.1:${SERVER_PORT}/mcp`, { method: 'OPTIONS' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
+  for (let attempt = 0; attempt < 100 && !(await answers()); attempt++)
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 });
 
 test.afterAll(async () => {
