@@ -74,10 +74,33 @@ async function installed(url: string) {
   return { db, registry, connect, manifest };
 }
 
+/** A bare `<iframe sandbox="allow-scripts" srcdoc>`, in `slot`. */
+function bareFrame(slot: HTMLElement, srcdoc: string): HTMLIFrameElement {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.style.width = '600px';
+  frame.srcdoc = srcdoc;
+  slot.appendChild(frame);
+  return frame;
+}
+
+/** The time from `start` until the view in `frame` says `initialized` to a bridge on its window; then removes it. */
+function bareInitialized(frame: HTMLIFrameElement, start: number): Promise<number> {
+  return new Promise((resolve) => {
+    const target = frame.contentWindow as Window;
+    const bridge = bridgeFor(() => {
+      resolve(now() - start);
+      void bridge.close();
+      frame.remove();
+    });
+    void bridge.connect(new PostMessageTransport(target, target));
+  });
+}
+
 /** A database of one object store, for the skeleton. */
-function openFloorDatabase(): Promise<IDBDatabase> {
+function openSkeletonDatabase(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(`lineup-mcp-bench-floor-${crypto.randomUUID()}`, 1);
+    const request = indexedDB.open(`lineup-mcp-bench-skeleton-${crypto.randomUUID()}`, 1);
     request.onupgradeneeded = () => request.result.createObjectStore('rows');
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -120,7 +143,7 @@ window.lineupMcpBench = {
     const revision = (await registry.inventory()).revision;
     const bare = new Client({ name: 'bare', version: '0.0.0' });
     await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const floorDb = await openFloorDatabase();
+    const skeletonDb = await openSkeletonDatabase();
     const timings: CallTimings = { pipeline: [], bare: [], skeleton: [] };
     const pipelineCall = async (round: number) => {
       const done = new Promise<void>((resolve) => {
@@ -145,7 +168,7 @@ window.lineupMcpBench = {
       pipeline: pipelineCall,
       bare: bareCall,
       skeleton: (round: number) =>
-        skeletonCall(floorDb, round, () =>
+        skeletonCall(skeletonDb, round, () =>
           bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
         ),
     };
@@ -161,7 +184,7 @@ window.lineupMcpBench = {
         if (round >= 0) timings[kind].push(time);
       }
     }
-    floorDb.close();
+    skeletonDb.close();
     await bare.close();
     db.close();
     return timings;
@@ -226,41 +249,17 @@ window.lineupMcpBench = {
       }
       // Bare: the same HTML in a sandboxed srcdoc frame, the same bridge on the frame's window.
       start = now();
-      const bare = await new Promise<number>((resolve) => {
-        const frame = document.createElement('iframe');
-        frame.setAttribute('sandbox', 'allow-scripts');
-        frame.style.width = '600px';
-        frame.srcdoc = html;
-        slot.appendChild(frame);
-        const target = frame.contentWindow as Window;
-        const bridge = bridgeFor(() => {
-          resolve(now() - start);
-          void bridge.close();
-          frame.remove();
-        });
-        void bridge.connect(new PostMessageTransport(target, target));
-      });
+      const bare = await bareInitialized(bareFrame(slot, html), start);
       if (mode === 'warm') {
-        const frame = document.createElement('iframe');
-        frame.setAttribute('sandbox', 'allow-scripts');
-        frame.style.width = '600px';
-        frame.srcdoc = BARE_SPARE_LOADER;
+        const frame = bareFrame(slot, BARE_SPARE_LOADER);
         await new Promise((resolve) => {
           frame.onload = resolve;
-          slot.appendChild(frame);
         });
         await new Promise((resolve) => setTimeout(resolve, 400));
-        const target = frame.contentWindow as Window;
         start = now();
-        const bareSpare = await new Promise<number>((resolve) => {
-          const bridge = bridgeFor(() => {
-            resolve(now() - start);
-            void bridge.close();
-            frame.remove();
-          });
-          void bridge.connect(new PostMessageTransport(target, target));
-          target.postMessage(html, '*');
-        });
+        const initialized = bareInitialized(frame, start);
+        frame.contentWindow?.postMessage(html, '*');
+        const bareSpare = await initialized;
         if (round >= 0) timings.bareSpare?.push(bareSpare);
       }
       if (round >= 0) {
