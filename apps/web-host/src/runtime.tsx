@@ -6,6 +6,9 @@
  * (app-center/catalogue.ts: later starts leave the installed apps to the user's app center), then starts the host
  * side of the runtime (workspace/host-runtime.ts): what fell due while the page was closed is settled, and the app
  * that was in the foreground comes back. The app center, the workspace and the conversation read it from context.
+ *
+ * The page's agent is decided once per page (`pageAgentGate`, agent/agent-link.ts): an agent from a page link waits
+ * for the user's "Connect" (`AgentLinkPanel`) before anything is dialled, in every session this page starts.
  */
 import {
   ActionRunner,
@@ -30,7 +33,14 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { AgentConnection, configuredAgentUrl, conversationToShow } from './agent/connection.ts';
+import { AgentLinkPanel } from './agent/AgentLinkPanel.tsx';
+import type { AgentLinkGate } from './agent/agent-link.ts';
+import {
+  AgentConnection,
+  type AgentEndpoint,
+  conversationToShow,
+  pageAgentGate,
+} from './agent/connection.ts';
 import { AppCenter } from './app-center/app-center.ts';
 import { BUNDLED_APPS, installCatalogueAtFirstStart } from './app-center/catalogue.ts';
 import { configuredDevBundle, DevLink } from './app-center/dev-link.ts';
@@ -74,6 +84,30 @@ const RuntimeContext = createContext<RuntimeState>({ status: 'loading' });
 
 export function useRuntime(): RuntimeState {
   return useContext(RuntimeContext);
+}
+
+const AgentLinkContext = createContext<AgentLinkGate | null>(null);
+
+/** This page's decision about its agent (null outside `RuntimeProvider`). */
+export function useAgentLink(): AgentLinkGate | null {
+  return useContext(AgentLinkContext);
+}
+
+/** What the connection of a session starting now talks to, from where the page's decision stands. */
+function endpointOf(gate: AgentLinkGate): AgentEndpoint {
+  const state = gate.state;
+  switch (state.phase) {
+    case 'demo':
+      return { kind: 'demo' };
+    case 'configured':
+    case 'allowed':
+      return { kind: 'remote', url: state.url, held: false };
+    case 'asking':
+      return { kind: 'remote', url: state.url, held: true };
+    default:
+      // Declined, refused, or forgotten: the page runs with no agent.
+      return { kind: 'none' };
+  }
 }
 
 const NO_WORKSPACE: WorkspaceState = { foreground: null, confirmed: false };
@@ -142,20 +176,34 @@ interface SessionParts {
   consent?: ConsentQueue;
   capabilities?: CapabilityRuntime;
   connection?: AgentConnection;
+  /** Stops following the page's agent decision. */
+  agentLink?: () => void;
 }
 
 /**
  * Starts the runtime in this tab (only while it holds the profile's runtime lock). A stop or an abandon during the
  * start takes effect at its next step.
  */
-function startSession(reports: SessionReports): RuntimeSession {
+function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSession {
   /** Set once the session is stopping (handed over, lost, unmounted, or its database lost). */
   let ending = false;
   const parts: SessionParts = {};
   // The database goes first: whatever still runs can then write nothing (a closed connection throws).
   const closeParts = () => {
-    const { db, appCenter, mcpViews, devLink, host, connection, consent, capabilities, mcpCaller } = parts;
+    const {
+      db,
+      appCenter,
+      mcpViews,
+      devLink,
+      host,
+      connection,
+      consent,
+      capabilities,
+      mcpCaller,
+      agentLink,
+    } = parts;
     for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
+    agentLink?.();
     devLink?.stop();
     db?.close();
     // Calls in flight to MCP servers end with the page: the next start's recover() says outcome_unknown.
@@ -220,13 +268,6 @@ function startSession(reports: SessionReports): RuntimeSession {
     // In the language the conversation sets (Conversation.tsx) before any is prepared.
     const mcpViews = new PreparedMcpViews(registry, host, 'en');
     parts.mcpViews = mcpViews;
-    let remoteUrl: string | null = null;
-    try {
-      remoteUrl = configuredAgentUrl();
-      if (remoteUrl !== null) new URL(remoteUrl);
-    } catch {
-      throw new Error(`The agent URL ${String(remoteUrl)} is not a valid ws:// or wss:// URL.`);
-    }
     // The conversation shown last comes back; a fresh profile starts one.
     const store = new ConversationStore(db);
     const consent = new ConsentQueue();
@@ -261,17 +302,27 @@ function startSession(reports: SessionReports): RuntimeSession {
     // Operations cut by the last page's end: nothing is scheduled again (sent agent actions keep waiting).
     await actions.recover();
     if (ending) return closeParts();
-    connection = new AgentConnection(
+    const shown = await conversationToShow(store);
+    if (ending) return closeParts();
+    // A link's agent the user has not answered for yet is held: nothing is dialled until "Connect".
+    const current = new AgentConnection(
       host,
       registry,
       store,
-      await conversationToShow(store),
-      remoteUrl,
+      shown,
+      endpointOf(gate),
       capabilities,
       actions,
     );
-    parts.connection = connection;
-    if (ending) return closeParts();
+    connection = current;
+    parts.connection = current;
+    parts.agentLink = gate.subscribe(() => {
+      const phase = gate.state.phase;
+      if (phase === 'allowed') current.release();
+      else if (phase === 'declined') current.decline();
+      // The user forgot the agent this page talks to: the connection ends now, for good on this page.
+      else if (phase === 'forgotten') void current.stop();
+    });
     await host.start();
     if (ending) return closeParts();
     await appCenter.refresh();
@@ -323,6 +374,8 @@ function startSession(reports: SessionReports): RuntimeSession {
 
 export function RuntimeProvider({ children }: { readonly children: ReactNode }) {
   const [state, setState] = useState<RuntimeState>({ status: 'loading' });
+  /** Decided once per page: a session started later (after a hand-over) follows the same decision. */
+  const [agentLink] = useState(pageAgentGate);
   const [storage, setStorage] = useState<StorageNotice | null>(null);
   const [tab, setTab] = useState<TabNotice | null>(null);
   const [takingOver, setTakingOver] = useState(false);
@@ -351,11 +404,14 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
         setTab((notice) => (notice === 'unguarded' ? notice : null));
         setStorage(null);
         setState({ status: 'loading' });
-        session = startSession({
-          ready: (ready) => !controller.signal.aborted && setState(ready),
-          failed: (message) => !controller.signal.aborted && setState({ status: 'error', message }),
-          storage: setStorage,
-        });
+        session = startSession(
+          {
+            ready: (ready) => !controller.signal.aborted && setState(ready),
+            failed: (message) => !controller.signal.aborted && setState({ status: 'error', message }),
+            storage: setStorage,
+          },
+          agentLink,
+        );
       },
       onHandOver: async () => {
         const stopping = session;
@@ -393,9 +449,12 @@ export function RuntimeProvider({ children }: { readonly children: ReactNode }) 
   };
   return (
     <RuntimeContext.Provider value={state}>
-      {tab !== null && <TabBanner notice={tab} takingOver={takingOver} onTakeOver={takeOver} />}
-      {storage !== null && <StorageBanner notice={storage} />}
-      {children}
+      <AgentLinkContext.Provider value={agentLink}>
+        {tab !== null && <TabBanner notice={tab} takingOver={takingOver} onTakeOver={takeOver} />}
+        {storage !== null && <StorageBanner notice={storage} />}
+        <AgentLinkPanel gate={agentLink} />
+        {children}
+      </AgentLinkContext.Provider>
     </RuntimeContext.Provider>
   );
 }

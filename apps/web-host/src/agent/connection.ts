@@ -6,6 +6,8 @@
  * Without a remote agent (`?agent=ws://…`, `LINEUP_AGENT_URL`), the transport is in process and the built-in demo
  * agent (`@lineup/scripted-agent`, deterministic, English and Chinese) sits at its far end; the conversation's
  * message box sends from that end too, so a pasted `lineup.v1` message takes exactly the path of an agent's.
+ * A remote agent from a page link is held — nothing dialled, nothing sent — until the user allows it
+ * (`agent-link.ts`); one the user declined, or a link refused by a rule, leaves the page with no agent at all.
  *
  * Conversations are kept in the runtime database (`ConversationStore`, the client's journal): the page opens the
  * latest one again, and the user can start a new one or go back to an earlier one.
@@ -29,6 +31,7 @@ import { createScriptedAgent } from '@lineup/scripted-agent';
 import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
 import { checkSurfaceBundle } from '@lineup/surface-host';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
+import { AgentLinkGate, planAgent, RememberedAgents } from './agent-link.ts';
 
 /** One envelope of the message log: what the client received (after dedupe) or sent, and when. */
 export interface LoggedMessage {
@@ -73,19 +76,63 @@ export async function conversationToShow(store: ConversationStore): Promise<stri
   return (latest ?? (await store.create())).id;
 }
 
-/** The agent this host connects to: `?agent=ws://…` in the page URL, else the build's `LINEUP_AGENT_URL`. */
-export function configuredAgentUrl(location: Pick<Location, 'search'> = window.location): string | null {
-  const fromPage = new URLSearchParams(location.search).get('agent');
-  const url = fromPage ?? (import.meta.env.LINEUP_AGENT_URL as string | undefined) ?? '';
-  return url === '' ? null : url;
+/**
+ * This page's decision about its agent: `?agent=ws://…` in the page URL (asked for unless its origin is
+ * remembered in this browser), else the build's `LINEUP_AGENT_URL`, else the demo agent (`agent-link.ts`).
+ */
+export function pageAgentGate(location: Pick<Location, 'search'> = window.location): AgentLinkGate {
+  let storage: Storage | null = null;
+  try {
+    storage = window.localStorage;
+  } catch {
+    // Storage refused (a sandboxed or private context): nothing is remembered beyond this page.
+  }
+  const remembered = new RememberedAgents(storage);
+  let framed = true;
+  try {
+    framed = window.top !== window.self;
+  } catch {
+    // A cross-origin parent can throw here: the page is framed.
+  }
+  const plan = planAgent({
+    search: location.search,
+    configured: import.meta.env.LINEUP_AGENT_URL as string | undefined,
+    remembered: (origin) => remembered.has(origin),
+    framed,
+  });
+  return new AgentLinkGate(plan, remembered);
+}
+
+/** Which agent an `AgentConnection` talks to. */
+export type AgentEndpoint =
+  /** The built-in demo agent at the far end of an in-process transport. */
+  | { readonly kind: 'demo' }
+  /** A remote agent over a WebSocket; `held`, nothing is dialled until `release()`. */
+  | { readonly kind: 'remote'; readonly url: string; readonly held: boolean }
+  /** No agent: nothing is dialled, and what the user sends waits in the outbox. */
+  | { readonly kind: 'none' };
+
+const DEMO_AGENT: AgentEndpoint = { kind: 'demo' };
+
+/** A transport for a page with no agent: it never opens, so nothing leaves the page. */
+function noAgentTransport(): AgentTransport {
+  return {
+    connect: () => {},
+    send: () => {
+      throw new Error('This page is connected to no agent.');
+    },
+    close: () => {},
+  };
 }
 
 export class AgentConnection {
   readonly client: AgentClient;
   /** The agent's end of the in-process transport (the message box sends from here); null for a remote agent. */
   readonly agent: InProcessAgentEnd | null;
-  /** The remote agent's URL, or null when the agent is in process. */
-  readonly remoteUrl: string | null;
+  /** Whether a remote agent waits for the user's decision (`release` dials it, `decline` drops it). */
+  #held: boolean;
+  /** The remote agent's URL, or null with the demo agent or none. */
+  #remoteUrl: string | null;
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
   #stopped = false;
@@ -103,14 +150,19 @@ export class AgentConnection {
     registry: AppRegistry,
     store: ConversationStore,
     conversationId: string,
-    remoteUrl: string | null = null,
+    endpoint: AgentEndpoint = DEMO_AGENT,
     capabilities?: CapabilityCallReceiver,
     actions?: ActionAnswerReceiver,
   ) {
     this.store = store;
     this.#conversationId = conversationId;
     let transport: AgentTransport;
-    if (remoteUrl === null) {
+    this.#held = endpoint.kind === 'remote' && endpoint.held;
+    this.#remoteUrl = endpoint.kind === 'remote' ? endpoint.url : null;
+    if (endpoint.kind === 'none') {
+      transport = noAgentTransport();
+      this.agent = null;
+    } else if (endpoint.kind === 'demo') {
       const pair = createInProcessTransport();
       transport = pair.transport;
       this.agent = pair.agent;
@@ -121,7 +173,7 @@ export class AgentConnection {
       pair.agent.onFrame((text) => demo.receive(text));
     } else {
       transport = createWebSocketTransport({
-        url: remoteUrl,
+        url: endpoint.url,
         // The sockets are kept so that `stop` can wait until the agent has seen this page's connection close.
         connect: (address, protocols) => {
           const socket = new WebSocket(address, protocols);
@@ -133,7 +185,6 @@ export class AgentConnection {
       });
       this.agent = null;
     }
-    this.remoteUrl = remoteUrl;
     const view = () => this.#view;
     this.client = new AgentClient({
       transport,
@@ -179,6 +230,31 @@ export class AgentConnection {
         },
       },
     });
+  }
+
+  /** The remote agent's URL (dialled, or held until the user decides), or null with the demo agent or none. */
+  get remoteUrl(): string | null {
+    return this.#remoteUrl;
+  }
+
+  /** Whether the remote agent waits for the user's decision: nothing has been dialled. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** The user allowed the held agent: it is dialled now (once a view is attached, else when one is). */
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    if (this.#view !== null && !this.#stopped) this.client.start();
+  }
+
+  /** The user declined the held agent: it is never dialled, and the page has no agent. */
+  decline(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    this.#remoteUrl = null;
+    for (const listener of [...this.#statusListeners]) listener();
   }
 
   /** The client's status, or `stopped` once this page stopped it (no retry follows). */
@@ -241,10 +317,14 @@ export class AgentConnection {
     for (const listener of [...this.#messageListeners]) listener(entry);
   }
 
-  /** Attaches the conversation view; the connection starts with the first one, so it misses nothing. */
+  /**
+   * Attaches the conversation view; the connection starts with the first one, so it misses nothing — unless its
+   * agent is held (it starts on `release`) or there is none.
+   */
   attach(view: ConnectionView | null): void {
     this.#view = view;
-    if (view !== null) this.client.start();
+    if (view !== null && (this.agent !== null || (this.#remoteUrl !== null && !this.#held)))
+      this.client.start();
   }
 
   /** A Surface's user event, to the conversation that opened it. */

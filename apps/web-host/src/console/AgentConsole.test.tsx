@@ -89,6 +89,14 @@ describe('ConsoleView', () => {
     expect(html).toMatch(/role="log"/);
   });
 
+  it('turns the caller off, and says the page has no agent, while an agent link waits for the user', () => {
+    const held = { ...connection('ws://127.0.0.1:8787/agent', 'idle'), held: true } as AgentConnection;
+    const html = renderToStaticMarkup(<ConsoleView connection={held} initialInventory={INVENTORY} />);
+    expect(html).toContain('This page has no agent');
+    expect(html).not.toContain('A remote agent is connected');
+    expect(html).toMatch(/<button type="submit" disabled="">Call tool<\/button>/);
+  });
+
   it('holds the call back while the agent connection is not open', () => {
     const html = renderToStaticMarkup(
       <ConsoleView connection={connection(null, 'connecting')} initialInventory={INVENTORY} />,

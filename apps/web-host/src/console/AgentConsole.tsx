@@ -9,7 +9,8 @@
  * - the message log of every envelope in and out (message-log.ts).
  *
  * View code only: the pure rules live beside it. With a remote agent connected the console cannot speak for it,
- * so the caller is off and only the log runs.
+ * so the caller is off and only the log runs; so it is with no agent at all (an agent link not answered yet, or
+ * declined). The panel also lists the agents allowed from page links in this browser, each with "Forget".
  */
 import {
   AGENT_TOOL_LIMITS,
@@ -27,9 +28,11 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import { AGENT_LINK_TEXTS } from '../agent/agent-link-texts.ts';
 import type { AgentConnection, LoggedMessage } from '../agent/connection.ts';
-import { type HostText, useText } from '../i18n.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { RememberedAgentsList } from '../agent/RememberedAgentsList.tsx';
+import { type HostText, useLanguage, useText } from '../i18n.tsx';
+import { useAgentLink, useRuntime } from '../runtime.tsx';
 import { FrameBatch } from '../scheduling/per-frame.ts';
 import {
   appendAllToLog,
@@ -68,6 +71,7 @@ type ConsoleText = HostText['agentConsole'];
 /** The agent console panel: collapsed until opened, listening from the moment the runtime is ready. */
 export function AgentConsole() {
   const runtime = useRuntime();
+  const agentLink = useAgentLink();
   const text = useText().agentConsole;
   const [open, setOpen] = useState(false);
   return (
@@ -91,6 +95,7 @@ export function AgentConsole() {
         {runtime.status === 'ready' && (
           <ConsoleView connection={runtime.connection} initialInventory={runtime.inventory} open={open} />
         )}
+        {agentLink !== null && <RememberedAgentsList gate={agentLink} />}
       </div>
     </section>
   );
@@ -215,6 +220,9 @@ function ToolCaller({
   /** Why the last call was not sent: the arguments' issues and any other reason, in words at render. */
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const remote = connection.agent === null;
+  /** No agent to speak for or to: a link's agent not answered for yet, or declined. */
+  const noAgent = remote && (connection.remoteUrl === null || connection.held);
+  const noAgentText = AGENT_LINK_TEXTS[useLanguage().language].consoleNoAgent;
 
   const update = (change: Partial<Draft>) => {
     if (draft !== null) setDraft({ ...draft, ...change });
@@ -265,7 +273,7 @@ function ToolCaller({
       <h3>{text.caller}</h3>
       {remote && (
         <p className="host__console-note" role="note">
-          {text.remote(connection.remoteUrl ?? '')}
+          {noAgent ? noAgentText : text.remote(connection.remoteUrl ?? '')}
         </p>
       )}
       {!remote && !connected && <p className="host__console-note">{text.notOpen}</p>}
