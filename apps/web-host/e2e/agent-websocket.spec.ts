@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { confirmAgentLink } from './agent-page.ts';
 import { expect, shownConversation, test } from './fixtures.ts';
 import { startAgent, type TestAgent } from './test-agent.ts';
 
@@ -43,6 +44,7 @@ test.afterEach(async ({}, testInfo) => {
 
 async function open(page: Page) {
   await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await confirmAgentLink(page);
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     `Agent: connected (${agent.url})`,
   );

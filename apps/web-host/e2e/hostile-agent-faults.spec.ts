@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { confirmAgentLink } from './agent-page.ts';
 import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './bench/max-markdown-document.ts';
 import { expect, test } from './fixtures.ts';
 import { answersTo, type ClientEnvelope, type HostileAgent, startHostileAgent } from './hostile-agent.ts';
@@ -19,6 +20,7 @@ test.afterEach(async ({ page }) => {
 
 async function open(page: Page): Promise<string> {
   await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await confirmAgentLink(page);
   await connected(page);
   await expect
     .poll(() => agent.envelopes.some((envelope) => envelope.type === 'lineup.v1.client.inventory'))
@@ -240,6 +242,7 @@ test('a reconnect storm backs off: an agent that drops every connection at once 
 }) => {
   agent = await startHostileAgent({ dropEveryConnection: true });
   await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await confirmAgentLink(page);
   const start = Date.now();
   await page.waitForTimeout(8_000);
   const dials = agent.openedAt.filter((at) => at - start <= 8_000).length;

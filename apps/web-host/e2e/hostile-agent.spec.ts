@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { confirmAgentLink } from './agent-page.ts';
 import { expect, test } from './fixtures.ts';
 import {
   agentId,
@@ -53,6 +54,7 @@ test.afterEach(async ({ page }, testInfo) => {
 
 async function open(page: Page): Promise<string> {
   await page.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  await confirmAgentLink(page);
   await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
     `Agent: connected (${agent.url})`,
   );

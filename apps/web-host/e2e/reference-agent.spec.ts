@@ -9,6 +9,7 @@ import {
 import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
 import type { AgentToolInventoryEntry } from '@lineup/shared/protocol';
 import type { Page } from '@playwright/test';
+import { confirmAgentLink } from './agent-page.ts';
 import {
   type ChatCompletionsStub,
   startChatCompletionsStub,
@@ -108,6 +109,7 @@ function recordWire(page: Page, url: string): WireEnvelope[] {
 async function open(page: Page, server: ReferenceAgentServer): Promise<WireEnvelope[]> {
   const wire = recordWire(page, server.url);
   await page.goto(`/?agent=${encodeURIComponent(server.url)}`);
+  await confirmAgentLink(page);
   const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
   await expect(page.getByRole('status').filter({ hasText: chinese ? '智能体：' : 'Agent:' })).toHaveText(
     chinese ? `智能体：已连接 (${server.url})` : `Agent: connected (${server.url})`,

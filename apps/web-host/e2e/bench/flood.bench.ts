@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type CDPSession, expect, type Page, test } from '@playwright/test';
 import { type PreviewServer, preview } from 'vite';
 import { PREVIEW_PORT } from '../../preview-port.ts';
-import { connectedTo } from '../agent-page.ts';
+import { connectedTo, rememberAgentLink } from '../agent-page.ts';
 import { startAgent, type TestAgent } from '../test-agent.ts';
 import type { JournalTiming } from './journal-speed-page.ts';
 import { benchPageScript } from './page-script.ts';
@@ -311,6 +311,8 @@ test.afterEach(async () => {
 
 /** The host connected to the agent, the probes installed, the message box focused. */
 async function openHost(page: Page): Promise<void> {
+  // Allowed before, as after an earlier "Connect": the page dials at once.
+  await rememberAgentLink(page, agent.url);
   await page.goto(`http://127.0.0.1:${PREVIEW_PORT}/?agent=${encodeURIComponent(agent.url)}`);
   await connectedTo(page, agent);
   await expect(page.locator('section.host__conversation[aria-busy="false"]')).toBeVisible();

@@ -18,7 +18,7 @@
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, test } from '@playwright/test';
 import { type PreviewServer, preview } from 'vite';
-import { connectedTo } from '../agent-page.ts';
+import { connectedTo, rememberAgentLink } from '../agent-page.ts';
 import { startAgent } from '../test-agent.ts';
 import { buildMarkdownMaxDocument, MARKDOWN_BLOCKS } from './max-markdown-document.ts';
 import { benchPageScript } from './page-script.ts';
@@ -156,6 +156,8 @@ async function deliverOnce(browser: Browser, each: Version, run: number): Promis
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(watch, { title: TITLE, blocks: MARKDOWN_BLOCKS });
+  // Allowed before, as after an earlier "Connect": the page dials at once, and the timing holds no click.
+  await rememberAgentLink(page, agent.url);
   await page.goto(`http://127.0.0.1:${each.port}/?agent=${encodeURIComponent(agent.url)}`);
   await connectedTo(page, agent);
   if (WAIT_MS > 0) await page.waitForTimeout(WAIT_MS);
