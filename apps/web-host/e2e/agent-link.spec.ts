@@ -152,6 +152,7 @@ test.describe('in English', () => {
     const remembered = console.getByRole('region', { name: 'Agents allowed from links' });
     await expect(remembered.getByRole('listitem')).toHaveText([`${origin(agent.url)}Forget`]);
     expect(await violations(page, '.host__console')).toEqual([]);
+    await remembered.screenshot({ path: '/tmp/agent-link-console-en-light.png' });
     await remembered.getByRole('button', { name: `Forget ${origin(agent.url)}` }).click();
     await expect(remembered.getByRole('status')).toHaveText(
       `Forgot ${origin(agent.url)}: LineUp asks before connecting to it again.`,
@@ -208,6 +209,7 @@ test.describe('in English', () => {
     );
     await expect(note).toContainText('This page runs with no agent.');
     await expect(agentStatus(page)).toHaveText('Agent: not connected');
+    await page.screenshot({ path: '/tmp/agent-link-declined-en-light.png' });
     // No demo agent speaks in its place: a message waits, unanswered, and nothing leaves the page.
     await page.getByLabel('Message to the agent').fill('hello, anyone?');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -297,6 +299,7 @@ test.describe('in Chinese, dark', () => {
       `${origin(agent.url)} 的智能体来自本页链接`,
     );
     expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/agent-link-allowed-zh-dark.png' });
   });
 
   test('a refused link says why in Chinese', async ({ page }) => {
