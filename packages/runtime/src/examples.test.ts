@@ -21,6 +21,7 @@ import { CapabilityRuntime } from './capabilities/capability-runtime.js';
 import { AgentClient } from './client/agent-client.js';
 import { createInProcessTransport } from './client/transport.js';
 import type { WebSocketLike } from './client/websocket-transport.js';
+import type { ToolConsentQuestion } from './consent/tool-consent.js';
 import { ConversationStore } from './conversations/conversation-store.js';
 import { ToolRuntime } from './execution/tool-runtime.js';
 import { OutboxDelivery } from './outbox/delivery.js';
@@ -110,7 +111,11 @@ describe('README example: an MCP server', () => {
     vi.stubGlobal('fetch', server.fetch);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const { useMcpServer } = await import('../examples/mcp-server.js');
-    await useMcpServer(server.url);
+    const asked: ToolConsentQuestion[] = [];
+    await useMcpServer(server.url, async (question) => {
+      asked.push(question);
+      return { decision: 'allow' };
+    });
     expect(log.mock.calls).toEqual([['mcp.clock', ['clock.get_time'], 'lineup.v1.tool.progress']]);
     const db = await openRuntimeDatabase('lineup-mcp-example');
     await vi.waitFor(async () => {
@@ -120,6 +125,25 @@ describe('README example: an MCP server', () => {
       ]);
     });
     expect(server.calls).toEqual(['get-time']);
+    // The user was asked first (the server is not trusted: its read-only claim lowers no question).
+    expect(asked).toMatchObject([
+      {
+        callId: 'call_1',
+        tool: 'clock.get_time',
+        serverTool: 'get-time',
+        app: {
+          id: 'mcp.clock',
+          kind: 'mcp_server',
+          server: { name: 'Clock', url: server.url },
+          trusted: false,
+        },
+        description: 'Returns the time.',
+        arguments: {},
+        claims: { readOnly: true, destructive: false },
+        rememberable: true,
+        extraStep: false,
+      },
+    ]);
     db.close();
   });
 });

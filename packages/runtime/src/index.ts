@@ -37,6 +37,7 @@ export {
 } from './apps/bundle.js';
 export {
   AppRegistry,
+  type AppRegistryOptions,
   buildInventory,
   type CapabilityDeclaration,
   type Clock,
@@ -88,6 +89,24 @@ export {
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from './client/websocket-transport.js';
+export {
+  TOOL_POLICY_DECISIONS,
+  type ToolConsentFacts,
+  type ToolConsentPolicy,
+  type ToolPolicyDecision,
+  type ToolPolicyRule,
+  type ToolPolicySource,
+  toolConsentPolicy,
+} from './consent/policy.js';
+export {
+  type ConsentTool,
+  consentToolOf,
+  effectivePolicy,
+  type ToolConsentAnswer,
+  type ToolConsentConfirm,
+  type ToolConsentQuestion,
+  toolDefinitionHash,
+} from './consent/tool-consent.js';
 export {
   CONVERSATION_TITLE_LENGTH,
   type ConversationJournal,
@@ -146,6 +165,7 @@ export {
   type ActionReceiptStatus,
   type ActivationRecord,
   type ActivationStatus,
+  type AppConsentSettings,
   type AppRecord,
   type AuditRecord,
   type AuditType,
@@ -166,8 +186,11 @@ export {
   RUNTIME_DATABASE_VERSION,
   type RuntimeDatabase,
   type SessionDataRecord,
+  type ToolCallConsent,
   type ToolCallRecord,
   type ToolCallStage,
+  type ToolGrantRecord,
+  type ToolPolicyChoice,
   type ViewStateRecord,
 } from './storage/database.js';
 export {

@@ -10,6 +10,7 @@ const LAYERS = [
   'errors',
   'json',
   'names',
+  'text',
   'dsl',
   'actions',
   'bridge',

@@ -126,7 +126,6 @@ export {
   UI_PROTOCOL_SHELL_RESERVE,
   UI_SCHEMA_LIMITS,
 } from './limits/ui-limits.js';
-
 // Component streaming (seed 002 §12)
 export {
   UI_STREAM_FRAME_TYPES,
@@ -143,7 +142,6 @@ export {
   UIStreamMessageSchema,
   type UIStreamTerminalType,
 } from './stream/checkpoint.js';
-
 // Stream mutations
 export {
   type UIStreamEvent,
@@ -152,7 +150,6 @@ export {
   UIStreamMutationSchema,
   type UIStreamTerminalIntent,
 } from './stream/mutation.js';
-
 // Stream state
 export {
   acceptCheckpoint,
@@ -164,3 +161,12 @@ export {
   type UIStreamState,
   type UIStreamStatus,
 } from './stream/stream.js';
+// Text a person decides about: the characters that render as nothing, made visible
+export {
+  findHiddenCharacters,
+  HIDDEN_CHARACTER_KINDS,
+  type HiddenCharacter,
+  type HiddenCharacterKind,
+  hiddenCharacterKind,
+  revealHiddenCharacters,
+} from './text/hidden-characters.js';

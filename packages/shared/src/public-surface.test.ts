@@ -22,6 +22,7 @@ describe('@lineup/shared public surface', () => {
 
   it('exports exactly the pinned names from "."', () => {
     expect(Object.keys(root).sort()).toEqual([
+      'HIDDEN_CHARACTER_KINDS',
       'LINEUP_ERROR_CODES',
       'LineUpError',
       'LineUpProtocolError',
@@ -99,8 +100,10 @@ describe('@lineup/shared public surface', () => {
       'documentJsonSchema',
       'evaluateDerived',
       'evaluateExpression',
+      'findHiddenCharacters',
       'fromZodIssue',
       'hashCanonicalJSON',
+      'hiddenCharacterKind',
       'initialState',
       'isLineUpError',
       'isUIIdentifier',
@@ -118,6 +121,7 @@ describe('@lineup/shared public surface', () => {
       'resolveUIAction',
       'resolveValue',
       'restoreState',
+      'revealHiddenCharacters',
       'startUIStream',
       'updateState',
     ]);
@@ -193,6 +197,7 @@ describe('@lineup/shared public surface', () => {
       'OperationInterruptResultSchema',
       'RUNTIME_TOOL_BUILTINS',
       'SurfaceBundleSchema',
+      'TOOL_CONSENT_LIMITS',
       'TOOL_ERROR_CODES',
       'TOOL_PROGRESS_STATUSES',
       'TOOL_RESULT_OUTCOMES',

@@ -9,7 +9,11 @@
  * entries (the contract, not the executor). Its revision is `inventory-<n>` with `n` growing by one on every
  * change and never reused. The capabilities the host declared (`declareCapabilities`) and has not revoked are
  * listed too: declaring, revoking or changing one is a new revision like an app change. Declaring never grants
- * (seed 000 §5.2): a call still needs the user's consent by its risk (`CapabilityRuntime`). Policy, conversation
+ * (seed 000 §5.2): a call still needs the user's consent by its risk (`CapabilityRuntime`).
+ *
+ * Policy (seed 003 §4.1: the inventory is what the user's and the organisation's policy allow): a tool whose
+ * effective consent policy is `deny` — by the host's rules (`toolPolicy`), the user's choice (`setToolPolicy`), or
+ * the default of a `restricted` risk — is not published at all; a change of that is a new revision. Conversation
  * and agent scoping come later; today every conversation sees the same inventory.
  */
 import { canonicalJSONString, LineUpProtocolError } from '@lineup/shared';
@@ -29,7 +33,10 @@ import {
   toAgentToolInventoryEntry,
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/agent-client.js';
+import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
+import { consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
 import {
+  type AppConsentSettings,
   type AppRecord,
   type AuditRecord,
   type BundleFileRecord,
@@ -40,6 +47,7 @@ import {
   REGISTRY_STORES,
   type RegistryTransaction,
   type RuntimeDatabase,
+  type ToolGrantRecord,
   writeInventoryFence,
 } from '../storage/database.js';
 import { assertUsableSchema } from '../tools/schema-validator.js';
@@ -97,14 +105,22 @@ function bundleFileKey(appId: string, version: string, path: string): string {
 const byName = <T extends { readonly name: string }>(a: T, b: T) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
-/** Builds the inventory of the enabled apps; validated with the wire schema before anything stores it. */
+/**
+ * Builds the inventory of the enabled apps, without the tools their consent policy denies under the host's `rules`;
+ * validated with the wire schema before anything stores it.
+ */
 export function buildInventory(
   counter: number,
   apps: readonly AppRecord[],
   capabilities: readonly CapabilityRecord[] = [],
+  rules: readonly ToolPolicyRule[] = [],
 ): ClientInventoryPayload {
   const enabled = apps.filter((app) => app.enabled).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const tools = enabled.flatMap((app) => app.manifest.tools.map(toAgentToolInventoryEntry));
+  const tools = enabled.flatMap((app) =>
+    app.manifest.tools
+      .filter((tool) => effectivePolicy(app, consentToolOf(tool), rules).decision !== 'deny')
+      .map(toAgentToolInventoryEntry),
+  );
   const inventory = {
     revision: `inventory-${counter}`,
     standard_components: [...HOST_STANDARD_COMPONENTS],
@@ -135,13 +151,192 @@ export function buildInventory(
   return inventory;
 }
 
+export interface AppRegistryOptions {
+  readonly clock?: Clock;
+  /**
+   * The host integrator's consent rules for Agent Tools: the organisation's floor, which no user choice lowers
+   * (among the rules that match a tool the strictest wins: deny over ask over allow). A tool they deny is not
+   * published; `ToolRuntime` applies them to every call. Checked here: an invalid rule throws.
+   */
+  readonly toolPolicy?: readonly ToolPolicyRule[];
+}
+
 export class AppRegistry {
   readonly #db: RuntimeDatabase;
   readonly #clock: Clock;
+  readonly #rules: readonly ToolPolicyRule[];
 
-  constructor(db: RuntimeDatabase, options: { readonly clock?: Clock } = {}) {
+  constructor(db: RuntimeDatabase, options: AppRegistryOptions = {}) {
     this.#db = db;
     this.#clock = options.clock ?? Date;
+    const rules = options.toolPolicy ?? [];
+    rules.forEach((rule, index) => {
+      const problem = toolPolicyRuleProblem(rule);
+      if (problem !== undefined)
+        throw new LineUpProtocolError([
+          { path: `toolPolicy[${index}]`, code: 'invalid_value', message: problem },
+        ]);
+    });
+    this.#rules = Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
+  }
+
+  /** The host's consent rules (see `AppRegistryOptions.toolPolicy`). */
+  get toolPolicy(): readonly ToolPolicyRule[] {
+    return this.#rules;
+  }
+
+  /**
+   * Publishes the inventory again if the host's rules now publish other tools than the stored inventory (rules
+   * changed between two starts). A host calls it once at start. Returns whether a new revision was published.
+   */
+  async applyToolPolicy(): Promise<boolean> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const [apps, current, declared] = await Promise.all([
+      transaction.objectStore('apps').getAll(),
+      transaction.objectStore('inventory').get('current'),
+      transaction.objectStore('capabilities').getAll(),
+    ]);
+    const tools = buildInventory(0, apps, declared, this.#rules).tools ?? [];
+    if (
+      current === undefined ||
+      canonicalJSONString(current.inventory.tools ?? []) === canonicalJSONString(tools)
+    ) {
+      await transaction.done;
+      return false;
+    }
+    await this.#commit(transaction, () =>
+      this.#publish(
+        transaction,
+        apps,
+        {
+          at: this.#clock.now(),
+          type: 'consent_settings',
+          appId: 'host',
+          version: '',
+          detail: 'host policy',
+        },
+        declared,
+      ),
+    );
+    return true;
+  }
+
+  /**
+   * The user's consent choice for one tool of an app (`decision`; `undefined` goes back to the default), bound to
+   * the tool's current definition. Publishes a new inventory revision when the tools published change (a tool now
+   * denied leaves it; one no longer denied comes back). Audited. Throws for an app or tool that is not installed.
+   */
+  async setToolPolicy(
+    appId: string,
+    method: string,
+    decision: ToolPolicyDecision | undefined,
+  ): Promise<void> {
+    await this.#changeConsent(appId, (app) => {
+      const tool = app.manifest.tools.find((candidate) => candidate.method === method);
+      if (tool === undefined)
+        throw new LineUpProtocolError([
+          { path: 'method', code: 'unknown_reference', message: 'This app has no tool of this name.' },
+        ]);
+      const { [method]: _previous, ...others } = app.consent?.tools ?? {};
+      const tools =
+        decision === undefined
+          ? others
+          : {
+              ...others,
+              [method]: {
+                decision,
+                definitionHash: toolDefinitionHash(app, consentToolOf(tool)),
+                at: this.#clock.now(),
+              },
+            };
+      return { consent: { ...app.consent, tools }, detail: `${method} ${decision ?? 'default'}` };
+    });
+  }
+
+  /**
+   * Whether the user trusts an MCP server: then a tool it says is read-only runs without a question (a destructive
+   * one still asks every time). Audited; throws for an app that is not an installed MCP server.
+   */
+  async setTrusted(appId: string, trusted: boolean): Promise<void> {
+    await this.#changeConsent(appId, (app) => {
+      if (app.kind !== 'mcp_server')
+        throw new LineUpProtocolError([
+          { path: 'appId', code: 'invalid_value', message: 'Only an MCP server can be trusted.' },
+        ]);
+      return { consent: { ...app.consent, trusted }, detail: trusted ? 'trusted' : 'not trusted' };
+    });
+  }
+
+  /** The grants the user remembered, each for a conversation and a tool (newest first). */
+  async toolGrants(conversationId?: string): Promise<ToolGrantRecord[]> {
+    const grants =
+      conversationId === undefined
+        ? await this.#db.getAll('tool_grants')
+        : await this.#db.getAllFromIndex('tool_grants', 'by_conversation', conversationId);
+    return grants.sort((a, b) => b.grantedAt - a.grantedAt);
+  }
+
+  /** Revokes a remembered grant: the next call of the tool in that conversation asks again. Audited. */
+  async revokeToolGrant(conversationId: string, tool: string): Promise<boolean> {
+    const transaction = this.#db.transaction(['tool_grants', 'audit'], 'readwrite');
+    const key = `${conversationId}\n${tool}`;
+    const grant = await transaction.objectStore('tool_grants').get(key);
+    if (grant === undefined) {
+      await transaction.done;
+      return false;
+    }
+    await transaction.objectStore('tool_grants').delete(key);
+    await transaction.objectStore('audit').add({
+      at: this.#clock.now(),
+      type: 'consent_settings',
+      appId: grant.appId,
+      version: '',
+      conversationId,
+      detail: `${tool} grant revoked`,
+    });
+    await transaction.done;
+    return true;
+  }
+
+  /** One change of an app's consent settings: the record, its audit entry, and a new revision if the tools change. */
+  async #changeConsent(
+    appId: string,
+    change: (app: AppRecord) => { readonly consent: AppConsentSettings; readonly detail: string },
+  ): Promise<void> {
+    const transaction = this.#db.transaction(REGISTRY_STORES, 'readwrite');
+    const apps = transaction.objectStore('apps');
+    const all = await apps.getAll();
+    const existing = all.find((app) => app.id === appId);
+    let changed: ReturnType<typeof change>;
+    try {
+      if (existing === undefined) throw notInstalled();
+      changed = change(existing);
+    } catch (error) {
+      transaction.abort();
+      await transaction.done.catch(() => {});
+      throw error;
+    }
+    const record = { ...existing, consent: changed.consent } as AppRecord;
+    const next = all.map((app) => (app.id === appId ? record : app));
+    const audit: Omit<AuditRecord, 'id'> = {
+      at: this.#clock.now(),
+      type: 'consent_settings',
+      appId,
+      version: existing.manifest.version,
+      detail: changed.detail,
+    };
+    const [current, declared] = await Promise.all([
+      transaction.objectStore('inventory').get('current'),
+      transaction.objectStore('capabilities').getAll(),
+    ]);
+    const before = current?.inventory.tools ?? [];
+    const after = buildInventory(0, next, declared, this.#rules).tools ?? [];
+    await this.#commit(transaction, async () => {
+      await apps.put(record);
+      if (canonicalJSONString(before) !== canonicalJSONString(after))
+        await this.#publish(transaction, next, audit, declared);
+      else await transaction.objectStore('audit').add(audit);
+    });
   }
 
   /**
@@ -242,6 +437,7 @@ export class AppRegistry {
       installedAt: existing?.installedAt ?? now,
       updatedAt: now,
       ...(previous === undefined || previous.manifest.version === manifest.version ? {} : { previous }),
+      ...(existing?.consent === undefined ? {} : { consent: existing.consent }),
     };
     await this.#commit(transaction, async () => {
       if (files !== undefined) {
@@ -263,6 +459,7 @@ export class AppRegistry {
       }
       if (same) return;
       await apps.put(record);
+      await this.#dropStaleGrants(transaction, manifest.id, record);
       await this.#publish(transaction, [...all.filter((app) => app.id !== manifest.id), record], {
         at: now,
         type: existing === undefined ? 'app_installed' : 'app_updated',
@@ -324,6 +521,7 @@ export class AppRegistry {
     await this.#commit(transaction, async () => {
       await transaction.objectStore('apps').put(record);
       await this.#deleteFiles(transaction, appId, existing.manifest.version);
+      await this.#dropStaleGrants(transaction, appId, record);
       await this.#publish(
         transaction,
         all.map((app) => (app.id === appId ? record : app)),
@@ -357,6 +555,7 @@ export class AppRegistry {
     await this.#commit(transaction, async () => {
       await transaction.objectStore('apps').delete(appId);
       await this.#deleteFiles(transaction, appId);
+      await this.#dropStaleGrants(transaction, appId, undefined);
       const sessions = transaction.objectStore('session_data');
       for (const instance of await transaction.objectStore('instances').getAll())
         if (instance.appId === appId) await sessions.delete(`${instance.appScope}\n${instance.appSessionId}`);
@@ -450,6 +649,7 @@ export class AppRegistry {
       enabled: existing?.enabled ?? true,
       installedAt: existing?.installedAt ?? now,
       updatedAt: now,
+      ...(existing?.consent === undefined ? {} : { consent: existing.consent }),
     };
     await this.#commit(transaction, async () => {
       const store = transaction.objectStore('bundle_files');
@@ -465,6 +665,7 @@ export class AppRegistry {
           bytes: files.get(file.path) as Uint8Array,
         } satisfies BundleFileRecord);
       await apps.put(record);
+      await this.#dropStaleGrants(transaction, manifest.id, record);
       await this.#publish(transaction, [...all.filter((app) => app.id !== manifest.id), record], {
         at: now,
         type: existing === undefined ? 'app_installed' : 'app_updated',
@@ -640,6 +841,28 @@ export class AppRegistry {
   }
 
   /**
+   * A change of an app drops the allowances remembered for its tools that no longer hold: a tool gone, or defined
+   * otherwise (its description, schemas, the server's claims, the server's URL) — the user is asked again. Without
+   * `record` (uninstalled), every allowance of the app goes.
+   */
+  async #dropStaleGrants(
+    transaction: RegistryTransaction,
+    appId: string,
+    record: AppRecord | undefined,
+  ): Promise<void> {
+    const store = transaction.objectStore('tool_grants');
+    const hashes = new Map(
+      (record?.manifest.tools ?? []).map((tool) => [
+        `${tool.app_scope}.${tool.method}`,
+        toolDefinitionHash(record as AppRecord, consentToolOf(tool)),
+      ]),
+    );
+    for (const grant of await store.getAll())
+      if (grant.appId === appId && hashes.get(grant.tool) !== grant.definitionHash)
+        await store.delete(grant.key);
+  }
+
+  /**
    * Runs the writes of one change and waits for the commit. If anything throws on the way (an inventory the
    * wire schema refuses, say), the transaction is aborted, so the writes already issued are undone too.
    */
@@ -773,7 +996,7 @@ export class AppRegistry {
       capabilities ?? transaction.objectStore('capabilities').getAll(),
     ]);
     const counter = (current?.counter ?? 0) + 1;
-    const inventory = buildInventory(counter, apps, declared);
+    const inventory = buildInventory(counter, apps, declared, this.#rules);
     // A step that assumes the replaced inventory cannot commit any more (`guardInventory`).
     if (current !== undefined) writeInventoryFence(transaction, current.counter);
     await inventoryStore.put({ key: 'current', counter, inventory });

@@ -32,6 +32,13 @@ import {
 } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
 import {
+  type ConsentTool,
+  consentToolOf,
+  type ToolConsentAnswer,
+  type ToolConsentConfirm,
+  ToolConsentStep,
+} from '../consent/tool-consent.js';
+import {
   checkCallToolResult,
   type McpCallOutcome,
   type McpCallToolResult,
@@ -104,6 +111,11 @@ export interface RuntimeHost {
    * app's page returned a handler's result, said it is ready, or failed): deliver them.
    */
   outboxChanged?(): void;
+  /**
+   * A call started or stopped waiting for the user's consent (asked; answered, so allowed and routed, or ended):
+   * a view beside the call gets its `tool-input` only once the call was allowed.
+   */
+  consentChanged?(conversationId: string, callId: string): void;
 }
 
 /** One SDK handler run the runtime asks the app's page for. */
@@ -179,14 +191,25 @@ export interface ToolRuntimeOptions {
    * of an `mcp` tool ends `execution_failed`.
    */
   readonly mcp?: McpToolCaller;
+  /**
+   * Asks the user about an Agent Tool call or a view's call that its consent policy says to ask about (the consent
+   * step, `consent/tool-consent.ts`; the host's rules come from the registry's `toolPolicy`). Without it every
+   * such call is `permission_denied` at once: a host that cannot ask runs nothing that needs asking.
+   */
+  readonly confirmTool?: ToolConsentConfirm;
 }
 
-/** Why a view's `tools/call` was refused (`mcpViewCall`); nothing reached the server for the first four. */
+/**
+ * Why a view's `tools/call` was refused (`mcpViewCall`); nothing reached the server for any but `timeout` and
+ * `failed` (the consent step's `timeout` is the user not answering in time: nothing reached the server either).
+ */
 export type McpViewCallRefusal =
   | 'unknown_server'
   | 'disabled'
   | 'unknown_tool'
   | 'invalid_arguments'
+  | 'permission_denied'
+  | 'consent_dismissed'
   | 'timeout'
   | 'failed';
 
@@ -205,7 +228,7 @@ export interface McpCallRecord {
   /** The agent's tool name (`<app_scope>.<method>`). */
   readonly tool: string;
   readonly arguments: Readonly<Record<string, unknown>>;
-  readonly stage: 'received' | 'waiting' | 'running' | 'finished';
+  readonly stage: ToolCallRecord['stage'] & string;
   /** The server's `CallToolResult`, when it answered (also an error result). */
   readonly result?: McpCallToolResult;
   /** The final result the agent got, once finished. */
@@ -215,10 +238,14 @@ export interface McpCallRecord {
 /** The key under which the `deadline_operation` built-in projects its operation into the session data. */
 export const OPERATION_SESSION_KEY = 'operation';
 
-/** The tools by name, the app id of each app scope, and the URL of each MCP server's app scope. */
+/**
+ * The tools by name, the app id of each app scope, the URL of each MCP server's app scope, and each app scope's
+ * record (the consent step reads the user's settings from it).
+ */
 type Descriptors = Map<string, AgentToolDescriptor> & {
   readonly appIds: ReadonlyMap<string, string>;
   readonly servers: ReadonlyMap<string, string>;
+  readonly apps: ReadonlyMap<string, AppRecord>;
 };
 
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
@@ -243,6 +270,10 @@ export class ToolRuntime {
   #registry: RegistrySnapshot | undefined;
   /** MCP calls in flight in this page, by invocation id: aborted when the runtime stops waiting. */
   readonly #mcpCalls = new Map<string, AbortController>();
+  /** The consent step between the intake and routing. */
+  readonly #consent: ToolConsentStep;
+  /** Calls that stopped waiting for the user in a step's transaction: their questions close after its commit. */
+  readonly #questionsEnded = new WeakMap<object, string[]>();
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -253,6 +284,11 @@ export class ToolRuntime {
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
+    this.#consent = new ToolConsentStep({
+      rules: registry.toolPolicy,
+      clock: this.#clock,
+      ...(options.confirmTool === undefined ? {} : { confirm: options.confirmTool }),
+    });
   }
 
   /**
@@ -314,6 +350,12 @@ export class ToolRuntime {
       !this.#canCallMcp(descriptor, registry.descriptors)
     )
       return undefined;
+    // Only a call its consent policy allows outright: any other needs the step that reads (a grant, a question).
+    const consent = this.#consent.allowsOutright(
+      registry.descriptors.apps.get(descriptor.app_scope),
+      consentToolOf(descriptor),
+    );
+    if (consent === false) return undefined;
     let answer: ToolCallAnswer | undefined;
     const committed = await this.#writeOnlyStep(registry, async (transaction, effects) => {
       const received = this.#intake.recordIn(
@@ -329,6 +371,8 @@ export class ToolRuntime {
       );
       // A refusal is answered by the step that reads: this transaction is dropped.
       if (received.disposition !== 'accepted') throw new Error('Not accepted.');
+      if (consent.audit !== undefined)
+        issue(this.#consentAudit(transaction, received.record, descriptor, consent.audit));
       answer = received.answer;
     });
     return committed && answer !== undefined ? { answer, disposition: 'accepted' } : undefined;
@@ -379,7 +423,9 @@ export class ToolRuntime {
   async recover(): Promise<void> {
     const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
     for (const record of unfinished) {
-      if (record.stage === 'received') await this.#route(record.conversationId, record.call);
+      // A question the last page left open is asked again (its call's timeout still runs).
+      if (record.stage === 'awaiting_consent') this.#ask(record.key);
+      else if (record.stage === 'received') await this.#route(record.conversationId, record.call);
       else if (record.stage === 'running' && record.dispatchedAt !== undefined)
         // Handed to an MCP server before the page closed: it may have run there. Never sent again.
         await this.#step(async (transaction, _effects, descriptors) => {
@@ -713,6 +759,43 @@ export class ToolRuntime {
     if (typeof args !== 'object' || args === null || Array.isArray(args) || !matchesSchema(schema, args))
       return refuse('invalid_arguments', "The arguments do not match the tool's input schema.");
     if (this.#mcp === undefined) return refuse('failed', 'This host cannot call MCP servers.');
+    // The consent step, as for an agent's call: nothing reaches the server before the decision its policy requires.
+    const tool: ConsentTool =
+      agentTool !== undefined
+        ? consentToolOf(agentTool)
+        : {
+            name: `${manifest.app_scope}.${request.tool}`,
+            description: '',
+            risk: manifest.read_only?.includes(request.tool) === true ? 'display_only' : 'user_confirmation',
+            definition: appTool,
+            serverTool: request.tool,
+          };
+    const consent = await this.#consent.viewCall({
+      conversationId: request.conversationId,
+      requestId: `view_${this.#ids()}`,
+      app,
+      tool,
+      arguments: args as Readonly<Record<string, unknown>>,
+      timeoutMs: agentTool?.timeout_ms ?? MCP_VIEW_CALL_TIMEOUT_MS,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      db: this.#db,
+    });
+    if (consent.audit !== undefined)
+      await this.#db.add('audit', {
+        at: this.#clock.now(),
+        type: 'tool_consent',
+        appId: app.id,
+        version: manifest.version,
+        conversationId: request.conversationId,
+        detail: `view ${consent.audit}`,
+      });
+    if ('code' in consent)
+      return refuse(
+        consent.code === 'consent_dismissed' || consent.code === 'timeout'
+          ? consent.code
+          : 'permission_denied',
+        consent.message,
+      );
     const outcome = await this.#mcp.call({
       url: manifest.server.url,
       tool: request.tool,
@@ -794,6 +877,35 @@ export class ToolRuntime {
       // The tool was withdrawn between the intake and now.
       await this.#finish(transaction, record, { outcome: 'error', error: { code: 'revoked' } }, descriptors);
       return true;
+    }
+    if (record.stage === 'awaiting_consent') return false;
+    if (record.consent?.allowed === undefined) {
+      // The consent step (consent/tool-consent.ts): nothing below runs before the decision its policy requires.
+      const app = descriptors.apps.get(descriptor.app_scope) as AppRecord;
+      const verdict = await this.#consent.gateIn(transaction, record, app, consentToolOf(descriptor));
+      if (verdict.kind !== 'allow' || verdict.audit !== undefined)
+        issue(
+          this.#consentAudit(
+            transaction,
+            record,
+            descriptor,
+            verdict.kind === 'ask' ? 'asked' : verdict.audit,
+          ),
+        );
+      if (verdict.kind === 'deny') {
+        await this.#finish(
+          transaction,
+          record,
+          { outcome: 'error', error: { code: verdict.code, message: verdict.message } },
+          descriptors,
+        );
+        return true;
+      }
+      if (verdict.kind === 'ask') {
+        effects.push(() => this.#ask(record.key));
+        effects.push((host) => host.consentChanged?.(record.conversationId, record.callId));
+        return true;
+      }
     }
     const now = this.#clock.now();
     const dueAt = record.receivedAt + descriptor.timeout_ms;
@@ -1364,7 +1476,119 @@ export class ToolRuntime {
         await transaction
           .objectStore('activations')
           .put({ ...activation, waiting: activation.waiting.filter((waiting) => waiting !== key) });
-    await this.#finish(transaction, call, { outcome: 'error', error: { code: 'timeout' } }, descriptors);
+    await this.#finish(
+      transaction,
+      call,
+      {
+        outcome: 'error',
+        error:
+          call.stage === 'awaiting_consent'
+            ? {
+                code: 'timeout',
+                message: "The user did not answer before the call's deadline; it did not run.",
+              }
+            : { code: 'timeout' },
+      },
+      descriptors,
+    );
+  }
+
+  // ── Consent (consent/tool-consent.ts) ───────────────────────────────────────────────────────────────
+
+  /**
+   * Asks the user about a waiting call (after the commit that made it wait, or again after a reload), with the
+   * record and the tool as they are now; a call that no longer waits is not asked about.
+   */
+  #ask(key: string): void {
+    void (async () => {
+      const [record, descriptors] = await Promise.all([this.#db.get('tool_calls', key), this.#descriptors()]);
+      if (record?.stage !== 'awaiting_consent') return;
+      const descriptor = descriptors.get(record.call.tool);
+      const app = descriptor === undefined ? undefined : descriptors.apps.get(descriptor.app_scope);
+      if (descriptor === undefined || app === undefined) {
+        // The tool went while the call waited: `withdraw` ends it `revoked`.
+        await this.withdraw();
+        return;
+      }
+      const tool = consentToolOf(descriptor);
+      this.#consent.ask(
+        key,
+        (signal) => this.#consent.questionOf(record, app, tool, signal),
+        (answer) => void this.#decide(key, answer).catch(() => {}),
+      );
+    })().catch(() => {
+      // The database closed (the page is going): the next start asks again.
+    });
+  }
+
+  /**
+   * The user's answer to a waiting call, as a step of its own: it counts only while the call still waits, and only
+   * for the definition asked about; allowed, the call is routed in the same transaction.
+   */
+  async #decide(key: string, answer: ToolConsentAnswer): Promise<void> {
+    // The host is going away: nothing is decided; the next start asks again.
+    if (answer.decision === 'abandon') return;
+    await this.#step(async (transaction, effects, descriptors) => {
+      const record = await transaction.objectStore('tool_calls').get(key);
+      if (record === undefined) return false;
+      const descriptor = descriptors.get(record.call.tool);
+      const app = descriptor === undefined ? undefined : descriptors.apps.get(descriptor.app_scope);
+      const tool = descriptor === undefined ? undefined : consentToolOf(descriptor);
+      const outcome = await this.#consent.decideIn(transaction, record, app, tool, answer);
+      if (outcome === undefined) return false;
+      // What the answer wrote (a final result, or the receipts of the routed call) goes out.
+      effects.push((host) => host.outboxChanged?.());
+      effects.push((host) => host.consentChanged?.(record.conversationId, record.callId));
+      issue(
+        this.#consentAudit(
+          transaction,
+          record,
+          descriptor,
+          outcome.kind === 'go'
+            ? 'allowed user'
+            : outcome.code === 'permission_denied'
+              ? 'denied user'
+              : outcome.code === 'consent_dismissed'
+                ? 'dismissed'
+                : 'changed',
+        ),
+      );
+      if (outcome.kind === 'end') {
+        await this.#finish(
+          transaction,
+          record,
+          { outcome: 'error', error: { code: outcome.code, message: outcome.message } },
+          descriptors,
+        );
+        return true;
+      }
+      await transaction.objectStore('tool_calls').put(outcome.record);
+      return this.#routeIn(
+        transaction,
+        effects,
+        descriptors,
+        record.conversationId,
+        record.call,
+        outcome.record,
+      );
+    });
+  }
+
+  #consentAudit(
+    transaction: ExecutionTransaction,
+    record: ToolCallRecord,
+    descriptor: AgentToolDescriptor | undefined,
+    detail: string | undefined,
+  ): Promise<unknown> {
+    return transaction.objectStore('audit').add({
+      at: this.#clock.now(),
+      type: 'tool_consent',
+      appId: descriptor?.app_scope ?? '',
+      version: descriptor?.contract_version ?? '',
+      conversationId: record.conversationId,
+      callId: record.callId,
+      ...(detail === undefined ? {} : { detail }),
+    });
   }
 
   // ── Facts shared by every step ──────────────────────────────────────────────────────────────────────
@@ -1416,6 +1640,12 @@ export class ToolRuntime {
       ? call
       : (((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord);
     if (current.stage === 'finished') return;
+    if (current.stage === 'awaiting_consent') {
+      // Its question closes once this commits (a timeout, a withdrawal, an answer).
+      const ended = this.#questionsEnded.get(transaction) ?? [];
+      ended.push(current.key);
+      this.#questionsEnded.set(transaction, ended);
+    }
     const descriptor = descriptors.get(call.call.tool);
     let payload: ToolResultPayload = { call_id: call.callId, ...result };
     if (
@@ -1566,6 +1796,11 @@ export class ToolRuntime {
       throw error;
     }
     await transaction.done;
+    for (const key of this.#questionsEnded.get(transaction) ?? []) {
+      this.#consent.close(key);
+      const [conversationId = '', callId = ''] = key.split('\n');
+      effects.push((host) => host.consentChanged?.(conversationId, callId));
+    }
     this.#run(effects);
     return changed;
   }
@@ -1640,13 +1875,15 @@ async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descrip
   const map = new Map<string, AgentToolDescriptor>() as Descriptors;
   const appIds = new Map<string, string>();
   const servers = new Map<string, string>();
+  const records = new Map<string, AppRecord>();
   for (const app of apps) {
     if (!app.enabled) continue;
     appIds.set(app.manifest.app_scope, app.id);
+    records.set(app.manifest.app_scope, app);
     if (app.kind === 'mcp_server') servers.set(app.manifest.app_scope, app.manifest.server.url);
     for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
   }
-  return Object.assign(map, { appIds, servers });
+  return Object.assign(map, { appIds, servers, apps: records });
 }
 
 /** A fixed sentence for each issue code a page may send: the page's own words never reach the agent. */

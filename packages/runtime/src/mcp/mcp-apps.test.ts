@@ -65,7 +65,12 @@ function clockServer(extra: { failAdd?: boolean } = {}) {
 
 beforeEach(async () => {
   db = await openRuntimeDatabase(`mcp-apps-${databases++}`);
-  registry = new AppRegistry(db, { clock });
+  // These tests are about the mcp executor: the host's rules allow every MCP tool (consent/tool-consent.test.ts and
+  // consent/pipeline.test.ts test the consent step, and a call that asks).
+  registry = new AppRegistry(db, {
+    clock,
+    toolPolicy: [{ tools: '*', kind: 'mcp_server', decision: 'allow' }],
+  });
 });
 
 const call = (callId: string, tool: string, args: ToolCallPayload['arguments'] = {}) => ({
@@ -486,8 +491,10 @@ describe('a call received and finished without a read', () => {
     const audit = (await db.getAll('audit')).filter((entry) => entry.callId !== undefined);
     expect(audit.map((entry) => `${entry.callId} ${entry.type} ${entry.detail ?? ''}`)).toEqual([
       'call_1 tool_call_accepted ',
+      'call_1 tool_consent allowed host',
       'call_1 tool_call_finished completed',
       'call_2 tool_call_accepted ',
+      'call_2 tool_consent allowed host',
       'call_2 tool_call_finished completed',
     ]);
     const rows = (await db.getAll('outbox')).filter((row) => row.conversationId === CONVERSATION);

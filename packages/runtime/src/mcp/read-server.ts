@@ -227,7 +227,23 @@ async function readSession(
     return { path: view.path, size: bytes.length, integrity: fileIntegrity(bytes) };
   });
   const agentOnly = forAgent.filter((tool) => !tool.forView).map((tool) => tool.name);
-  const kept = { tools: descriptors, app_tools: appTools, agent_only: agentOnly, views, files: fileList };
+  // The annotations' claims, for the consent step (it trusts them only for a server the user trusts).
+  const hinted = [...forAgent, ...forView];
+  const readOnly = hinted
+    .filter((tool) => tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true)
+    .map((tool) => tool.name);
+  const destructive = hinted
+    .filter((tool) => tool.annotations?.destructiveHint === true)
+    .map((tool) => tool.name);
+  const kept = {
+    tools: descriptors,
+    app_tools: appTools,
+    agent_only: agentOnly,
+    ...(readOnly.length === 0 ? {} : { read_only: readOnly }),
+    ...(destructive.length === 0 ? {} : { destructive }),
+    views,
+    files: fileList,
+  };
   const candidate = {
     manifest_version: MCP_SERVER_MANIFEST_VERSION,
     kind: 'mcp_server',

@@ -52,9 +52,10 @@ describe('openRuntimeDatabase', () => {
       'received_recent',
       'session_data',
       'tool_calls',
+      'tool_grants',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(11);
+    expect(RUNTIME_DATABASE_VERSION).toBe(12);
     db.close();
   });
 
@@ -104,6 +105,24 @@ describe('openRuntimeDatabase', () => {
     // Version 9's assertion indexes are gone: nothing writes or reads them any more.
     expect([...stores.objectStore('inventory').indexNames]).toEqual([]);
     expect([...stores.objectStore('tool_calls').indexNames]).toEqual(['by_due']);
+    db.close();
+  });
+
+  it('upgrades an older database: the tool grants come, indexed by conversation, and the calls stay', async () => {
+    const old = await openOldVersion('db-upgrade-12', 2);
+    await old.put('tool_calls', { key: 'conv\ncall_1', stage: 'finished' });
+    old.close();
+    const db = await openRuntimeDatabase('db-upgrade-12');
+    expect(await db.count('tool_calls')).toBe(1);
+    await db.put('tool_grants', {
+      key: 'conv\nnotes.delete',
+      conversationId: 'conv',
+      tool: 'notes.delete',
+      appId: 'com.example.notes',
+      definitionHash: 'h',
+      grantedAt: 1,
+    });
+    expect(await db.getAllFromIndex('tool_grants', 'by_conversation', 'conv')).toHaveLength(1);
     db.close();
   });
 });

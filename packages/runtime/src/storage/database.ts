@@ -17,7 +17,10 @@
  * of the envelopes recorded from the agent last (`received_recent`); version 11 fences the inventory counters that
  * were replaced (`inventory_fences`) and indexes, uniquely, the MCP request each final result ended
  * (`OutboxRecord.requestEnded`): what the steps that read nothing assert, with requests that succeed (see
- * `writeInventoryFence`).
+ * `writeInventoryFence`); version 12 keeps the consent of Agent Tool calls: the grants a user remembered for a
+ * conversation (`tool_grants`, bound to the tool's definition), and — in records of existing stores, needing no
+ * upgrade step of their own — a call's open question (`ToolCallRecord.consent`, stage `awaiting_consent`) and each
+ * app's consent settings (`AppRecord.consent`).
  */
 
 import type {
@@ -33,10 +36,11 @@ import type {
   ToolResultPayload,
 } from '@lineup/shared/protocol';
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, openDB, unwrap } from 'idb';
+import type { ToolPolicyDecision } from '../consent/policy.js';
 import { openWithLifecycle, type RuntimeDatabaseLifecycle } from './connection.js';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 11;
+export const RUNTIME_DATABASE_VERSION = 12;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
@@ -46,6 +50,24 @@ export const RUNTIME_DATABASE_NAME = 'lineup-runtime';
  * (`kind: 'mcp_server'`). Both publish their tools in the one inventory; only a MiniApp has a page and Surfaces.
  */
 export type AppRecord = MiniAppRecord | McpServerRecord;
+
+/** The user's consent settings of one app (the app center edits them; an update of the app keeps them). */
+export interface AppConsentSettings {
+  /** For an MCP server: the user trusts it, so a tool it says is read-only runs without a question. */
+  readonly trusted?: boolean;
+  /**
+   * The user's choice per tool, by method, with the definition it was made for (`toolDefinitionHash`): an "allow"
+   * counts only while the tool is defined the same way; "ask" and "deny" stand whatever the tool becomes.
+   */
+  readonly tools?: Readonly<Record<string, ToolPolicyChoice>>;
+}
+
+export interface ToolPolicyChoice {
+  readonly decision: ToolPolicyDecision;
+  readonly definitionHash: string;
+  /** Unix ms. */
+  readonly at: number;
+}
 
 /**
  * An installed MCP server (`@lineup/shared` docs/mcp.md): what was read from it at install or refresh — its tools
@@ -61,6 +83,7 @@ export interface McpServerRecord {
   readonly updatedAt: number;
   /** An MCP server has no page to confirm a first start: a refresh replaces the version at once. */
   readonly previous?: undefined;
+  readonly consent?: AppConsentSettings;
 }
 
 /** An installed MiniApp: its validated manifest and where its bundle is served from. */
@@ -79,6 +102,7 @@ export interface MiniAppRecord {
    * roll back to (`AppRegistry.rollback`) until `AppRegistry.confirmStarted` lets it go.
    */
   readonly previous?: { readonly manifest: MiniAppManifest; readonly bundleUrl: string };
+  readonly consent?: AppConsentSettings;
 }
 
 /** One verified file of an installed bundle, kept so it can be checked again before every mount. */
@@ -153,7 +177,14 @@ export type AuditType =
   /** An app, its kept files and its session data were removed. */
   | 'app_uninstalled'
   /** An open instance of an app that was disabled or removed was closed (its calls ended `revoked`). */
-  | 'instance_withdrawn';
+  | 'instance_withdrawn'
+  /**
+   * The consent step of an Agent Tool call or a view's call (detail: who decided and how — `asked`, `allowed user`,
+   * `allowed grant`, `allowed host`, `denied user`, `denied host`, `dismissed`, `flood`, `no_consent_ui`, …).
+   */
+  | 'tool_consent'
+  /** The user changed an app's consent settings: a tool's policy, trust in a server, a grant revoked. */
+  | 'consent_settings';
 
 /** One audit entry: what happened, to what, when; `id` is assigned by the store. */
 export interface AuditRecord {
@@ -242,9 +273,28 @@ export interface ToolCallRecord {
    * finishes a call drops it, and writes it as the `requestEnded` of the final result's outbox row.
    */
   readonly mcpInFlight?: string;
+  /** The consent step's facts: the question while the call waits for the user (`awaiting_consent`), then the answer. */
+  readonly consent?: ToolCallConsent;
 }
 
-export type ToolCallStage = 'received' | 'waiting' | 'running' | 'finished';
+/**
+ * Where `awaiting_consent` comes in: after the intake recorded and accepted the call, before it is routed — nothing
+ * of the app, the server or a view has heard of it. A reload asks the question again; the call's timeout still
+ * runs (`timeout`).
+ */
+export type ToolCallStage = 'received' | 'awaiting_consent' | 'waiting' | 'running' | 'finished';
+
+/** The question a call waits on, and once the user allowed it, how. */
+export interface ToolCallConsent {
+  /** The definition the question is about (`toolDefinitionHash`): an answer counts for that definition only. */
+  readonly definitionHash: string;
+  readonly rememberable: boolean;
+  readonly extraStep: boolean;
+  /** Unix ms. */
+  readonly askedAt: number;
+  /** Set when the call may go on: the user allowed it, or a grant they remembered did. */
+  readonly allowed?: 'user' | 'grant';
+}
 
 /**
  * One MiniApp instance of one conversation (seed 003 §5): its app sub-session, its current activation, and
@@ -414,6 +464,23 @@ export interface GrantRecord {
   readonly grantedAt: number;
 }
 
+/**
+ * A `user_confirmation` Agent Tool the user allowed for the rest of a conversation ("remember"), bound to the exact
+ * definition they saw: a changed tool (another description, schema, annotation, server) is asked about again.
+ */
+export interface ToolGrantRecord {
+  /** `conversationId + "\n" + tool`. */
+  readonly key: string;
+  readonly conversationId: string;
+  /** `<app_scope>.<method>`. */
+  readonly tool: string;
+  readonly appId: string;
+  /** For a tool of an MCP server: the server's URL. */
+  readonly serverUrl?: string;
+  readonly definitionHash: string;
+  readonly grantedAt: number;
+}
+
 /** seed 002 §11: `queued`, `awaiting_confirmation`, `running` (active); the rest final. */
 export type ActionReceiptStatus =
   | 'queued'
@@ -495,6 +562,7 @@ export interface RuntimeDatabaseSchema extends DBSchema {
   capabilities: { key: string; value: CapabilityRecord };
   capability_calls: { key: string; value: CapabilityCallRecord; indexes: { by_stage: CapabilityCallStage } };
   grants: { key: string; value: GrantRecord };
+  tool_grants: { key: string; value: ToolGrantRecord; indexes: { by_conversation: string } };
   bundle_files: { key: string; value: BundleFileRecord; indexes: { by_app: string } };
   action_ledger: {
     key: string;
@@ -516,6 +584,7 @@ export const REGISTRY_STORES = [
   'bundle_files',
   'session_data',
   'instances',
+  'tool_grants',
 ] as const;
 export type RegistryTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof REGISTRY_STORES, 'readwrite'>;
 
@@ -535,6 +604,7 @@ export const EXECUTION_STORES = [
   'activations',
   'operations',
   'session_data',
+  'tool_grants',
   'audit',
   'outbox',
 ] as const;
@@ -757,6 +827,11 @@ export function openRuntimeDatabase(
           ] as const)
             if (stores.contains(store) && raw.objectStore(store).indexNames.contains(index))
               raw.objectStore(store).deleteIndex(index);
+        }
+        if (oldVersion < 12) {
+          database
+            .createObjectStore('tool_grants', { keyPath: 'key' })
+            .createIndex('by_conversation', 'conversationId');
         }
       },
     }),

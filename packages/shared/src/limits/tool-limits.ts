@@ -16,3 +16,16 @@ export const AGENT_TOOL_LIMITS = Object.freeze({
   /** Longest `timeout_ms`: one day, enough for any operation a MiniApp runs (a focus session is minutes). */
   maxTimeoutMs: 86_400_000,
 } as const);
+
+/**
+ * Bounds of the consent step (seed 003 §2.3: no call bypasses permission confirmation). Seed 003 names none; each
+ * figure is a judgment stated once here.
+ */
+export const TOOL_CONSENT_LIMITS = Object.freeze({
+  /**
+   * Calls of one conversation that may wait for the user's answer at once. A call past it is refused at once with
+   * `permission_denied` (nothing runs, nobody is asked): an agent cannot bury the user under questions, and the
+   * user still answers the first ones one at a time.
+   */
+  maxPendingPerConversation: 16,
+} as const);

@@ -42,7 +42,7 @@ import {
 import { resolveUIAction } from '../dsl/actions.js';
 import { parseDocument } from '../dsl/document.js';
 import { initialState } from '../dsl/state.js';
-import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
+import { AGENT_TOOL_LIMITS, TOOL_CONSENT_LIMITS } from '../limits/tool-limits.js';
 import {
   MIN_HOST_DOCUMENT_BYTES,
   UI_LIMITS,
@@ -597,6 +597,7 @@ describe('docs/protocol.md: the limits tables', () => {
     MCP_SERVER_LIMITS,
     MINIAPP_CHANNEL_LIMITS,
     AGENT_TOOL_LIMITS,
+    TOOL_CONSENT_LIMITS,
     MINIAPP_MANIFEST_LIMITS,
     UI_PROTOCOL_LIMITS,
     UI_ACTION_PROTOCOL_LIMITS,

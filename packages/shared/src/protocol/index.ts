@@ -4,7 +4,7 @@
  * executed), Agent Tool descriptors and MiniApp manifests. docs/protocol.md is the catalogue with examples.
  */
 
-export { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
+export { AGENT_TOOL_LIMITS, TOOL_CONSENT_LIMITS } from '../limits/tool-limits.js';
 export { AppScopeSchema, ToolMethodSchema } from '../names/names.js';
 // The connection level: frames answered by closing the connection
 export { LINEUP_CONNECTION_REFUSALS, type LineUpConnectionRefusal } from './binding.js';

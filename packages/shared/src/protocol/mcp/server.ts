@@ -250,6 +250,20 @@ export const McpServerManifestSchema = z
     app_tools: z.array(McpAppToolSchema).max(MCP_SERVER_LIMITS.maxAppTools),
     /** Agent tools the server shows to the model only (`_meta.ui.visibility: ["model"]`): no view may call them. */
     agent_only: z.array(McpToolNameSchema).max(MCP_SERVER_LIMITS.maxTools),
+    /**
+     * What the server's annotations claimed, kept for the consent step (hints of an untrusted party: they lower no
+     * question unless the user trusts the server). `read_only`: tools that say `readOnlyHint: true` and not
+     * `destructiveHint: true`; `destructive`: tools that say `destructiveHint: true` explicitly (asked every time).
+     * Agent tools and app tools alike, by the server's tool name. Absent in manifests kept before consent existed.
+     */
+    read_only: z
+      .array(McpToolNameSchema)
+      .max(MCP_SERVER_LIMITS.maxTools + MCP_SERVER_LIMITS.maxAppTools)
+      .exactOptional(),
+    destructive: z
+      .array(McpToolNameSchema)
+      .max(MCP_SERVER_LIMITS.maxTools + MCP_SERVER_LIMITS.maxAppTools)
+      .exactOptional(),
     views: z.array(McpViewSchema).max(MCP_SERVER_LIMITS.maxViews),
     files: z.array(BundleFileSchema).max(MCP_SERVER_LIMITS.maxViews),
     integrity: IntegritySchema,
@@ -302,6 +316,19 @@ export const McpServerManifestSchema = z
       if (names.has(tool.tool))
         issue(['app_tools', index, 'tool'], 'Each MCP tool is listed once.', 'duplicate_id');
       names.add(tool.tool);
+    });
+    for (const key of ['read_only', 'destructive'] as const) {
+      const listed = manifest[key] ?? [];
+      checkUnique(listed, (name) => name, context, [key], [], 'tool');
+      listed.forEach((name, index) => {
+        if (!names.has(name))
+          issue([key, index], 'A hinted tool must be one of the tools.', 'unknown_reference');
+      });
+    }
+    const destructive = new Set(manifest.destructive ?? []);
+    (manifest.read_only ?? []).forEach((name, index) => {
+      if (destructive.has(name))
+        issue(['read_only', index], 'A destructive tool is not read-only.', 'invalid_value');
     });
     // The files are exactly the views' files, and the integrity names them.
     checkUnique(manifest.files, (file) => file.path, context, ['files'], ['path'], 'path');

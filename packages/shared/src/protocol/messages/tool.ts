@@ -78,7 +78,10 @@ export type ToolProgressPayload = z.infer<typeof ToolProgressPayloadSchema>;
  * - `revoked` — the tool, or its app, was withdrawn since the agent's revision (seed 000 §5.1);
  * - `stale_inventory` — `inventory_revision` is not the current revision;
  * - `invalid_arguments` — the arguments fail the published input schema;
- * - `permission_denied` — policy, or the user, refused;
+ * - `permission_denied` — policy, or the user, refused (the consent step: the user said no, the host's or the
+ *   user's policy denies the tool, the host cannot ask, or too many calls already wait for the user's answer);
+ * - `consent_dismissed` — the user closed the consent question without answering (Escape, the close button): not a
+ *   refusal of the tool, and nothing ran; the agent may ask again later;
  * - `call_id_conflict` — the `call_id` was used before for a different call;
  * - `timeout` — no final result within the tool's `timeout_ms`;
  * - `invalid_output` — the handler's result failed the tool's output schema, so it was not delivered;
@@ -95,6 +98,7 @@ export const TOOL_ERROR_CODES = [
   'stale_inventory',
   'invalid_arguments',
   'permission_denied',
+  'consent_dismissed',
   'call_id_conflict',
   'app_activation_failed',
   'app_activation_cancelled',
