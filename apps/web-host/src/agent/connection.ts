@@ -80,7 +80,9 @@ export async function conversationToShow(store: ConversationStore): Promise<stri
  * This page's decision about its agent: `?agent=ws://…` in the page URL (asked for unless its origin is
  * remembered in this browser), else the build's `LINEUP_AGENT_URL`, else the demo agent (`agent-link.ts`).
  */
-export function pageAgentGate(location: Pick<Location, 'search'> = window.location): AgentLinkGate {
+export function pageAgentGate(location?: Pick<Location, 'search'>): AgentLinkGate {
+  // Rendered outside a browser (a server render, a unit test) there is no page link to read and nothing to dial.
+  if (typeof window === 'undefined') return new AgentLinkGate({ kind: 'demo' }, new RememberedAgents(null));
   let storage: Storage | null = null;
   try {
     storage = window.localStorage;
@@ -95,7 +97,7 @@ export function pageAgentGate(location: Pick<Location, 'search'> = window.locati
     // A cross-origin parent can throw here: the page is framed.
   }
   const plan = planAgent({
-    search: location.search,
+    search: (location ?? window.location).search,
     configured: import.meta.env.LINEUP_AGENT_URL as string | undefined,
     remembered: (origin) => remembered.has(origin),
     framed,
