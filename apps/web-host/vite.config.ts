@@ -4,6 +4,7 @@ import { SOURCE_CONDITIONS } from '../../vitest.shared.ts';
 import { bundledMiniApps } from './bundled-miniapps.ts';
 import { PREVIEW_PORT } from './preview-port.ts';
 import { checkAgentUrl } from './src/agent/agent-link.ts';
+import { parseToolPolicy } from './src/capabilities/tool-policy.ts';
 
 /**
  * The deployer's agent (LINEUP_AGENT_URL) follows the transport rule of any agent URL (src/agent/agent-link.ts):
@@ -31,11 +32,14 @@ function checkConfiguredAgent(mode: string): void {
 
 export default defineConfig(({ mode }) => {
   checkConfiguredAgent(mode);
+  // The deployer's consent rules for Agent Tools (src/capabilities/tool-policy.ts): not JSON, the build fails.
+  parseToolPolicy(loadEnv(mode, process.cwd(), 'LINEUP_TOOL_POLICY').LINEUP_TOOL_POLICY);
   return {
     plugins: [react(), bundledMiniApps()],
     // LINEUP_AGENT_URL=ws://host:port/path at build time connects the host to that agent without asking
     // (see agent/connection.ts); it follows the ws/wss rule of agent/agent-link.ts.
-    envPrefix: ['VITE_', 'LINEUP_AGENT_URL'],
+    // LINEUP_TOOL_POLICY='[{"tools":"files.*","decision":"deny"}]' sets the host integrator's consent rules.
+    envPrefix: ['VITE_', 'LINEUP_AGENT_URL', 'LINEUP_TOOL_POLICY'],
     // The host is built from the workspace packages' sources, so a change in a package shows up without
     // publishing it first.
     resolve: { conditions: [...SOURCE_CONDITIONS, ...defaultClientConditions] },

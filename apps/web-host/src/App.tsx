@@ -1,6 +1,6 @@
 import { prepareRenderer } from '@lineup/renderer-react';
 import { prepareAgentClient } from '@lineup/runtime';
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
@@ -68,8 +68,27 @@ function Shell() {
   );
 }
 
-/** The confirmation dialog of capability calls, once the runtime is ready. */
+/** The confirmation dialog of capability, Agent Tool and view calls, once the runtime is ready. */
 function RuntimeConsent() {
   const runtime = useRuntime();
-  return runtime.status === 'ready' ? <ConsentDialog queue={runtime.consent} /> : null;
+  const text = useText();
+  const connection = runtime.status === 'ready' ? runtime.connection : null;
+  const shownConversation = useSyncExternalStore(
+    (listener) => {
+      const unsubscribe = connection?.onConversation(listener);
+      return () => {
+        unsubscribe?.();
+      };
+    },
+    () => connection?.conversationId ?? null,
+    () => null,
+  );
+  if (runtime.status !== 'ready') return null;
+  return (
+    <ConsentDialog
+      queue={runtime.consent}
+      agent={runtime.connection.remoteUrl ?? text.demoAgent}
+      shownConversation={shownConversation}
+    />
+  );
 }

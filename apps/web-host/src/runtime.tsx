@@ -47,6 +47,7 @@ import { configuredDevBundle, DevLink } from './app-center/dev-link.ts';
 import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
+import { configuredToolPolicy } from './capabilities/tool-policy.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
 import { PreparedMcpViews } from './conversation/mcp-views.ts';
 import { useText } from './i18n.tsx';
@@ -236,8 +237,13 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
     reports.storage((notice) => (notice === 'blocked' ? null : notice));
     parts.db = db;
     if (ending) return closeParts();
-    const registry = new AppRegistry(db);
+    // The host integrator's consent rules for Agent Tools (the build's LINEUP_TOOL_POLICY, a JSON array of rules):
+    // a floor no user choice lowers. Tools they deny are not published.
+    const registry = new AppRegistry(db, { toolPolicy: configuredToolPolicy() });
     const startupProblems = await installCatalogueAtFirstStart(db, registry, BUNDLED_APPS, document.baseURI);
+    if (ending) return closeParts();
+    // Rules changed since the last start: the inventory publishes what they allow now.
+    await registry.applyToolPolicy();
     if (ending) return closeParts();
     // What an agent may ask this page to do (app.call); each runs only after the user's consent by its risk.
     await registry.declareCapabilities(WEB_CAPABILITIES);
@@ -248,7 +254,11 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
     });
     const mcpCaller = createMcpToolCaller({ connect });
     parts.mcpCaller = mcpCaller;
+    // The questions the user is asked: capability calls, and Agent Tool and view calls (one dialog, one queue).
+    const consent = new ConsentQueue();
+    parts.consent = consent;
     const host = new HostRuntime(db, registry, {
+      confirmTool: consent.confirmTool,
       onProblem: (text) => {
         for (const listener of [...problemListeners]) listener(text);
       },
@@ -270,8 +280,6 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
     parts.mcpViews = mcpViews;
     // The conversation shown last comes back; a fresh profile starts one.
     const store = new ConversationStore(db);
-    const consent = new ConsentQueue();
-    parts.consent = consent;
     const capabilities = new CapabilityRuntime(db, {
       handlers: webCapabilityHandlers(),
       confirm: consent.confirm,

@@ -8,7 +8,15 @@ import {
   type McpServerManifest,
   mcpViewAsksForMore,
 } from '@lineup/shared/protocol';
-import { type FormEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  type FormEvent,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { type HostText, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
 import {
@@ -19,6 +27,7 @@ import {
   formatBytes,
   type InstalledApp,
 } from './app-center.ts';
+import { GrantList, ServerTrust, ToolDescription, ToolPolicyControl } from './ConsentSettings.tsx';
 import type { CatalogueEntry } from './catalogue.ts';
 import type { AppCenterProblem } from './problems.ts';
 
@@ -240,10 +249,14 @@ function InstalledAppItem({
               agentOnly={
                 record.kind === 'mcp_server' && record.manifest.agent_only.includes(tool.executor.tool ?? '')
               }
-            />
+            >
+              <ToolPolicyControl center={center} record={record} tool={tool} />
+            </ToolItem>
           ))}
         </ul>
       )}
+      {record.kind === 'mcp_server' && <ServerTrust center={center} record={record} />}
+      <GrantList center={center} name={name} grants={app.grants} />
       {record.kind === 'mcp_server' ? (
         <McpServerParts name={name} manifest={record.manifest} />
       ) : (
@@ -347,10 +360,13 @@ function McpServerParts({ name, manifest }: { readonly name: string; readonly ma
 function ToolItem({
   tool,
   agentOnly = false,
+  children,
 }: {
   readonly tool: AgentToolDescriptor;
   /** An MCP tool its views may not call. */
   readonly agentOnly?: boolean;
+  /** The tool's consent setting. */
+  readonly children?: ReactNode;
 }) {
   const text = useText();
   return (
@@ -365,8 +381,9 @@ function ToolItem({
       </span>
       <details className="host__tool-description">
         <summary>{text.apps.description}</summary>
-        <p>{tool.description}</p>
+        <ToolDescription description={tool.description} />
       </details>
+      {children}
     </li>
   );
 }

@@ -15,6 +15,9 @@ import {
   PICKED_BUNDLE_URL,
   pickedBundleFetch,
   type RuntimeDatabase,
+  type ToolGrantRecord,
+  type ToolPolicyDecision,
+  type ToolPolicyRule,
 } from '@lineup/runtime';
 import {
   installMcpServer,
@@ -73,6 +76,8 @@ export interface InstalledApp {
   readonly refused: AuditRecord | undefined;
   /** The last `app_rolled_back` entry, when nothing was installed, updated or confirmed since. */
   readonly rolledBack: AuditRecord | undefined;
+  /** The allowances the user remembered for this app's tools, per conversation, newest first. */
+  readonly grants: readonly ToolGrantRecord[];
 }
 
 /** A bundled app the start-up could not install, with why. */
@@ -288,8 +293,19 @@ export class AppCenter {
   }
 
   async #read(read: number): Promise<void> {
-    const [records, inventory] = await Promise.all([this.#registry.list(), this.#registry.inventory()]);
-    const apps = await Promise.all(records.map((record) => this.#installed(record)));
+    const [records, inventory, grants] = await Promise.all([
+      this.#registry.list(),
+      this.#registry.inventory(),
+      this.#registry.toolGrants(),
+    ]);
+    const apps = await Promise.all(
+      records.map((record) =>
+        this.#installed(
+          record,
+          grants.filter((grant) => grant.appId === record.id),
+        ),
+      ),
+    );
     if (read !== this.#reads || this.#disposed) return;
     const installed = new Set(records.map((record) => record.id));
     this.#set({
@@ -420,6 +436,42 @@ export class AppCenter {
     });
   }
 
+  // ── Consent settings (app-center/ConsentSettings.tsx) ──────────────────────────────────────────────
+
+  /** The host integrator's consent rules: what the user's choices cannot lower. */
+  get toolPolicy(): readonly ToolPolicyRule[] {
+    return this.#registry.toolPolicy;
+  }
+
+  /** The user's choice for one tool (`undefined`: back to the default); a tool now denied leaves the inventory. */
+  setToolPolicy(appId: string, method: string, decision: ToolPolicyDecision | undefined): Promise<void> {
+    return this.#consentChange(() => this.#registry.setToolPolicy(appId, method, decision));
+  }
+
+  /** Whether the user trusts an MCP server's claims that a tool changes nothing. */
+  setTrusted(appId: string, trusted: boolean): Promise<void> {
+    return this.#consentChange(() => this.#registry.setTrusted(appId, trusted));
+  }
+
+  /** Revokes an allowance the user remembered: the tool's next call in that conversation asks again. */
+  revokeGrant(conversationId: string, tool: string): Promise<void> {
+    return this.#consentChange(async () => {
+      await this.#registry.revokeToolGrant(conversationId, tool);
+    });
+  }
+
+  /** One change of the consent settings, then the host follows (a new inventory goes out) and the center reads again. */
+  async #consentChange(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+      await this.#host.appsChanged();
+    } catch (error) {
+      this.#set({ readProblem: problemOf(error) });
+      return;
+    }
+    await this.refresh();
+  }
+
   uninstall(appId: string): Promise<void> {
     return this.#run({ app: appId }, 'uninstall', async () => {
       const name = this.#name(appId);
@@ -495,7 +547,7 @@ export class AppCenter {
     return this.#snapshot.apps.find((app) => app.record.id === appId)?.record.manifest.name ?? appId;
   }
 
-  async #installed(record: AppRecord): Promise<InstalledApp> {
+  async #installed(record: AppRecord, grants: readonly ToolGrantRecord[]): Promise<InstalledApp> {
     const picked = record.kind !== 'mcp_server' && record.bundleUrl === PICKED_BUNDLE_URL;
     // A refused download is audited under the URL it came from (the manifest's id was not trusted yet); a
     // picked folder's URL is every picked app's, so it is not attributed to one.
@@ -514,6 +566,7 @@ export class AppCenter {
       audit: audit.slice(0, APP_AUDIT_LIMIT),
       refused: latest?.type === 'bundle_rejected' ? latest : undefined,
       rolledBack: latest?.type === 'app_rolled_back' ? latest : undefined,
+      grants,
     };
   }
 

@@ -1,13 +1,33 @@
 /**
- * The questions the capability runtime asks the user, one at a time, framework-free: `confirm` is the runtime's
- * `confirm` option; the dialog (ConsentDialog.tsx) shows `current` and answers it. A question whose call expires
- * (its signal aborts) leaves the queue by itself, answered `dismiss`.
+ * The questions the runtime asks the user, one at a time, framework-free: capability calls (`confirm`, the
+ * `CapabilityRuntime`'s option) and Agent Tool or view calls (`confirmTool`, the `ToolRuntime`'s option) in one queue,
+ * in the order they came; the dialog (ConsentDialog.tsx) shows `current` and answers it. A question whose call
+ * expires or ends otherwise (its signal aborts) leaves the queue by itself, answered `dismiss` — an answer the runtime
+ * then ignores, since the call's own end stands.
  */
-import type { ConsentDecision, ConsentRequest } from '@lineup/runtime';
+import type {
+  ConsentDecision,
+  ConsentRequest,
+  ToolConsentAnswer,
+  ToolConsentQuestion,
+} from '@lineup/runtime';
+
+/** What the dialog shows: a capability call's request, or a tool call's question. */
+export type ConsentItem =
+  | { readonly kind: 'capability'; readonly request: ConsentRequest }
+  | { readonly kind: 'tool'; readonly question: ToolConsentQuestion };
+
+/** The answer the dialog gives: the same three for both kinds (the queue maps them). */
+export type DialogAnswer =
+  | { readonly decision: 'allow'; readonly remember?: boolean }
+  | { readonly decision: 'deny' }
+  | { readonly decision: 'dismiss' };
 
 interface Question {
-  readonly request: ConsentRequest;
-  readonly answer: (decision: ConsentDecision) => void;
+  readonly item: ConsentItem;
+  readonly answer: (answer: DialogAnswer) => void;
+  /** The page is going: nothing is decided (a tool call's question is asked again at the next start). */
+  readonly abandon: () => void;
 }
 
 export class ConsentQueue {
@@ -17,8 +37,8 @@ export class ConsentQueue {
   readonly #listeners = new Set<() => void>();
 
   /** The question shown now, if any. */
-  get current(): ConsentRequest | null {
-    return this.#questions[0]?.request ?? null;
+  get current(): ConsentItem | null {
+    return this.#questions[0]?.item ?? null;
   }
 
   /** Changes whenever the queue does. */
@@ -36,40 +56,65 @@ export class ConsentQueue {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Asks the user; resolves with their decision, or `dismiss` when the call expires first. */
+  /** Asks about a capability call; resolves with the decision, or `dismiss` when the call expires first. */
   confirm = (request: ConsentRequest): Promise<ConsentDecision> =>
-    new Promise((resolve) => {
-      if (request.signal.aborted) {
-        resolve({ decision: 'dismiss' });
-        return;
-      }
-      const question: Question = {
-        request,
-        answer: (decision) => {
-          request.signal.removeEventListener('abort', onAbort);
-          this.#remove(question);
-          resolve(decision);
-        },
-      };
-      const onAbort = () => question.answer({ decision: 'dismiss' });
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      this.#questions = [...this.#questions, question];
-      this.#notify();
+    this.#ask<ConsentDecision>({ kind: 'capability', request }, request.signal, (answer) => answer, {
+      decision: 'dismiss',
     });
 
   /**
-   * The user's answer to the current question — only if it is still `request` when given: a press meant for one
-   * question never answers the next.
+   * Asks about an Agent Tool call or a view's call; resolves with the answer, `dismiss` when its signal aborts, or
+   * `abandon` when the page goes (`dismissAll`).
    */
-  answer(decision: ConsentDecision, request?: ConsentRequest): void {
-    const current = this.#questions[0];
-    if (current === undefined || (request !== undefined && current.request !== request)) return;
-    current.answer(decision);
+  confirmTool = (question: ToolConsentQuestion): Promise<ToolConsentAnswer> =>
+    this.#ask<ToolConsentAnswer>({ kind: 'tool', question }, question.signal, (answer) => answer, {
+      decision: 'abandon',
+    });
+
+  #ask<T>(
+    item: ConsentItem,
+    signal: AbortSignal,
+    map: (answer: DialogAnswer) => T,
+    abandoned: T,
+  ): Promise<T> {
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve(map({ decision: 'dismiss' }));
+        return;
+      }
+      const settle = (value: T) => {
+        signal.removeEventListener('abort', onAbort);
+        this.#remove(question);
+        resolve(value);
+      };
+      const question: Question = {
+        item,
+        answer: (answer) => settle(map(answer)),
+        abandon: () => settle(abandoned),
+      };
+      const onAbort = () => question.answer({ decision: 'dismiss' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#questions = [...this.#questions, question];
+      this.#notify();
+    });
   }
 
-  /** Every open question is dismissed (the page is closing). */
+  /**
+   * The user's answer to the current question — only if it is still `item` when given: a press meant for one
+   * question never answers the next.
+   */
+  answer(answer: DialogAnswer, item?: ConsentItem): void {
+    const current = this.#questions[0];
+    if (current === undefined || (item !== undefined && current.item !== item)) return;
+    current.answer(answer);
+  }
+
+  /**
+   * The page is closing: every open question leaves the screen. A capability call's is dismissed (the next start's
+   * `recover()` ends its call); a tool call's is abandoned, so the next start asks it again.
+   */
   dismissAll(): void {
-    for (const question of this.#questions) question.answer({ decision: 'dismiss' });
+    for (const question of this.#questions) question.abandon();
   }
 
   #remove(question: Question): void {

@@ -5,7 +5,7 @@
  * and refuse with stable codes.
  */
 import 'fake-indexeddb/auto';
-import { AppRegistry, CapabilityError, openRuntimeDatabase } from '@lineup/runtime';
+import { AppRegistry, CapabilityError, openRuntimeDatabase, type ToolConsentQuestion } from '@lineup/runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { ConsentQueue } from './consent.ts';
 import {
@@ -141,11 +141,11 @@ describe('ConsentQueue', () => {
     const second = request();
     const a = queue.confirm(first);
     const b = queue.confirm(second);
-    expect(queue.current).toBe(first);
+    expect(queue.current).toEqual({ kind: 'capability', request: first });
     expect(queue.waiting).toBe(1);
     queue.answer({ decision: 'allow', remember: true });
     expect(await a).toEqual({ decision: 'allow', remember: true });
-    expect(queue.current).toBe(second);
+    expect(queue.current).toEqual({ kind: 'capability', request: second });
     queue.answer({ decision: 'deny' });
     expect(await b).toEqual({ decision: 'deny' });
     expect(queue.current).toBeNull();
@@ -166,6 +166,28 @@ describe('ConsentQueue', () => {
     const aborted = new AbortController();
     aborted.abort();
     expect(await queue.confirm(request(aborted.signal))).toEqual({ decision: 'dismiss' });
+    expect(queue.current).toBeNull();
+  });
+
+  it('queues a tool question beside capability requests, in order; the page going abandons it (asked again later)', async () => {
+    const queue = new ConsentQueue();
+    const capability = queue.confirm(request());
+    const signal = new AbortController().signal;
+    const question = { callId: 'call_1', signal } as unknown as ToolConsentQuestion;
+    const tool = queue.confirmTool(question);
+    const later = queue.confirmTool({ callId: 'call_2', signal } as unknown as ToolConsentQuestion);
+    expect(queue.current?.kind).toBe('capability');
+    expect(queue.waiting).toBe(2);
+    queue.answer({ decision: 'deny' });
+    expect(await capability).toEqual({ decision: 'deny' });
+    expect(queue.current).toEqual({ kind: 'tool', question });
+    // A press meant for another question answers nothing.
+    queue.answer({ decision: 'allow' }, { kind: 'tool', question: { ...question } });
+    expect(queue.current).toEqual({ kind: 'tool', question });
+    queue.answer({ decision: 'allow', remember: true }, queue.current ?? undefined);
+    expect(await tool).toEqual({ decision: 'allow', remember: true });
+    queue.dismissAll();
+    expect(await later).toEqual({ decision: 'abandon' });
     expect(queue.current).toBeNull();
   });
 });

@@ -22,6 +22,7 @@ import { type McpViewDeclarations, mcpViewAsksForMore } from '@lineup/shared/pro
 import { useEffect, useRef, useState } from 'react';
 import { useLanguage, useText } from '../i18n.tsx';
 import { useRuntime } from '../runtime.tsx';
+import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { proposeDraft } from './drafts.ts';
 import { McpViewSession, mcpViewKey, readMcpViewSource } from './mcp-views.ts';
 import type { Entry } from './model.ts';
@@ -106,8 +107,12 @@ export function McpViewEntry({
       void opened.initialized
         .then(async () => {
           if (!active) return;
+          // The call's input only once the user allowed the call (its consent): a refused call's view never sees
+          // what the agent asked; it gets the cancellation with the call's end.
+          const allowed = await allowedToRun(host, entry.conversationId, entry.callId, () => !active);
+          if (!active) return;
           state.initialized = true;
-          await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
+          if (allowed) await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
           await deliverResult.current();
         })
         .catch(() => {});
@@ -222,4 +227,34 @@ async function openLink(
     operationId: request.operationId,
   });
   return outcome.ok;
+}
+
+/**
+ * Waits while the call waits for the user's consent; true once it was allowed (it runs or ran), false when it ended
+ * without running (refused, dismissed, timed out) or is unknown.
+ */
+async function allowedToRun(
+  host: HostRuntime,
+  conversationId: string,
+  callId: string,
+  gone: () => boolean,
+): Promise<boolean> {
+  for (;;) {
+    let changed = () => {};
+    const next = new Promise<void>((resolve) => {
+      changed = resolve;
+    });
+    const unsubscribe = host.onConsentChanged((conversation, call) => {
+      if (conversation === conversationId && call === callId) changed();
+    });
+    try {
+      const call = await host.runtime.mcpCall(conversationId, callId);
+      if (gone() || call === undefined) return false;
+      if (call.stage !== 'awaiting_consent')
+        return !(call.stage === 'finished' && call.result === undefined && call.final?.outcome === 'error');
+      await next;
+    } finally {
+      unsubscribe();
+    }
+  }
 }

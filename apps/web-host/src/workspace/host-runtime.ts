@@ -29,6 +29,7 @@ import {
   type SessionDataSnapshot,
   type ToolCallAnswer,
   type ToolCallDisposition,
+  type ToolConsentConfirm,
   ToolRuntime,
 } from '@lineup/runtime';
 import type { ToolCallPayload } from '@lineup/shared/protocol';
@@ -62,6 +63,8 @@ export interface HostRuntimeOptions {
   readonly firstStartMs?: number;
   /** Calls the tools of installed MCP servers (`createMcpToolCaller`); without it their calls fail. */
   readonly mcp?: McpToolCaller;
+  /** Asks the user about an Agent Tool or view call its consent policy asks about (`ToolRuntime`'s option). */
+  readonly confirmTool?: ToolConsentConfirm;
 }
 
 /** The longest a wake-up timer is set for; a later deadline is reached through several wake-ups. */
@@ -75,6 +78,7 @@ export class HostRuntime implements RuntimeHost {
   readonly #onProblem: (text: string) => void;
   readonly #listeners = new Set<() => void>();
   readonly #appListeners = new Set<() => void>();
+  readonly #consentListeners = new Set<(conversationId: string, callId: string) => void>();
   readonly #firstStartMs: number;
   #state: WorkspaceState = { foreground: null, confirmed: false };
   #apps: readonly AppRecord[] = [];
@@ -103,6 +107,7 @@ export class HostRuntime implements RuntimeHost {
       host: this,
       foregroundTimeoutMs: options.foregroundTimeoutMs ?? 30_000,
       ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+      ...(options.confirmTool === undefined ? {} : { confirmTool: options.confirmTool }),
     });
     this.#document.addEventListener('visibilitychange', this.#onVisibility);
   }
@@ -259,6 +264,18 @@ export class HostRuntime implements RuntimeHost {
    */
   outboxChanged(): void {
     this.#background(this.#changed(), 'A message could not be sent to the agent');
+  }
+
+  consentChanged(conversationId: string, callId: string): void {
+    for (const listener of [...this.#consentListeners]) listener(conversationId, callId);
+  }
+
+  /** Called when a call starts or stops waiting for the user's consent (a view waits for it before its input). */
+  onConsentChanged(listener: (conversationId: string, callId: string) => void): () => void {
+    this.#consentListeners.add(listener);
+    return () => {
+      this.#consentListeners.delete(listener);
+    };
   }
 
   /** The installed apps as the host last read them (at start, and after every change). */
