@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import {
   addMcpServer as addServer,
+  answerToolQuestion,
   callToolFromConsole as callFromConsole,
   MCP_CORPUS,
   mcpUrl,
@@ -63,6 +64,9 @@ test.describe('the vanilla JS MCP App server', () => {
     // A button of the view calls the server's tool through the runtime (a local UI action): a new time comes back.
     await page.waitForTimeout(1_100);
     await view.getByRole('button', { name: 'Get Server Time' }).click();
+    // The view's call asks the user first, as the agent's did (attributed to the view).
+    await expect(page.getByRole('dialog')).toContainText('The view of the MCP server');
+    await answerToolQuestion(page);
     await expect(view.locator('#server-time')).not.toHaveText(first ?? '', { timeout: 15_000 });
     await expect(view.locator('#server-time')).toHaveText(ISO_TIME);
     await page
@@ -113,6 +117,7 @@ for (const [scheme, language] of [
       await region.locator('button[aria-expanded="false"]').first().click();
       await region.locator('select').first().selectOption('basic_mcp_app_server_react.get_time');
       await region.locator('button.host__console-call, button[type="submit"]').last().click();
+      await answerToolQuestion(page);
       const view = viewFrame(page);
       // The React view shows the result and follows the host's theme (the SDK applies it to its document).
       await expect(view.locator('body')).toContainText(ISO_TIME, { timeout: 30_000 });

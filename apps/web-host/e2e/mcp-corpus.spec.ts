@@ -28,7 +28,8 @@ async function openHost(page: Page): Promise<string[]> {
 
 /** The server's view in the conversation, after its call completed. */
 async function calledView(page: Page, tool: string, name: string) {
-  const call = await callToolFromConsole(page, tool);
+  // Allowed for the conversation: the view's own calls of the same tool then run without asking again.
+  const call = await callToolFromConsole(page, tool, {}, 'remember');
   await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
   const view = page.locator('.host__mcp-view').filter({ hasText: name }).last();
   await expect(view).toBeVisible({ timeout: 30_000 });

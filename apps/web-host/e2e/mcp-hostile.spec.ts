@@ -107,7 +107,13 @@ test.describe('a hostile view', () => {
     await page.goto('/');
     await addServer(page, other.url);
     await addServer(page, hostile.url);
-    const call = await callFromConsole(page, 'hostile.probe', { 'text (required)': 'from the agent' });
+    // Allowed for the conversation: the view's own call of the same tool runs without asking again (the grant).
+    const call = await callFromConsole(
+      page,
+      'hostile.probe',
+      { 'text (required)': 'from the agent' },
+      'remember',
+    );
     await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
     const view = viewFrame(page);
     await expect(view.locator('#out')).not.toHaveText('running', { timeout: 30_000 });

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { expect, test } from './fixtures.ts';
 import {
   addMcpServer as addServer,
+  answerToolQuestion,
   callToolFromConsole as callFromConsole,
   MCP_CORPUS,
   mcpUrl,
+  toolQuestion,
   viewFrame,
 } from './mcp-servers.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
@@ -60,7 +62,8 @@ test('a server’s view is prepared at install, shown at its call without reload
   await expect(holder).toHaveAttribute('aria-hidden', 'true');
   expect(await holder.evaluate((element) => (element as HTMLElement).inert)).toBe(true);
 
-  const first = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time');
+  // Allowed for the conversation: the view's button and the next call run without asking again.
+  const first = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time', {}, 'remember');
   await expect(first.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
   const view = viewFrame(page);
   await expect(view.locator('#server-time')).toHaveText(/\d{4}-\d\d-\d\dT/, { timeout: 15_000 });
@@ -78,7 +81,7 @@ test('a server’s view is prepared at install, shown at its call without reload
 
   // The next call finds another ready.
   await markPrepared(page, 'second');
-  const second = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time');
+  const second = await callFromConsole(page, 'basic_mcp_app_server_vanilla_js.get_time', {}, 'none');
   await expect(second.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
   // The second view's frame (its entry may show before its frame is in it).
   await expect(page.locator('.host__mcp-view iframe')).toHaveCount(2);
@@ -170,10 +173,20 @@ test.describe('a view that asks at once', () => {
     expect(eager.calls).toEqual([]);
     await markPrepared(page, 'eager');
 
-    await callFromConsole(page, 'eager.show', { 'topic (required)': 'tides' });
-    // Shown beside the call: its input arrives, and its waiting call goes on as this view's local UI action.
+    await callFromConsole(page, 'eager.show', { 'topic (required)': 'tides' }, 'none');
+    // Shown beside the call while the user is asked: no input yet, and nothing reached the server.
+    await expect(toolQuestion(page)).toContainText('eager.show');
     const view = viewFrame(page);
+    await expect(view.locator('#out')).toHaveText('waiting', { timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await expect(view.locator('#input')).toHaveText('none');
+    expect(eager.calls).toEqual([]);
+    await answerToolQuestion(page);
+    // Allowed: its input arrives; its waiting call goes on as this view's local UI action — and asks in turn.
     await expect(view.locator('#input')).toHaveText('{"topic":"tides"}', { timeout: 15_000 });
+    await expect(toolQuestion(page)).toContainText('The view of the MCP server');
+    await expect.poll(() => eager.calls).toEqual(['show']);
+    await answerToolQuestion(page);
     await expect(view.locator('#out')).toHaveText('stamped', { timeout: 15_000 });
     expect(await markOf(view)).toBe('eager');
     expect([...eager.calls].sort()).toEqual(['show', 'stamp']);

@@ -60,11 +60,42 @@ export async function addMcpServer(
   return center;
 }
 
-/** Calls `tool` from the agent console with the `fields` filled in (label → text); returns the console's entry of the call. */
+/** The consent dialog while it asks about a tool call (an agent's, the console's, or a view's). */
+export function toolQuestion(page: Page): Locator {
+  return page.getByRole('dialog', { name: /asks to run a tool$|请求运行一个工具$/ });
+}
+
+/**
+ * Answers the open tool question: Allow (ticking "remember for this conversation" when asked), Deny, or Escape. The
+ * buttons take a press only a moment after the question shows, as a person's would.
+ */
+export async function answerToolQuestion(
+  page: Page,
+  answer: 'allow' | 'remember' | 'deny' | 'escape' = 'allow',
+): Promise<void> {
+  const dialog = toolQuestion(page);
+  await expect(dialog).toBeVisible();
+  if (answer === 'escape') {
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    return;
+  }
+  if (answer === 'remember') await dialog.getByRole('checkbox').check();
+  const button = dialog.getByRole('button', { name: answer === 'deny' ? /^(Deny|拒绝)$/ : /^(Allow|允许)$/ });
+  await expect(button).toBeEnabled();
+  await button.click();
+}
+
+/**
+ * Calls `tool` from the agent console with the `fields` filled in (label → text), and — unless `consent` is `none` —
+ * answers the consent question it asks (an MCP server's tool asks by default); returns the console's entry of the
+ * call.
+ */
 export async function callToolFromConsole(
   page: Page,
   tool: string,
   fields: Readonly<Record<string, string>> = {},
+  consent: 'allow' | 'remember' | 'none' = 'allow',
 ): Promise<Locator> {
   const region = page.getByRole('region', { name: 'Agent console' });
   const show = region.getByRole('button', { name: 'Show' });
@@ -73,6 +104,7 @@ export async function callToolFromConsole(
   for (const [label, value] of Object.entries(fields))
     await region.getByLabel(label, { exact: true }).fill(value);
   await region.getByRole('button', { name: 'Call tool' }).click();
+  if (consent !== 'none') await answerToolQuestion(page, consent);
   const call = region
     .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
     .last();

@@ -17,7 +17,7 @@ import {
   toolCallAnswer,
 } from './chat-completions-stub.ts';
 import { expect, test } from './fixtures.ts';
-import { MCP_CORPUS, mcpUrl, viewFrame } from './mcp-servers.ts';
+import { answerToolQuestion, MCP_CORPUS, mcpUrl, toolQuestion, viewFrame } from './mcp-servers.ts';
 
 /**
  * The reference agent (`examples/reference-agent`, `@lineup/reference-agent`) driving the built host over a real
@@ -474,6 +474,10 @@ test.describe('llm mode with an MCP server installed', () => {
       .toBe(true);
 
     await say(page, 'what time is it on the server?');
+    // The model called the MCP tool: the user is asked first (the server is not trusted), and allows it.
+    await expect(toolQuestion(page)).toContainText(tool);
+    expect(stub.requests.length).toBe(1);
+    await answerToolQuestion(page);
     // The model saw the MCP tool as a function, called it; the page ran it through the runtime and the server.
     await expect.poll(() => stub.requests.length, { timeout: 30_000 }).toBe(2);
     expect(stub.requests[0]?.tools?.map((entry) => entry.function.name)).toContain(functionNameOf(tool));

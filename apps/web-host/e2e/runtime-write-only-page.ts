@@ -77,6 +77,9 @@ function server() {
         {
           name: 'add',
           description: 'Adds two numbers.',
+          // Read-only by its claim, on a server the page trusts: calls run without a question (the consent
+          // step's outright allow), so the steps that read nothing apply.
+          annotations: { readOnlyHint: true },
           inputSchema: {
             type: 'object',
             properties: { a: { type: 'number' }, b: { type: 'number' } },
@@ -123,6 +126,7 @@ window.lineupWriteOnly = {
     const registry = new AppRegistry(db);
     const mcp = server();
     const { manifest } = await installMcpServer(registry, 'http://127.0.0.1:1/mcp', { connect: mcp.connect });
+    await registry.setTrusted(manifest.id, true);
     const tool = `${manifest.tools[0]?.app_scope}.${manifest.tools[0]?.method}`;
     let outboxChanged = () => {};
     const host: RuntimeHost = {

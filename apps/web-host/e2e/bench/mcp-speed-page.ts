@@ -68,7 +68,10 @@ function bridgeFor(onInitialized: () => void): AppBridge {
 
 async function installed(url: string) {
   const db = await openRuntimeDatabase(`lineup-mcp-bench-${crypto.randomUUID()}`);
-  const registry = new AppRegistry(db);
+  // The host's rules allow the server's tools (the consent step's allow by policy: one audit entry more a call).
+  const registry = new AppRegistry(db, {
+    toolPolicy: [{ tools: '*', kind: 'mcp_server', decision: 'allow' }],
+  });
   const connect = createMcpConnector();
   const { manifest } = await installMcpServer(registry, url, { connect });
   return { db, registry, connect, manifest };

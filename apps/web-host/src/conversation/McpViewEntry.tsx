@@ -84,8 +84,13 @@ export function McpViewEntry({
       setAsksForMore(mcpViewAsksForMore(declared));
       const state = { session: opened, initialized: false, resultSent: false };
       live.current = state;
+      // The view acts for its call only once the user allowed the call: before, it gets no input, and what it asks
+      // for waits (a refused call's view is refused everything it asks).
+      const allowed = allowedToRun(host, entry.conversationId, entry.callId, () => !active);
       opened.bind({
         callTool: async (params) => {
+          if (!(await allowed))
+            throw new Error('permission_denied: The call that opened this view did not run.');
           const answer = await host.runtime.mcpViewCall({
             conversationId: entry.conversationId,
             appId: entry.appId,
@@ -109,10 +114,10 @@ export function McpViewEntry({
           if (!active) return;
           // The call's input only once the user allowed the call (its consent): a refused call's view never sees
           // what the agent asked; it gets the cancellation with the call's end.
-          const allowed = await allowedToRun(host, entry.conversationId, entry.callId, () => !active);
+          const ran = await allowed;
           if (!active) return;
           state.initialized = true;
-          if (allowed) await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
+          if (ran) await opened.bridge.sendToolInput({ arguments: { ...entry.arguments } });
           await deliverResult.current();
         })
         .catch(() => {});
