@@ -75,15 +75,21 @@ export async function answerToolQuestion(
 ): Promise<void> {
   const dialog = toolQuestion(page);
   await expect(dialog).toBeVisible();
-  if (answer === 'escape') {
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-    return;
+  // What tells this question from the next one: how many wait behind it (none: the dialog closes).
+  const waiting = dialog.locator('.host__consent-waiting');
+  const waitingText = async () => ((await waiting.count()) === 0 ? null : await waiting.textContent());
+  const behind = await waitingText();
+  if (answer === 'escape') await page.keyboard.press('Escape');
+  else {
+    if (answer === 'remember') await dialog.getByRole('checkbox').check();
+    const button = dialog.getByRole('button', {
+      name: answer === 'deny' ? /^(Deny|拒绝)$/ : /^(Allow|允许)$/,
+    });
+    await expect(button).toBeEnabled();
+    await button.click();
   }
-  if (answer === 'remember') await dialog.getByRole('checkbox').check();
-  const button = dialog.getByRole('button', { name: answer === 'deny' ? /^(Deny|拒绝)$/ : /^(Allow|允许)$/ });
-  await expect(button).toBeEnabled();
-  await button.click();
+  if (behind === null) await expect(dialog).toBeHidden();
+  else await expect.poll(waitingText).not.toBe(behind);
 }
 
 /**

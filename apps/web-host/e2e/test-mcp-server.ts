@@ -15,6 +15,8 @@ export interface TestTool {
   readonly input?: z.ZodObject;
   readonly visibility?: readonly ('model' | 'app')[];
   readonly view?: string;
+  /** The tool's annotations (`readOnlyHint`, `destructiveHint`, …): what the server claims of it. */
+  readonly annotations?: Readonly<Record<string, boolean>>;
   /** The answer; may wait (a slow tool). */
   readonly run: (args: Record<string, unknown>) => unknown | Promise<unknown>;
 }
@@ -23,6 +25,8 @@ export interface TestMcpServer {
   readonly url: string;
   /** The names of the tools called, in order (counted when the call reached the server). */
   readonly calls: string[];
+  /** Lists other tools from now on (a server that changes a tool after the user trusted it). */
+  setTools(tools: readonly TestTool[]): void;
   close(): Promise<void>;
 }
 
@@ -34,14 +38,16 @@ export async function startTestMcpServer(spec: {
   readonly views?: Readonly<Record<string, string>>;
 }): Promise<TestMcpServer> {
   const calls: string[] = [];
+  let tools = spec.tools;
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: spec.name, version: '1.0.0' });
-    for (const tool of spec.tools)
+    for (const tool of tools)
       server.registerTool(
         tool.name,
         {
           description: tool.description ?? `The ${tool.name} tool.`,
           inputSchema: tool.input ?? z.object({}),
+          ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
           _meta: {
             ui: {
               ...(tool.view === undefined ? {} : { resourceUri: tool.view }),
@@ -102,6 +108,9 @@ export async function startTestMcpServer(spec: {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
+    setTools(next) {
+      tools = next;
+    },
     close: () =>
       new Promise((resolve) => {
         http.closeAllConnections();

@@ -36,6 +36,8 @@ export const APP_AUDIT_LIMIT = 50;
 export interface AppsHost {
   appsChanged(): Promise<void>;
   onAppsChanged(listener: () => void): () => void;
+  /** Hear when a call started or stopped waiting for consent (an answer may have remembered an allowance). */
+  onConsentChanged?(listener: () => void): () => void;
 }
 
 /** What a finished action did. */
@@ -261,7 +263,13 @@ export class AppCenter {
       devUrl: null,
       dev: IDLE,
     };
-    this.#unsubscribe = this.#host.onAppsChanged(() => void this.refresh());
+    const apps = this.#host.onAppsChanged(() => void this.refresh());
+    // An answer may remember an allowance (or a call's end audits one): the settings and audit are read again.
+    const consent = this.#host.onConsentChanged?.(() => void this.refresh());
+    this.#unsubscribe = () => {
+      apps();
+      consent?.();
+    };
   }
 
   get snapshot(): AppCenterSnapshot {
