@@ -5,6 +5,8 @@
  */
 import {
   AppRegistry,
+  consentToolOf,
+  effectivePolicy,
   OutboxDelivery,
   type OutboxRecord,
   openRuntimeDatabase,
@@ -345,8 +347,36 @@ async function startUp(name: string) {
   };
 }
 
+// ── 4. The consent step's own work on a call its risk runs ───────────────────────────────────────────
+
+/**
+ * The consent step's work for one `display_only` call, as the pipeline does it inside the receiving step: the tool's
+ * app and descriptor looked up, the facts and the effective policy computed (`effectivePolicy`: no read, no hash for
+ * a tool that runs), `count` times over; returns the elapsed milliseconds. Read beside the runtime's time per call:
+ * what the step adds to the pipeline it sits in.
+ */
+async function consentWork(count: number): Promise<number> {
+  const target = await runtimeNamed('bench-runtime');
+  const apps = await target.registry.list();
+  const byScope = new Map(apps.map((app) => [app.manifest.app_scope, app]));
+  const [scope = '', method = ''] = TOOL.split('.');
+  const rules = target.registry.toolPolicy;
+  let allowed = 0;
+  const started = performance.now();
+  for (let index = 0; index < count; index++) {
+    const app = byScope.get(scope);
+    const descriptor = app?.manifest.tools.find((tool) => tool.method === method);
+    if (app === undefined || descriptor === undefined) throw new Error(`${TOOL} is not installed`);
+    if (effectivePolicy(app, consentToolOf(descriptor), rules).decision === 'allow') allowed++;
+  }
+  const elapsed = performance.now() - started;
+  if (allowed !== count) throw new Error(`${TOOL} would not run unasked`);
+  return elapsed;
+}
+
 const bench = {
   throughput,
+  consentWork,
   outboxSummary,
   transactionsPerReceive,
   createHistory,

@@ -9,6 +9,9 @@
 //    on a freshly opened database holding 100,000 delivered outbox rows and 10,000 finished calls, versus one
 //    with no history. Target: ≤ 1.5 × the empty one.
 // 3. The IndexedDB transactions one such `receive` starts.
+// 4. The consent step on such a call (its risk, `display_only`, runs it without a question): the step's own work
+//    per call (`effectivePolicy` on the tool, as the receiving step computes it), against the rest of the
+//    pipeline's time per call measured above. Target: ≤ 5 % of it.
 //
 //   pnpm --filter @lineup/runtime bench        (builds the package, then the benchmark page against dist/)
 //
@@ -38,7 +41,9 @@ const OUTBOX_ROWS = size('BENCH_OUTBOX_ROWS', 100_000);
 const HISTORY_CALLS = size('BENCH_HISTORY_CALLS', 10_000);
 /** Rows a previous page left pending, in both start-up databases alike, so that delivery sends something. */
 const PENDING_AT_START = 5;
-const TARGETS = { calls: 3, startUp: 1.5 };
+const TARGETS = { calls: 3, startUp: 1.5, consentShare: 0.05 };
+/** Evaluations of the consent step's policy per timed batch. */
+const CONSENT_WORK = 10_000;
 
 // The workspace's one home for how Chromium is launched (executable, flags); it is TypeScript, so load it
 // through Vite's module runner.
@@ -126,6 +131,14 @@ try {
       `the runtime's stores do not hold one accepted and one result per call: ${JSON.stringify(outbox)}`,
     );
 
+  // ── 4. The consent step's own work ──────────────────────────────────────────────────────────────────
+  await page.evaluate((count) => window.bench.consentWork(count), CONSENT_WORK);
+  const consentBatches = [];
+  for (let round = 0; round < 5; round++)
+    consentBatches.push(
+      (await page.evaluate((count) => window.bench.consentWork(count), CONSENT_WORK)) / CONSENT_WORK,
+    );
+
   // ── 3. Transactions per call ────────────────────────────────────────────────────────────────────────
   const transactions = await page.evaluate(() => window.bench.transactionsPerReceive('counted_1'));
 
@@ -195,6 +208,12 @@ try {
     `  of which: intake ${fixed(ms.intake, 3)} ms, route + built-in ≈ ${fixed(ms.runtime - ms.intake, 3)} ms per call`,
   );
 
+  const consentMs = median(consentBatches);
+  const consentShare = consentMs / (ms.runtime - consentMs);
+  console.log(
+    `\n4. The consent step on a display_only call: ${fixed(consentMs * 1000, 2)} µs per call (median of 5 batches of ${CONSENT_WORK}), ${fixed(consentShare * 100, 3)} % of the rest of the pipeline's ${fixed(ms.runtime - consentMs, 3)} ms — target ${consentShare <= TARGETS.consentShare ? 'met' : 'NOT met'} (≤ ${TARGETS.consentShare * 100} %)`,
+  );
+
   console.log('\n3. IndexedDB transactions per receive of a new focus.interrupt call');
   console.log(`  ${transactions.count} transactions, ${transactions.strict} of them strict:`);
   for (const started of transactions.started) console.log(`    ${started}`);
@@ -255,6 +274,12 @@ try {
       met: startRatio <= TARGETS.startUp,
     },
     transactionsPerReceive: { total: transactions.count, strict: transactions.strict },
+    consent: {
+      stepMsPerCall: consentMs,
+      share: consentShare,
+      target: TARGETS.consentShare,
+      met: consentShare <= TARGETS.consentShare,
+    },
   };
   console.log(`\n${JSON.stringify(figures)}`);
 } finally {

@@ -7,7 +7,6 @@
  */
 
 import type { ToolPolicyRule } from '@lineup/runtime';
-import { LineUpProtocolError } from '@lineup/shared';
 
 export function parseToolPolicy(text: string | undefined): readonly ToolPolicyRule[] {
   if (text === undefined || text.trim() === '') return [];

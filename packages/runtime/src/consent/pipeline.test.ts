@@ -289,7 +289,7 @@ describe('the answers', () => {
   });
 
   it('a grant is bound to the definition: a server that changed the tool is asked about again', async () => {
-    const { call, user, server, registry } = await setUp();
+    const { call, user, registry } = await setUp();
     await call('files.list', 'call_a');
     await settleMicrotasks();
     user.answer('call_a', { decision: 'allow', remember: true });
