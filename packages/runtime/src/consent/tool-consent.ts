@@ -6,10 +6,11 @@
  *
  * 1. the tool's effective policy (`toolConsentPolicy`: the host's rules, the user's choice, the risk's default);
  * 2. allow → the call goes on, as it always did; deny → its one final result is `permission_denied`;
- * 3. ask → a grant the user remembered for this conversation and this exact definition lets it go on; else, when the
- *    host can ask and fewer than `TOOL_CONSENT_LIMITS.maxPendingPerConversation` calls of the conversation already
- *    wait, the call waits (`awaiting_consent`, the question kept in its record) and the host is asked after the
- *    commit; a host that cannot ask, or one more call past the bound, is `permission_denied` at once.
+ * 3. ask → when fewer than `TOOL_CONSENT_LIMITS.maxPendingPerConversation` calls of the conversation already wait,
+ *    the call waits (`awaiting_consent`, the question kept in its record); after the commit a step of its own
+ *    (`grantIn`) lets it go on if the user remembered an allowance for this conversation and this exact definition,
+ *    and otherwise the host is asked; a host that cannot ask, or one more call past the bound, is
+ *    `permission_denied`.
  *
  * The answer is a step of its own (`decideIn`): it counts only while the call still waits (a replayed `call_id`
  * never asks again; an answer after the call's timeout, or after it was withdrawn, changes nothing) and only for the
@@ -27,6 +28,7 @@ import {
 } from '@lineup/shared/protocol';
 import type {
   AppRecord,
+  ConsentTransaction,
   ExecutionTransaction,
   ToolCallConsent,
   ToolCallRecord,
@@ -104,7 +106,7 @@ export type ConsentVerdict =
 /** What an answer made of a waiting call. */
 export type ConsentOutcome =
   | { readonly kind: 'go'; readonly record: ToolCallRecord }
-  | { readonly kind: 'end'; readonly code: ToolErrorCode; readonly message: string };
+  | { readonly kind: 'end'; readonly code: ToolErrorCode; readonly message: string; readonly audit: string };
 
 /** One tool of an app as the consent step sees it: the agent's tools, and the tools an MCP server shows views only. */
 export interface ConsentTool {
@@ -257,12 +259,7 @@ export class ToolConsentStep {
         message: MESSAGES.deniedByPolicy,
         audit: `denied ${policy.source}`,
       };
-    const definitionHash = toolDefinitionHash(app, tool);
-    if (
-      policy.rememberable &&
-      (await this.#granted(transaction, record.conversationId, app, tool, definitionHash))
-    )
-      return { kind: 'allow', audit: 'allowed grant' };
+    // A host that cannot ask refuses at once (an allowance is only ever an answer to a question).
     if (this.#confirm === undefined)
       return {
         kind: 'deny',
@@ -276,8 +273,10 @@ export class ToolConsentStep {
     ).length;
     if (waiting >= TOOL_CONSENT_LIMITS.maxPendingPerConversation)
       return { kind: 'deny', code: 'permission_denied', message: MESSAGES.flood, audit: 'flood' };
+    // A remembered allowance is checked by a step of its own (`grantIn`) after this one commits, before anyone is
+    // asked: the receiving step keeps its transaction's stores for the calls that run.
     const consent: ToolCallConsent = {
-      definitionHash,
+      definitionHash: toolDefinitionHash(app, tool),
       rememberable: policy.rememberable,
       extraStep: policy.extraStep,
       askedAt: this.#clock.now(),
@@ -287,12 +286,45 @@ export class ToolConsentStep {
   }
 
   /**
+   * Before a waiting call's question: whether an allowance the user remembered for this conversation and this exact
+   * definition lets it go on (`go`, routed by the caller in the same transaction), else `undefined` — or, for a host
+   * that cannot ask, the call's refusal.
+   */
+  async grantIn(
+    transaction: ConsentTransaction,
+    record: ToolCallRecord,
+    app: AppRecord | undefined,
+    tool: ConsentTool | undefined,
+  ): Promise<ConsentOutcome | undefined> {
+    const consent = record.consent;
+    if (record.stage !== 'awaiting_consent' || consent === undefined) return undefined;
+    if (app === undefined || tool === undefined || toolDefinitionHash(app, tool) !== consent.definitionHash)
+      return { kind: 'end', code: 'revoked', message: MESSAGES.changed, audit: 'changed' };
+    if (
+      consent.rememberable &&
+      (await this.#granted(transaction, record.conversationId, app, tool, consent.definitionHash))
+    )
+      return {
+        kind: 'go',
+        record: { ...record, stage: 'received', consent: { ...consent, allowed: 'grant' } },
+      };
+    if (this.#confirm === undefined)
+      return {
+        kind: 'end',
+        code: 'permission_denied',
+        message: MESSAGES.noConsentUi,
+        audit: 'no_consent_ui',
+      };
+    return undefined;
+  }
+
+  /**
    * The user's answer to a waiting call, in the answer's step: `undefined` when it no longer counts (the call does
    * not wait any more), else what to do — go on with the call (routed by the caller in the same transaction), or end
    * it with a code. Writes the grant when the user asked to remember and the question offered it.
    */
   async decideIn(
-    transaction: ExecutionTransaction,
+    transaction: ConsentTransaction,
     record: ToolCallRecord,
     app: AppRecord | undefined,
     tool: ConsentTool | undefined,
@@ -301,11 +333,11 @@ export class ToolConsentStep {
     const consent = record.consent;
     if (record.stage !== 'awaiting_consent' || consent === undefined) return undefined;
     if (app === undefined || tool === undefined || toolDefinitionHash(app, tool) !== consent.definitionHash)
-      return { kind: 'end', code: 'revoked', message: MESSAGES.changed };
+      return { kind: 'end', code: 'revoked', message: MESSAGES.changed, audit: 'changed' };
     if (answer.decision === 'deny')
-      return { kind: 'end', code: 'permission_denied', message: MESSAGES.denied };
+      return { kind: 'end', code: 'permission_denied', message: MESSAGES.denied, audit: 'denied user' };
     if (answer.decision !== 'allow')
-      return { kind: 'end', code: 'consent_dismissed', message: MESSAGES.dismissed };
+      return { kind: 'end', code: 'consent_dismissed', message: MESSAGES.dismissed, audit: 'dismissed' };
     if (answer.remember === true && consent.rememberable)
       await this.#grant(transaction, record.conversationId, app, tool, consent.definitionHash);
     return {
@@ -530,7 +562,7 @@ export class ToolConsentStep {
   }
 
   async #granted(
-    transaction: ExecutionTransaction,
+    transaction: ConsentTransaction,
     conversationId: string,
     app: AppRecord,
     tool: ConsentTool,
@@ -566,7 +598,7 @@ export class ToolConsentStep {
   }
 
   async #grant(
-    transaction: ExecutionTransaction,
+    transaction: ConsentTransaction,
     conversationId: string,
     app: AppRecord,
     tool: ConsentTool,

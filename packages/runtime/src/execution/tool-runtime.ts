@@ -31,13 +31,8 @@ import {
   wireIssues,
 } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
-import {
-  type ConsentTool,
-  consentToolOf,
-  type ToolConsentAnswer,
-  type ToolConsentConfirm,
-  ToolConsentStep,
-} from '../consent/tool-consent.js';
+import { ConsentSteps } from '../consent/consent-steps.js';
+import { consentToolOf, type ToolConsentConfirm, ToolConsentStep } from '../consent/tool-consent.js';
 import {
   checkCallToolResult,
   type McpCallOutcome,
@@ -51,6 +46,7 @@ import {
   type AuditRecord,
   type AuditType,
   abortQuietly,
+  type CONSENT_STORES,
   commitNow,
   EXECUTION_STORES,
   type ExecutionTransaction,
@@ -70,6 +66,7 @@ import {
   ToolCallIntake,
 } from '../tools/intake.js';
 import { matchesSchema, schemaIssues } from '../tools/schema-validator.js';
+import { type Descriptors, descriptorsIn } from './descriptors.js';
 
 /** The conversation's instance of an app, as the host needs it to show or close the app. */
 export interface AppTarget {
@@ -238,16 +235,6 @@ export interface McpCallRecord {
 /** The key under which the `deadline_operation` built-in projects its operation into the session data. */
 export const OPERATION_SESSION_KEY = 'operation';
 
-/**
- * The tools by name, the app id of each app scope, the URL of each MCP server's app scope, and each app scope's
- * record (the consent step reads the user's settings from it).
- */
-type Descriptors = Map<string, AgentToolDescriptor> & {
-  readonly appIds: ReadonlyMap<string, string>;
-  readonly servers: ReadonlyMap<string, string>;
-  readonly apps: ReadonlyMap<string, AppRecord>;
-};
-
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
 /** What happens after a commit: host notifications, in order. */
@@ -270,8 +257,9 @@ export class ToolRuntime {
   #registry: RegistrySnapshot | undefined;
   /** MCP calls in flight in this page, by invocation id: aborted when the runtime stops waiting. */
   readonly #mcpCalls = new Map<string, AbortController>();
-  /** The consent step between the intake and routing. */
+  /** The consent step between the intake and routing: its rules, and its place in the pipeline. */
   readonly #consent: ToolConsentStep;
+  readonly #steps: ConsentSteps;
   /** Calls that stopped waiting for the user in a step's transaction: their questions close after its commit. */
   readonly #questionsEnded = new WeakMap<object, string[]>();
 
@@ -288,6 +276,30 @@ export class ToolRuntime {
       rules: registry.toolPolicy,
       clock: this.#clock,
       ...(options.confirmTool === undefined ? {} : { confirm: options.confirmTool }),
+    });
+    this.#steps = new ConsentSteps(this.#consent, {
+      db,
+      now: () => this.#clock.now(),
+      ids: this.#ids,
+      step: (body, stores) => this.#step(body, undefined, stores),
+      route: (transaction, effects, descriptors, record) =>
+        this.#routeIn(
+          transaction,
+          effects as Effect[],
+          descriptors,
+          record.conversationId,
+          record.call,
+          record,
+        ),
+      end: (transaction, record, error, descriptors) =>
+        this.#finish(
+          transaction,
+          record,
+          { outcome: 'error', error: { code: error.code, message: error.message } },
+          descriptors,
+        ),
+      descriptors: () => this.#descriptors(),
+      withdraw: () => this.withdraw(),
     });
   }
 
@@ -372,7 +384,7 @@ export class ToolRuntime {
       // A refusal is answered by the step that reads: this transaction is dropped.
       if (received.disposition !== 'accepted') throw new Error('Not accepted.');
       if (consent.audit !== undefined)
-        issue(this.#consentAudit(transaction, received.record, descriptor, consent.audit));
+        issue(this.#steps.auditIn(transaction, received.record, descriptor, consent.audit));
       answer = received.answer;
     });
     return committed && answer !== undefined ? { answer, disposition: 'accepted' } : undefined;
@@ -424,7 +436,7 @@ export class ToolRuntime {
     const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
     for (const record of unfinished) {
       // A question the last page left open is asked again (its call's timeout still runs).
-      if (record.stage === 'awaiting_consent') this.#ask(record.key);
+      if (record.stage === 'awaiting_consent') this.#steps.ask(record.key);
       else if (record.stage === 'received') await this.#route(record.conversationId, record.call);
       else if (record.stage === 'running' && record.dispatchedAt !== undefined)
         // Handed to an MCP server before the page closed: it may have run there. Never sent again.
@@ -760,42 +772,17 @@ export class ToolRuntime {
       return refuse('invalid_arguments', "The arguments do not match the tool's input schema.");
     if (this.#mcp === undefined) return refuse('failed', 'This host cannot call MCP servers.');
     // The consent step, as for an agent's call: nothing reaches the server before the decision its policy requires.
-    const tool: ConsentTool =
-      agentTool !== undefined
-        ? consentToolOf(agentTool)
-        : {
-            name: `${manifest.app_scope}.${request.tool}`,
-            description: '',
-            risk: manifest.read_only?.includes(request.tool) === true ? 'display_only' : 'user_confirmation',
-            definition: appTool,
-            serverTool: request.tool,
-          };
-    const consent = await this.#consent.viewCall({
+    const refusal = await this.#steps.viewCall({
       conversationId: request.conversationId,
-      requestId: `view_${this.#ids()}`,
       app,
-      tool,
+      agentTool,
+      appTool,
+      serverTool: request.tool,
       arguments: args as Readonly<Record<string, unknown>>,
       timeoutMs: agentTool?.timeout_ms ?? MCP_VIEW_CALL_TIMEOUT_MS,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
-      db: this.#db,
     });
-    if (consent.audit !== undefined)
-      await this.#db.add('audit', {
-        at: this.#clock.now(),
-        type: 'tool_consent',
-        appId: app.id,
-        version: manifest.version,
-        conversationId: request.conversationId,
-        detail: `view ${consent.audit}`,
-      });
-    if ('code' in consent)
-      return refuse(
-        consent.code === 'consent_dismissed' || consent.code === 'timeout'
-          ? consent.code
-          : 'permission_denied',
-        consent.message,
-      );
+    if (refusal !== undefined) return refuse(refusal.code, refusal.message);
     const outcome = await this.#mcp.call({
       url: manifest.server.url,
       tool: request.tool,
@@ -879,34 +866,8 @@ export class ToolRuntime {
       return true;
     }
     if (record.stage === 'awaiting_consent') return false;
-    if (record.consent?.allowed === undefined) {
-      // The consent step (consent/tool-consent.ts): nothing below runs before the decision its policy requires.
-      const app = descriptors.apps.get(descriptor.app_scope) as AppRecord;
-      const verdict = await this.#consent.gateIn(transaction, record, app, consentToolOf(descriptor));
-      if (verdict.kind !== 'allow' || verdict.audit !== undefined)
-        issue(
-          this.#consentAudit(
-            transaction,
-            record,
-            descriptor,
-            verdict.kind === 'ask' ? 'asked' : verdict.audit,
-          ),
-        );
-      if (verdict.kind === 'deny') {
-        await this.#finish(
-          transaction,
-          record,
-          { outcome: 'error', error: { code: verdict.code, message: verdict.message } },
-          descriptors,
-        );
-        return true;
-      }
-      if (verdict.kind === 'ask') {
-        effects.push(() => this.#ask(record.key));
-        effects.push((host) => host.consentChanged?.(record.conversationId, record.callId));
-        return true;
-      }
-    }
+    // The consent step (consent/): nothing below runs before the decision the call's policy requires.
+    if (!(await this.#steps.gateIn(transaction, effects, descriptors, record, descriptor))) return true;
     const now = this.#clock.now();
     const dueAt = record.receivedAt + descriptor.timeout_ms;
     const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
@@ -1493,104 +1454,6 @@ export class ToolRuntime {
     );
   }
 
-  // ── Consent (consent/tool-consent.ts) ───────────────────────────────────────────────────────────────
-
-  /**
-   * Asks the user about a waiting call (after the commit that made it wait, or again after a reload), with the
-   * record and the tool as they are now; a call that no longer waits is not asked about.
-   */
-  #ask(key: string): void {
-    void (async () => {
-      const [record, descriptors] = await Promise.all([this.#db.get('tool_calls', key), this.#descriptors()]);
-      if (record?.stage !== 'awaiting_consent') return;
-      const descriptor = descriptors.get(record.call.tool);
-      const app = descriptor === undefined ? undefined : descriptors.apps.get(descriptor.app_scope);
-      if (descriptor === undefined || app === undefined) {
-        // The tool went while the call waited: `withdraw` ends it `revoked`.
-        await this.withdraw();
-        return;
-      }
-      const tool = consentToolOf(descriptor);
-      this.#consent.ask(
-        key,
-        (signal) => this.#consent.questionOf(record, app, tool, signal),
-        (answer) => void this.#decide(key, answer).catch(() => {}),
-      );
-    })().catch(() => {
-      // The database closed (the page is going): the next start asks again.
-    });
-  }
-
-  /**
-   * The user's answer to a waiting call, as a step of its own: it counts only while the call still waits, and only
-   * for the definition asked about; allowed, the call is routed in the same transaction.
-   */
-  async #decide(key: string, answer: ToolConsentAnswer): Promise<void> {
-    // The host is going away: nothing is decided; the next start asks again.
-    if (answer.decision === 'abandon') return;
-    await this.#step(async (transaction, effects, descriptors) => {
-      const record = await transaction.objectStore('tool_calls').get(key);
-      if (record === undefined) return false;
-      const descriptor = descriptors.get(record.call.tool);
-      const app = descriptor === undefined ? undefined : descriptors.apps.get(descriptor.app_scope);
-      const tool = descriptor === undefined ? undefined : consentToolOf(descriptor);
-      const outcome = await this.#consent.decideIn(transaction, record, app, tool, answer);
-      if (outcome === undefined) return false;
-      // What the answer wrote (a final result, or the receipts of the routed call) goes out.
-      effects.push((host) => host.outboxChanged?.());
-      effects.push((host) => host.consentChanged?.(record.conversationId, record.callId));
-      issue(
-        this.#consentAudit(
-          transaction,
-          record,
-          descriptor,
-          outcome.kind === 'go'
-            ? 'allowed user'
-            : outcome.code === 'permission_denied'
-              ? 'denied user'
-              : outcome.code === 'consent_dismissed'
-                ? 'dismissed'
-                : 'changed',
-        ),
-      );
-      if (outcome.kind === 'end') {
-        await this.#finish(
-          transaction,
-          record,
-          { outcome: 'error', error: { code: outcome.code, message: outcome.message } },
-          descriptors,
-        );
-        return true;
-      }
-      await transaction.objectStore('tool_calls').put(outcome.record);
-      return this.#routeIn(
-        transaction,
-        effects,
-        descriptors,
-        record.conversationId,
-        record.call,
-        outcome.record,
-      );
-    });
-  }
-
-  #consentAudit(
-    transaction: ExecutionTransaction,
-    record: ToolCallRecord,
-    descriptor: AgentToolDescriptor | undefined,
-    detail: string | undefined,
-  ): Promise<unknown> {
-    return transaction.objectStore('audit').add({
-      at: this.#clock.now(),
-      type: 'tool_consent',
-      appId: descriptor?.app_scope ?? '',
-      version: descriptor?.contract_version ?? '',
-      conversationId: record.conversationId,
-      callId: record.callId,
-      ...(detail === undefined ? {} : { detail }),
-    });
-  }
-
   // ── Facts shared by every step ──────────────────────────────────────────────────────────────────────
 
   /** Ends `call` with `execution_failed` and a message for the agent. */
@@ -1783,8 +1646,10 @@ export class ToolRuntime {
     ) => Promise<boolean>,
     /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
     first?: (transaction: ExecutionTransaction) => Promise<void>,
+    /** The consent steps that read or write remembered allowances take `CONSENT_STORES`. */
+    stores: typeof EXECUTION_STORES | typeof CONSENT_STORES = EXECUTION_STORES,
   ): Promise<boolean> {
-    const transaction = this.#db.transaction(EXECUTION_STORES, 'readwrite', STRICT) as ExecutionTransaction;
+    const transaction = this.#db.transaction(stores, 'readwrite', STRICT) as unknown as ExecutionTransaction;
     const effects: Effect[] = [];
     let changed: boolean;
     try {
@@ -1864,27 +1729,6 @@ interface RegistrySnapshot {
 /** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's guard. */
 const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
-
-/**
- * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app
- * id, read in the step's own transaction (so a step sees the apps as they are when it commits).
- */
-
-async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descriptors> {
-  const apps = await transaction.objectStore('apps').getAll();
-  const map = new Map<string, AgentToolDescriptor>() as Descriptors;
-  const appIds = new Map<string, string>();
-  const servers = new Map<string, string>();
-  const records = new Map<string, AppRecord>();
-  for (const app of apps) {
-    if (!app.enabled) continue;
-    appIds.set(app.manifest.app_scope, app.id);
-    records.set(app.manifest.app_scope, app);
-    if (app.kind === 'mcp_server') servers.set(app.manifest.app_scope, app.manifest.server.url);
-    for (const tool of app.manifest.tools) map.set(`${tool.app_scope}.${tool.method}`, tool);
-  }
-  return Object.assign(map, { appIds, servers, apps: records });
-}
 
 /** A fixed sentence for each issue code a page may send: the page's own words never reach the agent. */
 const ISSUE_SENTENCES: Partial<Record<MiniAppErrorIssue['code'], string>> = {

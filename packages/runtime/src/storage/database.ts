@@ -179,7 +179,7 @@ export type AuditType =
   /** An open instance of an app that was disabled or removed was closed (its calls ended `revoked`). */
   | 'instance_withdrawn'
   /**
-   * The consent step of an Agent Tool call or a view's call (detail: who decided and how — `asked`, `allowed user`,
+   * The consent step of an Agent Tool call or a view's call (detail: who decided and how — `waiting`, `allowed user`,
    * `allowed grant`, `allowed host`, `denied user`, `denied host`, `dismissed`, `flood`, `no_consent_ui`, …).
    */
   | 'tool_consent'
@@ -604,7 +604,6 @@ export const EXECUTION_STORES = [
   'activations',
   'operations',
   'session_data',
-  'tool_grants',
   'audit',
   'outbox',
 ] as const;
@@ -613,6 +612,14 @@ export type ExecutionTransaction = IDBPTransaction<
   typeof EXECUTION_STORES,
   'readwrite'
 >;
+
+/**
+ * The steps of the consent step that read or write remembered allowances (the answer, the check of an allowance):
+ * the execution stores and `tool_grants`. Only those steps take it, so a call its policy runs keeps the receiving
+ * step's transaction as it was.
+ */
+export const CONSENT_STORES = [...EXECUTION_STORES, 'tool_grants'] as const;
+export type ConsentTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof CONSENT_STORES, 'readwrite'>;
 
 /** The stores a step of a capability call writes together. */
 export const CAPABILITY_CALL_STORES = [
