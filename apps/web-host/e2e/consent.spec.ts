@@ -320,6 +320,31 @@ test('a reload while asked shows the question again; a replayed call_id is never
   await expect(toolQuestion(page)).toBeHidden();
 });
 
+test('two tabs: the question goes with LineUp to the tab that takes over, and the call runs once', async ({
+  page,
+  context,
+}) => {
+  await setUp(page, { risky: false });
+  callTool('call_tabs', 'files.touch');
+  await expect(toolQuestion(page)).toBeVisible();
+  // A second tab of the profile waits: it runs nothing and asks nothing.
+  const second = await context.newPage();
+  await second.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+  const notice = second.locator('[role="alert"][data-notice]');
+  await expect(notice).toContainText('LineUp is open in another tab.');
+  await expect(toolQuestion(second)).toHaveCount(0);
+  // Taken over: the old tab's question leaves its screen undecided, and the new tab asks it again.
+  await notice.getByRole('button', { name: 'Use LineUp here' }).click();
+  await expect(toolQuestion(page)).toBeHidden();
+  await expect(toolQuestion(second)).toContainText('files.touch', { timeout: 15_000 });
+  expect(server.calls).toEqual([]);
+  await answerToolQuestion(second);
+  expect(await errorCode('call_tabs')).toBe('completed');
+  expect(server.calls).toEqual(['touch']);
+  await second.waitForTimeout(500);
+  expect(answers('call_tabs').filter((payload) => 'outcome' in payload)).toHaveLength(1);
+});
+
 test('a refresh that changes a remembered tool drops the allowance and asks again with the new description', async ({
   page,
 }) => {
@@ -442,5 +467,14 @@ for (const [scheme, language] of [
       await page.keyboard.press('Enter');
       expect(await errorCode('call_k')).toBe('permission_denied');
       expect(server.calls).toEqual([]);
+      // The app center's consent settings of the server, in the same language and theme, also axe-clean.
+      const app = center.getByRole('listitem', { name: 'Files' });
+      await app.getByRole('checkbox').first().scrollIntoViewIfNeeded();
+      await app.screenshot({ path: `test-results/consent-settings-${language}-${scheme}.png` });
+      const settings = await new AxeBuilder({ page })
+        .include('aside.host__apps')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(settings.violations.map((violation) => violation.id)).toEqual([]);
     });
   });

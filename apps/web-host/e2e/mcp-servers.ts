@@ -75,10 +75,9 @@ export async function answerToolQuestion(
 ): Promise<void> {
   const dialog = toolQuestion(page);
   await expect(dialog).toBeVisible();
-  // What tells this question from the next one: how many wait behind it (none: the dialog closes).
-  const waiting = dialog.locator('.host__consent-waiting');
-  const waitingText = async () => ((await waiting.count()) === 0 ? null : await waiting.textContent());
-  const behind = await waitingText();
+  // Which question this is: the next one (a call waiting behind it, or one that comes at once) may look the same.
+  const form = page.locator('dialog.host__consent form');
+  const shown = await form.getAttribute('data-question');
   if (answer === 'escape') await page.keyboard.press('Escape');
   else {
     if (answer === 'remember') await dialog.getByRole('checkbox').check();
@@ -88,8 +87,9 @@ export async function answerToolQuestion(
     await expect(button).toBeEnabled();
     await button.click();
   }
-  if (behind === null) await expect(dialog).toBeHidden();
-  else await expect.poll(waitingText).not.toBe(behind);
+  await expect
+    .poll(async () => ((await form.count()) === 0 ? null : await form.getAttribute('data-question')))
+    .not.toBe(shown);
 }
 
 /**

@@ -130,6 +130,8 @@ export function ConsentDialog({
     >
       {item !== null && (
         <form
+          // Which question is on screen (a tool call's or a capability call's id): the next one may look the same.
+          data-question={item.kind === 'tool' ? item.question.callId : item.request.callId}
           method="dialog"
           onSubmit={(event) => {
             event.preventDefault();
