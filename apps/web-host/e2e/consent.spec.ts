@@ -345,7 +345,7 @@ test('two tabs: the question goes with LineUp to the tab that takes over, and th
   expect(answers('call_tabs').filter((payload) => 'outcome' in payload)).toHaveLength(1);
 });
 
-test('a refresh that changes a remembered tool drops the allowance and asks again with the new description', async ({
+test('a refresh that changes a remembered tool drops the allowance, holds the tool back until the user accepts the change (shown), then asks with the new description', async ({
   page,
 }) => {
   await setUp(page, { risky: false });
@@ -362,14 +362,25 @@ test('a refresh that changes a remembered tool drops the allowance and asks agai
   await app.getByRole('button', { name: 'Refresh Files' }).click();
   await expect(app).toContainText('Touches a file, then mails it to the agent.', { timeout: 15_000 });
   await expect(app.getByRole('list', { name: 'Files remembered allowances' })).toHaveCount(0);
+  // Held back: the agent is no longer offered the tool; the app center shows what changed.
+  await offered('files.touch', false);
+  const change = app.getByRole('group', { name: 'The change of files.touch' });
+  await expect(change).toContainText('Changed by the server since you accepted it');
+  await expect(change).toContainText('Touches a file.');
+  await expect(change).toContainText('Touches a file, then mails it to the agent.');
+  callTool('call_held', 'files.touch');
+  expect(await errorCode('call_held')).toBe('unsupported');
+  await change.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: 'test-results/consent-held-change-en.png' });
+  // Accepted: offered again, with the new description.
+  await change.getByRole('button', { name: 'Accept the change of files.touch' }).click();
   await offered('files.touch');
+  await expect(change).toHaveCount(0);
   await expect
     .poll(() =>
-      agent.received
-        .filter((envelope) => envelope.type === 'lineup.v1.client.inventory')
-        .some((envelope) =>
-          JSON.stringify(envelope.payload).includes('Touches a file, then mails it to the agent.'),
-        ),
+      JSON.stringify(
+        agent.received.filter((envelope) => envelope.type === 'lineup.v1.client.inventory').at(-1)?.payload,
+      ).includes('Touches a file, then mails it to the agent.'),
     )
     .toBe(true);
   callTool('call_2', 'files.touch');

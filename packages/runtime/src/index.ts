@@ -100,6 +100,7 @@ export {
 } from './consent/policy.js';
 export {
   type ConsentTool,
+  claimsOf,
   consentToolOf,
   effectivePolicy,
   type ToolConsentAnswer,
@@ -175,6 +176,7 @@ export {
   type ConversationMessageRecord,
   type ConversationRecord,
   type GrantRecord,
+  type HeldToolChange,
   type InstanceRecord,
   type InventoryRecord,
   type McpServerRecord,

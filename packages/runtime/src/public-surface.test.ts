@@ -64,6 +64,7 @@ describe('@lineup/runtime public surface', () => {
       'backoffDelay',
       'buildInventory',
       'checkPolicy',
+      'claimsOf',
       'consentToolOf',
       'createInProcessTransport',
       'createWebSocketTransport',

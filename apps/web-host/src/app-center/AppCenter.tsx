@@ -27,7 +27,13 @@ import {
   formatBytes,
   type InstalledApp,
 } from './app-center.ts';
-import { GrantList, ServerTrust, ToolDescription, ToolPolicyControl } from './ConsentSettings.tsx';
+import {
+  GrantList,
+  HeldChange,
+  ServerTrust,
+  ToolDescription,
+  ToolPolicyControl,
+} from './ConsentSettings.tsx';
 import type { CatalogueEntry } from './catalogue.ts';
 import type { AppCenterProblem } from './problems.ts';
 
@@ -250,6 +256,7 @@ function InstalledAppItem({
                 record.kind === 'mcp_server' && record.manifest.agent_only.includes(tool.executor.tool ?? '')
               }
             >
+              <HeldChange center={center} record={record} tool={tool} />
               <ToolPolicyControl center={center} record={record} tool={tool} />
             </ToolItem>
           ))}

@@ -7,6 +7,7 @@
  */
 import {
   type AppRecord,
+  claimsOf,
   consentToolOf,
   effectivePolicy,
   TOOL_POLICY_DECISIONS,
@@ -136,5 +137,62 @@ export function GrantList({
         </ul>
       )}
     </>
+  );
+}
+
+/**
+ * A tool a refresh changed since the user accepted it (`AppConsentSettings.held`): what changed, field by field —
+ * before and now, hidden characters made visible — and the button that accepts it (then it is offered again).
+ */
+export function HeldChange({
+  center,
+  record,
+  tool,
+}: {
+  readonly center: AppCenterModel;
+  readonly record: AppRecord;
+  readonly tool: AgentToolDescriptor;
+}) {
+  const text = useToolConsentText().settings;
+  const held = record.consent?.held?.[tool.method];
+  if (held === undefined) return null;
+  const name = `${tool.app_scope}.${tool.method}`;
+  const claims = claimsOf(record, tool.executor.tool) ?? { readOnly: false, destructive: false };
+  const fields: readonly [string, unknown, unknown][] = [
+    ['description', held.previous.description, tool.description],
+    ['input_schema', held.previous.input_schema, tool.input_schema],
+    ['output_schema', held.previous.output_schema, tool.output_schema],
+    ['risk', held.previous.risk, tool.risk],
+    ['call_model', held.previous.call_model, tool.call_model],
+    ['claims', held.previousClaims, claims],
+  ];
+  const shown = (value: unknown) =>
+    revealHiddenCharacters(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return (
+    <div className="host__tool-held" role="group" aria-label={text.heldGroup(name)}>
+      <p className="host__consent-hidden">{text.held}</p>
+      <dl>
+        {fields
+          .filter(([, before, now]) => JSON.stringify(before) !== JSON.stringify(now))
+          .map(([field, before, now]) => (
+            <div key={field}>
+              <dt>{text.fields[field] ?? field}</dt>
+              <dd>
+                <span className="host__tool-meta">{text.beforeLabel}</span>
+                <pre className="host__consent-arguments">{shown(before)}</pre>
+                <span className="host__tool-meta">{text.afterLabel}</span>
+                <pre className="host__consent-arguments">{shown(now)}</pre>
+              </dd>
+            </div>
+          ))}
+      </dl>
+      <button
+        type="button"
+        aria-label={text.acceptNamed(name)}
+        onClick={() => void center.acceptToolChange(record.id, tool.method)}
+      >
+        {text.accept}
+      </button>
+    </div>
   );
 }

@@ -461,6 +461,11 @@ export class AppCenter {
     return this.#consentChange(() => this.#registry.setTrusted(appId, trusted));
   }
 
+  /** Accepts the change of an MCP server's tool that a refresh held back: the agent is offered it again. */
+  acceptToolChange(appId: string, method: string): Promise<void> {
+    return this.#consentChange(() => this.#registry.acceptToolChange(appId, method));
+  }
+
   /** Revokes an allowance the user remembered: the tool's next call in that conversation asks again. */
   revokeGrant(conversationId: string, tool: string): Promise<void> {
     return this.#consentChange(async () => {

@@ -78,6 +78,20 @@ const en = {
     revoke: 'Revoke',
     revokeNamed: (tool: string, conversation: string) => `Revoke ${tool} in ${conversation}`,
     hiddenFlag: (count: number) => `${count} hidden character${count === 1 ? '' : 's'}`,
+    held: 'Changed by the server since you accepted it: not offered to the agent until you accept the change.',
+    heldGroup: (tool: string) => `The change of ${tool}`,
+    fields: {
+      description: 'Description',
+      input_schema: 'Input schema',
+      output_schema: 'Output schema',
+      risk: 'Risk',
+      call_model: 'Call model',
+      claims: 'What the server claims',
+    } as Record<string, string>,
+    beforeLabel: 'Before',
+    afterLabel: 'Now',
+    accept: 'Accept the change',
+    acceptNamed: (tool: string) => `Accept the change of ${tool}`,
   },
 };
 
@@ -139,6 +153,20 @@ const zh: ToolConsentText = {
     revoke: '撤销',
     revokeNamed: (tool: string, conversation: string) => `撤销 ${conversation} 中的 ${tool}`,
     hiddenFlag: (count: number) => `${count} 个隐藏字符`,
+    held: '服务器在你接受之后修改了它：在你接受这项修改之前，不会提供给智能体。',
+    heldGroup: (tool: string) => `${tool} 的修改`,
+    fields: {
+      description: '说明',
+      input_schema: '输入模式',
+      output_schema: '输出模式',
+      risk: '风险',
+      call_model: '调用模型',
+      claims: '服务器的声明',
+    },
+    beforeLabel: '之前',
+    afterLabel: '现在',
+    accept: '接受修改',
+    acceptNamed: (tool: string) => `接受 ${tool} 的修改`,
   },
 };
 

@@ -34,13 +34,14 @@ import {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/agent-client.js';
 import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
-import { consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
+import { claimsOf, consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
 import {
   type AppConsentSettings,
   type AppRecord,
   type AuditRecord,
   type BundleFileRecord,
   type CapabilityRecord,
+  type HeldToolChange,
   type McpServerRecord,
   type MiniAppRecord,
   OUTBOX_PENDING,
@@ -106,8 +107,9 @@ const byName = <T extends { readonly name: string }>(a: T, b: T) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
 /**
- * Builds the inventory of the enabled apps, without the tools their consent policy denies under the host's `rules`;
- * validated with the wire schema before anything stores it.
+ * Builds the inventory of the enabled apps, without the tools their consent policy denies under the host's `rules`
+ * and without an MCP server's tools changed since the user accepted them (`AppConsentSettings.held`); validated with
+ * the wire schema before anything stores it.
  */
 export function buildInventory(
   counter: number,
@@ -118,7 +120,11 @@ export function buildInventory(
   const enabled = apps.filter((app) => app.enabled).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const tools = enabled.flatMap((app) =>
     app.manifest.tools
-      .filter((tool) => effectivePolicy(app, consentToolOf(tool), rules).decision !== 'deny')
+      .filter(
+        (tool) =>
+          app.consent?.held?.[tool.method] === undefined &&
+          effectivePolicy(app, consentToolOf(tool), rules).decision !== 'deny',
+      )
       .map(toAgentToolInventoryEntry),
   );
   const inventory = {
@@ -264,6 +270,26 @@ export class AppRegistry {
           { path: 'appId', code: 'invalid_value', message: 'Only an MCP server can be trusted.' },
         ]);
       return { consent: { ...app.consent, trusted }, detail: trusted ? 'trusted' : 'not trusted' };
+    });
+  }
+
+  /**
+   * Accepts the change of an MCP server's tool that a refresh held back: it is published again, with its new
+   * definition (a new inventory revision). Audited; throws for an app or tool with no held change.
+   */
+  async acceptToolChange(appId: string, method: string): Promise<void> {
+    await this.#changeConsent(appId, (app) => {
+      const held = app.consent?.held ?? {};
+      if (!Object.hasOwn(held, method))
+        throw new LineUpProtocolError([
+          { path: 'method', code: 'unknown_reference', message: 'This tool has no change to accept.' },
+        ]);
+      const { [method]: _accepted, ...others } = held;
+      const { held: _held, ...rest } = app.consent ?? {};
+      return {
+        consent: { ...rest, ...(Object.keys(others).length === 0 ? {} : { held: others }) },
+        detail: `${method} change accepted`,
+      };
     });
   }
 
@@ -642,7 +668,7 @@ export class AppRegistry {
       return 'unchanged';
     }
     const now = this.#clock.now();
-    const record: McpServerRecord = {
+    const fresh: McpServerRecord = {
       kind: 'mcp_server',
       id: manifest.id,
       manifest,
@@ -651,6 +677,9 @@ export class AppRegistry {
       updatedAt: now,
       ...(existing?.consent === undefined ? {} : { consent: existing.consent }),
     };
+    // A tool the refresh changed is held back until the user accepts the change: a server cannot change a tool the
+    // user allowed or trusted and have the agent call it at once.
+    const record = existing === undefined ? fresh : withHeldChanges(existing, fresh, now);
     await this.#commit(transaction, async () => {
       const store = transaction.objectStore('bundle_files');
       for (const stored of await store.index('by_app').getAll(manifest.id))
@@ -1062,4 +1091,47 @@ function checkDeclaration(input: CapabilityDeclaration, index: number): Capabili
   });
   assertUsableSchema(output_schema, { kind: 'capability', name: parsed.data.name, schema: 'output' });
   return JSON.parse(JSON.stringify({ ...parsed.data, description, output_schema })) as CapabilityDeclaration;
+}
+
+/**
+ * `after` with the held changes of a refresh from `before`: a tool whose definition changed is held with the
+ * definition the user had accepted (an earlier held change keeps its first one); a tool back to what was accepted,
+ * or gone, is held no more; a new tool is not held (it asks like any tool of the server).
+ */
+function withHeldChanges(before: McpServerRecord, after: McpServerRecord, now: number): McpServerRecord {
+  const held: Record<string, HeldToolChange> = {};
+  const earlier = before.consent?.held ?? {};
+  for (const tool of after.manifest.tools) {
+    const kept = Object.hasOwn(earlier, tool.method) ? earlier[tool.method] : undefined;
+    const old = before.manifest.tools.find((candidate) => candidate.method === tool.method);
+    const accepted: HeldToolChange | undefined =
+      kept ??
+      (old === undefined
+        ? undefined
+        : {
+            previous: old,
+            previousClaims: claimsOf(before, old.executor.tool) ?? { readOnly: false, destructive: false },
+            at: now,
+          });
+    if (accepted === undefined) continue;
+    // The accepted definition as the server's record then described it (its claims included).
+    const serverTool = accepted.previous.executor.tool as string;
+    const then: McpServerRecord = {
+      ...before,
+      manifest: {
+        ...before.manifest,
+        read_only: accepted.previousClaims.readOnly ? [serverTool] : [],
+        destructive: accepted.previousClaims.destructive ? [serverTool] : [],
+      },
+    };
+    if (
+      toolDefinitionHash(then, consentToolOf(accepted.previous)) !==
+      toolDefinitionHash(after, consentToolOf(tool))
+    )
+      held[tool.method] = accepted;
+  }
+  const { held: _held, ...rest } = after.consent ?? {};
+  const consent = { ...rest, ...(Object.keys(held).length === 0 ? {} : { held }) };
+  const { consent: _consent, ...record } = after;
+  return Object.keys(consent).length === 0 ? record : { ...record, consent };
 }

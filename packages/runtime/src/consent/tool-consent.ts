@@ -138,7 +138,10 @@ export function consentToolOf(descriptor: AgentToolDescriptor): ConsentTool {
 }
 
 /** What an MCP server's annotations claimed about one of its tools (by its own name). */
-function claimsOf(app: AppRecord, serverTool: string | undefined) {
+export function claimsOf(
+  app: AppRecord,
+  serverTool: string | undefined,
+): { readonly readOnly: boolean; readonly destructive: boolean } | undefined {
   if (app.kind !== 'mcp_server' || serverTool === undefined) return undefined;
   const { manifest } = app;
   const destructive = manifest.destructive?.includes(serverTool) === true;

@@ -24,6 +24,7 @@
  */
 
 import type {
+  AgentToolDescriptor,
   AppCallPayload,
   AppResultPayload,
   ClientInventoryPayload,
@@ -60,6 +61,21 @@ export interface AppConsentSettings {
    * counts only while the tool is defined the same way; "ask" and "deny" stand whatever the tool becomes.
    */
   readonly tools?: Readonly<Record<string, ToolPolicyChoice>>;
+  /**
+   * For an MCP server: its tools whose definition a refresh changed since the user last accepted it, by method —
+   * not published to the agent until the user accepts the change (`AppRegistry.acceptToolChange`); each keeps the
+   * definition the user had accepted, to show what changed.
+   */
+  readonly held?: Readonly<Record<string, HeldToolChange>>;
+}
+
+/** A changed tool held back from the inventory: what it was when the user last accepted it. */
+export interface HeldToolChange {
+  readonly previous: AgentToolDescriptor;
+  /** What the server claimed of it then. */
+  readonly previousClaims: { readonly readOnly: boolean; readonly destructive: boolean };
+  /** Unix ms of the refresh that held it. */
+  readonly at: number;
 }
 
 export interface ToolPolicyChoice {
