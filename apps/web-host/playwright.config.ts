@@ -20,8 +20,12 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
   webServer: [
     {
-      // The real built host, as users get it from the quick start (turbo builds it before this task).
-      command: 'vite preview',
+      // The real built host, as users get it from the quick start (turbo builds it before this task); a control
+      // (e2e/controls/) serves a build of its own from LINEUP_E2E_OUT_DIR.
+      command:
+        process.env.LINEUP_E2E_OUT_DIR === undefined
+          ? 'vite preview'
+          : `vite preview --outDir ${JSON.stringify(process.env.LINEUP_E2E_OUT_DIR)}`,
       url: BASE_URL,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -169,7 +169,8 @@ export function HeldChange({
   const shown = (value: unknown) =>
     revealHiddenCharacters(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
   return (
-    <div className="host__tool-held" role="group" aria-label={text.heldGroup(name)}>
+    <fieldset className="host__tool-held">
+      <legend>{text.heldGroup(name)}</legend>
       <p className="host__consent-hidden">{text.held}</p>
       <dl>
         {fields
@@ -193,6 +194,6 @@ export function HeldChange({
       >
         {text.accept}
       </button>
-    </div>
+    </fieldset>
   );
 }
