@@ -34,14 +34,14 @@ import {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/agent-client.js';
 import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
-import { claimsOf, consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
+import { acceptedChange, toolPolicyChange, trustChange, withHeldChanges } from '../consent/settings.js';
+import { consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
 import {
   type AppConsentSettings,
   type AppRecord,
   type AuditRecord,
   type BundleFileRecord,
   type CapabilityRecord,
-  type HeldToolChange,
   type McpServerRecord,
   type MiniAppRecord,
   OUTBOX_PENDING,
@@ -237,26 +237,7 @@ export class AppRegistry {
     method: string,
     decision: ToolPolicyDecision | undefined,
   ): Promise<void> {
-    await this.#changeConsent(appId, (app) => {
-      const tool = app.manifest.tools.find((candidate) => candidate.method === method);
-      if (tool === undefined)
-        throw new LineUpProtocolError([
-          { path: 'method', code: 'unknown_reference', message: 'This app has no tool of this name.' },
-        ]);
-      const { [method]: _previous, ...others } = app.consent?.tools ?? {};
-      const tools =
-        decision === undefined
-          ? others
-          : {
-              ...others,
-              [method]: {
-                decision,
-                definitionHash: toolDefinitionHash(app, consentToolOf(tool)),
-                at: this.#clock.now(),
-              },
-            };
-      return { consent: { ...app.consent, tools }, detail: `${method} ${decision ?? 'default'}` };
-    });
+    await this.#changeConsent(appId, (app) => toolPolicyChange(app, method, decision, this.#clock.now()));
   }
 
   /**
@@ -264,13 +245,7 @@ export class AppRegistry {
    * one still asks every time). Audited; throws for an app that is not an installed MCP server.
    */
   async setTrusted(appId: string, trusted: boolean): Promise<void> {
-    await this.#changeConsent(appId, (app) => {
-      if (app.kind !== 'mcp_server')
-        throw new LineUpProtocolError([
-          { path: 'appId', code: 'invalid_value', message: 'Only an MCP server can be trusted.' },
-        ]);
-      return { consent: { ...app.consent, trusted }, detail: trusted ? 'trusted' : 'not trusted' };
-    });
+    await this.#changeConsent(appId, (app) => trustChange(app, trusted));
   }
 
   /**
@@ -278,19 +253,7 @@ export class AppRegistry {
    * definition (a new inventory revision). Audited; throws for an app or tool with no held change.
    */
   async acceptToolChange(appId: string, method: string): Promise<void> {
-    await this.#changeConsent(appId, (app) => {
-      const held = app.consent?.held ?? {};
-      if (!Object.hasOwn(held, method))
-        throw new LineUpProtocolError([
-          { path: 'method', code: 'unknown_reference', message: 'This tool has no change to accept.' },
-        ]);
-      const { [method]: _accepted, ...others } = held;
-      const { held: _held, ...rest } = app.consent ?? {};
-      return {
-        consent: { ...rest, ...(Object.keys(others).length === 0 ? {} : { held: others }) },
-        detail: `${method} change accepted`,
-      };
-    });
+    await this.#changeConsent(appId, (app) => acceptedChange(app, method));
   }
 
   /** The grants the user remembered, each for a conversation and a tool (newest first). */
@@ -1091,47 +1054,4 @@ function checkDeclaration(input: CapabilityDeclaration, index: number): Capabili
   });
   assertUsableSchema(output_schema, { kind: 'capability', name: parsed.data.name, schema: 'output' });
   return JSON.parse(JSON.stringify({ ...parsed.data, description, output_schema })) as CapabilityDeclaration;
-}
-
-/**
- * `after` with the held changes of a refresh from `before`: a tool whose definition changed is held with the
- * definition the user had accepted (an earlier held change keeps its first one); a tool back to what was accepted,
- * or gone, is held no more; a new tool is not held (it asks like any tool of the server).
- */
-function withHeldChanges(before: McpServerRecord, after: McpServerRecord, now: number): McpServerRecord {
-  const held: Record<string, HeldToolChange> = {};
-  const earlier = before.consent?.held ?? {};
-  for (const tool of after.manifest.tools) {
-    const kept = Object.hasOwn(earlier, tool.method) ? earlier[tool.method] : undefined;
-    const old = before.manifest.tools.find((candidate) => candidate.method === tool.method);
-    const accepted: HeldToolChange | undefined =
-      kept ??
-      (old === undefined
-        ? undefined
-        : {
-            previous: old,
-            previousClaims: claimsOf(before, old.executor.tool) ?? { readOnly: false, destructive: false },
-            at: now,
-          });
-    if (accepted === undefined) continue;
-    // The accepted definition as the server's record then described it (its claims included).
-    const serverTool = accepted.previous.executor.tool as string;
-    const then: McpServerRecord = {
-      ...before,
-      manifest: {
-        ...before.manifest,
-        read_only: accepted.previousClaims.readOnly ? [serverTool] : [],
-        destructive: accepted.previousClaims.destructive ? [serverTool] : [],
-      },
-    };
-    if (
-      toolDefinitionHash(then, consentToolOf(accepted.previous)) !==
-      toolDefinitionHash(after, consentToolOf(tool))
-    )
-      held[tool.method] = accepted;
-  }
-  const { held: _held, ...rest } = after.consent ?? {};
-  const consent = { ...rest, ...(Object.keys(held).length === 0 ? {} : { held }) };
-  const { consent: _consent, ...record } = after;
-  return Object.keys(consent).length === 0 ? record : { ...record, consent };
 }

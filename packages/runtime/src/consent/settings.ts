@@ -1,0 +1,110 @@
+/**
+ * The user's consent settings of an app (`AppRecord.consent`), changed as records: each function takes the app as
+ * it is and returns its new settings with an audit detail, or throws a located error for a change that cannot be —
+ * the registry writes the record, the audit entry and, when the published tools change, a new inventory revision in
+ * one transaction.
+ */
+import { LineUpProtocolError } from '@lineup/shared';
+import type { AppConsentSettings, AppRecord, HeldToolChange, McpServerRecord } from '../storage/database.js';
+import type { ToolPolicyDecision } from './policy.js';
+import { claimsOf, consentToolOf, toolDefinitionHash } from './tool-consent.js';
+
+/** A change of an app's consent settings, and what its audit entry says. */
+export interface ConsentChange {
+  readonly consent: AppConsentSettings;
+  readonly detail: string;
+}
+
+/** The user's choice for one tool (`undefined`: back to the default), bound to the tool's definition as it is. */
+export function toolPolicyChange(
+  app: AppRecord,
+  method: string,
+  decision: ToolPolicyDecision | undefined,
+  now: number,
+): ConsentChange {
+  const tool = app.manifest.tools.find((candidate) => candidate.method === method);
+  if (tool === undefined)
+    throw new LineUpProtocolError([
+      { path: 'method', code: 'unknown_reference', message: 'This app has no tool of this name.' },
+    ]);
+  const { [method]: _previous, ...others } = app.consent?.tools ?? {};
+  const tools =
+    decision === undefined
+      ? others
+      : {
+          ...others,
+          [method]: { decision, definitionHash: toolDefinitionHash(app, consentToolOf(tool)), at: now },
+        };
+  return { consent: { ...app.consent, tools }, detail: `${method} ${decision ?? 'default'}` };
+}
+
+/** Whether the user trusts an MCP server's claims. */
+export function trustChange(app: AppRecord, trusted: boolean): ConsentChange {
+  if (app.kind !== 'mcp_server')
+    throw new LineUpProtocolError([
+      { path: 'appId', code: 'invalid_value', message: 'Only an MCP server can be trusted.' },
+    ]);
+  return { consent: { ...app.consent, trusted }, detail: trusted ? 'trusted' : 'not trusted' };
+}
+
+/** The user accepts the held change of one tool: it is published again. */
+export function acceptedChange(app: AppRecord, method: string): ConsentChange {
+  const held = app.consent?.held ?? {};
+  if (!Object.hasOwn(held, method))
+    throw new LineUpProtocolError([
+      { path: 'method', code: 'unknown_reference', message: 'This tool has no change to accept.' },
+    ]);
+  const { [method]: _accepted, ...others } = held;
+  const { held: _held, ...rest } = app.consent ?? {};
+  return {
+    consent: { ...rest, ...(Object.keys(others).length === 0 ? {} : { held: others }) },
+    detail: `${method} change accepted`,
+  };
+}
+
+/**
+ * `after` with the held changes of a refresh from `before`: a tool whose definition changed is held with the
+ * definition the user had accepted (an earlier held change keeps its first one); a tool back to what was accepted,
+ * or gone, is held no more; a new tool is not held (it asks like any tool of the server).
+ */
+export function withHeldChanges(
+  before: McpServerRecord,
+  after: McpServerRecord,
+  now: number,
+): McpServerRecord {
+  const held: Record<string, HeldToolChange> = {};
+  const earlier = before.consent?.held ?? {};
+  for (const tool of after.manifest.tools) {
+    const kept = Object.hasOwn(earlier, tool.method) ? earlier[tool.method] : undefined;
+    const old = before.manifest.tools.find((candidate) => candidate.method === tool.method);
+    const accepted: HeldToolChange | undefined =
+      kept ??
+      (old === undefined
+        ? undefined
+        : {
+            previous: old,
+            previousClaims: claimsOf(before, old.executor.tool) ?? { readOnly: false, destructive: false },
+            at: now,
+          });
+    if (accepted === undefined) continue;
+    // The accepted definition as the server's record then described it (its claims included).
+    const serverTool = accepted.previous.executor.tool as string;
+    const then: McpServerRecord = {
+      ...before,
+      manifest: {
+        ...before.manifest,
+        read_only: accepted.previousClaims.readOnly ? [serverTool] : [],
+        destructive: accepted.previousClaims.destructive ? [serverTool] : [],
+      },
+    };
+    if (
+      toolDefinitionHash(then, consentToolOf(accepted.previous)) !==
+      toolDefinitionHash(after, consentToolOf(tool))
+    )
+      held[tool.method] = accepted;
+  }
+  const { held: _held, ...rest } = after.consent ?? {};
+  const consent = { ...rest, ...(Object.keys(held).length === 0 ? {} : { held }) };
+  const { consent: _consent, ...record } = after;
+  return Object.keys(consent).length === 0 ? record : { ...record, consent };
+}
