@@ -190,6 +190,13 @@ export class ConsentSteps {
   }): Promise<ViewCallRefusal | undefined> {
     const { app, agentTool } = request;
     const { manifest } = app;
+    // A tool its server changed since the user accepted it runs for no one until the user accepts the change.
+    if (agentTool !== undefined && app.consent?.held?.[agentTool.method] !== undefined)
+      return {
+        code: 'permission_denied',
+        message:
+          'The server changed this tool since the user accepted it; the change must be accepted first.',
+      };
     const tool: ConsentTool =
       agentTool !== undefined
         ? consentToolOf(agentTool)

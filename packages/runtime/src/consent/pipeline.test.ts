@@ -290,7 +290,7 @@ describe('the answers', () => {
   });
 
   it('a grant is bound to the definition: a server that changed the tool is asked about again', async () => {
-    const { call, user, registry } = await setUp();
+    const { call, user, registry, runtime } = await setUp();
     await call('files.list', 'call_a');
     await settleMicrotasks();
     user.answer('call_a', { decision: 'allow', remember: true });
@@ -311,6 +311,17 @@ describe('the answers', () => {
     expect((await call('files.list', 'call_held')).answer).toMatchObject({
       payload: { error: { code: 'unsupported' } },
     });
+    // Nor does a view of the server run it (even on a server the user trusts).
+    await registry.setTrusted('mcp.files', true);
+    expect(
+      await runtime.mcpViewCall({
+        conversationId: CONVERSATION,
+        appId: 'mcp.files',
+        tool: 'list',
+        arguments: {},
+      }),
+    ).toMatchObject({ status: 'error', code: 'permission_denied' });
+    await registry.setTrusted('mcp.files', false);
     await registry.acceptToolChange('mcp.files', 'list');
     expect((await registry.inventory()).tools?.map((tool) => tool.name)).toContain('files.list');
     await expect(registry.acceptToolChange('mcp.files', 'list')).rejects.toThrow(
