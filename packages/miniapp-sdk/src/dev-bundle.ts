@@ -6,7 +6,9 @@
  * it again when the manifest changes.
  *
  * The build starts with the first request, so a dev server nobody points a host at builds nothing. A request
- * waits for the build in progress; a failed build answers 503 with the build's message. Only pages on a loopback
+ * waits for the build in progress. A failed build — the first or any rebuild — answers every request with 503
+ * and the build's message (`buildFailure`: the tool, the field, what to write), until a build succeeds; the
+ * terminal says "dev bundle not built" with the same message, and "dev bundle built" only for a good build. Only pages on a loopback
  * origin (`localhost`, `127.0.0.1`, `[::1]`) may read it from another origin (CORS), as Vite allows for its own
  * files: another website the author visits cannot read the app's code.
  */
@@ -48,6 +50,33 @@ interface Watcher {
   close(): Promise<void> | void;
 }
 
+/**
+ * A failed build's message as the author needs it: what the plugin or Vite said (the tool, the field, what to
+ * write), without the stack or the plugin's frame, ending with what happens next.
+ */
+export function buildFailure(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const lines: string[] = [];
+  for (const line of raw.split(/\r?\n/)) {
+    // Vite's summary and the stack frames say nothing the author can act on.
+    if (/^\s*at\s/.test(line) || /^Build failed with \d+ errors?:\s*$/.test(line)) continue;
+    if (line.trim() === '' && (lines.length === 0 || lines.at(-1) === '')) continue;
+    lines.push(line.trimEnd());
+  }
+  // A cause that only repeats what was said (the plugin's own error wraps the SDK's) is left out.
+  const cause = lines.indexOf('Caused by:');
+  if (cause >= 0) {
+    const repeated = lines
+      .slice(cause + 1)
+      .map((line) => line.trim().replace(/^[A-Za-z]*Error:\s*/, ''))
+      .filter((line) => line !== '')
+      .every((line) => lines.slice(0, cause).some((said) => said.includes(line)));
+    if (repeated) lines.splice(cause);
+  }
+  const message = lines.join('\n').trim();
+  return `The build failed: ${message === '' ? 'no message' : message}\nThe host keeps the last good build; fix the file and save to build again.`;
+}
+
 /** The dev bundle's middleware for `server`; its build runs in `outDir` under Vite's cache folder. */
 export function devBundleMiddleware(server: ViteDevServer) {
   const outDir = join(server.config.cacheDir, 'lineup-bundle');
@@ -69,31 +98,51 @@ export function devBundleMiddleware(server: ViteDevServer) {
       finish = resolve;
     });
     const { build } = await import('vite');
+    const logger = server.config.logger;
     const watcher = (await build({
       configFile,
       root: server.config.root,
       mode: server.config.mode,
       logLevel: 'warn',
+      // Its warnings reach the terminal as Vite's own; a failure is said once, by the watcher below, cleaned.
+      customLogger: {
+        info: () => {},
+        warn: (message, options) => logger.warn(message, options),
+        warnOnce: (message, options) => logger.warnOnce(message, options),
+        error: () => {},
+        clearScreen: () => {},
+        hasErrorLogged: () => false,
+        get hasWarned() {
+          return logger.hasWarned;
+        },
+      },
       clearScreen: false,
       build: { outDir, emptyOutDir: true, watch: {} },
     })) as unknown as Watcher;
+    /** The failure of the build in progress, if it failed: the last one stays until a build succeeds. */
+    let failed: string | undefined;
     watcher.on('event', (event) => {
-      if (event.code === 'START' && finish === undefined)
-        settled = new Promise((resolve) => {
-          finish = resolve;
-        });
+      if (event.code === 'START') {
+        failed = undefined;
+        if (finish === undefined)
+          settled = new Promise((resolve) => {
+            finish = resolve;
+          });
+      }
       if (event.code === 'BUNDLE_END') void event.result?.close?.();
-      if (event.code === 'END' || event.code === 'ERROR') {
+      if (event.code === 'ERROR') {
+        failed = buildFailure(event.error);
+        failure = failed;
+        logger.error(`[lineup] dev bundle not built: ${failed}`, { timestamp: true });
+      }
+      if (event.code === 'END') {
         builds++;
-        failure =
-          event.code === 'ERROR'
-            ? `The build failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`
-            : undefined;
-        if (failure === undefined)
-          server.config.logger.info(`[lineup] dev bundle built (${builds}): ${DEV_BUNDLE_PATH}`, {
+        if (failed === undefined) {
+          failure = undefined;
+          logger.info(`[lineup] dev bundle built (${builds}): ${DEV_BUNDLE_PATH}`, {
             timestamp: true,
           });
-        else server.config.logger.error(`[lineup] ${failure}`, { timestamp: true });
+        }
         finish?.();
         finish = undefined;
       }
