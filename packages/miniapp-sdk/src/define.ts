@@ -123,11 +123,59 @@ export function agentTool<Input extends z.ZodObject, Output extends z.ZodType>(
   return tool;
 }
 
+/** The characters of `Text`, as a union (`'ab'` → `'a' | 'b'`). */
+type CharactersOf<Text extends string> = Text extends `${infer Head}${infer Tail}`
+  ? Head | CharactersOf<Tail>
+  : never;
+type LowercaseLetter = CharactersOf<'abcdefghijklmnopqrstuvwxyz'>;
+type MethodCharacter = LowercaseLetter | Uppercase<LowercaseLetter> | CharactersOf<'0123456789_'>;
+type MaxMethodLength = (typeof AGENT_TOOL_LIMITS)['maxMethodLength'];
+
+/**
+ * Whether `Rest`, after the `Seen` characters, ends a method name: only letters, digits and `_`, at most
+ * `maxMethodLength` in all. Checked a character at a time, tail-recursively (TypeScript has no regular
+ * expressions in types); a key that is not a literal (`Record<string, …>`) is left to the check at build time.
+ */
+type IsMethodNameRest<Rest extends string, Seen extends readonly unknown[]> = string extends Rest
+  ? true
+  : Rest extends `${infer Head}${infer Tail}`
+    ? Head extends MethodCharacter
+      ? Seen['length'] extends MaxMethodLength
+        ? false
+        : IsMethodNameRest<Tail, [...Seen, Head]>
+      : false
+    : true;
+
+/** `TOOL_METHOD_PATTERN` as a type: a lowercase letter, then letters, digits and `_`, at most 64 characters. */
+type IsMethodName<Key extends PropertyKey> = Key extends string
+  ? string extends Key
+    ? true
+    : Key extends `${LowercaseLetter}${infer Rest}`
+      ? IsMethodNameRest<Rest, [Key]>
+      : false
+  : false;
+
+/** What the compiler says a tool's key must be (the words of the check at build time). */
+type ToolKeyRule =
+  `A tool's key is its method name: a lowercase letter, then letters, digits and _, at most ${MaxMethodLength} characters (such as add or addNote)`;
+
+/**
+ * Each key of `Tools` that is not a method name, typed as the rule it breaks: `tools: Tools & InvalidToolKeys<Tools>`
+ * makes `{ Add: … }` a compile error that reads `Type '…' is not assignable to type '"A tool's key is its method
+ * name: …"'` (empty, so nothing, for good keys).
+ */
+type InvalidToolKeys<Tools> = {
+  readonly [Key in keyof Tools as IsMethodName<Key> extends true ? never : Key]: ToolKeyRule;
+};
+
 export interface AgentToolsDefinition<Tools extends Record<string, AgentToolDefinition>> {
   /** The app scope of every tool (`pomodoro`); the manifest's app scope must be the same. */
   readonly appScope: string;
-  /** Tools by method name (`start`, `interrupt`). */
-  readonly tools: Tools;
+  /**
+   * Tools by method name (`start`, `interrupt`). A key that is not a method name is a type error as well as a
+   * build error.
+   */
+  readonly tools: Tools & InvalidToolKeys<Tools>;
 }
 
 /** What an invocation of an SDK tool ends with: the result, or a stable error code for the runtime. */

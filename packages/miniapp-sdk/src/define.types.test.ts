@@ -1,9 +1,14 @@
-/** The cross-field rules the types encode: a wrong combination of executor, call model and activation does not compile. */
+/**
+ * The rules the types encode: a wrong combination of executor, call model and activation, or a tool key that is not
+ * a method name, does not compile.
+ */
 import type { AgentToolCallModel, RuntimeToolBuiltin } from '@lineup/shared/protocol';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AgentTools,
   agentTool,
+  defineAgentTools,
   type RuntimeAgentTool,
   type SdkAgentToolActivation,
   type SdkAgentToolCallModel,
@@ -78,5 +83,85 @@ describe('tool types', () => {
   it('types every built-in of the protocol and every call model', () => {
     expectTypeOf<RuntimeAgentTool['runtime']>().toEqualTypeOf<RuntimeToolBuiltin>();
     expectTypeOf<RuntimeAgentTool['callModel']>().toEqualTypeOf<AgentToolCallModel>();
+  });
+
+  describe('a tool key is a method name: a lowercase letter, then letters, digits and _, at most 64 characters', () => {
+    // Types only: each call is never run (the build refuses these keys too, define.test.ts).
+    const tool = agentTool({
+      ...contract,
+      callModel: 'command',
+      activation: 'app_ready',
+      handler: ({ minutes }) => ({ status: String(minutes) }),
+    });
+    const define = (check: () => AgentTools) => check;
+
+    it('accepts add, addNote, add_2 and a key of 64 characters', () => {
+      define(() => defineAgentTools({ appScope: 'notes', tools: { add: tool, addNote: tool, add_2: tool } }));
+      define(() =>
+        defineAgentTools({
+          appScope: 'notes',
+          tools: { a234567890123456789012345678901234567890123456789012345678901234: tool },
+        }));
+    });
+
+    it('refuses a capital, a dash, a leading digit or _, and a key of 65 characters', () => {
+      // @ts-expect-error a method name starts with a lowercase letter
+      define(() => defineAgentTools({ appScope: 'notes', tools: { Add: tool } }));
+      // @ts-expect-error a method name starts with a lowercase letter
+      define(() => defineAgentTools({ appScope: 'notes', tools: { AddNote: tool } }));
+      // @ts-expect-error letters, digits and _ only
+      define(() => defineAgentTools({ appScope: 'notes', tools: { 'add-note': tool } }));
+      // @ts-expect-error a method name starts with a letter
+      define(() => defineAgentTools({ appScope: 'notes', tools: { '1add': tool } }));
+      // @ts-expect-error a method name starts with a letter
+      define(() => defineAgentTools({ appScope: 'notes', tools: { _add: tool } }));
+      // @ts-expect-error an empty key is no method name
+      define(() => defineAgentTools({ appScope: 'notes', tools: { '': tool } }));
+      define(() =>
+        defineAgentTools({
+          appScope: 'notes',
+          // @ts-expect-error at most 64 characters
+          tools: { a2345678901234567890123456789012345678901234567890123456789012345: tool },
+        }));
+      // Only the bad key is refused: its good neighbour is not reported with it.
+      // @ts-expect-error the one bad key
+      define(() => defineAgentTools({ appScope: 'notes', tools: { add: tool, Add: tool } }));
+    });
+
+    it('leaves keys it cannot see (a Record<string, …>) to the check at build time', () => {
+      const tools: Record<string, typeof tool> = { add: tool };
+      define(() => defineAgentTools({ appScope: 'notes', tools }));
+    });
+
+    it('keeps a wrapped handler typed from its schemas', () => {
+      define(() =>
+        defineAgentTools({
+          appScope: 'notes',
+          tools: {
+            add: agentTool({
+              ...contract,
+              callModel: 'command',
+              activation: 'app_ready',
+              handler: ({ minutes }) => {
+                expectTypeOf(minutes).toEqualTypeOf<number>();
+                return { status: 'ok' };
+              },
+            }),
+          },
+        }));
+      define(() =>
+        defineAgentTools({
+          appScope: 'notes',
+          tools: {
+            add: agentTool({
+              ...contract,
+              callModel: 'command',
+              activation: 'app_ready',
+              // @ts-expect-error the output schema wants status: a string
+              handler: () => ({ status: 1 }),
+            }),
+          },
+        }));
+    });
   });
 });
