@@ -8,7 +8,8 @@ const list = document.getElementById('notes') as HTMLUListElement;
 
 function render() {
   const notes = allNotes();
-  status.textContent = notes.length === 0 ? 'No notes yet.' : `${notes.length} notes`;
+  status.textContent =
+    notes.length === 0 ? 'No notes yet.' : notes.length === 1 ? '1 note' : `${notes.length} notes`;
   list.replaceChildren(
     ...notes.map((text) => {
       const item = document.createElement('li');
