@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CreateMiniAppError, createMiniApp, packageManagerOf, runCommand } from './create.js';
+import { CreateMiniAppError, createMiniApp, packageManagerOf } from './create.js';
+import { nextSteps } from './next-steps.js';
 
 const USAGE = `Usage: npm create @lineup/miniapp@latest <folder> [-- options]
        pnpm create @lineup/miniapp <folder> [options]
@@ -62,12 +63,7 @@ function main(argv: readonly string[]): number {
       [
         `Created ${app.displayName} in ${folder}: ${app.files.length} files, the tool ${app.appScope}.add.`,
         '',
-        'Next:',
-        `  cd ${folder}`,
-        `  ${manager} install`,
-        `  ${runCommand(manager, 'test')}       the tool's tests`,
-        `  ${runCommand(manager, 'dev')}        then open http://localhost:5173/__lineup/ and press Call`,
-        `  ${runCommand(manager, 'build')}      dist/ with lineup.manifest.json, to install in a LineUp host`,
+        ...nextSteps(folder, manager),
       ].join('\n'),
     );
     return 0;
