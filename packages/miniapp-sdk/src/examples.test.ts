@@ -1,6 +1,6 @@
 /** The README's examples: shown verbatim, and run here to prove they do what their comments say. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import clientSource from '../examples/client.ts?raw';
+import mainSource from '../examples/main.ts?raw';
 import toolsSource from '../examples/tools.ts?raw';
 import viteSource from '../examples/vite.config.ts?raw';
 import readme from '../README.md?raw';
@@ -10,7 +10,7 @@ describe('README examples', () => {
   it.each([
     ['tools', toolsSource],
     ['vite.config', viteSource],
-    ['client', clientSource],
+    ['main', mainSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -38,12 +38,12 @@ describe('README examples', () => {
     ]);
   });
 
-  describe('client', () => {
+  describe('main', () => {
     afterEach(() => {
       vi.unstubAllGlobals();
     });
 
-    it('announces app_ready, renders committed session data and closes on the close notice', async () => {
+    it('starts when the page loads: announces app_ready, renders committed session data, closes on the close notice', async () => {
       const posted: unknown[] = [];
       const listeners: ((event: { source: unknown; data: unknown }) => void)[] = [];
       const parent = { postMessage: (message: unknown) => posted.push(message) };
@@ -57,6 +57,17 @@ describe('README examples', () => {
         setTimeout: globalThis.setTimeout,
         clearTimeout: globalThis.clearTimeout,
       });
+      // The page: its list of notes, and the items it makes.
+      const list = {
+        items: [] as unknown[],
+        replaceChildren(...items: unknown[]) {
+          this.items = items;
+        },
+      };
+      vi.stubGlobal('document', {
+        getElementById: (id: string) => (id === 'notes' ? list : null),
+        createElement: (tag: string) => ({ tag, textContent: '' }),
+      });
       const deliver = (data: object) => {
         for (const listener of [...listeners])
           listener({
@@ -64,12 +75,13 @@ describe('README examples', () => {
             data: { namespace: 'lineup.miniapp.v1', instance_id: 'notes.7', ...data },
           });
       };
-      const { startPage } = await import('../examples/client.js');
-      const render = vi.fn();
-      startPage(render);
+      await import('../examples/main.js');
       expect(posted).toEqual([{ namespace: 'lineup.miniapp.v1', instance_id: 'notes.7', type: 'app_ready' }]);
-      deliver({ type: 'session_data', revision: 1, data: { notes: ['Buy milk'] } });
-      expect(render).toHaveBeenCalledWith({ notes: ['Buy milk'] });
+      deliver({ type: 'session_data', revision: 1, data: { notes: ['Buy milk', 'Call mom'] } });
+      expect(list.items).toEqual([
+        { tag: 'li', textContent: 'Buy milk' },
+        { tag: 'li', textContent: 'Call mom' },
+      ]);
       deliver({ type: 'lifecycle', phase: 'close' });
       expect(listeners).toHaveLength(0);
     });
