@@ -90,6 +90,100 @@ test('?dev= installs the app from its dev server, the console calls its tool, a 
   }
 });
 
+// While the build is broken the dev server answers 503, which Chromium logs for each poll of the manifest.
+test.describe('a broken save', () => {
+  test.use({
+    allowedConsoleErrors:
+      /status of 503 \(Service Unavailable\) \(http:\/\/127\.0\.0\.1:\d+\/__lineup\/bundle\/lineup\.manifest\.json\)$/,
+  });
+
+  test('a save that breaks the tool shows the build message in the host at once; the last good build keeps answering; the fix is installed', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const app = createMiniApp({ directory: testInfo.outputPath('broken-notes'), appScope: 'broken_notes' });
+    const server = await createServer({
+      root: app.directory,
+      configFile: join(app.directory, 'vite.config.ts'),
+      logLevel: 'silent',
+      cacheDir: join(app.directory, '.vite'),
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    });
+    await server.listen();
+    try {
+      const address = server.httpServer?.address();
+      if (address === null || typeof address !== 'object' || address === undefined)
+        throw new Error('no dev server address');
+      const bundle = `http://127.0.0.1:${address.port}/__lineup/bundle/`;
+      await page.goto(`/?dev=${encodeURIComponent(bundle)}`);
+      const dev = panel(page).getByRole('region', { name: 'Developing a MiniApp' });
+      await expect(dev.getByRole('status')).toHaveText('Installed Broken Notes 0.1.0.', { timeout: 60_000 });
+
+      const region = page.getByRole('region', { name: 'Agent console' });
+      await region.getByRole('button', { name: 'Show' }).click();
+      await region.getByLabel('Agent Tool', { exact: true }).selectOption('broken_notes.add');
+      const calls = region.getByRole('listitem', { name: /^broken_notes\.add call_console_/ });
+      const call = async (text: string) => {
+        const before = await calls.count();
+        await region.getByRole('textbox', { name: 'text (required)' }).fill(text);
+        await region.getByRole('button', { name: 'Call tool' }).click();
+        await expect(calls).toHaveCount(before + 1);
+        const item = calls.first();
+        await expect(item.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+        return JSON.parse((await item.locator('.host__console-result pre').textContent()) ?? '') as unknown;
+      };
+      expect(await call('Buy milk')).toEqual({ count: 1 });
+
+      // The author removes the tool's risk and saves: within 3 s the host says the build failed, with the tool,
+      // the field and what to write, and that the last good build still runs.
+      const tools = join(app.directory, 'src', 'tools.ts');
+      const good = await readFile(tools, 'utf8');
+      expect(good).toContain("      risk: 'display_only',\n");
+      await writeFile(tools, good.replace("      risk: 'display_only',\n", ''));
+      const saved = Date.now();
+      const alert = dev.getByRole('alert');
+      await expect(alert).toContainText(
+        'Not installed. The new build failed; Broken Notes 0.1.0 from the last good build still runs and answers calls.',
+        { timeout: 3_000 },
+      );
+      const shownAfter = Date.now() - saved;
+      const message = alert.locator('pre');
+      await expect(message).toContainText(
+        "tools.add.risk: Required: one of 'display_only', 'user_confirmation'",
+      );
+      await expect(message).toContainText('The build failed:');
+      // Neither a stack frame nor a terminal's colour code.
+      expect(await message.textContent()).not.toMatch(/\n\s+at |\[\d+m/);
+      testInfo.annotations.push({ type: 'build failure shown after', description: `${shownAfter} ms` });
+      expect(await axeDevSection(page)).toEqual([]);
+      await panel(page).screenshot({ path: 'test-results/dev-link-build-failed-en.png' });
+
+      // The last good build answers calls meanwhile, and stays shown as failed while the source is broken.
+      expect(await call('Call mom')).toEqual({ count: 2 });
+      await expect(alert).toContainText('The new build failed');
+      await page.getByRole('button', { name: '中文', exact: true }).click();
+      const zh = page
+        .getByRole('complementary', { name: '小程序' })
+        .getByRole('region', { name: '开发中的小程序' });
+      await expect(zh.getByRole('alert')).toContainText(
+        '新构建失败；上一次成功构建的 Broken Notes 0.1.0 仍在运行并响应调用。',
+      );
+      await zh.screenshot({ path: 'test-results/dev-link-build-failed-zh.png' });
+      await page.getByRole('button', { name: 'EN', exact: true }).click();
+
+      // The fix: the next good build is installed, and runs at the next call.
+      await writeFile(tools, good.replace('addNote(text)', 'addNote(text) * 100'));
+      await expect(dev.getByRole('status')).toHaveText('Installed the new build of Broken Notes 0.1.0.', {
+        timeout: 30_000,
+      });
+      await expect(dev.getByRole('alert')).toHaveCount(0);
+      expect(await call('Fixed')).toEqual({ count: 100 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 test('?dev= on another machine is refused before anything is fetched (dark, in Chinese too)', async ({
   page,
 }) => {

@@ -294,6 +294,10 @@ const en = {
           return problem.status === 0
             ? `The dev server cannot be reached: ${problem.message} Is \`npm run dev\` running?`
             : `The dev server answered ${problem.status}: ${problem.message}`;
+        case 'dev_build_failed':
+          return problem.running === undefined
+            ? 'The build failed, so nothing is installed yet; the dev server says (fix it and save):'
+            : `The new build failed; ${problem.running.name} ${problem.running.version} from the last good build still runs and answers calls. The dev server says (fix it and save):`;
         case 'no_manifest':
           return `The folder “${problem.folder}” has no lineup.manifest.json at its top: pick the folder that holds it.`;
         case 'nothing_picked':
@@ -681,6 +685,10 @@ const zh: HostText = {
           return problem.status === 0
             ? `无法连接开发服务器：${problem.message} \`npm run dev\` 是否在运行？`
             : `开发服务器返回 ${problem.status}：${problem.message}`;
+        case 'dev_build_failed':
+          return problem.running === undefined
+            ? '构建失败，尚未安装任何内容。开发服务器的消息如下（修正后保存即可）：'
+            : `新构建失败；上一次成功构建的 ${problem.running.name} ${problem.running.version} 仍在运行并响应调用。开发服务器的消息如下（修正后保存即可）：`;
         case 'no_manifest':
           return `文件夹“${problem.folder}”的顶层没有 lineup.manifest.json：请选择存放它的文件夹。`;
         case 'nothing_picked':

@@ -252,6 +252,15 @@ describe('buildFailure', () => {
     );
   });
 
+  it("drops a terminal's colours, which would otherwise hide a stack line", () => {
+    const coloured = new Error(
+      '\x1b[31mBuild failed with 1 error:\x1b[39m\n\x1b[31mtools.add.risk: Required.\x1b[39m\n\x1b[90m    at x (y.js:1:1)\x1b[39m',
+    );
+    expect(buildFailure(coloured)).toBe(
+      'The build failed: tools.add.risk: Required.\nThe host keeps the last good build; fix the file and save to build again.',
+    );
+  });
+
   it('keeps a cause that says something new', () => {
     const text = buildFailure(
       new Error('Could not load ./src/tools.ts\nCaused by:\n  Error: ENOENT: no such file'),

@@ -50,12 +50,16 @@ interface Watcher {
   close(): Promise<void> | void;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI escape starts with ESC.
+const ANSI_ESCAPE = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
 /**
  * A failed build's message as the author needs it: what the plugin or Vite said (the tool, the field, what to
  * write), without the stack or the plugin's frame, ending with what happens next.
  */
 export function buildFailure(error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
+  // Vite colours its messages for a terminal; the host shows them as text.
+  const raw = (error instanceof Error ? error.message : String(error)).replace(ANSI_ESCAPE, '');
   const lines: string[] = [];
   for (const line of raw.split(/\r?\n/)) {
     // Vite's summary and the stack frames say nothing the author can act on.

@@ -666,5 +666,13 @@ function ProblemDetails({ problem }: { readonly problem: AppCenterProblem }) {
         ))}
       </ul>
     );
+  if (problem.kind === 'dev_build_failed')
+    return (
+      // Its own words, lines kept (the build's message is in English, as the terminal's).
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a long message scrolls; the keyboard must reach it.
+      <pre className="host__app-build-message" lang="en" tabIndex={0}>
+        {problem.message}
+      </pre>
+    );
   return null;
 }

@@ -380,7 +380,15 @@ export class AppCenter {
 
   /** A dev bundle that could not be read or was refused before an install: shown as its last install's state. */
   devProblem(problem: AppCenterProblem): void {
-    this.#setAction({ form: 'dev' }, { status: 'failed', action: 'install', problem });
+    let shown = problem;
+    if (problem.kind === 'dev_build_failed' && problem.running === undefined) {
+      // The app the last good build installed keeps running: say which.
+      const devUrl = this.#snapshot.devUrl;
+      const record = this.#snapshot.apps.find((app) => appSource(app.record) === devUrl)?.record;
+      if (record !== undefined)
+        shown = { ...problem, running: { name: record.manifest.name, version: record.manifest.version } };
+    }
+    this.#setAction({ form: 'dev' }, { status: 'failed', action: 'install', problem: shown });
   }
 
   /** Installs (or updates) the bundle in a folder the user picked: the same verification as a served one. */

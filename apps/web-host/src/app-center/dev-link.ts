@@ -6,8 +6,10 @@
  * console (or a remote agent, `?agent=ws://…`) calls them through the same pipeline as an installed app's.
  *
  * Only a dev server on this machine is followed (`devBundleUrl`). A manifest that cannot be read (the server
- * stopped, its build failed) is shown in the app center and tried again each second; a refused install is shown
- * and tried again when the manifest changes.
+ * stopped) is shown in the app center and tried again each second. A failed build (the dev server answers 503
+ * with the build's message) is shown with its message, lines kept, where the last install's result was, saying
+ * which app the last good build installed — it stays installed and keeps answering calls; the next good build
+ * is installed. A refused install is shown and tried again when the manifest changes.
  */
 import { type AppCenter, devBundleUrl } from './app-center.ts';
 
@@ -24,6 +26,22 @@ const bounded = (text: string) => {
   const clean = text.replace(/\s+/g, ' ').trim();
   return clean.length <= 300 ? clean : `${clean.slice(0, 299)}…`;
 };
+
+/** The characters of a failed build's message shown; the terminal has the rest (said, never cut silently). */
+export const DEV_BUILD_MESSAGE_CHARS = 4_000;
+
+/** A failed build's message with its lines, bounded, control characters but the newline made spaces. */
+function buildMessage(text: string): string {
+  const clean = text
+    .replace(/\r\n?/g, '\n')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal's colour codes start with ESC.
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, ' ')
+    .trim();
+  if (clean.length <= DEV_BUILD_MESSAGE_CHARS) return clean;
+  return `${clean.slice(0, DEV_BUILD_MESSAGE_CHARS)}\n… (${clean.length - DEV_BUILD_MESSAGE_CHARS} more characters in the terminal running vite)`;
+}
 
 export class DevLink {
   readonly #center: AppCenter;
@@ -67,7 +85,12 @@ export class DevLink {
       text = await response.text();
       if (!response.ok) {
         this.#last = undefined;
-        this.#center.devProblem({ kind: 'dev_unavailable', status: response.status, message: bounded(text) });
+        // 503 is the dev bundle's failed build: its message (the tool, the field, the fix) and what still runs.
+        this.#center.devProblem(
+          response.status === 503
+            ? { kind: 'dev_build_failed', message: buildMessage(text) }
+            : { kind: 'dev_unavailable', status: response.status, message: bounded(text) },
+        );
         return;
       }
     } catch (error) {

@@ -29,6 +29,15 @@ export type AppCenterProblem =
   | { readonly kind: 'dev_not_local' }
   /** The dev server did not give its manifest (`status` 0: unreachable): its words, bounded. */
   | { readonly kind: 'dev_unavailable'; readonly status: number; readonly message: string }
+  /**
+   * The dev server's build failed (it answered 503): its message as it wrote it (lines kept), and the app the
+   * last good build installed, which keeps running (`running` absent: none is installed).
+   */
+  | {
+      readonly kind: 'dev_build_failed';
+      readonly message: string;
+      readonly running?: { readonly name: string; readonly version: string };
+    }
   /** The picked folder has no manifest at its top (`folder` is its name). */
   | { readonly kind: 'no_manifest'; readonly folder: string }
   | { readonly kind: 'nothing_picked' }
