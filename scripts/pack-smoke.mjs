@@ -17,7 +17,11 @@
  * every file the README shows compared with the one written, the built manifest checked; then the same app made,
  * installed, tested, type-checked and built with pnpm.
  *
- *   node scripts/pack-smoke.mjs --guide-only     (packs, then runs only the guide)
+ * It also runs the SDK README's path for packages not on the registry yet (`runTarballCommands`): its lines exactly as
+ * written, with no terminal, beside a link to this checkout; they pack three packages, create the app from the
+ * tarballs with `npm exec --yes`, and install and test it.
+ *
+ *   node scripts/pack-smoke.mjs --guide-only     (packs, then runs only the guide and the tarball path)
  *   node scripts/pack-smoke.mjs --rows-only      (packs, then runs only the rows: the test command runs the two
  *                                                 at once, beside the unit tests)
  *
@@ -33,10 +37,11 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -50,9 +55,14 @@ function log(message) {
   console.log(`[pack-smoke] ${message}`);
 }
 
-function step(name, command, args, cwd) {
+function step(name, command, args, cwd, stepEnv = env) {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(command, args, {
+    cwd,
+    env: stepEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (result.status !== 0) {
     console.error(result.stdout);
     console.error(result.stderr);
@@ -522,9 +532,14 @@ function runGuide(work, tarballs, tarballOf, readme) {
       encoding: 'utf8',
     },
   );
-  if (made.status !== 0 || !made.stdout.includes('pnpm install'))
+  if (
+    made.status !== 0 ||
+    !['pnpm install', 'pnpm typecheck', 'keep `pnpm dev` running', '?dev=http'].every((text) =>
+      made.stdout.includes(text),
+    )
+  )
     throw new Error(
-      `guide (pnpm): the create command failed or did not say pnpm install: ${made.stdout}${made.stderr}`,
+      `guide (pnpm): the create command failed, or its Next: lines leave out pnpm install, pnpm typecheck or the real runtime (?dev=): ${made.stdout}${made.stderr}`,
     );
   if (!readFileSync(join(app, 'README.md'), 'utf8').includes('`pnpm dev`'))
     throw new Error("guide (pnpm): the app's README does not show pnpm's commands");
@@ -532,6 +547,76 @@ function runGuide(work, tarballs, tarballOf, readme) {
     step(`guide (pnpm): pnpm ${command}`, 'pnpm', [command], app);
   built(app);
   log('guide (pnpm): created as pnpm runs it, installed, tested, type-checked and built with pnpm');
+}
+
+/**
+ * The SDK README's path for packages not on the registry yet, as a reader with a LineUp checkout follows it: each
+ * line of the block marked `<!-- tarball-commands -->` exactly as written, through `sh -c` (so `$PWD` and the
+ * tarballs' `*` are the shell's), with no terminal (stdin is not one), in a folder that holds the checkout as
+ * `lineup/` (a link to this one); `cd` moves on, and npm's installs get the guide's quieter flags. npm is configured
+ * with `yes=false`, as where it refuses to install the packages of a command it has not been told `--yes` for (a
+ * stock npm with no terminal only warns), so the block must pass `--yes`. The app the block creates must depend on
+ * the tarballs the block packed, say the type check and the real runtime in its Next: lines, and be installed and
+ * tested by the block.
+ */
+function runTarballCommands(work, readme) {
+  const start = join(work, 'tarball-commands');
+  mkdirSync(start);
+  symlinkSync(root, join(start, 'lineup'), 'dir');
+  const commands = /<!-- tarball-commands -->\s*\n\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (commands === undefined) throw new Error('tarball commands: the README has no tarball-commands block');
+  const lines = commands
+    .split('\n')
+    .map((text) => text.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const strict = Object.fromEntries(
+    Object.entries(env).filter(([name]) => name.toLowerCase() !== 'npm_config_yes'),
+  );
+  strict.npm_config_yes = 'false';
+  let folder = start;
+  let app;
+  const ranInApp = new Set();
+  for (const line of lines) {
+    if (line.startsWith('cd ')) {
+      folder = join(folder, line.slice(3).trim());
+      if (!existsSync(folder)) throw new Error(`tarball commands: ${line}: no such folder`);
+      continue;
+    }
+    const flags = /^npm (install|i)\b/.test(line) ? ' --no-audit --no-fund --loglevel=error' : '';
+    const output = step(`tarball commands: ${line}`, 'sh', ['-c', `${line}${flags}`], folder, strict);
+    if (folder === app) ranInApp.add(line);
+    const created = / -- create-miniapp (\S+)/.exec(line);
+    if (created === null) continue;
+    app = join(folder, created[1]);
+    if (!existsSync(join(app, 'package.json'))) throw new Error(`tarball commands: no app at ${app}`);
+    const { dependencies = {} } = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    for (const name of ['miniapp-sdk', 'shared']) {
+      const spec = dependencies[`@lineup/${name}`] ?? '';
+      const file = resolve(app, spec.replace(/^file:/, ''));
+      if (
+        !spec.startsWith('file:') ||
+        !file.startsWith(`${start}${sep}`) ||
+        !basename(file).startsWith(`lineup-${name}-`) ||
+        !existsSync(file)
+      )
+        throw new Error(
+          `tarball commands: the app's @lineup/${name} is ${JSON.stringify(spec)}, not a tarball the commands packed`,
+        );
+    }
+    if (!/typecheck/.test(output) || !output.includes('?dev=http'))
+      throw new Error(
+        `tarball commands: the create command's Next: lines leave out the type check or ?dev=:\n${output}`,
+      );
+  }
+  if (app === undefined)
+    throw new Error('tarball commands: no line creates an app (… -- create-miniapp <folder>)');
+  if (!ranInApp.has('npm install') || !ranInApp.has('npm test'))
+    throw new Error(
+      'tarball commands: the block does not run npm install and npm test in the app it creates',
+    );
+  log(
+    `tarball commands: ${lines.length} lines as written, with no terminal; the app from the tarballs installed and tested`,
+  );
 }
 
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
@@ -595,13 +680,11 @@ try {
   );
 
   const lineup = Object.fromEntries(LIBRARIES.map((name) => [`@lineup/${name}`, tarball(name)]));
-  if (!process.argv.includes('--rows-only'))
-    runGuide(
-      work,
-      tarballs,
-      tarball,
-      readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8'),
-    );
+  if (!process.argv.includes('--rows-only')) {
+    const readme = readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8');
+    runGuide(work, tarballs, tarball, readme);
+    runTarballCommands(work, readme);
+  }
   const guideOnly = process.argv.includes('--guide-only');
   const rows = ROWS.filter((row) => !guideOnly && (onlyRow === undefined || row.name === onlyRow));
   if (rows.length === 0 && !guideOnly)

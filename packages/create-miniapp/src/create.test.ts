@@ -239,3 +239,13 @@ test('the SDK README’s quick start shows the generated files exactly', () => {
   for (const [, path, content] of shown)
     expect([path, content]).toEqual([path, read(`${command![1]}/${path}`)]);
 });
+
+test('the README shows the SDK README’s tarball commands (run as written by the pack check) exactly', () => {
+  const block = (path: string) =>
+    /<!-- tarball-commands -->\s*\n\s*```sh\n([\s\S]*?)```/.exec(
+      readFileSync(new URL(path, import.meta.url), 'utf8'),
+    )?.[1];
+  const sdk = block('../../miniapp-sdk/README.md');
+  expect(sdk).toContain('create-miniapp my-notes --lineup-packages .');
+  expect(block('../README.md')).toBe(sdk);
+});
