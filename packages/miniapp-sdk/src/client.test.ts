@@ -160,7 +160,7 @@ describe('createMiniAppClient', () => {
       expect.objectContaining({
         invocation_id: 'i5',
         status: 'error',
-        error: expect.objectContaining({ code: 'invalid_result' }),
+        error: expect.objectContaining({ code: 'invalid_output' }),
       }),
     ]);
   });

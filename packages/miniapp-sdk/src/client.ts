@@ -184,7 +184,7 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
       send({
         ...base,
         status: 'error',
-        error: { code: 'invalid_result', message: 'The result is larger than the channel allows.' },
+        error: { code: 'invalid_output', message: 'The result is larger than the channel allows.' },
       });
     }
   };

@@ -186,7 +186,7 @@ export type AgentToolOutcome =
       readonly code: AgentToolErrorCode;
       readonly message: string;
       /**
-       * For `invalid_arguments` and `invalid_result`: the first refused places (at most 3), each a path of names
+       * For `invalid_arguments` and `invalid_output`: the first refused places (at most 3), each a path of names
        * and indexes in the arguments or the result (`$` for the value itself) and a stable code — never a value.
        * The runtime hands them to the agent.
        */

@@ -4,7 +4,7 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { fromZodIssue, UI_ISSUE_CODES } from '@lineup/shared';
+import { describeRefusedPlaces, fromZodIssue, UI_ISSUE_CODES } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ISSUE_PATH_PATTERN,
@@ -14,72 +14,60 @@ import type { AgentToolDescriptor } from '@lineup/shared/protocol';
 import type { z } from 'zod';
 import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './define.js';
 
-/** How many of zod's issues a message names. */
-const SHOWN_ISSUES = 3;
-
-/** An issue path as the author writes it: `items[2].text`; the value's root is `(arguments)` or `(result)`. */
-function pathText(path: readonly PropertyKey[], root: string): string {
-  let text = '';
-  for (const segment of path)
-    text +=
-      typeof segment === 'number'
-        ? `[${segment}]`
-        : `${text === '' ? '' : '.'}${String(segment).slice(0, 64)}`;
-  return text === '' ? root : text;
-}
-
-/**
- * The first issues of a refused value, each as its path, zod's code and what was expected — never the value
- * itself (it may be the user's data): `text: invalid_type (expected string); count: too_small (minimum 1)`.
- */
-function describeZodIssues(issues: readonly z.core.$ZodIssue[], root: string): string {
-  const described = issues.slice(0, SHOWN_ISSUES).map((issue) => {
-    const where = pathText(issue.path, root);
-    const detail =
-      issue.code === 'invalid_type'
-        ? `expected ${issue.expected}`
-        : issue.code === 'too_small'
-          ? `minimum ${String(issue.minimum)}`
-          : issue.code === 'too_big'
-            ? `maximum ${String(issue.maximum)}`
-            : issue.code === 'unrecognized_keys'
-              ? `not in the schema: ${issue.keys
-                  .slice(0, 3)
-                  .map((key) => key.slice(0, 64))
-                  .join(', ')}`
-              : issue.code === 'invalid_value'
-                ? `one of ${issue.values
-                    .slice(0, 5)
-                    .map((value) => (typeof value === 'string' ? JSON.stringify(value) : String(value)))
-                    .join(', ')}`
-                : undefined;
-    return `${where}: ${issue.code}${detail === undefined ? '' : ` (${detail})`}`;
-  });
-  const more = issues.length > SHOWN_ISSUES ? ` (and ${issues.length - SHOWN_ISSUES} more)` : '';
-  const text = `${described.join('; ')}${more}`;
-  return text.length <= 240 ? text : `${text.slice(0, 239)}…`;
-}
-
 const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
 /** A quoted key (`["a b"]`): a key that is not a name could be anything the user wrote. */
 const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
+/** A key that may be named (it is a name, as in the schema): any other is `[*]`. */
+const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
 
 /**
- * The first issues as the channel carries them to the runtime (and it to the agent): a path of names and indexes
- * (`items[2].text`, `$` for the value itself, `[*]` for a key that is not a name) and a stable code; no value.
+ * Every refused place of a value, as the channel carries them to the runtime (and it to the agent): a path of
+ * names and indexes (`items[2].text`, `$` for the value itself, `[*]` for a key that is not a name) and a stable
+ * code; no value. A key the schema does not have is a place of its own (`total`), named when it is a name.
  */
-function channelIssues(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[] {
-  return issues.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorIssues).map((issue) => {
-    const ours = fromZodIssue(issue);
-    const path = ours.path.replace(QUOTED_KEY, '[*]');
-    return {
+function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[] {
+  const places: MiniAppErrorIssue[] = [];
+  const add = (path: string, code: string) => {
+    const safe = path.replace(QUOTED_KEY, '[*]');
+    places.push({
       path:
-        path.length <= MINIAPP_CHANNEL_LIMITS.maxErrorIssuePathLength && MINIAPP_ISSUE_PATH_PATTERN.test(path)
-          ? path
+        safe.length <= MINIAPP_CHANNEL_LIMITS.maxErrorIssuePathLength && MINIAPP_ISSUE_PATH_PATTERN.test(safe)
+          ? safe
           : '$',
-      code: ISSUE_CODES.has(ours.code) ? ours.code : 'invalid_value',
-    };
-  });
+      code: (ISSUE_CODES.has(code) ? code : 'invalid_value') as MiniAppErrorIssue['code'],
+    });
+  };
+  for (const issue of issues) {
+    const ours = fromZodIssue(issue);
+    if (issue.code === 'unrecognized_keys') {
+      const at = ours.path === '$' ? '' : ours.path;
+      for (const key of issue.keys)
+        add(NAME.test(key) ? (at === '' ? key : `${at}.${key}`) : `${at}[*]`, 'unknown_property');
+    } else add(ours.path, ours.code);
+  }
+  return places;
+}
+
+/** A refusal as the SDK returns it: its code, one line naming every place (`describeRefusedPlaces`), the places. */
+function refusal(
+  code: 'invalid_arguments' | 'invalid_output',
+  issues: readonly z.core.$ZodIssue[],
+  schema: unknown,
+): AgentToolOutcome {
+  const places = refusedPlaces(issues);
+  const where =
+    code === 'invalid_arguments'
+      ? `The arguments do not match the input schema: ${describeRefusedPlaces(schema, places, '(arguments)')}.`
+      : `The handler returned a result the output schema refuses: ${describeRefusedPlaces(schema, places, '(result)')}.`;
+  return {
+    status: 'error',
+    code,
+    message:
+      where.length <= MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength
+        ? where
+        : `${where.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength - 1)}…`,
+    issues: places.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorIssues),
+  };
 }
 
 /** The message of a handler's exception, bounded; never its stack. */
@@ -107,13 +95,8 @@ export function agentToolsOf(
         };
       // The input is reported to tell a missing field from a wrong one; it never leaves this function.
       const parsed = tool.input.safeParse(input, { reportInput: true });
-      if (!parsed.success)
-        return {
-          status: 'error',
-          code: 'invalid_arguments',
-          message: `The arguments do not match the input schema: ${describeZodIssues(parsed.error.issues, '(arguments)')}.`,
-          issues: channelIssues(parsed.error.issues),
-        };
+      const descriptor = descriptors.find((candidate) => candidate.method === method);
+      if (!parsed.success) return refusal('invalid_arguments', parsed.error.issues, descriptor?.input_schema);
       let result: unknown;
       try {
         result = await tool.handler(parsed.data, { ...context, appScope, method });
@@ -121,13 +104,7 @@ export function agentToolsOf(
         return { status: 'error', code: 'handler_failed', message: failureMessage(error) };
       }
       const output = tool.output.safeParse(result, { reportInput: true });
-      if (!output.success)
-        return {
-          status: 'error',
-          code: 'invalid_result',
-          message: `The handler returned a result the output schema refuses: ${describeZodIssues(output.error.issues, '(result)')}.`,
-          issues: channelIssues(output.error.issues),
-        };
+      if (!output.success) return refusal('invalid_output', output.error.issues, descriptor?.output_schema);
       return { status: 'ok', result: output.data };
     },
   };

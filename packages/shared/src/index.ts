@@ -108,6 +108,13 @@ export {
   UIStreamError,
 } from './errors/errors.js';
 export { UI_ISSUE_CODES, type UIIssue, type UIIssueCode } from './errors/issues.js';
+export {
+  describeRefusedPlaces,
+  MAX_DESCRIBED_PLACES,
+  type RefusedPlace,
+  refusedPlaceSentence,
+  schemaWants,
+} from './errors/refused-places.js';
 export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
 // zod's issues as ours (a code, a path, a message that echoes no value): for a checker built on zod schemas
 export { fromZodIssue } from './json/parse.js';

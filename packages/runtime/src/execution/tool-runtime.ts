@@ -13,6 +13,7 @@
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
 
+import { describeRefusedPlaces, refusedPlaceSentence, schemaWants } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   type MiniAppErrorIssue,
@@ -64,8 +65,9 @@ import {
   type ToolCallAnswer,
   type ToolCallDisposition,
   ToolCallIntake,
+  withPlaces,
 } from '../tools/intake.js';
-import { matchesSchema, schemaIssues } from '../tools/schema-validator.js';
+import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
 
 /** The conversation's instance of an app, as the host needs it to show or close the app. */
@@ -666,7 +668,7 @@ export class ToolRuntime {
         call,
         outcome.status === 'ok'
           ? { outcome: 'completed', result: outcome.result as NonNullable<ToolResultPayload['result']> }
-          : { outcome: 'error', error: handlerError(outcome) },
+          : { outcome: 'error', error: handlerError(outcome, descriptors.get(call.call.tool)) },
         descriptors,
       );
       return true;
@@ -769,7 +771,13 @@ export class ToolRuntime {
     const args = request.arguments ?? {};
     const schema = agentTool?.input_schema ?? appTool?.input_schema ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args) || !matchesSchema(schema, args))
-      return refuse('invalid_arguments', "The arguments do not match the tool's input schema.");
+      return refuse(
+        'invalid_arguments',
+        withPlaces(
+          "The arguments do not match the tool's input schema.",
+          refusalOf(schema, args, 'arguments', '(arguments)').places,
+        ),
+      );
     if (this.#mcp === undefined) return refuse('failed', 'This host cannot call MCP servers.');
     // The consent step, as for an agent's call: nothing reaches the server before the decision its policy requires.
     const refusal = await this.#steps.viewCall({
@@ -1516,15 +1524,18 @@ export class ToolRuntime {
       (descriptor === undefined || !matchesSchema(descriptor.output_schema, result.result))
     ) {
       // Where the result fails the published schema (never what it held): the agent learns the app is at fault.
-      const issues =
-        descriptor === undefined ? [] : schemaIssues(descriptor.output_schema, result.result, 'result');
+      const refusal =
+        descriptor === undefined
+          ? undefined
+          : refusalOf(descriptor.output_schema, result.result, 'result', '(result)');
+      const message = "The result does not match the tool's output schema, so it was not delivered.";
       payload = {
         call_id: call.callId,
         outcome: 'error',
         error: {
           code: 'invalid_output',
-          message: "The result does not match the tool's output schema; it was not delivered.",
-          ...(issues.length === 0 ? {} : { issues }),
+          message: refusal === undefined ? message : withPlaces(message, refusal.places),
+          ...(refusal === undefined || refusal.issues.length === 0 ? {} : { issues: refusal.issues }),
         },
       };
     }
@@ -1730,54 +1741,53 @@ interface RegistrySnapshot {
 const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
 
-/** A fixed sentence for each issue code a page may send: the page's own words never reach the agent. */
-const ISSUE_SENTENCES: Partial<Record<MiniAppErrorIssue['code'], string>> = {
-  missing_property: 'Required.',
-  invalid_type: 'Not of the type the schema wants.',
-  unknown_property: 'Not allowed here by the schema.',
-  string_too_short: 'Shorter than the schema allows.',
-  string_too_long: 'Longer than the schema allows.',
-  number_out_of_range: 'Outside the range the schema allows.',
-  not_integer: 'Not an integer.',
-  too_few: 'Fewer entries than the schema wants.',
-  too_many: 'More entries than the schema allows.',
-};
-
 /**
  * The agent's error for a handler's `tool_return` error. The SDK's `invalid_arguments` (the handler's own input
- * schema refused what the published one let through) and `invalid_result` (its result failed its output schema,
- * so nothing was delivered: `invalid_output`) keep their located issues — a path of names and indexes and a
- * stable code, in our words; anything else is `execution_failed` naming the page's stable code. The page's
- * free-text message never reaches the agent.
+ * schema refused what the published one let through) and `invalid_output` (its result failed its output schema,
+ * so nothing was delivered; `invalid_result` from pages built with an earlier SDK) keep their located issues — a
+ * path of names and indexes and a stable code — and name them in the message as the SDK does
+ * (`count: missing_property (expected integer)`), with what the published schema wants there: our words, never
+ * the page's. Anything else is `execution_failed` naming the page's stable code. The page's free-text message
+ * never reaches the agent.
  */
 function handlerError(
   outcome: Extract<InvocationOutcome, { status: 'error' }>,
+  descriptor: AgentToolDescriptor | undefined,
 ): NonNullable<ToolResultPayload['error']> {
-  const located = (prefix: string) =>
-    outcome.issues === undefined || outcome.issues.length === 0
-      ? {}
-      : {
-          issues: wireIssues(
-            outcome.issues.map((issue) => ({
-              path: issue.path,
-              code: issue.code,
-              message: ISSUE_SENTENCES[issue.code] ?? 'Not allowed by the schema.',
-            })),
-            prefix,
-          ),
-        };
+  const located = (schema: unknown, prefix: string, valueName: string, message: string) => {
+    const places = outcome.issues ?? [];
+    if (places.length === 0) return { message };
+    return {
+      message: withPlaces(message, describeRefusedPlaces(schema, places, valueName)),
+      issues: wireIssues(
+        places.map((place) => ({
+          path: place.path,
+          code: place.code,
+          message: refusedPlaceSentence(place.code, schemaWants(schema, place)),
+        })),
+        prefix,
+      ),
+    };
+  };
   if (outcome.code === 'invalid_arguments')
     return {
       code: 'invalid_arguments',
-      message:
-        "The app's handler refused the arguments: its own input schema is stricter than the published one.",
-      ...located('payload.arguments'),
+      ...located(
+        descriptor?.input_schema,
+        'payload.arguments',
+        '(arguments)',
+        "The app's handler refused the arguments (its own input schema is stricter than the published one).",
+      ),
     };
-  if (outcome.code === 'invalid_result')
+  if (outcome.code === 'invalid_output' || outcome.code === 'invalid_result')
     return {
       code: 'invalid_output',
-      message: "The app's handler returned a result its output schema refuses; nothing was delivered.",
-      ...located('result'),
+      ...located(
+        descriptor?.output_schema,
+        'result',
+        '(result)',
+        "The app's handler returned a result its output schema refuses, so nothing was delivered.",
+      ),
     };
   return { code: 'execution_failed', message: `The app's handler returned ${outcome.code}.` };
 }

@@ -272,7 +272,7 @@ describe('an SDK tool through the MiniApp channel', () => {
     );
   });
 
-  it("the SDK's invalid_arguments and invalid_result reach the agent with where, never what", async () => {
+  it("the SDK's invalid_arguments and invalid_output reach the agent with where and what is wanted, never what was sent", async () => {
     await runtime.receive(CONVERSATION, toolCall('c1', 'notes.strict', { text: 'forbidden' }));
     await runtime.receive(CONVERSATION, toolCall('c2', 'notes.broken'));
     await vi.waitFor(async () =>
@@ -290,9 +290,13 @@ describe('an SDK tool through the MiniApp channel', () => {
         error: {
           code: 'invalid_arguments',
           message:
-            "The app's handler refused the arguments: its own input schema is stricter than the published one.",
+            "The app's handler refused the arguments (its own input schema is stricter than the published one): text: invalid_value.",
           issues: [
-            { path: 'payload.arguments.text', code: 'invalid_value', message: 'Not allowed by the schema.' },
+            {
+              path: 'payload.arguments.text',
+              code: 'invalid_value',
+              message: 'Not a value the schema allows.',
+            },
           ],
         },
       },
@@ -301,12 +305,13 @@ describe('an SDK tool through the MiniApp channel', () => {
         outcome: 'error',
         error: {
           code: 'invalid_output',
-          message: "The app's handler returned a result its output schema refuses; nothing was delivered.",
+          message:
+            "The app's handler returned a result its output schema refuses, so nothing was delivered: items[1].count: invalid_type (expected integer).",
           issues: [
             {
               path: 'result.items[1].count',
               code: 'invalid_type',
-              message: 'Not of the type the schema wants.',
+              message: 'Not of the type the schema wants: expected integer.',
             },
           ],
         },
@@ -352,7 +357,7 @@ describe('an SDK tool through the MiniApp channel', () => {
       result: { done: 'yes' },
     });
     expect((await answers()).at(-1)).toBe(
-      "c2 invalid_output The result does not match the tool's output schema; it was not delivered.",
+      "c2 invalid_output The result does not match the tool's output schema, so it was not delivered: done: invalid_type (expected boolean).",
     );
     // Where, never what: the published schema wants `done`, and `done` is not a boolean.
     const last = (await db.getAll('outbox')).at(-1);

@@ -104,6 +104,7 @@ describe('ToolCallIntake', () => {
           message: 'Below the minimum of 1.',
         },
       ],
+      'minutes: number_out_of_range (at least 1 and at most 180)',
     ],
     [
       'an extra argument',
@@ -112,27 +113,46 @@ describe('ToolCallIntake', () => {
         {
           path: 'payload.arguments.instance_id',
           code: 'unknown_property',
-          message: 'Not allowed here by the schema.',
+          message: 'Not in the schema, which has: minutes.',
         },
       ],
+      'instance_id: unknown_property (not in the schema, which has: minutes)',
     ],
     [
       'a missing argument',
       {},
-      [{ path: 'payload.arguments.minutes', code: 'missing_property', message: 'Required.' }],
+      [
+        {
+          path: 'payload.arguments.minutes',
+          code: 'missing_property',
+          message: 'Required: expected integer.',
+        },
+      ],
+      'minutes: missing_property (expected integer)',
     ],
     [
       'a wrong type',
       { minutes: 'five' },
       [{ path: 'payload.arguments.minutes', code: 'invalid_type', message: 'Expected integer.' }],
+      'minutes: invalid_type (expected integer)',
     ],
-  ])('says where the arguments fail the schema (%s), never what they were', async (_, args, issues) => {
-    const { answer } = await intake.receive('conv_1', call({ arguments: args }));
-    expect(answer.payload).toMatchObject({ outcome: 'error', error: { code: 'invalid_arguments', issues } });
-    expect(JSON.stringify(answer)).not.toMatch(/secret-value|five/);
-    // What the agent gets is what the protocol admits.
-    expect(ToolResultPayloadSchema.safeParse(answer.payload).success).toBe(true);
-  });
+  ])(
+    'says where the arguments fail the schema (%s), never what they were',
+    async (_, args, issues, places) => {
+      const { answer } = await intake.receive('conv_1', call({ arguments: args }));
+      expect(answer.payload).toMatchObject({
+        outcome: 'error',
+        error: { code: 'invalid_arguments', issues },
+      });
+      // The message names them too, as the SDK does: what the Agent console shows.
+      expect(answer.payload).toMatchObject({
+        error: { message: `The arguments do not match the tool's input schema: ${places}.` },
+      });
+      expect(JSON.stringify(answer)).not.toMatch(/secret-value|five/);
+      // What the agent gets is what the protocol admits.
+      expect(ToolResultPayloadSchema.safeParse(answer.payload).success).toBe(true);
+    },
+  );
 
   it('answers a replayed call_id with the persisted answer and executes nothing new', async () => {
     const first = await intake.receive('conv_1', call());

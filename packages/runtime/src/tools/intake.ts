@@ -15,11 +15,12 @@
  * next step of the pipeline and not part of this module.
  */
 import { hashCanonicalJSON } from '@lineup/shared';
-import type {
-  AgentToolInventoryEntry,
-  ClientInventoryPayload,
-  ToolCallPayload,
-  ToolErrorCode,
+import {
+  type AgentToolInventoryEntry,
+  type ClientInventoryPayload,
+  LINEUP_WIRE_LIMITS,
+  type ToolCallPayload,
+  type ToolErrorCode,
 } from '@lineup/shared/protocol';
 import type { IDBPTransaction } from 'idb';
 import { type AppRegistry, buildInventory, type Clock } from '../apps/registry.js';
@@ -33,7 +34,7 @@ import {
   STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
-import { matchesSchema, type SchemaIssue, schemaIssues } from './schema-validator.js';
+import { matchesSchema, refusalOf, type SchemaIssue } from './schema-validator.js';
 
 /** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
 export type ToolCallAnswer = ToolCallRecord['latest'];
@@ -48,8 +49,22 @@ const ERROR_MESSAGES: Readonly<Partial<Record<ToolErrorCode, string>>> = {
   call_id_conflict: 'This call_id was already used for a different call.',
 };
 
-function errorResult(callId: string, code: ToolErrorCode, issues?: readonly SchemaIssue[]): ToolCallAnswer {
-  const message = ERROR_MESSAGES[code];
+/** `message` and, after a colon, the refused places it names (`text: missing_property (expected string)`), bounded. */
+export function withPlaces(message: string, places: string): string {
+  if (places === '') return message;
+  const text = `${message.replace(/\.$/, '')}: ${places}.`;
+  const max = LINEUP_WIRE_LIMITS.maxErrorMessageLength;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function errorResult(
+  callId: string,
+  code: ToolErrorCode,
+  refusal?: { readonly issues: readonly SchemaIssue[]; readonly places: string },
+): ToolCallAnswer {
+  const issues = refusal?.issues;
+  const known = ERROR_MESSAGES[code];
+  const message = known === undefined || refusal === undefined ? known : withPlaces(known, refusal.places);
   return {
     type: 'lineup.v1.tool.result',
     payload: {
@@ -187,7 +202,7 @@ export class ToolCallIntake {
             verdict,
             // Where the arguments fail the schema, never what they were: the agent can fix its call.
             verdict === 'invalid_arguments' && entry !== undefined
-              ? schemaIssues(entry.input_schema, call.arguments, 'payload.arguments')
+              ? refusalOf(entry.input_schema, call.arguments, 'payload.arguments', '(arguments)')
               : undefined,
           );
     const record: ToolCallRecord = {

@@ -275,7 +275,11 @@ describe('schemaIssues', () => {
         code: 'string_too_short',
         message: 'Shorter than the schema allows: at least 2 characters.',
       },
-      { path: 'payload.arguments.items[2].text', code: 'missing_property', message: 'Required.' },
+      {
+        path: 'payload.arguments.items[2].text',
+        code: 'missing_property',
+        message: 'Required: expected string.',
+      },
       {
         path: 'payload.arguments.tag',
         code: 'invalid_value',
@@ -285,7 +289,11 @@ describe('schemaIssues', () => {
     expect(JSON.stringify(issues)).not.toContain('zz-private');
     // A key that is not an identifier is not echoed.
     expect(schemaIssues(schema, { 'we ird': 1 }, 'payload.arguments')).toEqual([
-      { path: 'payload.arguments[?]', code: 'unknown_property', message: 'Not allowed here by the schema.' },
+      {
+        path: 'payload.arguments[?]',
+        code: 'unknown_property',
+        message: `Not in the schema, which has: ${Object.keys(schema.properties).join(', ')}.`,
+      },
     ]);
   });
 

@@ -11,7 +11,7 @@
  * schema wants, never what was sent.
  */
 import { validate } from '@cfworker/json-schema';
-import type { UIIssueCode } from '@lineup/shared';
+import { describeRefusedPlaces, refusedPlaceSentence, schemaWants, type UIIssueCode } from '@lineup/shared';
 import {
   type PreparedSchema,
   prepareSchema,
@@ -147,6 +147,37 @@ const WRAPPERS = new Set([
   'else',
 ]);
 
+/** `root.items[2].text` as the place under the value it names: `items[2].text` (`$` for the value itself). */
+export function placeUnder(path: string, root: string): string {
+  if (path === root) return '$';
+  const rest = path.startsWith(root) ? path.slice(root.length) : path;
+  return rest.startsWith('.') ? rest.slice(1) : rest === '' ? '$' : rest;
+}
+
+/** The issue's sentence with what the schema wants there (`Required: expected string.`). */
+function sentenceAt(schema: unknown, path: string, root: string, code: UIIssueCode): string {
+  return refusedPlaceSentence(code, schemaWants(schema, { path: placeUnder(path, root), code }));
+}
+
+/**
+ * The issues of a refused value and the line that names them, as the SDK says it (`describeRefusedPlaces`):
+ * `text: missing_property (expected string)`; `valueName` names the value itself (`(arguments)`).
+ */
+export function refusalOf(
+  schema: object | boolean,
+  value: unknown,
+  root: string,
+  valueName: string,
+): { readonly issues: SchemaIssue[]; readonly places: string } {
+  const issues = schemaIssues(schema, value, root);
+  const places = describeRefusedPlaces(
+    schema,
+    issues.map((issue) => ({ path: placeUnder(issue.path, root), code: issue.code })),
+    valueName,
+  );
+  return { issues, places };
+}
+
 /**
  * Where `value` fails `schema`, as at most `max` located issues under `root` — what the schema wants, never what
  * was sent (the value may be the user's data): `arguments.text` `invalid_type` "Expected string.". Empty when the
@@ -180,10 +211,11 @@ export function schemaIssues(schema: object | boolean, value: unknown, root: str
     const limit = LIMIT_KEYWORDS[error.keyword];
     if (error.keyword === 'required') {
       const property = /required property "(.*)"/.exec(error.error)?.[1] ?? '';
+      const path = pathOf(root, error.instanceLocation, property);
       issue = {
-        path: pathOf(root, error.instanceLocation, property),
+        path,
         code: 'missing_property',
-        message: 'Required.',
+        message: sentenceAt(schema, path, root, 'missing_property'),
       };
     } else if (error.keyword === 'type') {
       const expected = /Expected "([a-z", ]+)"/.exec(error.error)?.[1]?.replace(/"/g, '') ?? 'another type';
@@ -193,10 +225,11 @@ export function schemaIssues(schema: object | boolean, value: unknown, root: str
         message: `Expected ${expected}.`,
       };
     } else if (error.keyword === 'false') {
+      const path = pathOf(root, error.instanceLocation);
       issue = {
-        path: pathOf(root, error.instanceLocation),
+        path,
         code: 'unknown_property',
-        message: 'Not allowed here by the schema.',
+        message: sentenceAt(schema, path, root, 'unknown_property'),
       };
     } else if (limit !== undefined) {
       const bound = numberAt(entry.schema, error.keywordLocation);

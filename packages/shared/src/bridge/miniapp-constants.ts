@@ -33,7 +33,7 @@ export const MINIAPP_CHANNEL_LIMITS = Object.freeze({
   maxErrorCodeLength: 64,
   /** UTF-16 code units of an error message for people. */
   maxErrorMessageLength: 512,
-  /** Located issues an error may carry (a `tool_return`'s `invalid_arguments` or `invalid_result`). */
+  /** Located issues an error may carry (a `tool_return`'s `invalid_arguments` or `invalid_output`). */
   maxErrorIssues: 3,
   /** UTF-16 code units of one issue's path. */
   maxErrorIssuePathLength: 256,
@@ -51,14 +51,15 @@ export type MiniAppLifecyclePhase = (typeof MINIAPP_LIFECYCLE_PHASES)[number];
  * Codes the SDK itself returns in a `tool_return` error; a handler may return its own stable codes too.
  * `unknown_method`: no handler for the method; `invalid_arguments`: the arguments fail the tool's input schema
  * (the runtime checked them against the published JSON Schema; the SDK checks them against its source);
- * `handler_failed`: the handler threw; `invalid_result`: the handler's result fails the output schema or the
- * channel's size limit.
+ * `handler_failed`: the handler threw; `invalid_output`: the handler's result fails the output schema or the
+ * channel's size limit — the runtime's name for it too, so the author and the agent read one code. (Pages built with
+ * an earlier SDK send it as `invalid_result`; the runtime still reads that name as `invalid_output`.)
  */
 export const MINIAPP_SDK_ERROR_CODES = [
   'unknown_method',
   'invalid_arguments',
   'handler_failed',
-  'invalid_result',
+  'invalid_output',
 ] as const;
 export type MiniAppSdkErrorCode = (typeof MINIAPP_SDK_ERROR_CODES)[number];
 

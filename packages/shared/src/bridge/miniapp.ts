@@ -111,7 +111,7 @@ export const MiniAppErrorSchema = z
   .strictObject({
     code: z.string().min(1).max(MINIAPP_CHANNEL_LIMITS.maxErrorCodeLength).regex(TOKEN_PATTERN),
     message: z.string().max(MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength).exactOptional(),
-    /** The first issues of an `invalid_arguments` or `invalid_result` (paths in the arguments or the result). */
+    /** The first issues of an `invalid_arguments` or `invalid_output` (paths in the arguments or the result). */
     issues: z
       .array(MiniAppErrorIssueSchema)
       .min(1)
