@@ -311,7 +311,8 @@ describe('AgentTools.handle', () => {
     await expect(tools.handle('broken', { text: 'a' }, context)).resolves.toEqual({
       status: 'error',
       code: 'invalid_output',
-      message: 'The handler returned a result the output schema refuses: count: number_out_of_range (at least 0).',
+      message:
+        'The handler returned a result the output schema refuses: count: number_out_of_range (at least 0).',
       issues: [{ path: 'count', code: 'number_out_of_range' }],
     });
   });

@@ -224,6 +224,27 @@ describe('the dev bundle of an app broken before the first request', () => {
     expect(fixed.status).toBe(200);
     expect(parseMiniAppManifest(await fixed.json()).tools[0]?.risk).toBe('display_only');
     expect(lines.filter((line) => line.includes('[lineup] dev bundle built (2)'))).toHaveLength(1);
+
+    // A syntax error: the message names the file and the place, and the fix builds again.
+    const fixedSource = await readFile(tools, 'utf8');
+    await writeFile(tools, fixedSource.replace("callModel: 'command',", "callModel: 'command',,"));
+    let syntax = await fetch(`${address}${DEV_BUNDLE_PATH}lineup.manifest.json`);
+    for (let attempt = 0; attempt < 100 && syntax.status !== 503; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      syntax = await fetch(`${address}${DEV_BUNDLE_PATH}lineup.manifest.json`);
+    }
+    expect(syntax.status).toBe(503);
+    const said = await syntax.text();
+    expect(said).toMatch(/^The build failed: /);
+    expect(said).toContain('tools.ts');
+    expect(said).not.toMatch(/\n\s+at /);
+    await writeFile(tools, fixedSource);
+    let again = await fetch(`${address}${DEV_BUNDLE_PATH}lineup.manifest.json`);
+    for (let attempt = 0; attempt < 100 && again.status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      again = await fetch(`${address}${DEV_BUNDLE_PATH}lineup.manifest.json`);
+    }
+    expect(again.status).toBe(200);
   }, 90_000);
 });
 
