@@ -3,6 +3,7 @@ import { parseAgentToolDescriptor } from '@lineup/shared/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type AgentToolDefinition, defineAgentTools } from './define.js';
+import { agentToolsOf } from './handle.js';
 
 const base = {
   contractVersion: '1.0',
@@ -314,6 +315,22 @@ describe('AgentTools.handle', () => {
       message:
         'The handler returned a result the output schema refuses: count: number_out_of_range (at least 0).',
       issues: [{ path: 'count', code: 'number_out_of_range' }],
+    });
+  });
+
+  it('in a built page (no describer) names the same places by path and code only, and the same issues', async () => {
+    const page = agentToolsOf(tools.appScope, tools.descriptors, {
+      broken: { ...base, input: z.strictObject({ text: z.string() }), handler: () => ({ total: 1 }) },
+    } as Record<string, AgentToolDefinition>);
+    await expect(page.handle('broken', { text: 'a' }, context)).resolves.toEqual({
+      status: 'error',
+      code: 'invalid_output',
+      message:
+        'The handler returned a result the output schema refuses: count: missing_property; total: unknown_property.',
+      issues: [
+        { path: 'count', code: 'missing_property' },
+        { path: 'total', code: 'unknown_property' },
+      ],
     });
   });
 

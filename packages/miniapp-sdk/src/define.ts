@@ -9,7 +9,7 @@
  * (`handle`). Everything is validated when it is defined, with `parseAgentToolDescriptor`, so a tool the
  * runtime would refuse fails the author's build, not the user's call.
  */
-import { jsonSchemaFromZod, LineUpProtocolError, type UIIssue } from '@lineup/shared';
+import { describeRefusedPlaces, jsonSchemaFromZod, LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import type { MiniAppErrorIssue, MiniAppSdkErrorCode } from '@lineup/shared/bridge';
 import {
   AGENT_TOOL_ACTIVATIONS,
@@ -394,5 +394,10 @@ export function defineAgentTools<Tools extends Record<string, AgentToolDefinitio
   }
   if (issues.length > 0) throw new LineUpProtocolError(issues);
 
-  return agentToolsOf(definition.appScope, Object.freeze(descriptors), definition.tools);
+  return agentToolsOf(
+    definition.appScope,
+    Object.freeze(descriptors),
+    definition.tools,
+    describeRefusedPlaces,
+  );
 }

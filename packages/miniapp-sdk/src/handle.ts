@@ -4,7 +4,7 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { describeRefusedPlaces, fromZodIssue, UI_ISSUE_CODES } from '@lineup/shared';
+import { fromZodIssue, type RefusedPlace, UI_ISSUE_CODES } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ISSUE_PATH_PATTERN,
@@ -48,11 +48,24 @@ function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[]
   return places;
 }
 
-/** A refusal as the SDK returns it: its code, one line naming every place (`describeRefusedPlaces`), the places. */
+/**
+ * Names refused places in one line: in a test and under `vite` (dev), `@lineup/shared`'s `describeRefusedPlaces`
+ * (`count: missing_property (expected integer)`), as the runtime says them; in a built page, whose message only
+ * the runtime reads (it describes the places itself, from the published schema), just the paths and codes —
+ * about 1 KiB of gzip the page does not carry.
+ */
+export type DescribePlaces = (schema: unknown, places: readonly RefusedPlace[], root: string) => string;
+
+/** The paths and codes of the places, without what the schema wants: the built page's `DescribePlaces`. */
+export const placesOnly: DescribePlaces = (_, places, root) =>
+  places.map((place) => `${place.path === '$' ? root : place.path}: ${place.code}`).join('; ');
+
+/** A refusal as the SDK returns it: its code, one line naming the places, the places. */
 function refusal(
   code: 'invalid_arguments' | 'invalid_output',
   issues: readonly z.core.$ZodIssue[],
   schema: unknown,
+  describeRefusedPlaces: DescribePlaces,
 ): AgentToolOutcome {
   const places = refusedPlaces(issues);
   const where =
@@ -81,6 +94,7 @@ export function agentToolsOf(
   appScope: string,
   descriptors: readonly AgentToolDescriptor[],
   declared: Readonly<Record<string, AgentToolDefinition>>,
+  describe: DescribePlaces = placesOnly,
 ): AgentTools {
   const agentTools: AgentTools = {
     appScope,
@@ -96,7 +110,8 @@ export function agentToolsOf(
       // The input is reported to tell a missing field from a wrong one; it never leaves this function.
       const parsed = tool.input.safeParse(input, { reportInput: true });
       const descriptor = descriptors.find((candidate) => candidate.method === method);
-      if (!parsed.success) return refusal('invalid_arguments', parsed.error.issues, descriptor?.input_schema);
+      if (!parsed.success)
+        return refusal('invalid_arguments', parsed.error.issues, descriptor?.input_schema, describe);
       let result: unknown;
       try {
         result = await tool.handler(parsed.data, { ...context, appScope, method });
@@ -104,7 +119,8 @@ export function agentToolsOf(
         return { status: 'error', code: 'handler_failed', message: failureMessage(error) };
       }
       const output = tool.output.safeParse(result, { reportInput: true });
-      if (!output.success) return refusal('invalid_output', output.error.issues, descriptor?.output_schema);
+      if (!output.success)
+        return refusal('invalid_output', output.error.issues, descriptor?.output_schema, describe);
       return { status: 'ok', result: output.data };
     },
   };
