@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMiniApp } from '@lineup/create-miniapp';
 import type { Page } from '@playwright/test';
-import { createServer, type ViteDevServer } from 'vite';
 import { confirmAgentLink } from './agent-page.ts';
+import { callFromConsole, serveDevApp } from './dev-app.ts';
 import { expect, test } from './fixtures.ts';
 import { startAgent, type TestAgent } from './test-agent.ts';
 
@@ -17,7 +17,7 @@ import { startAgent, type TestAgent } from './test-agent.ts';
  */
 
 let agent: TestAgent;
-let server: ViteDevServer | undefined;
+let server: { close(): Promise<void> } | undefined;
 
 test.beforeEach(async () => {
   agent = await startAgent();
@@ -60,18 +60,6 @@ async function revisionWith(tool: string): Promise<string> {
     )
     .not.toBe('');
   return revision;
-}
-
-async function consoleCall(page: Page, json: string) {
-  const region = page.getByRole('region', { name: 'Agent console' });
-  const calls = region.getByRole('listitem', { name: /^mistakes\.add call_console_/ });
-  const before = await calls.count();
-  await region.getByRole('textbox', { name: 'Arguments (JSON object)' }).fill(json);
-  await region.getByRole('button', { name: 'Call tool' }).click();
-  await expect(calls).toHaveCount(before + 1);
-  const item = calls.first();
-  await expect(item.locator('.host__console-phase')).toHaveText('error', { timeout: 30_000 });
-  return item;
 }
 
 const expected = {
@@ -124,18 +112,9 @@ async function openMistakes(page: Page, directory: string, withAgent: boolean): 
       'handler: ({ text }) => ({ total: addNote(text) }) as never,',
     ),
   );
-  server = await createServer({
-    root: app.directory,
-    configFile: join(app.directory, 'vite.config.ts'),
-    logLevel: 'silent',
-    cacheDir: join(app.directory, '.vite'),
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || typeof address !== 'object' || address === undefined)
-    throw new Error('no dev server address');
-  const bundle = `http://127.0.0.1:${address.port}/__lineup/bundle/`;
+  const served = await serveDevApp(app.directory);
+  server = served;
+  const { bundle } = served;
   await page.goto(
     `/?dev=${encodeURIComponent(bundle)}${withAgent ? `&agent=${encodeURIComponent(agent.url)}` : ''}`,
   );
@@ -184,7 +163,7 @@ test('each mistake shows in the Agent console naming the field and what the sche
   await region.getByLabel('Agent Tool', { exact: true }).selectOption('mistakes.add');
   await region.getByRole('checkbox', { name: 'Edit the arguments as JSON' }).check();
   // The handler's mistake: the runtime's account, as the agent reads it.
-  const item = await consoleCall(page, '{"text":"Call mom"}');
+  const item = await callFromConsole(page, 'mistakes.add', { json: '{"text":"Call mom"}' }, 'error');
   await expect(item).toContainText(`${expected.output.code} — ${expected.output.message}`);
   // The arguments' mistakes are caught before anything is sent, naming the field the same way.
   const refusal = region.getByRole('alert');

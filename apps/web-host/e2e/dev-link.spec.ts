@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createMiniApp } from '@lineup/create-miniapp';
 import type { Page } from '@playwright/test';
-import { createServer } from 'vite';
+import { callFromConsole, consoleResult, serveDevApp } from './dev-app.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -29,19 +29,9 @@ test('?dev= installs the app from its dev server, the console calls its tool, a 
 }, testInfo) => {
   test.setTimeout(120_000);
   const app = createMiniApp({ directory: testInfo.outputPath('dev-notes'), appScope: 'dev_notes' });
-  const server = await createServer({
-    root: app.directory,
-    configFile: join(app.directory, 'vite.config.ts'),
-    logLevel: 'silent',
-    cacheDir: join(app.directory, '.vite'),
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-  });
-  await server.listen();
+  const server = await serveDevApp(app.directory);
+  const { bundle } = server;
   try {
-    const address = server.httpServer?.address();
-    if (address === null || typeof address !== 'object' || address === undefined)
-      throw new Error('no dev server address');
-    const bundle = `http://127.0.0.1:${address.port}/__lineup/bundle/`;
     await page.goto(`/?dev=${encodeURIComponent(bundle)}`);
 
     const dev = panel(page).getByRole('region', { name: 'Developing a MiniApp' });
@@ -55,17 +45,8 @@ test('?dev= installs the app from its dev server, the console calls its tool, a 
     const region = page.getByRole('region', { name: 'Agent console' });
     await region.getByRole('button', { name: 'Show' }).click();
     await region.getByLabel('Agent Tool', { exact: true }).selectOption('dev_notes.add');
-    const calls = region.getByRole('listitem', { name: /^dev_notes\.add call_console_/ });
-    const call = async (text: string) => {
-      const before = await calls.count();
-      await region.getByRole('textbox', { name: 'text (required)' }).fill(text);
-      await region.getByRole('button', { name: 'Call tool' }).click();
-      // The newest call is listed first.
-      await expect(calls).toHaveCount(before + 1);
-      const item = calls.first();
-      await expect(item.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
-      return JSON.parse((await item.locator('.host__console-result pre').textContent()) ?? '') as unknown;
-    };
+    const call = async (text: string) =>
+      consoleResult(await callFromConsole(page, 'dev_notes.add', { text }));
     expect(await call('Buy milk')).toEqual({ count: 1 });
     const frame = page.frameLocator('iframe[title="Dev Notes"]');
     await expect(frame.getByRole('listitem')).toHaveText(['Buy milk']);
@@ -102,19 +83,9 @@ test.describe('a broken save', () => {
   }, testInfo) => {
     test.setTimeout(120_000);
     const app = createMiniApp({ directory: testInfo.outputPath('broken-notes'), appScope: 'broken_notes' });
-    const server = await createServer({
-      root: app.directory,
-      configFile: join(app.directory, 'vite.config.ts'),
-      logLevel: 'silent',
-      cacheDir: join(app.directory, '.vite'),
-      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-    });
-    await server.listen();
+    const server = await serveDevApp(app.directory);
+    const { bundle } = server;
     try {
-      const address = server.httpServer?.address();
-      if (address === null || typeof address !== 'object' || address === undefined)
-        throw new Error('no dev server address');
-      const bundle = `http://127.0.0.1:${address.port}/__lineup/bundle/`;
       await page.goto(`/?dev=${encodeURIComponent(bundle)}`);
       const dev = panel(page).getByRole('region', { name: 'Developing a MiniApp' });
       await expect(dev.getByRole('status')).toHaveText('Installed Broken Notes 0.1.0.', { timeout: 60_000 });
@@ -122,16 +93,8 @@ test.describe('a broken save', () => {
       const region = page.getByRole('region', { name: 'Agent console' });
       await region.getByRole('button', { name: 'Show' }).click();
       await region.getByLabel('Agent Tool', { exact: true }).selectOption('broken_notes.add');
-      const calls = region.getByRole('listitem', { name: /^broken_notes\.add call_console_/ });
-      const call = async (text: string) => {
-        const before = await calls.count();
-        await region.getByRole('textbox', { name: 'text (required)' }).fill(text);
-        await region.getByRole('button', { name: 'Call tool' }).click();
-        await expect(calls).toHaveCount(before + 1);
-        const item = calls.first();
-        await expect(item.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
-        return JSON.parse((await item.locator('.host__console-result pre').textContent()) ?? '') as unknown;
-      };
+      const call = async (text: string) =>
+        consoleResult(await callFromConsole(page, 'broken_notes.add', { text }));
       expect(await call('Buy milk')).toEqual({ count: 1 });
 
       // The author removes the tool's risk and saves: within 3 s the host says the build failed, with the tool,

@@ -12,19 +12,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFailure } from './dev-bundle.js';
 import { DEV_BUNDLE_PATH } from './vite.js';
 
-const root = fileURLToPath(new URL('../test/.out/dev-bundle/', import.meta.url));
-let server: ViteDevServer;
-let origin: string;
-/** What the dev server printed (its terminal). */
-const logged: string[] = [];
-const record = (message: string) => {
-  logged.push(message);
-};
-
-beforeAll(async () => {
+/**
+ * A copy of the fixture app in `root` (`prepare` may change it first), served by a real `vite` dev server whose
+ * terminal lines go to `lines`; its origin.
+ */
+async function serveFixture(
+  root: string,
+  lines: string[],
+  prepare?: (root: string) => Promise<void>,
+): Promise<{ readonly server: ViteDevServer; readonly origin: string }> {
   await rm(root, { recursive: true, force: true });
   await cp(fileURLToPath(new URL('../test/fixtures/aliased/', import.meta.url)), root, { recursive: true });
-  server = await createServer({
+  await prepare?.(root);
+  const record = (message: string) => {
+    lines.push(message);
+  };
+  const server = await createServer({
     root,
     configFile: join(root, 'vite.config.ts'),
     logLevel: 'silent',
@@ -40,7 +43,17 @@ beforeAll(async () => {
     server: { port: 0, strictPort: false, hmr: false },
   });
   await server.listen();
-  origin = server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? '';
+  return { server, origin: server.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? '' };
+}
+
+const root = fileURLToPath(new URL('../test/.out/dev-bundle/', import.meta.url));
+let server: ViteDevServer;
+let origin: string;
+/** What the dev server printed (its terminal). */
+const logged: string[] = [];
+
+beforeAll(async () => {
+  ({ server, origin } = await serveFixture(root, logged));
 }, 60_000);
 
 afterAll(async () => {
@@ -158,34 +171,12 @@ describe('the dev bundle of an app broken before the first request', () => {
   let broken: ViteDevServer;
   let address: string;
   const lines: string[] = [];
-  const keep = (message: string) => {
-    lines.push(message);
-  };
 
   beforeAll(async () => {
-    await rm(brokenRoot, { recursive: true, force: true });
-    await cp(fileURLToPath(new URL('../test/fixtures/aliased/', import.meta.url)), brokenRoot, {
-      recursive: true,
-    });
-    const tools = join(brokenRoot, 'src', 'tools.ts');
-    await writeFile(tools, (await readFile(tools, 'utf8')).replace("      risk: 'display_only',\n", ''));
-    broken = await createServer({
-      root: brokenRoot,
-      configFile: join(brokenRoot, 'vite.config.ts'),
-      logLevel: 'silent',
-      customLogger: {
-        info: keep,
-        warn: keep,
-        warnOnce: keep,
-        error: keep,
-        clearScreen: () => {},
-        hasErrorLogged: () => false,
-        hasWarned: false,
-      },
-      server: { port: 0, strictPort: false, hmr: false },
-    });
-    await broken.listen();
-    address = broken.resolvedUrls?.local[0]?.replace(/\/$/, '') ?? '';
+    ({ server: broken, origin: address } = await serveFixture(brokenRoot, lines, async (copy) => {
+      const tools = join(copy, 'src', 'tools.ts');
+      await writeFile(tools, (await readFile(tools, 'utf8')).replace("      risk: 'display_only',\n", ''));
+    }));
   }, 60_000);
 
   afterAll(async () => {
