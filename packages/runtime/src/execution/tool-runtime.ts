@@ -13,7 +13,6 @@
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
 
-import { describeRefusedPlaces, refusedPlaceSentence, schemaWants } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   type MiniAppErrorIssue,
@@ -29,7 +28,6 @@ import {
   type ToolErrorCode,
   type ToolProgressStatus,
   type ToolResultPayload,
-  wireIssues,
 } from '@lineup/shared/protocol';
 import type { AppRegistry, Clock } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
@@ -69,6 +67,7 @@ import {
 } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
+import { handlerError } from './handler-error.js';
 
 /** The conversation's instance of an app, as the host needs it to show or close the app. */
 export interface AppTarget {
@@ -1740,57 +1739,6 @@ interface RegistrySnapshot {
 /** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's guard. */
 const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
-
-/**
- * The agent's error for a handler's `tool_return` error. The SDK's `invalid_arguments` (the handler's own input
- * schema refused what the published one let through) and `invalid_output` (its result failed its output schema,
- * so nothing was delivered; `invalid_result` from pages built with an earlier SDK) keep their located issues — a
- * path of names and indexes and a stable code — and name them in the message as the SDK does
- * (`count: missing_property (expected integer)`), with what the published schema wants there: our words, never
- * the page's. Anything else is `execution_failed` naming the page's stable code. The page's free-text message
- * never reaches the agent.
- */
-function handlerError(
-  outcome: Extract<InvocationOutcome, { status: 'error' }>,
-  descriptor: AgentToolDescriptor | undefined,
-): NonNullable<ToolResultPayload['error']> {
-  const located = (schema: unknown, prefix: string, valueName: string, message: string) => {
-    const places = outcome.issues ?? [];
-    if (places.length === 0) return { message };
-    return {
-      message: withPlaces(message, describeRefusedPlaces(schema, places, valueName)),
-      issues: wireIssues(
-        places.map((place) => ({
-          path: place.path,
-          code: place.code,
-          message: refusedPlaceSentence(place.code, schemaWants(schema, place)),
-        })),
-        prefix,
-      ),
-    };
-  };
-  if (outcome.code === 'invalid_arguments')
-    return {
-      code: 'invalid_arguments',
-      ...located(
-        descriptor?.input_schema,
-        'payload.arguments',
-        '(arguments)',
-        "The app's handler refused the arguments (its own input schema is stricter than the published one).",
-      ),
-    };
-  if (outcome.code === 'invalid_output' || outcome.code === 'invalid_result')
-    return {
-      code: 'invalid_output',
-      ...located(
-        descriptor?.output_schema,
-        'result',
-        '(result)',
-        "The app's handler returned a result its output schema refuses, so nothing was delivered.",
-      ),
-    };
-  return { code: 'execution_failed', message: `The app's handler returned ${outcome.code}.` };
-}
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {
   return { status: 'error', code, message };
