@@ -334,6 +334,27 @@ describe('AgentTools.handle', () => {
     });
   });
 
+  it('names three places and counts the rest, in a test as in a built page', async () => {
+    const many = {
+      ...base,
+      input: z.strictObject({ text: z.string() }),
+      handler: () => ({ a: 1, b: 2, c: 3, d: 4 }),
+    };
+    for (const handle of [
+      defineAgentTools({ appScope: 'notes', tools: { many } }),
+      agentToolsOf('notes', tools.descriptors, { many } as Record<string, AgentToolDefinition>),
+    ]) {
+      const outcome = await handle.handle('many', { text: 'a' }, context);
+      expect(outcome).toMatchObject({
+        code: 'invalid_output',
+        message: expect.stringMatching(
+          /^The handler returned a result the output schema refuses: count: missing_property.*; a: unknown_property.*; b: unknown_property.* \(and 2 more\)\.$/,
+        ),
+      });
+      expect(outcome.status === 'error' ? outcome.issues : []).toHaveLength(3);
+    }
+  });
+
   it('carries at most three issues, with indexes, and a key that is not a name as [*]', async () => {
     const nested = defineAgentTools({
       appScope: 'lists',

@@ -4,7 +4,7 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { fromZodIssue, type RefusedPlace, UI_ISSUE_CODES } from '@lineup/shared';
+import { fromZodIssue, MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ISSUE_PATH_PATTERN,
@@ -57,8 +57,11 @@ function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[]
 export type DescribePlaces = (schema: unknown, places: readonly RefusedPlace[], root: string) => string;
 
 /** The paths and codes of the places, without what the schema wants: the built page's `DescribePlaces`. */
-export const placesOnly: DescribePlaces = (_, places, root) =>
-  places.map((place) => `${place.path === '$' ? root : place.path}: ${place.code}`).join('; ');
+export const placesOnly: DescribePlaces = (_, places, root) => {
+  const named = places.slice(0, MAX_DESCRIBED_PLACES);
+  const rest = places.length - named.length;
+  return `${named.map((place) => `${place.path === '$' ? root : place.path}: ${place.code}`).join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
+};
 
 /** A refusal as the SDK returns it: its code, one line naming the places, the places. */
 function refusal(
