@@ -168,3 +168,34 @@ test('what the user says while the agent is away waits, survives a reload, and g
     types.indexOf('lineup.v1.chat.user_message'),
   );
 });
+
+test('two browser profiles never send alike envelope ids; a profile keeps its id across reloads', async ({
+  page,
+  browser,
+}) => {
+  await open(page);
+  const other = await browser.newContext();
+  try {
+    const second = await other.newPage();
+    await second.goto(`/?agent=${encodeURIComponent(agent.url)}`);
+    await confirmAgentLink(second);
+    await expect(second.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+      `Agent: connected (${agent.url})`,
+    );
+    const senders = () => [...new Set(agent.received.map((envelope) => envelope.id.split(':')[0]))];
+    await expect.poll(() => senders().length).toBe(2);
+    for (const sender of senders()) expect(sender).toMatch(/^web-host-[0-9a-f]{16}$/);
+    // Both profiles count their outbox from 1, yet no envelope id is sent by both.
+    const ids = agent.received.map((envelope) => envelope.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const before = senders();
+    await second.reload();
+    await expect(second.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+      `Agent: connected (${agent.url})`,
+    );
+    await expect.poll(() => agent.connections()).toBe(3);
+    expect(senders()).toEqual(before);
+  } finally {
+    await other.close();
+  }
+});

@@ -176,9 +176,12 @@ test('a Pomodoro result left pending in the old tab reaches the agent once, from
   await expect.poll(() => framesAbout('lineup.v1.tool.result', 'call_tabs_focus').length).toBe(1);
   await second.waitForTimeout(1_000);
   const results = framesAbout('lineup.v1.tool.result', 'call_tabs_focus');
-  expect(results.map((envelope) => envelope.id)).toEqual([`web-host:o${rowId}`]);
+  // The profile's client id: the same in both tabs, so the resent result keeps its envelope id.
+  const clientId = await second.evaluate(() => localStorage.getItem('lineup-host-client-id'));
+  expect(clientId).toMatch(/^web-host-[0-9a-f]{16}$/);
+  expect(results.map((envelope) => envelope.id)).toEqual([`${clientId}:o${rowId}`]);
   expect(results[0]?.payload).toMatchObject({ outcome: 'completed', result: { status: 'completed' } });
-  expect(agent.frames.filter((envelope) => envelope.id === `web-host:o${rowId}`)).toHaveLength(1);
+  expect(agent.frames.filter((envelope) => envelope.id === `${clientId}:o${rowId}`)).toHaveLength(1);
   expect(agent.connections()).toBe(2);
   oneConnection();
   // The new tab's recovery ran no step twice: one operation, completed once.
@@ -254,9 +257,11 @@ test('an app.result the user gave while the agent was away reaches it once, from
   await expect(agentStatus(second)).toHaveText(`Agent: connected (${agent.url})`, { timeout: 20_000 });
   await expect.poll(() => framesAbout('lineup.v1.app.result', 'call_tabs_deny').length).toBe(1);
   await second.waitForTimeout(1_000);
+  const clientId = await second.evaluate(() => localStorage.getItem('lineup-host-client-id'));
+  expect(clientId).toMatch(/^web-host-[0-9a-f]{16}$/);
   expect(framesAbout('lineup.v1.app.result', 'call_tabs_deny')).toEqual([
     expect.objectContaining({
-      id: `web-host:o${row?.id}`,
+      id: `${clientId}:o${row?.id}`,
       payload: expect.objectContaining({ status: 'rejected' }),
     }),
   ]);

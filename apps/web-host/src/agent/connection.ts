@@ -12,6 +12,7 @@
  * Conversations are kept in the runtime database (`ConversationStore`, the client's journal): the page opens the
  * latest one again, and the user can start a new one or go back to an earlier one.
  */
+
 import {
   type ActionAnswerReceiver,
   AgentClient,
@@ -32,6 +33,7 @@ import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
 import { checkSurfaceBundle } from '@lineup/surface-host';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { AgentLinkGate, planAgent, RememberedAgents } from './agent-link.ts';
+import { pageStorage, profileClientId } from './client-id.ts';
 
 /** One envelope of the message log: what the client received (after dedupe) or sent, and when. */
 export interface LoggedMessage {
@@ -190,7 +192,8 @@ export class AgentConnection {
     const view = () => this.#view;
     this.client = new AgentClient({
       transport,
-      clientId: 'web-host',
+      // Distinct per browser profile: two users' envelope ids never look alike to an agent (client-id.ts).
+      clientId: profileClientId(pageStorage()),
       inventory: () => registry.inventory(),
       tools: host,
       // A ui.open by reference opens only an enabled app's declared Surface; anything else is answered.
