@@ -1,7 +1,8 @@
 /**
  * The WebSocket side of the reference agent (packages/shared/docs/protocol.md, "WebSocket binding"): a `ws` server on `path`
  * that selects `lineup.v1.ack` when the client offers it (else plain `lineup.v1`), acknowledges every envelope
- * it takes with `{"ack":"<id>"}`, drops envelopes whose id it has seen (delivery is at least once), and hands
+ * it takes with `{"ack":"<id>"}`, drops envelopes it has seen — by sender, conversation and id (delivery is at
+ * least once; two devices may use the same ids) — and hands
  * each one to the agent of its conversation: one agent per `conversation_id`, created on its first envelope,
  * answering through whichever socket spoke for that conversation last, so it survives a reconnect.
  */
@@ -48,14 +49,17 @@ export const LINEUP_ACK_PROTOCOL = 'lineup.v1.ack';
 export const LINEUP_PROTOCOL = 'lineup.v1';
 
 /** The envelope id and conversation of a frame, read without validating it (the agent validates). */
-function headerOf(text: string): { id?: string; conversationId?: string } {
+function headerOf(text: string): { id?: string; conversationId?: string; senderId?: string } {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return {};
-    const { id, conversation_id: conversationId } = value as Record<string, unknown>;
+    const { id, conversation_id: conversationId, sender } = value as Record<string, unknown>;
+    const senderId =
+      typeof sender === 'object' && sender !== null ? (sender as Record<string, unknown>).id : undefined;
     return {
       ...(typeof id === 'string' ? { id } : {}),
       ...(typeof conversationId === 'string' ? { conversationId } : {}),
+      ...(typeof senderId === 'string' ? { senderId } : {}),
     };
   } catch {
     return {};
@@ -122,7 +126,7 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
       const text = String(data);
       // In lineup.v1.ack the client acknowledges what it took too; this agent keeps no outbox to settle with it.
       if (acking && isAck(text)) return;
-      const { id, conversationId } = headerOf(text);
+      const { id, conversationId, senderId } = headerOf(text);
       // The ack says "taken": it goes before anything the envelope makes the agent say, so the client never sees
       // an answer to a message it still thinks is in flight.
       if (acking && id !== undefined) socket.send(JSON.stringify({ ack: id }));
@@ -133,8 +137,10 @@ export function startReferenceAgent(options: ReferenceAgentOptions): Promise<Ref
           conversations.set(conversationId, entry);
         }
         entry.socket = socket; // answers go where this conversation spoke last
-        // A repeated id is acknowledged again (the client resends until it has an ack) but not handled twice.
-        if (seen.add(id)) entry.agent.receive(text);
+        // A repeated id is acknowledged again (the client resends until it has an ack) but not handled twice. An id
+        // is the sender's within a conversation: two devices (or conversations) may use the same one, and each is
+        // handled.
+        if (seen.add(JSON.stringify([senderId ?? '', conversationId, id]))) entry.agent.receive(text);
       } else {
         report(new Error('A frame without an envelope id or conversation_id was ignored.'));
       }

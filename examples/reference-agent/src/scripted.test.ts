@@ -118,6 +118,43 @@ describe('the WebSocket binding', () => {
     expect(replies).toHaveLength(1);
   });
 
+  it('handles an id once per sender and conversation: two devices using the same ids are both answered', async () => {
+    const { server } = await scriptedServer();
+    const { socket, frames } = await open(server.url, ['lineup.v1.ack']);
+    cleanups.push(() => socket.terminate());
+    const from = (sender: string, conversation: string, id: string, type: string, payload: object) =>
+      JSON.stringify({
+        v: 1,
+        id,
+        type,
+        conversation_id: conversation,
+        sender: { kind: 'client', id: sender },
+        payload,
+      });
+    // Two profiles whose outboxes both count from 1, in their own conversations, and one device in two of them.
+    for (const [sender, conversation] of [
+      ['web-host', 'conv_a'],
+      ['web-host', 'conv_b'],
+      ['other-host', 'conv_a'],
+    ] as const) {
+      socket.send(
+        from(sender, conversation, 'o1', 'lineup.v1.client.inventory', { revision: 'r1', tools: [] }),
+      );
+      socket.send(from(sender, conversation, 'o2', 'lineup.v1.chat.user_message', { text: 'help' }));
+    }
+    const replies = () => frames.filter((frame) => frame.includes('lineup.v1.chat.agent_message'));
+    await vi.waitFor(() => expect(replies()).toHaveLength(3));
+    // A resend of one of them is still handled once.
+    socket.send(from('web-host', 'conv_b', 'o2', 'lineup.v1.chat.user_message', { text: 'help' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(replies()).toHaveLength(3);
+    expect(
+      replies()
+        .map((frame) => (JSON.parse(frame) as { conversation_id: string }).conversation_id)
+        .sort(),
+    ).toEqual(['conv_a', 'conv_a', 'conv_b']);
+  });
+
   it('once closed, sends nothing more and reports nothing: a component stream in flight is cancelled', async () => {
     const { server, problems } = await scriptedServer();
     const { socket, frames } = await open(server.url, ['lineup.v1']);

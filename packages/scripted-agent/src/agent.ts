@@ -505,8 +505,10 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
     }
     if (parsed.kind === 'unsupported') {
       // seed 000 §3: a type (or version) this agent does not know is answered, never acted on.
-      if (parsed.id === undefined || parsed.conversation_id === undefined || seen.has(parsed.id)) return;
-      seen.set(parsed.id, true);
+      if (parsed.id === undefined || parsed.conversation_id === undefined) return;
+      const key = JSON.stringify(['', parsed.conversation_id, parsed.id]);
+      if (seen.has(key)) return;
+      seen.set(key, true);
       send(parsed.conversation_id, 'lineup.v1.unsupported', {
         message_id: parsed.id,
         ...(parsed.type === undefined ? {} : { message_type: parsed.type }),
@@ -515,8 +517,10 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
       return;
     }
     const { message } = parsed;
-    if (seen.has(message.id)) return;
-    seen.set(message.id, true);
+    // An envelope id is its sender's within a conversation: two devices may both send `o1`, and both are heard.
+    const key = JSON.stringify([message.sender.id, message.conversation_id, message.id]);
+    if (seen.has(key)) return;
+    seen.set(key, true);
     dispatch(message);
   }
 
