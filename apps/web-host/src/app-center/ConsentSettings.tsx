@@ -20,16 +20,15 @@ import { useToolConsentText } from '../capabilities/tool-consent-texts.ts';
 import { useText } from '../i18n.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
 
-/** The user's choice for one tool, and what applies now. */
-export function ToolPolicyControl({
-  center,
-  record,
-  tool,
-}: {
+/** What a tool's consent settings are drawn from: the app center, the app's record, the tool. */
+interface ToolSettingProps {
   readonly center: AppCenterModel;
   readonly record: AppRecord;
   readonly tool: AgentToolDescriptor;
-}) {
+}
+
+/** The user's choice for one tool, and what applies now. */
+export function ToolPolicyControl({ center, record, tool }: ToolSettingProps) {
   const text = useToolConsentText().settings;
   const name = `${tool.app_scope}.${tool.method}`;
   const chosen = record.consent?.tools?.[tool.method]?.decision;
@@ -144,15 +143,7 @@ export function GrantList({
  * A tool a refresh changed since the user accepted it (`AppConsentSettings.held`): what changed, field by field —
  * before and now, hidden characters made visible — and the button that accepts it (then it is offered again).
  */
-export function HeldChange({
-  center,
-  record,
-  tool,
-}: {
-  readonly center: AppCenterModel;
-  readonly record: AppRecord;
-  readonly tool: AgentToolDescriptor;
-}) {
+export function HeldChange({ center, record, tool }: ToolSettingProps) {
   const text = useToolConsentText().settings;
   const held = record.consent?.held?.[tool.method];
   if (held === undefined) return null;
