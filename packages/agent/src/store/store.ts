@@ -1,0 +1,396 @@
+/**
+ * What the agent host persists (seed 004 §4–§6), per device and conversation: the devices and their tokens, the
+ * envelopes taken (de-duplicated by device, conversation, sender and id), the conversation's ordered log, its
+ * latest inventory, every tool call sent with its receipt, progress and final result, and the action ledger. The
+ * stream records are `StreamRecords` (streams.ts), on the same database and run epoch.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { migrate } from './migrations.js';
+import type { SqlDatabase } from './sql.js';
+
+/** A conversation as the host keys it: the authenticated device, and the conversation id the device chose. */
+export interface ConversationKey {
+  readonly deviceId: string;
+  readonly conversationId: string;
+}
+
+export interface LogEntry {
+  readonly seq: number;
+  readonly direction: 'in' | 'out';
+  readonly type: string;
+  readonly envelope: Record<string, unknown>;
+}
+
+export type ToolCallStatus = 'sent' | 'receipt' | 'progress' | 'final';
+
+export interface ToolCallRecord {
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly status: ToolCallStatus;
+  readonly receipt: unknown;
+  readonly progress: unknown;
+  readonly result: unknown;
+}
+
+export type OperationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown';
+
+export interface OperationRecord {
+  readonly operationId: string;
+  readonly requestDigest: string;
+  readonly status: OperationStatus;
+  readonly receipt: unknown;
+}
+
+/** Device ids and labels: printable ASCII without spaces, 1–128 characters (like a LineUp id). */
+const DEVICE_ID = /^[\x21-\x7e]{1,128}$/;
+/** Tokens this store issues: `lat_` and 43 base64url characters (32 random bytes). */
+const TOKEN = /^lat_[A-Za-z0-9_-]{43}$/;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export class AgentStoreError extends Error {
+  override readonly name = 'AgentStoreError';
+  constructor(
+    readonly code: 'invalid_device_id' | 'unknown_device' | 'operation_conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface AgentStoreOptions {
+  /** Names this worker in the run-epoch table (default `hostname:pid`). */
+  readonly worker?: string;
+}
+
+export class AgentStore {
+  private constructor(
+    readonly db: SqlDatabase,
+    /** This run's epoch: a new one each time a store is opened, never reused (seed 004 §5). */
+    readonly epoch: number,
+  ) {}
+
+  /** Migrates `db` to the newest schema, then starts a new run epoch on it. */
+  static async open(db: SqlDatabase, options: AgentStoreOptions = {}): Promise<AgentStore> {
+    await migrate(db);
+    const worker = options.worker ?? `${hostname()}:${process.pid}`;
+    const { rows } = await db.query<{ epoch: string }>(
+      'INSERT INTO lineup_run_epochs (worker) VALUES ($1) RETURNING epoch',
+      [worker],
+    );
+    return new AgentStore(db, Number(rows[0]?.epoch));
+  }
+
+  // ── Devices ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Issues a new token for `deviceId` (creating the device; an earlier token of it stops working). Only the
+   * token's SHA-256 is stored: show the token to the user once.
+   */
+  async issueDeviceToken(deviceId: string, label = ''): Promise<string> {
+    if (typeof deviceId !== 'string' || !DEVICE_ID.test(deviceId))
+      throw new AgentStoreError(
+        'invalid_device_id',
+        'A device id is 1–128 printable ASCII characters without spaces.',
+      );
+    const token = `lat_${randomBytes(32).toString('base64url')}`;
+    await this.db.query(
+      `INSERT INTO lineup_devices (device_id, label, token_sha256) VALUES ($1, $2, $3)
+       ON CONFLICT (device_id) DO UPDATE SET token_sha256 = $3, label = $2, revoked_at = NULL`,
+      [deviceId, label.slice(0, 200), sha256(token)],
+    );
+    return token;
+  }
+
+  /** Revokes the device's token; returns whether the device existed. Its conversations are kept. */
+  async revokeDevice(deviceId: string): Promise<boolean> {
+    const { rows } = await this.db.query(
+      'UPDATE lineup_devices SET revoked_at = now() WHERE device_id = $1 RETURNING device_id',
+      [deviceId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The device a token belongs to, or `null` for a malformed, unknown or revoked token. */
+  async authenticate(token: unknown): Promise<string | null> {
+    if (typeof token !== 'string' || !TOKEN.test(token)) return null;
+    const { rows } = await this.db.query<{ device_id: string }>(
+      'SELECT device_id FROM lineup_devices WHERE token_sha256 = $1 AND revoked_at IS NULL',
+      [sha256(token)],
+    );
+    return rows[0]?.device_id ?? null;
+  }
+
+  async devices(): Promise<{ deviceId: string; label: string; revoked: boolean }[]> {
+    const { rows } = await this.db.query<{ device_id: string; label: string; revoked_at: unknown }>(
+      'SELECT device_id, label, revoked_at FROM lineup_devices ORDER BY created_at, device_id',
+    );
+    return rows.map((row) => ({
+      deviceId: row.device_id,
+      label: row.label,
+      revoked: row.revoked_at !== null,
+    }));
+  }
+
+  // ── Envelopes and the log ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Takes an envelope the device sent: `'new'` when its (sender, id) was not taken in this conversation before —
+   * then it is in the log, in one transaction with the mark — or `'seen'` (delivery is at least once: answer the
+   * ack again, handle nothing).
+   */
+  async takeEnvelope(
+    key: ConversationKey,
+    envelope: { readonly id: string; readonly type: string; readonly sender: { readonly id: string } },
+  ): Promise<'new' | 'seen'> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO lineup_conversations (device_id, conversation_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING`,
+        [key.deviceId, key.conversationId],
+      );
+      const { rows } = await tx.query(
+        `INSERT INTO lineup_envelopes_seen (device_id, conversation_id, sender_id, envelope_id)
+         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING envelope_id`,
+        [key.deviceId, key.conversationId, envelope.sender.id, envelope.id],
+      );
+      if (rows.length === 0) return 'seen';
+      await tx.query(
+        `INSERT INTO lineup_log (device_id, conversation_id, direction, type, envelope)
+         VALUES ($1, $2, 'in', $3, $4)`,
+        [key.deviceId, key.conversationId, envelope.type, JSON.stringify(envelope)],
+      );
+      return 'new';
+    });
+  }
+
+  /** Appends an envelope the agent sends to the conversation's log (before it goes out). */
+  async logOutgoing(key: ConversationKey, envelope: { readonly type: string }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO lineup_log (device_id, conversation_id, direction, type, envelope)
+       VALUES ($1, $2, 'out', $3, $4)`,
+      [key.deviceId, key.conversationId, envelope.type, JSON.stringify(envelope)],
+    );
+  }
+
+  /** The conversation's log, oldest first: at most `limit` entries after `afterSeq`. */
+  async log(key: ConversationKey, options: { afterSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
+    const { rows } = await this.db.query<{
+      seq: string;
+      direction: 'in' | 'out';
+      type: string;
+      envelope: Record<string, unknown>;
+    }>(
+      `SELECT seq, direction, type, envelope FROM lineup_log
+       WHERE device_id = $1 AND conversation_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+      [key.deviceId, key.conversationId, options.afterSeq ?? 0, Math.min(options.limit ?? 1_000, 10_000)],
+    );
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+  }
+
+  // ── Inventory ────────────────────────────────────────────────────────────────────────────────────────
+
+  async saveInventory(key: ConversationKey, revision: string, inventory: unknown): Promise<void> {
+    await this.db.query(
+      `INSERT INTO lineup_conversations (device_id, conversation_id, inventory_revision, inventory)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (device_id, conversation_id)
+       DO UPDATE SET inventory_revision = $3, inventory = $4, updated_at = now()`,
+      [key.deviceId, key.conversationId, revision, JSON.stringify(inventory)],
+    );
+  }
+
+  async inventory(key: ConversationKey): Promise<{ revision: string; inventory: unknown } | null> {
+    const { rows } = await this.db.query<{ inventory_revision: string | null; inventory: unknown }>(
+      'SELECT inventory_revision, inventory FROM lineup_conversations WHERE device_id = $1 AND conversation_id = $2',
+      [key.deviceId, key.conversationId],
+    );
+    const row = rows[0];
+    return row?.inventory_revision == null
+      ? null
+      : { revision: row.inventory_revision, inventory: row.inventory };
+  }
+
+  // ── Tool calls ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** Records a call before it is sent; `false` when this call id was recorded before (never send it twice). */
+  async recordCall(key: ConversationKey, callId: string, tool: string, args: unknown): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `INSERT INTO lineup_tool_calls (device_id, conversation_id, call_id, tool, arguments, status)
+       VALUES ($1, $2, $3, $4, $5, 'sent') ON CONFLICT DO NOTHING RETURNING call_id`,
+      [key.deviceId, key.conversationId, callId, tool, JSON.stringify(args ?? null)],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Records what the device answered to a call: `'applied'`, `'duplicate'` (the final result was applied
+   * before: apply nothing again) or `'unknown_call'` (no call of that id was sent in this conversation).
+   */
+  async recordCallAnswer(
+    key: ConversationKey,
+    callId: string,
+    kind: 'receipt' | 'progress' | 'final',
+    payload: unknown,
+  ): Promise<'applied' | 'duplicate' | 'unknown_call'> {
+    const column = kind === 'final' ? 'result' : kind;
+    const { rows } = await this.db.query(
+      `UPDATE lineup_tool_calls SET status = CASE WHEN $4 = 'final' THEN 'final' ELSE
+         CASE WHEN status = 'sent' OR $4 = 'progress' THEN $4 ELSE status END END,
+         ${column} = $5, final_at = CASE WHEN $4 = 'final' THEN now() ELSE final_at END
+       WHERE device_id = $1 AND conversation_id = $2 AND call_id = $3 AND status <> 'final'
+       RETURNING call_id`,
+      [key.deviceId, key.conversationId, callId, kind, JSON.stringify(payload ?? null)],
+    );
+    if (rows.length > 0) return 'applied';
+    return (await this.call(key, callId)) === null ? 'unknown_call' : 'duplicate';
+  }
+
+  async call(key: ConversationKey, callId: string): Promise<ToolCallRecord | null> {
+    const { rows } = await this.db.query<{
+      call_id: string;
+      tool: string;
+      arguments: unknown;
+      status: ToolCallStatus;
+      receipt: unknown;
+      progress: unknown;
+      result: unknown;
+    }>(
+      `SELECT call_id, tool, arguments, status, receipt, progress, result FROM lineup_tool_calls
+       WHERE device_id = $1 AND conversation_id = $2 AND call_id = $3`,
+      [key.deviceId, key.conversationId, callId],
+    );
+    const row = rows[0];
+    return row === undefined
+      ? null
+      : {
+          callId: row.call_id,
+          tool: row.tool,
+          arguments: row.arguments,
+          status: row.status,
+          receipt: row.receipt,
+          progress: row.progress,
+          result: row.result,
+        };
+  }
+
+  // ── The action ledger (seed 004 §4) ─────────────────────────────────────────────────────────────────
+
+  /**
+   * Reserves an operation before it is queued: `'reserved'` the first time; `'existing'` (with its record) for
+   * the same id and the same request; throws `operation_conflict` for the same id with another request.
+   */
+  async reserveOperation(
+    key: ConversationKey,
+    operationId: string,
+    requestDigest: string,
+  ): Promise<{ outcome: 'reserved' | 'existing'; operation: OperationRecord }> {
+    const { rows } = await this.db.query(
+      `INSERT INTO lineup_operations (device_id, conversation_id, operation_id, request_digest, status, reserved_epoch)
+       VALUES ($1, $2, $3, $4, 'queued', $5) ON CONFLICT DO NOTHING RETURNING operation_id`,
+      [key.deviceId, key.conversationId, operationId, requestDigest, this.epoch],
+    );
+    const operation = (await this.operation(key, operationId)) as OperationRecord;
+    if (rows.length > 0) return { outcome: 'reserved', operation };
+    if (operation.requestDigest !== requestDigest)
+      throw new AgentStoreError(
+        'operation_conflict',
+        `Operation ${operationId} was reserved for another request; an operation id names one request.`,
+      );
+    return { outcome: 'existing', operation };
+  }
+
+  /**
+   * Claims a queued operation for execution, atomically: `'claimed'` for exactly one caller. An operation
+   * reserved by an earlier run (before a restart) is never dispatched: it fails as `host_restarted` (nothing
+   * ran). Anything else answers with the operation's current status.
+   */
+  async claimOperation(
+    key: ConversationKey,
+    operationId: string,
+  ): Promise<
+    { outcome: 'claimed' } | { outcome: 'not_claimed'; status: OperationStatus } | { outcome: 'unknown' }
+  > {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ status: OperationStatus; reserved_epoch: string }>(
+        `SELECT status, reserved_epoch FROM lineup_operations
+         WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3 FOR UPDATE`,
+        [key.deviceId, key.conversationId, operationId],
+      );
+      const row = rows[0];
+      if (row === undefined) return { outcome: 'unknown' as const };
+      if (row.status !== 'queued') return { outcome: 'not_claimed' as const, status: row.status };
+      if (Number(row.reserved_epoch) !== this.epoch) {
+        await tx.query(
+          `UPDATE lineup_operations SET status = 'failed', receipt = $4, updated_at = now()
+           WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3`,
+          [key.deviceId, key.conversationId, operationId, JSON.stringify({ code: 'host_restarted' })],
+        );
+        return { outcome: 'not_claimed' as const, status: 'failed' as const };
+      }
+      await tx.query(
+        `UPDATE lineup_operations SET status = 'running', claimed_epoch = $4, updated_at = now()
+         WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3`,
+        [key.deviceId, key.conversationId, operationId, this.epoch],
+      );
+      return { outcome: 'claimed' as const };
+    });
+  }
+
+  /**
+   * Settles an operation this run claimed. `false` when it is not running under this run (already settled, or
+   * claimed by a run that ended: its effect is unknown and stays so).
+   */
+  async settleOperation(
+    key: ConversationKey,
+    operationId: string,
+    status: Exclude<OperationStatus, 'queued' | 'running'>,
+    receipt: unknown,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `UPDATE lineup_operations SET status = $4, receipt = $5, updated_at = now()
+       WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3
+         AND status = 'running' AND claimed_epoch = $6 RETURNING operation_id`,
+      [key.deviceId, key.conversationId, operationId, status, JSON.stringify(receipt ?? null), this.epoch],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The operation's record. One that was running when its run ended reads `unknown` from then on: its effect is
+   * not known, and it is never retried.
+   */
+  async operation(key: ConversationKey, operationId: string): Promise<OperationRecord | null> {
+    await this.db.query(
+      `UPDATE lineup_operations SET status = 'unknown', updated_at = now()
+       WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3
+         AND status = 'running' AND claimed_epoch <> $4`,
+      [key.deviceId, key.conversationId, operationId, this.epoch],
+    );
+    const { rows } = await this.db.query<{
+      operation_id: string;
+      request_digest: string;
+      status: OperationStatus;
+      receipt: unknown;
+    }>(
+      `SELECT operation_id, request_digest, status, receipt FROM lineup_operations
+       WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3`,
+      [key.deviceId, key.conversationId, operationId],
+    );
+    const row = rows[0];
+    return row === undefined
+      ? null
+      : {
+          operationId: row.operation_id,
+          requestDigest: row.request_digest,
+          status: row.status,
+          receipt: row.receipt,
+        };
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
