@@ -11,8 +11,11 @@ import { expect, test } from './fixtures.ts';
 const panel = (page: Page) => page.getByRole('complementary', { name: 'MiniApps' });
 
 async function say(page: Page, text: string) {
-  await page.getByLabel('Message to the agent').fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  const field = page.getByLabel('Message to the agent');
+  await field.fill(text);
+  // Enter, as a user sends: a Surface above that resizes itself can move the Send button away from a click.
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await field.press('Enter');
 }
 
 test('Pomodoro is installed from its verified bundle, and its files are kept', async ({ page }) => {

@@ -134,8 +134,11 @@ test('only declared events pass: an event Pomodoro does not declare is dropped a
 });
 
 async function say(page: Page, text: string) {
-  await page.getByLabel(/^(Message to the agent|发给智能体的消息)$/).fill(text);
-  await page.getByRole('button', { name: /^(Send|发送)$/ }).click();
+  const field = page.getByLabel(/^(Message to the agent|发给智能体的消息)$/);
+  await field.fill(text);
+  // Enter, as a user sends: a Surface above that resizes itself can move the Send button away from a click.
+  await expect(page.getByRole('button', { name: /^(Send|发送)$/ })).toBeEnabled();
+  await field.press('Enter');
 }
 
 test('the demo agent opens the focus card by reference; its Start starts Pomodoro', async ({ page }) => {
