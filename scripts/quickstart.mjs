@@ -8,6 +8,7 @@
 // Plain Node (no dependencies) so that it runs before anything is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,6 +76,79 @@ function ensureChromium() {
     );
     process.exit(1);
   }
+}
+
+/**
+ * A PostgreSQL server for the agent host's store tests (LINEUP_TEST_POSTGRES_URL): one already named is used as it
+ * is; otherwise Debian's postgresql package (installed when missing) runs a private, throw-away cluster in the temp
+ * folder, on 127.0.0.1 only, port 54329, trust authentication for local connections. Returns its URL and a stop.
+ */
+function ensurePostgres() {
+  if (process.env.LINEUP_TEST_POSTGRES_URL) return { url: process.env.LINEUP_TEST_POSTGRES_URL, stop() {} };
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const binaries = () => {
+    const base = '/usr/lib/postgresql';
+    if (!existsSync(base)) return undefined;
+    const version = readdirSync(base)
+      .filter((name) => existsSync(join(base, name, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a))[0];
+    return version === undefined ? undefined : join(base, version, 'bin');
+  };
+  if (binaries() === undefined) {
+    log("PostgreSQL is missing; installing Debian's postgresql package…");
+    const [command, ...prefix] = isRoot ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
+    for (const args of [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', 'postgresql'],
+    ]) {
+      const result = spawnSync(command, [...prefix, ...args], {
+        stdio: 'inherit',
+        env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
+      if (result.error || result.status !== 0) break;
+    }
+  }
+  const bin = binaries();
+  if (bin === undefined) {
+    console.error(
+      `\n[lineup] Could not install PostgreSQL. Install Debian's "postgresql" package, or set LINEUP_TEST_POSTGRES_URL` +
+        ` to a server the tests may create databases on, then run npm test again.`,
+    );
+    process.exit(1);
+  }
+  const port = 54329;
+  const dir = join(tmpdir(), 'lineup-test-postgres');
+  // initdb and postgres refuse to run as root: the cluster belongs to Debian's postgres user then.
+  const as = isRoot ? ['runuser', '-u', 'postgres', '--'] : [];
+  const pg = (tool, args, options = {}) => {
+    const [command, ...rest] = [...as, join(bin, tool), ...args];
+    return spawnSync(command, rest, { stdio: 'inherit', env, ...options });
+  };
+  if (pg('pg_ctl', ['status', '-D', dir], { stdio: 'ignore' }).status !== 0) {
+    log(`Starting a private PostgreSQL server on 127.0.0.1:${port} for the agent host's tests…`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    if (isRoot) spawnSync('chown', ['postgres:postgres', dir]);
+    const init = pg('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync'], { stdio: 'ignore' });
+    const start = pg('pg_ctl', [
+      'start',
+      '-w',
+      '-D',
+      dir,
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`,
+    ]);
+    if (init.status !== 0 || start.status !== 0) {
+      console.error(`\n[lineup] Could not start PostgreSQL in ${dir} (see ${join(dir, 'server.log')}).`);
+      process.exit(1);
+    }
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => pg('pg_ctl', ['stop', '-D', dir, '-m', 'fast'], { stdio: 'ignore' }),
+  };
 }
 
 function readJson(path) {
@@ -177,6 +251,8 @@ function start() {
 async function test() {
   installDependencies();
   ensureChromium();
+  const postgres = ensurePostgres();
+  env.LINEUP_TEST_POSTGRES_URL = postgres.url;
   rmSync(reportsDir, { recursive: true, force: true });
   // The Web Reference Host's end-to-end tests, and the hostile-Surface suite of @lineup/surface-host.
   const e2eWorkspaces = ['apps/web-host', 'packages/surface-host'];
@@ -232,6 +308,7 @@ async function test() {
     env: { ...env, CI: process.env.CI || '1', CHROMIUM_PATH: chromiumPath },
   });
 
+  postgres.stop();
   const unit = unitCounts();
   const e2e = e2eCounts(e2eWorkspaces);
   const seconds = Math.round((Date.now() - startedAt) / 1000);

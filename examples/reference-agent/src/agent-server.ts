@@ -7,11 +7,9 @@
  * answering through whichever socket spoke for that conversation last, so it survives a reconnect.
  */
 import type { AddressInfo } from 'node:net';
+import { type ChatModel, createLLMAgent, RecentIds } from '@lineup/agent';
 import { createScriptedAgent } from '@lineup/scripted-agent';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { RecentIds } from './envelopes.js';
-import { createLLMAgent } from './llm/agent.js';
-import type { ChatModel } from './llm/chat.js';
 
 export type AgentMode = 'scripted' | 'llm';
 

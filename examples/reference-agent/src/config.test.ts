@@ -1,7 +1,6 @@
+import { functionNameOf, lineUpIdFrom, RecentIds } from '@lineup/agent';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
-import { lineUpIdFrom, RecentIds } from './envelopes.js';
-import { functionNameOf } from './llm/tools.js';
 
 describe('readConfig', () => {
   it('defaults to scripted mode on 127.0.0.1:8787 and reads flags, PORT and pnpm’s `--`', () => {

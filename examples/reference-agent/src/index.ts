@@ -1,4 +1,26 @@
 /** @lineup/reference-agent: the server, the LLM agent and its pieces, for tests and for copying. */
+
+export {
+  buildToolTable,
+  type ChatCompletion,
+  type ChatCompletionsOptions,
+  type ChatMessage,
+  type ChatModel,
+  ChatModelError,
+  type ChatTool,
+  type ChatToolCall,
+  createChatCompletionsModel,
+  createLLMAgent,
+  DEFAULT_INSTRUCTIONS,
+  envelopeSender,
+  functionNameOf,
+  INTELLIGENT_UI_CHAT_TOOLS,
+  type LLMAgent,
+  type LLMAgentOptions,
+  lineUpIdFrom,
+  RecentIds,
+  type ToolTable,
+} from '@lineup/agent';
 export {
   type AgentMode,
   LINEUP_ACK_PROTOCOL,
@@ -8,16 +30,3 @@ export {
   startReferenceAgent,
 } from './agent-server.js';
 export { type ReferenceAgentConfig, readConfig } from './config.js';
-export { envelopeSender, lineUpIdFrom, RecentIds } from './envelopes.js';
-export { createLLMAgent, DEFAULT_INSTRUCTIONS, type LLMAgent, type LLMAgentOptions } from './llm/agent.js';
-export {
-  type ChatCompletion,
-  type ChatCompletionsOptions,
-  type ChatMessage,
-  type ChatModel,
-  ChatModelError,
-  type ChatTool,
-  type ChatToolCall,
-  createChatCompletionsModel,
-} from './llm/chat.js';
-export { buildToolTable, functionNameOf, INTELLIGENT_UI_CHAT_TOOLS, type ToolTable } from './llm/tools.js';

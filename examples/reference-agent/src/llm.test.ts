@@ -3,6 +3,7 @@
  * LineUp client dialling the reference agent.
  */
 
+import { createChatCompletionsModel } from '@lineup/agent';
 import { acceptCheckpoint, parseDocument } from '@lineup/shared';
 import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
 import productComparison from '@lineup/shared/fixtures/product-comparison.json' with { type: 'json' };
@@ -19,7 +20,6 @@ import {
   rawEnvelope,
 } from '../test/harness.js';
 import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
-import { createChatCompletionsModel } from './llm/chat.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
+import { createChatCompletionsModel } from '@lineup/agent';
 /**
  * `node dist/server.js [--mode scripted|llm] [--port 8787] [--host 127.0.0.1]`: the reference agent on
  * `ws://host:port/agent`. llm mode reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
  */
 import { startReferenceAgent } from './agent-server.js';
 import { readConfig } from './config.js';
-import { createChatCompletionsModel } from './llm/chat.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof readConfig>;

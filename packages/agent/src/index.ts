@@ -4,6 +4,44 @@
  * folder, nothing to install) by default, or a PostgreSQL server.
  */
 
+// Brains
+export { type ChatCompletionsBrainOptions, chatCompletionsBrain } from './brains/chat-completions.js';
+export { envelopeSender, lineUpIdFrom, RecentIds, type SendEnvelope } from './brains/envelopes.js';
+export {
+  createLLMAgent,
+  DEFAULT_INSTRUCTIONS,
+  type LLMAgent,
+  type LLMAgentOptions,
+} from './brains/llm/agent.js';
+export {
+  type ChatCompletion,
+  type ChatCompletionsOptions,
+  type ChatMessage,
+  type ChatModel,
+  ChatModelError,
+  type ChatTool,
+  type ChatToolCall,
+  createChatCompletionsModel,
+} from './brains/llm/chat.js';
+export {
+  buildToolTable,
+  functionNameOf,
+  INTELLIGENT_UI_CHAT_TOOLS,
+  type ToolTable,
+} from './brains/llm/tools.js';
+export { scriptedBrain } from './brains/scripted.js';
+// The host: the WebSocket binding for devices, and the brain seam
+export type { AgentBrain, BrainContext, ConversationBrain } from './host/brain.js';
+export {
+  AGENT_HOST_LIMITS,
+  type AgentHost,
+  type AgentHostLimits,
+  type AgentHostOptions,
+  LINEUP_ACK_PROTOCOL,
+  LINEUP_PROTOCOL,
+  startAgentHost,
+  TOKEN_PROTOCOL_PREFIX,
+} from './host/server.js';
 // Storage
 export { MIGRATIONS, type Migration, migrate, SchemaVersionError } from './store/migrations.js';
 export { openDatabase } from './store/open.js';

@@ -20,7 +20,9 @@ describe('@lineup/scripted-agent public surface', () => {
     ]);
   });
 
-  it('is private: never published', () => {
-    expect(packageJson.private).toBe(true);
+  it('is published (the scripted brain of @lineup/agent), with its sources and types', () => {
+    expect('private' in packageJson).toBe(false);
+    expect(packageJson.publishConfig.access).toBe('public');
+    expect(packageJson.files).toContain('dist');
   });
 });

@@ -29,7 +29,11 @@ import {
   type WebSocketLike,
 } from '@lineup/runtime';
 import { createScriptedAgent } from '@lineup/scripted-agent';
-import type { LineUpMessage, LineUpPayloadOf } from '@lineup/shared/protocol';
+import {
+  LINEUP_CONNECTION_REFUSALS,
+  type LineUpMessage,
+  type LineUpPayloadOf,
+} from '@lineup/shared/protocol';
 import { checkSurfaceBundle } from '@lineup/surface-host';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { AgentLinkGate, planAgent, RememberedAgents } from './agent-link.ts';
@@ -140,6 +144,8 @@ export class AgentConnection {
   #view: ConnectionView | null = null;
   #status: AgentConnectionStatus = 'idle';
   #stopped = false;
+  /** The agent refused this device (4008, no valid device token): no retry follows. */
+  #refused = false;
   /** The WebSockets this page dialled that have not closed yet. */
   readonly #sockets = new Set<WebSocket>();
   readonly #statusListeners = new Set<() => void>();
@@ -182,7 +188,18 @@ export class AgentConnection {
         connect: (address, protocols) => {
           const socket = new WebSocket(address, protocols);
           this.#sockets.add(socket);
-          socket.addEventListener('close', () => this.#sockets.delete(socket), { once: true });
+          socket.addEventListener(
+            'close',
+            (event) => {
+              this.#sockets.delete(socket);
+              // The agent host refused this device's token: the transport dials no more (until a reload).
+              if (event.code === LINEUP_CONNECTION_REFUSALS.unauthorized.code) {
+                this.#refused = true;
+                for (const listener of [...this.#statusListeners]) listener();
+              }
+            },
+            { once: true },
+          );
           // The DOM's handler types are narrower than the transport's seam; the transport only assigns them.
           return socket as unknown as WebSocketLike;
         },
@@ -262,9 +279,13 @@ export class AgentConnection {
     for (const listener of [...this.#statusListeners]) listener();
   }
 
-  /** The client's status, or `stopped` once this page stopped it (no retry follows). */
-  get status(): AgentConnectionStatus | 'stopped' {
-    return this.#stopped ? 'stopped' : this.#status;
+  /**
+   * The client's status; `stopped` once this page stopped it, `refused` once the agent refused this device's token
+   * (no retry follows either).
+   */
+  get status(): AgentConnectionStatus | 'stopped' | 'refused' {
+    if (this.#stopped) return 'stopped';
+    return this.#refused ? 'refused' : this.#status;
   }
 
   /** The conversation the host shows now: the user's messages and the console's calls go there. */

@@ -50,11 +50,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         seq bigserial PRIMARY KEY,
         ${key},
         direction text NOT NULL CHECK (direction IN ('in', 'out')),
+        envelope_id text NOT NULL,
         type text NOT NULL,
         envelope jsonb NOT NULL,
+        delivered boolean NOT NULL DEFAULT false,
         at timestamptz NOT NULL DEFAULT now()
       )`,
       'CREATE INDEX lineup_log_conversation ON lineup_log (device_id, conversation_id, seq)',
+      `CREATE INDEX lineup_log_undelivered ON lineup_log (device_id, envelope_id)
+        WHERE direction = 'out' AND NOT delivered`,
       `CREATE TABLE lineup_tool_calls (
         ${key},
         call_id text NOT NULL,

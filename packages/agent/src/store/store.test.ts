@@ -115,10 +115,26 @@ describe.each(BACKENDS)('the agent store on $name', (backend) => {
       ['in', 'o1'],
       ['in', 'o1'],
     ]);
-    await store.logOutgoing(key, { type: 'lineup.v1.chat.agent_message', id: 'a1' } as never);
+    await store.logOutgoing(key, { type: 'lineup.v1.chat.agent_message', id: 'a1' });
     expect((await store.log(key, { afterSeq: log[1]?.seq ?? 0 })).map((entry) => entry.type)).toEqual([
       'lineup.v1.chat.agent_message',
     ]);
+    expect(await store.lastIncoming(key, 'lineup.v1.chat.user_message')).toMatchObject({ id: 'o1' });
+  });
+
+  it('what the agent sent stays undelivered until the device acknowledges it', async () => {
+    const store = await AgentStore.open(await fresh());
+    for (const id of ['a1', 'a2', 'a3'])
+      await store.logOutgoing(key, { type: 'lineup.v1.chat.agent_message', id });
+    await store.logOutgoing(
+      { ...key, conversationId: 'conv-2' },
+      { type: 'lineup.v1.chat.agent_message', id: 'b1' },
+    );
+    expect((await store.undelivered(key)).map((entry) => entry.envelope.id)).toEqual(['a1', 'a2', 'a3']);
+    expect(await store.markDelivered(key.deviceId, 'a2')).toBe(true);
+    expect(await store.markDelivered(key.deviceId, 'a2')).toBe(false);
+    expect(await store.markDelivered('device-b', 'a1')).toBe(false);
+    expect((await store.undelivered(key)).map((entry) => entry.envelope.id)).toEqual(['a1', 'a3']);
   });
 
   it('taking the same envelope concurrently: exactly one is new', async () => {

@@ -48,6 +48,15 @@ const DEVICE_ID = /^[\x21-\x7e]{1,128}$/;
 /** Tokens this store issues: `lat_` and 43 base64url characters (32 random bytes). */
 const TOKEN = /^lat_[A-Za-z0-9_-]{43}$/;
 
+interface RawLogRow {
+  seq: string;
+  direction: 'in' | 'out';
+  type: string;
+  envelope: Record<string, unknown>;
+}
+
+const logEntry = (row: RawLogRow): LogEntry => ({ ...row, seq: Number(row.seq) });
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class AgentStoreError extends Error {
@@ -158,36 +167,77 @@ export class AgentStore {
       );
       if (rows.length === 0) return 'seen';
       await tx.query(
-        `INSERT INTO lineup_log (device_id, conversation_id, direction, type, envelope)
-         VALUES ($1, $2, 'in', $3, $4)`,
-        [key.deviceId, key.conversationId, envelope.type, JSON.stringify(envelope)],
+        `INSERT INTO lineup_log (device_id, conversation_id, direction, envelope_id, type, envelope, delivered)
+         VALUES ($1, $2, 'in', $3, $4, $5, true)`,
+        [key.deviceId, key.conversationId, envelope.id, envelope.type, JSON.stringify(envelope)],
       );
       return 'new';
     });
   }
 
-  /** Appends an envelope the agent sends to the conversation's log (before it goes out). */
-  async logOutgoing(key: ConversationKey, envelope: { readonly type: string }): Promise<void> {
+  /**
+   * Appends an envelope the agent sends to the conversation's log, undelivered, before it goes out: it is sent
+   * again (same id) at the conversation's next session start until the device acknowledges it.
+   */
+  async logOutgoing(
+    key: ConversationKey,
+    envelope: { readonly id: string; readonly type: string },
+    options: { readonly delivered?: boolean } = {},
+  ): Promise<void> {
     await this.db.query(
-      `INSERT INTO lineup_log (device_id, conversation_id, direction, type, envelope)
-       VALUES ($1, $2, 'out', $3, $4)`,
-      [key.deviceId, key.conversationId, envelope.type, JSON.stringify(envelope)],
+      `INSERT INTO lineup_log (device_id, conversation_id, direction, envelope_id, type, envelope, delivered)
+       VALUES ($1, $2, 'out', $3, $4, $5, $6)`,
+      [
+        key.deviceId,
+        key.conversationId,
+        envelope.id,
+        envelope.type,
+        JSON.stringify(envelope),
+        options.delivered ?? false,
+      ],
     );
+  }
+
+  /** Marks what the agent sent with this envelope id as delivered (the device acknowledged it). */
+  async markDelivered(deviceId: string, envelopeId: string): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `UPDATE lineup_log SET delivered = true
+       WHERE device_id = $1 AND envelope_id = $2 AND direction = 'out' AND NOT delivered RETURNING seq`,
+      [deviceId, envelopeId],
+    );
+    return rows.length > 0;
+  }
+
+  /** What the agent sent into the conversation that the device has not acknowledged, oldest first. */
+  async undelivered(key: ConversationKey, limit = 1_000): Promise<LogEntry[]> {
+    const { rows } = await this.db.query<RawLogRow>(
+      `SELECT seq, direction, type, envelope FROM lineup_log
+       WHERE device_id = $1 AND conversation_id = $2 AND direction = 'out' AND NOT delivered
+       ORDER BY seq LIMIT $3`,
+      [key.deviceId, key.conversationId, limit],
+    );
+    return rows.map(logEntry);
+  }
+
+  /** The last envelope of `type` the device sent into the conversation, if any. */
+  async lastIncoming(key: ConversationKey, type: string): Promise<Record<string, unknown> | undefined> {
+    const { rows } = await this.db.query<{ envelope: Record<string, unknown> }>(
+      `SELECT envelope FROM lineup_log
+       WHERE device_id = $1 AND conversation_id = $2 AND direction = 'in' AND type = $3
+       ORDER BY seq DESC LIMIT 1`,
+      [key.deviceId, key.conversationId, type],
+    );
+    return rows[0]?.envelope;
   }
 
   /** The conversation's log, oldest first: at most `limit` entries after `afterSeq`. */
   async log(key: ConversationKey, options: { afterSeq?: number; limit?: number } = {}): Promise<LogEntry[]> {
-    const { rows } = await this.db.query<{
-      seq: string;
-      direction: 'in' | 'out';
-      type: string;
-      envelope: Record<string, unknown>;
-    }>(
+    const { rows } = await this.db.query<RawLogRow>(
       `SELECT seq, direction, type, envelope FROM lineup_log
        WHERE device_id = $1 AND conversation_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
       [key.deviceId, key.conversationId, options.afterSeq ?? 0, Math.min(options.limit ?? 1_000, 10_000)],
     );
-    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+    return rows.map(logEntry);
   }
 
   // ── Inventory ────────────────────────────────────────────────────────────────────────────────────────

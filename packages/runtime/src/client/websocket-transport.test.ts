@@ -312,6 +312,41 @@ describe('the WebSocket binding', () => {
     expect(retries.slice(0, 5)).toEqual([9, 19, 39, 79, 79]);
   });
 
+  it.each([
+    [4008, 'stops: an agent host that refuses the device token (4008) is not dialled again', 1],
+    [4013, 'dials again after any other refusal (4013)', 2],
+  ])('closed with %i: %s', async (code, _title, expectedConnections) => {
+    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    let connections = 0;
+    server.on('connection', (socket) => {
+      connections++;
+      socket.close(code, 'refused');
+    });
+    const problems: unknown[] = [];
+    const transport = createWebSocketTransport({
+      url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/agent?token=lat_x`,
+      connect: nodeSocket,
+      backoff: { initialMs: 10, maxMs: 20 },
+    });
+    transport.connect({
+      opened: () => {},
+      received: () => {},
+      closed: (error) => {
+        if (error !== undefined) problems.push(error);
+      },
+    });
+    await vi.waitFor(() => expect(problems.length).toBeGreaterThanOrEqual(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    transport.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (expectedConnections === 1) {
+      expect(connections).toBe(1);
+      expect(problems).toHaveLength(1);
+      expect(String(problems[0])).toMatch(/refused this device: it has no valid device token \(4008\)/);
+    } else expect(connections).toBeGreaterThanOrEqual(expectedConnections);
+  });
+
   it('a connection that stayed open and was acknowledged resets the backoff', async () => {
     const agent = await startAgent({ mode: 'ack' });
     const retries: number[] = [];

@@ -18,6 +18,10 @@
  * Refusals. `refuse(refusal)` closes the connection with the refusal's close code and reason
  * (`LINEUP_CONNECTION_REFUSALS`); so does a binary frame (1003) by itself. Frames that arrive after are not read.
  *
+ * Unauthorized. An agent host that authenticates devices closes a connection without a valid device token with
+ * 4008 (`unauthorized`): the transport reports it and stops dialling — another attempt with the same URL cannot
+ * succeed. The token travels in the agent URL (`?token=…`), as `@lineup/agent` prints it.
+ *
  * Backoff. The attempt counter goes back to zero only once a connection was healthy — open for `healthyAfterMs`
  * and, in `lineup.v1.ack`, having acknowledged something — so an agent that accepts and drops every connection, or
  * never acknowledges, is dialled ever more slowly up to the ceiling (a reconnect storm backs off).
@@ -186,6 +190,16 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       timers.clearTimeout(healthyTimer);
       failAcks('the connection closed');
       if (stopped) return;
+      if (event.code === LINEUP_CONNECTION_REFUSALS.unauthorized.code) {
+        // The agent host does not accept this device's token: dialling again cannot change that.
+        stopped = true;
+        listener?.closed(
+          new Error(
+            'The agent refused this device: it has no valid device token (4008). Ask the agent’s operator for a token and connect with it; LineUp does not dial this agent again until then.',
+          ),
+        );
+        return;
+      }
       listener?.closed(
         new Error(
           wasOpen

@@ -29,6 +29,14 @@ export const LINEUP_CONNECTION_REFUSALS = Object.freeze({
     code: 4013,
     reason: 'lineup: too many frames waiting; send what was not acknowledged again',
   }),
+  /**
+   * 4008 (as 1008, policy violation): an agent host that authenticates devices found no valid device token on
+   * the connection; nothing the connection sent was read.
+   */
+  unauthorized: Object.freeze({
+    code: 4008,
+    reason: 'lineup: no valid device token; ask the agent host for one',
+  }),
   /** 4000: in `lineup.v1.ack`, an envelope was not acknowledged in time; the peer is not really there. */
   no_ack: Object.freeze({ code: 4000, reason: 'no ack' }),
 } as const);

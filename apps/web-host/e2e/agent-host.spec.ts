@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentHost, AgentStore, openPGlite, scriptedBrain, startAgentHost } from '@lineup/agent';
+import type { Page } from '@playwright/test';
+import { confirmAgentLink } from './agent-page.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The built host against `@lineup/agent` (the agent host package) with the scripted brain, on an embedded store in
+ * a temporary folder, dialled with `?agent=ws://…?token=…` as `lineup-agent serve` prints it: the Pomodoro story,
+ * the story across a restart of the agent host (a new run epoch on the same store), and a wrong token.
+ */
+
+interface Running {
+  readonly folder: string;
+  store: AgentStore;
+  host: AgentHost;
+  readonly problems: unknown[];
+}
+
+const running: Running[] = [];
+
+async function startOn(folder: string, port = 0, problems: unknown[] = []) {
+  const store = await AgentStore.open(await openPGlite(folder));
+  const host = await startAgentHost({
+    store,
+    brain: scriptedBrain(),
+    port,
+    onProblem: (problem) => problems.push(problem),
+  });
+  return { store, host };
+}
+
+async function startAgentHostFor(): Promise<Running & { token: string }> {
+  const folder = mkdtempSync(join(tmpdir(), 'lineup-agent-e2e-'));
+  const problems: unknown[] = [];
+  const { store, host } = await startOn(folder, 0, problems);
+  const token = await store.issueDeviceToken('e2e-browser', 'Playwright');
+  const entry = { folder, store, host, problems };
+  running.push(entry);
+  return { ...entry, token };
+}
+
+async function stop(entry: Running) {
+  await entry.host.close();
+  await entry.store.close();
+}
+
+test.afterEach(async ({ page }) => {
+  await page.close();
+  for (const entry of running.splice(0)) {
+    await stop(entry).catch(() => {});
+    rmSync(entry.folder, { recursive: true, force: true });
+  }
+});
+
+const deviceUrl = (host: AgentHost, token: string) => `${host.url}?token=${token}`;
+
+async function open(page: Page, url: string) {
+  await page.goto(`/?agent=${encodeURIComponent(url)}`);
+  await confirmAgentLink(page);
+}
+
+const status = (page: Page) => page.getByRole('status').filter({ hasText: 'Agent:' });
+const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
+const workspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
+const phase = (page: Page) => page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
+
+async function say(page: Page, text: string) {
+  const field = page.getByLabel('Message to the agent');
+  await field.fill(text);
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
+  await field.press('Enter');
+  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
+}
+
+test('the Pomodoro story through the agent host: every envelope persisted, each call recorded once with its final result', async ({
+  page,
+}) => {
+  test.slow();
+  const agent = await startAgentHostFor();
+  await open(page, deviceUrl(agent.host, agent.token));
+  await expect(status(page)).toContainText('Agent: connected');
+
+  await say(page, 'start a 20 minute focus');
+  await expect(workspace(page)).toBeVisible();
+  await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+  await expect(agentTurns(page).last()).toContainText('The timer is running: 20 minutes of focus');
+  await say(page, 'stop');
+  await expect(workspace(page)).toHaveCount(0);
+  await expect(agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' })).toHaveCount(
+    1,
+  );
+  await expect(agentTurns(page).filter({ hasText: /The focus session was stopped after/ })).toHaveCount(1);
+
+  // What the agent host kept: the conversation's log, both calls with their one final result each.
+  const { rows } = await agent.store.db.query<{ conversation_id: string; tool: string; status: string }>(
+    `SELECT conversation_id, tool, status FROM lineup_tool_calls WHERE device_id = 'e2e-browser' ORDER BY sent_at`,
+  );
+  expect(rows.map((row) => [row.tool, row.status])).toEqual([
+    ['pomodoro.start', 'final'],
+    ['pomodoro.interrupt', 'final'],
+  ]);
+  const key = { deviceId: 'e2e-browser', conversationId: rows[0]?.conversation_id as string };
+  const log = await agent.store.log(key);
+  expect(log[0]?.type).toBe('lineup.v1.client.inventory');
+  expect(log.filter((entry) => entry.type === 'lineup.v1.chat.user_message')).toHaveLength(2);
+  // Everything the agent said was acknowledged by the page.
+  expect(await agent.store.undelivered(key)).toEqual([]);
+  expect(agent.problems).toEqual([]);
+  await page.screenshot({ path: 'test-results/agent-host-pomodoro.png', fullPage: true });
+});
+
+test.describe('across a restart', () => {
+  // While the agent host is down, the page's attempts to dial it are refused (and Chromium logs each one).
+  test.use({
+    allowedConsoleErrors:
+      /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/agent\?token=[^']+' failed: .*ERR_CONNECTION_REFUSED/,
+  });
+
+  test('the agent host restarts mid-focus: the page reconnects, the conversation goes on, nothing is doubled', async ({
+    page,
+  }) => {
+    test.slow();
+    const agent = await startAgentHostFor();
+    await open(page, deviceUrl(agent.host, agent.token));
+    await expect(status(page)).toContainText('Agent: connected');
+    await say(page, 'start a 20 minute focus');
+    await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+    await expect(agentTurns(page).last()).toContainText('The timer is running');
+    const epoch = agent.store.epoch;
+
+    // A restart on the same store and port: a new run epoch.
+    await stop(agent);
+    await expect(status(page)).not.toContainText('Agent: connected');
+    const again = await startOn(agent.folder, agent.host.port, agent.problems);
+    Object.assign(running[0] as Running, again);
+    expect(again.store.epoch).toBeGreaterThan(epoch);
+    await expect(status(page)).toContainText('Agent: connected', { timeout: 40_000 });
+
+    // The new brain got the conversation's inventory: it can call Pomodoro's tools.
+    await say(page, 'stop');
+    await expect(workspace(page)).toHaveCount(0);
+    await expect(
+      agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' }),
+    ).toHaveCount(1);
+    await page.waitForTimeout(1_000);
+    await expect(agentTurns(page).filter({ hasText: 'The timer is running' })).toHaveCount(1);
+    const { rows } = await again.store.db.query<{ tool: string; n: string }>(
+      `SELECT tool, count(*) AS n FROM lineup_tool_calls WHERE device_id = 'e2e-browser' GROUP BY tool ORDER BY tool`,
+    );
+    expect(rows.map((row) => [row.tool, Number(row.n)])).toEqual([
+      ['pomodoro.interrupt', 1],
+      ['pomodoro.start', 1],
+    ]);
+    await page.screenshot({ path: 'test-results/agent-host-restart.png', fullPage: true });
+  });
+});
+
+test('a wrong token: the agent host refuses the connection, the page says why and does not dial again', async ({
+  page,
+}) => {
+  const agent = await startAgentHostFor();
+  let dialled = 0;
+  page.on('websocket', () => {
+    dialled += 1;
+  });
+  await open(page, deviceUrl(agent.host, `lat_${'A'.repeat(43)}`));
+  await expect(
+    page.getByText(/The agent refused this device: it has no valid device token \(4008\)/),
+  ).toBeVisible();
+  await page.waitForTimeout(2_000);
+  expect(dialled).toBe(1);
+  await expect(status(page)).toHaveText('Agent: refused this device (no valid device token)');
+  const { rows } = await agent.store.db.query<{ n: string }>('SELECT count(*) AS n FROM lineup_log');
+  expect(Number(rows[0]?.n)).toBe(0);
+  await page.screenshot({ path: 'test-results/agent-host-wrong-token.png', fullPage: true });
+});
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('a wrong token: the status says so in the host language', async ({ page }) => {
+    const agent = await startAgentHostFor();
+    await open(page, deviceUrl(agent.host, `lat_${'B'.repeat(43)}`));
+    await expect(page.getByRole('status').filter({ hasText: '智能体：' })).toHaveText(
+      '智能体：拒绝了此设备（没有有效的设备令牌）',
+    );
+    await page.screenshot({ path: 'test-results/agent-host-wrong-token-zh.png', fullPage: true });
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The model-loop seam: the agent's brain is a function the deployer supplies. The host creates one
+ * `ConversationBrain` per conversation (on its first envelope after the host started, with the conversation's last
+ * inventory replayed to it first) and hands it every new envelope the device sends, once; the brain answers through
+ * `context.send`, which checks, persists and delivers what it sends.
+ */
+import type { LineUpMessage } from '@lineup/shared/protocol';
+import type { AgentStore, ConversationKey } from '../store/store.js';
+import type { StreamRecords } from '../store/streams.js';
+
+export interface BrainContext {
+  readonly key: ConversationKey;
+  /** `sender.id` for the envelopes the brain sends. */
+  readonly agentId: string;
+  /**
+   * Sends one `lineup.v1` envelope (JSON text) into this conversation. It is validated (agent → client), a
+   * `tool.call` is recorded first and never sent twice, and it is in the log before it leaves; the device gets it
+   * now or, until it acknowledges it, again at its next session start. Never throws: problems go to `report`.
+   */
+  send(text: string): void;
+  /** Runs `callback` after `delayMs`, unless the host has closed by then. */
+  schedule(callback: () => void, delayMs: number): void;
+  readonly store: AgentStore;
+  readonly streams: StreamRecords;
+  report(problem: unknown): void;
+}
+
+export interface ConversationBrain {
+  /** One new envelope of the device (never a copy), already validated; `text` is its JSON text. Never throws. */
+  receive(message: LineUpMessage, text: string): void;
+}
+
+export type AgentBrain = (context: BrainContext) => ConversationBrain;
