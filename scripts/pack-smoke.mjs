@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The published packages as an outside user gets them: packs the six packages (`pnpm pack`, so the tarballs hold
+ * The published packages as an outside user gets them: packs the eight packages (`pnpm pack`, so the tarballs hold
  * exactly what `publish` would upload), installs them with npm into a fresh app outside the workspace, then
  * typechecks and builds a page that uses every package and a MiniApp whose manifest the SDK's Vite plugin writes,
  * and runs the protocol core and the SDK in Node. It does so twice: with React, zod and Vite at the oldest
@@ -27,7 +27,7 @@
  *
  * Exits non-zero, naming the step, when any of it fails.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   cpSync,
@@ -46,9 +46,18 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES = ['shared', 'renderer-react', 'surface-host', 'miniapp-sdk', 'runtime', 'create-miniapp'];
-/** The libraries an outside app imports (the create package is a command). */
-const LIBRARIES = PACKAGES.filter((name) => name !== 'create-miniapp');
+const PACKAGES = [
+  'shared',
+  'renderer-react',
+  'surface-host',
+  'miniapp-sdk',
+  'runtime',
+  'create-miniapp',
+  'scripted-agent',
+  'agent',
+];
+/** The libraries an outside page imports (the create package is a command; the agent side runs in Node). */
+const LIBRARIES = ['shared', 'renderer-react', 'surface-host', 'miniapp-sdk', 'runtime'];
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
 
 function log(message) {
@@ -619,6 +628,83 @@ function runTarballCommands(work, readme) {
   );
 }
 
+/**
+ * The agent host as an agent developer gets it: `@lineup/agent` installed from its tarball in an empty folder, then
+ * `npx lineup-agent serve` with no database set up (the embedded store folder is made), its printed device URL
+ * dialled by a plain WebSocket client speaking the binding (inventory, then "help"), the scripted brain's answer
+ * awaited; a wrong token refused with 4008; `lineup-agent devices` lists the device it issued.
+ */
+async function runAgentHost(work, tarballOf) {
+  const app = join(work, 'agent-app');
+  mkdirSync(app);
+  const packages = Object.fromEntries(
+    ['shared', 'scripted-agent', 'agent'].map((name) => [`@lineup/${name}`, tarballOf(name)]),
+  );
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify(
+      { name: 'agent-app', private: true, type: 'module', dependencies: packages, overrides: packages },
+      null,
+      2,
+    )}\n`,
+  );
+  step('npm install @lineup/agent from its tarball', 'npm', ['install', '--no-audit', '--no-fund'], app);
+  writeFileSync(
+    join(app, 'client.mjs'),
+    `import WebSocket from 'ws';
+const [url, expect] = process.argv.slice(2);
+const socket = new WebSocket(url, ['lineup.v1', 'lineup.v1.ack']);
+const timer = setTimeout(() => { console.error('no answer in 20 s'); process.exit(1); }, 20_000);
+const envelope = (id, type, payload) => JSON.stringify({ v: 1, id, type, conversation_id: 'conv_smoke', sender: { kind: 'client', id: 'pack-smoke' }, payload });
+socket.on('open', () => {
+  socket.send(envelope('inv-1', 'lineup.v1.client.inventory', { revision: 'r1', standard_components: [], applications: [], capabilities: [], tools: [] }));
+  socket.send(envelope('o1', 'lineup.v1.chat.user_message', { text: 'help' }));
+});
+socket.on('message', (data) => {
+  const frame = JSON.parse(String(data));
+  if (frame.type === 'lineup.v1.chat.agent_message' && expect === 'answer') { console.log(frame.payload.text.split('\\n')[0]); clearTimeout(timer); socket.close(); }
+});
+socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); console.log('closed ' + code); process.exit(code === 4008 ? 0 : 1); } });
+`,
+  );
+  const server = spawn('npx', ['--no-install', 'lineup-agent', 'serve', '--port', '0'], {
+    cwd: app,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  server.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`lineup-agent serve printed no device URL:\n${output}`)), 60_000);
+      const poll = setInterval(() => {
+        const match = /device URL: (ws:\/\/\S+)/.exec(output);
+        if (match !== null) {
+          clearInterval(poll);
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      }, 100);
+      server.once('exit', (code) => reject(new Error(`lineup-agent serve exited (${code}):\n${output}`)));
+    });
+    if (!existsSync(join(app, 'lineup-agent-data'))) throw new Error('lineup-agent serve made no store folder');
+    const answer = step('a device dials the printed URL and is answered', 'node', ['client.mjs', url, 'answer'], app);
+    if (!/demo agent/i.test(answer)) throw new Error(`unexpected answer: ${answer}`);
+    const wrong = url.replace(/token=[^&]+/, `token=lat_${'A'.repeat(43)}`);
+    step('a wrong token is refused with 4008', 'node', ['client.mjs', wrong, 'refused'], app);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve()));
+  }
+  const devices = step('lineup-agent devices', 'npx', ['--no-install', 'lineup-agent', 'devices'], app);
+  if (!/^local\tactive/m.test(devices)) throw new Error(`lineup-agent devices: ${devices}`);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'lineup-pack-smoke-'));
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
@@ -684,6 +770,7 @@ try {
     const readme = readFileSync(join(root, 'packages', 'miniapp-sdk', 'README.md'), 'utf8');
     runGuide(work, tarballs, tarball, readme);
     runTarballCommands(work, readme);
+    await runAgentHost(work, tarball);
   }
   const guideOnly = process.argv.includes('--guide-only');
   const rows = ROWS.filter((row) => !guideOnly && (onlyRow === undefined || row.name === onlyRow));

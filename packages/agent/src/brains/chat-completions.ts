@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible chat completions brain: the LLM agent (`createLLMAgent`) for one conversation — the
  * inventory's Agent Tools and the `intelligent_ui*` tools offered to the model, its tool calls sent as
- * `lineup.v1.tool.call`, its answers as `chat.agent_message`.
+ * `lineup.v1.tool.call`, its answers as `chat.agent_message`; its component streams' cursors persisted in the host's
+ * `StreamRecords`, so after a restart a stream of the earlier run is refused with its last valid snapshot.
  */
 import type { AgentBrain } from '../host/brain.js';
 import { createLLMAgent } from './llm/agent.js';
@@ -22,6 +23,12 @@ export function chatCompletionsBrain(options: ChatCompletionsBrainOptions): Agen
       agentId: context.agentId,
       send: context.send,
       onProblem: context.report,
+      // Stream cursors in the host's store, with its run epoch (seed 004 §5).
+      streams: {
+        open: (_conversationId, sourceCallId, document) =>
+          context.streams.open(context.key, sourceCallId, document),
+        step: (_conversationId, cursor, event) => context.streams.step(context.key, cursor, event),
+      },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
     });

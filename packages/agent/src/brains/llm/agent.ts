@@ -41,6 +41,7 @@ import {
   type LineUpPayloadOf,
   parseEnvelopeText,
 } from '@lineup/shared/protocol';
+import { StreamRefusal } from '../../store/streams.js';
 import { envelopeSender, lineUpIdFrom, RecentIds } from '../envelopes.js';
 import type { ChatMessage, ChatModel, ChatToolCall } from './chat.js';
 import { buildToolTable } from './tools.js';
@@ -56,7 +57,23 @@ export interface LLMAgentOptions {
   readonly instructions?: string;
   /** Model rounds per user message before the agent gives up (default 8). */
   readonly maxRounds?: number;
+  /**
+   * Where the component streams' cursors are kept (seed 004 §5). Default: this agent's memory. `@lineup/agent`'s
+   * host passes its persisted `StreamRecords` (run epochs: after a restart a stream of an earlier run is refused,
+   * with its last valid snapshot to open a new generation from).
+   */
+  readonly streams?: StreamKeeper;
   readonly onProblem?: (problem: unknown) => void;
+}
+
+/** Issues and keeps stream cursors: opens a generation, and takes a step at exactly the cursor given. */
+export interface StreamKeeper {
+  open(conversationId: string, sourceCallId: string, document: unknown): Promise<UIStreamState>;
+  step(
+    conversationId: string,
+    cursor: IntelligentUIStreamCursorArguments,
+    event: unknown,
+  ): Promise<UIStreamState>;
 }
 
 export interface LLMAgent {
@@ -110,6 +127,23 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     }
   };
   const send = envelopeSender({ agentId, ids, send: options.send, report });
+  const streams: StreamKeeper = options.streams ?? {
+    async open(conversationId, sourceCallId, document) {
+      const conversation = conversationOf(conversationId);
+      const uiId = (document as { id: string }).id;
+      const state = startUIStream(document, sourceCallId, (conversation.generations.get(uiId) ?? 0) + 1);
+      conversation.generations.set(state.uiId, state.generation);
+      conversation.streams.set(state.sourceCallId, state);
+      return state;
+    },
+    async step(conversationId, cursor, event) {
+      const conversation = conversationOf(conversationId);
+      const state = advanceUIStream(streamAt(conversation, cursor), event);
+      if (state.status === 'streaming') conversation.streams.set(state.sourceCallId, state);
+      else conversation.streams.delete(state.sourceCallId);
+      return state;
+    },
+  };
   const seen = new RecentIds(4_096);
   const conversations = new Map<string, Conversation>();
   /** The `tool.call` envelopes sent, by envelope id → `call_id`, to answer an `unsupported`. */
@@ -237,26 +271,21 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
         }
         case 'intelligent_ui_open': {
           const { document } = parsed as { document: UIDocument };
-          const generation = (conversation.generations.get(document.id) ?? 0) + 1;
-          const state = startUIStream(document, callId, generation);
-          return sendCheckpoint(conversationId, conversation, state);
+          return sendCheckpoint(conversationId, await streams.open(conversationId, callId, document));
         }
         case 'intelligent_ui_patch': {
           const { mutation, ...cursor } = parsed as IntelligentUIPatchArguments;
-          return sendCheckpoint(
-            conversationId,
-            conversation,
-            advanceUIStream(streamAt(conversation, cursor), mutation),
-          );
+          return sendCheckpoint(conversationId, await streams.step(conversationId, cursor, mutation));
         }
         case 'intelligent_ui_complete':
         case 'intelligent_ui_cancel': {
           const type = uiTool.name === 'intelligent_ui_complete' ? 'complete' : 'cancel';
-          const state = streamAt(conversation, parsed as IntelligentUIStreamCursorArguments);
-          return sendCheckpoint(conversationId, conversation, advanceUIStream(state, { type }));
+          const cursor = parsed as IntelligentUIStreamCursorArguments;
+          return sendCheckpoint(conversationId, await streams.step(conversationId, cursor, { type }));
         }
       }
     } catch (error) {
+      if (error instanceof StreamRefusal) return streamRefusalText(error);
       return formatIssuesForModel(error);
     }
   }
@@ -277,13 +306,10 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     return state;
   }
 
-  function sendCheckpoint(conversationId: string, conversation: Conversation, state: UIStreamState): string {
+  function sendCheckpoint(conversationId: string, state: UIStreamState): string {
     const checkpoint = toJSON(state.checkpoint) as LineUpPayloadOf<'lineup.v1.ui.checkpoint'>['checkpoint'];
     if (send(conversationId, 'lineup.v1.ui.checkpoint', { checkpoint }) === undefined)
-      return 'The stream step was valid but could not be sent to the client; nothing changed.';
-    conversation.generations.set(state.uiId, state.generation);
-    if (state.status === 'streaming') conversation.streams.set(state.sourceCallId, state);
-    else conversation.streams.delete(state.sourceCallId);
+      return 'The stream step was accepted but could not be sent to the client now; the user may not see it yet.';
     return intelligentUIStreamToolResult(state.checkpoint).render;
   }
 
@@ -443,4 +469,13 @@ function resultContent(payload: ToolResultPayload): string {
 /** A frozen, typed value as plain JSON data for an envelope payload. */
 function toJSON<T>(value: T): never {
   return JSON.parse(JSON.stringify(value)) as never;
+}
+
+/**
+ * What the model reads for a stream step the keeper refused: what is wrong and what to call; for a stream of an
+ * earlier run, its last valid snapshot too, to open a new generation from (seed 004 §5).
+ */
+export function streamRefusalText(refusal: StreamRefusal): string {
+  if (refusal.code !== 'stream_epoch_ended' || refusal.checkpoint === undefined) return refusal.message;
+  return `${refusal.message}\nThe last valid snapshot (the document for intelligent_ui_open):\n${JSON.stringify(refusal.checkpoint.snapshot)}`;
 }

@@ -1,0 +1,149 @@
+/**
+ * The chat-completions brain on the agent host, with a scripted model: its component stream's cursors are the
+ * host's persisted `StreamRecords`, so across a restart of the host (a new run epoch on the same store) a patch of
+ * the earlier run is refused with the last valid snapshot, and the model opens a new generation from it (seed 004
+ * §5) — which reaches the device as generation 2 of the same UI.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../../test/databases.js';
+import { clientEnvelope, connectDevice, inventoryEnvelope, type TestDevice } from '../../test/device.js';
+import { type AgentHost, startAgentHost } from '../host/server.js';
+import type { SqlDatabase } from '../store/sql.js';
+import { AgentStore } from '../store/store.js';
+import { chatCompletionsBrain } from './chat-completions.js';
+import type { ChatCompletion, ChatMessage, ChatModel } from './llm/chat.js';
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../shared/fixtures/${name}`, import.meta.url), 'utf8'));
+
+/** A model that answers from a queue; each answer sees the messages so far. */
+function scriptedModel(answers: ((messages: readonly ChatMessage[]) => ChatCompletion)[]) {
+  const seen: (readonly ChatMessage[])[] = [];
+  const model: ChatModel = {
+    async complete(messages) {
+      seen.push(messages);
+      const next = answers.shift();
+      if (next === undefined) throw new Error('The scripted model has no more answers.');
+      return next(messages);
+    },
+  };
+  return { model, seen };
+}
+
+const toolCall = (id: string, name: string, args: object): ChatCompletion => ({
+  message: {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  },
+  finishReason: 'tool_calls',
+});
+const text = (content: string): ChatCompletion => ({
+  message: { role: 'assistant', content },
+  finishReason: 'stop',
+});
+const lastToolAnswer = (messages: readonly ChatMessage[]) => {
+  const last = messages.at(-1);
+  return last?.role === 'tool' ? last.content : '';
+};
+
+describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await backend.cleanup();
+  });
+
+  it('a stream across a restart: the old epoch’s patch is refused with its snapshot, a new generation opens from it', async () => {
+    const db: SqlDatabase = await backend.openFolder();
+    let store = await AgentStore.open(db);
+    const token = await store.issueDeviceToken('device-llm');
+    const [first, second] = fixture('stream-mutations.json') as unknown[];
+    let snapshotSeen: unknown;
+    const { model, seen } = scriptedModel([
+      // Before the restart: open, one patch, then text.
+      () => toolCall('call_open_1', 'intelligent_ui_open', { document: fixture('stream-initial.json') }),
+      () =>
+        toolCall('call_patch_1', 'intelligent_ui_patch', {
+          sourceCallId: 'call_open_1',
+          generation: 1,
+          baseRevision: 0,
+          mutation: first,
+        }),
+      () => text('Started the UI.'),
+      // After the restart: the model patches with its old cursor, is refused, and reopens from the snapshot.
+      () =>
+        toolCall('call_patch_2', 'intelligent_ui_patch', {
+          sourceCallId: 'call_open_1',
+          generation: 1,
+          baseRevision: 1,
+          mutation: second,
+        }),
+      (messages) => {
+        const answer = lastToolAnswer(messages);
+        const json = answer.slice(answer.indexOf('\n{') + 1);
+        snapshotSeen = JSON.parse(json);
+        return toolCall('call_open_2', 'intelligent_ui_open', { document: snapshotSeen });
+      },
+      () => text('Continued in a new generation.'),
+    ]);
+    const start = (withStore: AgentStore) =>
+      startAgentHost({ store: withStore, brain: chatCompletionsBrain({ model }), port: 0 });
+
+    let host: AgentHost = await start(store);
+    let device: TestDevice = await connectDevice(host.url, { token });
+    device.send(inventoryEnvelope('conv-llm', 'r1'));
+    device.send(clientEnvelope('conv-llm', 'lineup.v1.chat.user_message', { text: 'show me a stream' }));
+    await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
+    const checkpoints = () =>
+      device
+        .envelopes()
+        .filter((frame) => frame.type === 'lineup.v1.ui.checkpoint')
+        .map(
+          (frame) =>
+            (frame.payload as { checkpoint: { generation: number; revision: number; uiId: string } })
+              .checkpoint,
+        );
+    expect(checkpoints().map((checkpoint) => [checkpoint.generation, checkpoint.revision])).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
+    const uiId = checkpoints()[0]?.uiId;
+    await device.close();
+    await host.close();
+
+    // The restart: a new run epoch on the same database.
+    store = await AgentStore.open(db);
+    host = await start(store);
+    cleanups.push(async () => {
+      await host.close();
+      await store.close();
+    });
+    device = await connectDevice(host.url, { token });
+    device.send(inventoryEnvelope('conv-llm', 'r1'));
+    device.send(clientEnvelope('conv-llm', 'lineup.v1.chat.user_message', { text: 'go on' }));
+    await device.next(
+      (frame) =>
+        frame.type === 'lineup.v1.chat.agent_message' &&
+        (frame.payload as { text: string }).text.startsWith('Continued'),
+    );
+    // What the model read for its old cursor: the refusal, naming the restart and the snapshot at revision 1.
+    const refusal = lastToolAnswer(seen[4] as ChatMessage[]);
+    expect(refusal).toMatch(/was opened before the agent host restarted, so it takes no more steps/);
+    expect(refusal).toMatch(/revision 1/);
+    // The device got generation 2 of the same UI, from that snapshot; no step of generation 1 after the restart.
+    const after = checkpoints();
+    expect(after.map((checkpoint) => [checkpoint.uiId, checkpoint.generation, checkpoint.revision])).toEqual([
+      [uiId, 2, 0],
+    ]);
+    const { rows } = await store.db.query<{ generation: number; epoch: string; status: string }>(
+      `SELECT generation, epoch, status FROM lineup_streams WHERE device_id = 'device-llm' ORDER BY generation`,
+    );
+    expect(rows.map((row) => [row.generation, Number(row.epoch) === store.epoch, row.status])).toEqual([
+      [1, false, 'streaming'],
+      [2, true, 'streaming'],
+    ]);
+    await device.close();
+  });
+});
