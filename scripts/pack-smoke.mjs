@@ -667,7 +667,8 @@ socket.on('message', (data) => {
 socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); console.log('closed ' + code); process.exit(code === 4008 ? 0 : 1); } });
 `,
   );
-  const server = spawn('npx', ['--no-install', 'lineup-agent', 'serve', '--port', '0'], {
+  // The installed bin itself (not through npx), so that SIGTERM reaches the server and it closes its store.
+  const server = spawn(join(app, 'node_modules', '.bin', 'lineup-agent'), ['serve', '--port', '0'], {
     cwd: app,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -698,9 +699,11 @@ socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); 
     const wrong = url.replace(/token=[^&]+/, `token=lat_${'A'.repeat(43)}`);
     step('a wrong token is refused with 4008', 'node', ['client.mjs', wrong, 'refused'], app);
   } finally {
+    const exited = new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve()));
     server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve()));
+    await exited;
   }
+  if (server.exitCode !== 0) throw new Error(`lineup-agent serve did not stop cleanly on SIGTERM (${server.exitCode}):\n${output}`);
   const devices = step('lineup-agent devices', 'npx', ['--no-install', 'lineup-agent', 'devices'], app);
   if (!/^local\tactive/m.test(devices)) throw new Error(`lineup-agent devices: ${devices}`);
 }

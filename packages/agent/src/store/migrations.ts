@@ -34,7 +34,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       `CREATE TABLE lineup_conversations (
         ${key},
         inventory_revision text,
-        inventory jsonb,
+        inventory text,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (device_id, conversation_id)
@@ -52,7 +52,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         direction text NOT NULL CHECK (direction IN ('in', 'out')),
         envelope_id text NOT NULL,
         type text NOT NULL,
-        envelope jsonb NOT NULL,
+        envelope text NOT NULL,
         delivered boolean NOT NULL DEFAULT false,
         at timestamptz NOT NULL DEFAULT now()
       )`,
@@ -63,11 +63,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         ${key},
         call_id text NOT NULL,
         tool text NOT NULL,
-        arguments jsonb NOT NULL,
+        arguments text NOT NULL,
         status text NOT NULL CHECK (status IN ('sent', 'receipt', 'progress', 'final')),
-        receipt jsonb,
-        progress jsonb,
-        result jsonb,
+        receipt text,
+        progress text,
+        result text,
         sent_at timestamptz NOT NULL DEFAULT now(),
         final_at timestamptz,
         PRIMARY KEY (device_id, conversation_id, call_id)
@@ -81,7 +81,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         status text NOT NULL CHECK (status IN ('streaming', 'completed', 'cancelled', 'failed')),
         seq integer NOT NULL,
         revision integer NOT NULL,
-        checkpoint jsonb NOT NULL,
+        checkpoint text NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (device_id, conversation_id, source_call_id),
         UNIQUE (device_id, conversation_id, ui_id, generation)
@@ -93,7 +93,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         status text NOT NULL CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'unknown')),
         reserved_epoch bigint NOT NULL REFERENCES lineup_run_epochs (epoch),
         claimed_epoch bigint REFERENCES lineup_run_epochs (epoch),
-        receipt jsonb,
+        receipt text,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (device_id, conversation_id, operation_id)

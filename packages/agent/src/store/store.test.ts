@@ -146,6 +146,28 @@ describe.each(BACKENDS)('the agent store on $name', (backend) => {
     expect(await store.log(key)).toHaveLength(1);
   });
 
+  it('keeps JSON as it was sent: a lone surrogate escape (which jsonb refuses) is taken and read back the same', async () => {
+    const store = await AgentStore.open(await fresh());
+    const odd = { ...envelope('odd'), payload: { text: 'half a pair: \ud800, and \\u0000 as text' } };
+    expect(await store.takeEnvelope(key, odd)).toBe('new');
+    const [entry] = await store.log(key);
+    expect(JSON.stringify(entry?.envelope)).toBe(JSON.stringify(odd));
+    expect(await store.recordCall(key, 'call-odd', 'x.y', { text: '\udfff' })).toBe(true);
+    expect((await store.call(key, 'call-odd'))?.arguments).toEqual({ text: '\udfff' });
+  });
+
+  it('envelopes taken at once share a statement: each answered, a repeat within the burst new once', async () => {
+    const store = await AgentStore.open(await fresh());
+    const burst = Array.from({ length: 300 }, (_, index) => envelope(`b${index % 150}`));
+    const outcomes = await Promise.all(burst.map((each) => store.takeEnvelope(key, each)));
+    expect(outcomes.filter((outcome) => outcome === 'new')).toHaveLength(150);
+    // The first of each pair is the new one, and the log keeps the order they came in.
+    expect(outcomes.slice(0, 150).every((outcome) => outcome === 'new')).toBe(true);
+    expect((await store.log(key)).map((entry) => entry.envelope.id)).toEqual(
+      Array.from({ length: 150 }, (_, index) => `b${index}`),
+    );
+  });
+
   it('keeps the latest inventory of a conversation', async () => {
     const store = await AgentStore.open(await fresh());
     expect(await store.inventory(key)).toBeNull();

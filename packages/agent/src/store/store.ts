@@ -52,10 +52,21 @@ interface RawLogRow {
   seq: string;
   direction: 'in' | 'out';
   type: string;
-  envelope: Record<string, unknown>;
+  envelope: string;
 }
 
-const logEntry = (row: RawLogRow): LogEntry => ({ ...row, seq: Number(row.seq) });
+/**
+ * JSON is kept as its text (never `jsonb`): byte for byte what was validated, and no value the protocol admits — a
+ * lone surrogate escape, say — can make PostgreSQL refuse a row.
+ */
+const parsed = <T = unknown>(text: string | null): T => (text === null ? null : JSON.parse(text)) as T;
+
+const logEntry = (row: RawLogRow): LogEntry => ({
+  seq: Number(row.seq),
+  direction: row.direction,
+  type: row.type,
+  envelope: parsed<Record<string, unknown>>(row.envelope),
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -74,7 +85,20 @@ export interface AgentStoreOptions {
   readonly worker?: string;
 }
 
+/** The most envelopes taken in one statement. */
+const TAKE_BATCH = 256;
+
+interface WaitingEnvelope {
+  readonly key: ConversationKey;
+  readonly envelope: { readonly id: string; readonly type: string; readonly sender: { readonly id: string } };
+  resolve(outcome: 'new' | 'seen'): void;
+  reject(error: unknown): void;
+}
+
 export class AgentStore {
+  readonly #intake: WaitingEnvelope[] = [];
+  #taking = false;
+
   private constructor(
     readonly db: SqlDatabase,
     /** This run's epoch: a new one each time a store is opened, never reused (seed 004 §5). */
@@ -147,32 +171,74 @@ export class AgentStore {
 
   /**
    * Takes an envelope the device sent: `'new'` when its (sender, id) was not taken in this conversation before —
-   * then it is in the log, in one transaction with the mark — or `'seen'` (delivery is at least once: answer the
-   * ack again, handle nothing).
+   * then it is in the log, atomically with the mark — or `'seen'` (delivery is at least once: answer the ack
+   * again, handle nothing). Envelopes taken concurrently share one statement.
    */
   async takeEnvelope(
     key: ConversationKey,
     envelope: { readonly id: string; readonly type: string; readonly sender: { readonly id: string } },
   ): Promise<'new' | 'seen'> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO lineup_conversations (device_id, conversation_id) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING`,
-        [key.deviceId, key.conversationId],
-      );
-      const { rows } = await tx.query(
-        `INSERT INTO lineup_envelopes_seen (device_id, conversation_id, sender_id, envelope_id)
-         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING envelope_id`,
-        [key.deviceId, key.conversationId, envelope.sender.id, envelope.id],
-      );
-      if (rows.length === 0) return 'seen';
-      await tx.query(
-        `INSERT INTO lineup_log (device_id, conversation_id, direction, envelope_id, type, envelope, delivered)
-         VALUES ($1, $2, 'in', $3, $4, $5, true)`,
-        [key.deviceId, key.conversationId, envelope.id, envelope.type, JSON.stringify(envelope)],
-      );
-      return 'new';
+    return new Promise((resolve, reject) => {
+      this.#intake.push({ key, envelope, resolve, reject });
+      if (!this.#taking) void this.#takeWaiting();
     });
+  }
+
+  /**
+   * Takes the envelopes waiting, all in one statement (one round trip, atomic by itself, one commit): while it runs
+   * the next ones gather, so a burst of devices costs a write per batch, not per envelope. Within a batch a repeated
+   * (device, conversation, sender, id) is new once, for the first of them.
+   */
+  async #takeWaiting(): Promise<void> {
+    this.#taking = true;
+    try {
+      while (this.#intake.length > 0) {
+        const batch = this.#intake.splice(0, TAKE_BATCH);
+        const input = batch.map(({ key, envelope }, index) => ({
+          i: index,
+          d: key.deviceId,
+          c: key.conversationId,
+          s: envelope.sender.id,
+          e: envelope.id,
+          t: envelope.type,
+          v: JSON.stringify(envelope),
+        }));
+        try {
+          const { rows } = await this.db.query<{ i: number }>(
+            `WITH input AS (
+               SELECT DISTINCT ON (d, c, s, e) i, d, c, s, e, t, v
+               FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, s text, e text, t text, v text)
+               ORDER BY d, c, s, e, i
+             ), conversation AS (
+               INSERT INTO lineup_conversations (device_id, conversation_id)
+               SELECT DISTINCT d, c FROM input ON CONFLICT DO NOTHING
+             ), mark AS (
+               INSERT INTO lineup_envelopes_seen (device_id, conversation_id, sender_id, envelope_id)
+               SELECT d, c, s, e FROM input ON CONFLICT DO NOTHING
+               RETURNING device_id, conversation_id, sender_id, envelope_id
+             ), logged AS (
+               INSERT INTO lineup_log (device_id, conversation_id, direction, envelope_id, type, envelope, delivered)
+               SELECT input.d, input.c, 'in', input.e, input.t, input.v, true
+               FROM input JOIN mark ON mark.device_id = input.d AND mark.conversation_id = input.c
+                 AND mark.sender_id = input.s AND mark.envelope_id = input.e
+               ORDER BY input.i
+               RETURNING seq
+             )
+             SELECT input.i FROM input JOIN mark ON mark.device_id = input.d AND mark.conversation_id = input.c
+               AND mark.sender_id = input.s AND mark.envelope_id = input.e`,
+            [JSON.stringify(input)],
+          );
+          const taken = new Set(rows.map((row) => Number(row.i)));
+          batch.forEach((waiting, index) => {
+            waiting.resolve(taken.has(index) ? 'new' : 'seen');
+          });
+        } catch (error) {
+          for (const waiting of batch) waiting.reject(error);
+        }
+      }
+    } finally {
+      this.#taking = false;
+    }
   }
 
   /**
@@ -221,13 +287,14 @@ export class AgentStore {
 
   /** The last envelope of `type` the device sent into the conversation, if any. */
   async lastIncoming(key: ConversationKey, type: string): Promise<Record<string, unknown> | undefined> {
-    const { rows } = await this.db.query<{ envelope: Record<string, unknown> }>(
+    const { rows } = await this.db.query<{ envelope: string }>(
       `SELECT envelope FROM lineup_log
        WHERE device_id = $1 AND conversation_id = $2 AND direction = 'in' AND type = $3
        ORDER BY seq DESC LIMIT 1`,
       [key.deviceId, key.conversationId, type],
     );
-    return rows[0]?.envelope;
+    const row = rows[0];
+    return row === undefined ? undefined : parsed<Record<string, unknown>>(row.envelope);
   }
 
   /** The conversation's log, oldest first: at most `limit` entries after `afterSeq`. */
@@ -253,14 +320,14 @@ export class AgentStore {
   }
 
   async inventory(key: ConversationKey): Promise<{ revision: string; inventory: unknown } | null> {
-    const { rows } = await this.db.query<{ inventory_revision: string | null; inventory: unknown }>(
+    const { rows } = await this.db.query<{ inventory_revision: string | null; inventory: string | null }>(
       'SELECT inventory_revision, inventory FROM lineup_conversations WHERE device_id = $1 AND conversation_id = $2',
       [key.deviceId, key.conversationId],
     );
     const row = rows[0];
     return row?.inventory_revision == null
       ? null
-      : { revision: row.inventory_revision, inventory: row.inventory };
+      : { revision: row.inventory_revision, inventory: parsed(row.inventory) };
   }
 
   // ── Tool calls ───────────────────────────────────────────────────────────────────────────────────────
@@ -302,11 +369,11 @@ export class AgentStore {
     const { rows } = await this.db.query<{
       call_id: string;
       tool: string;
-      arguments: unknown;
+      arguments: string;
       status: ToolCallStatus;
-      receipt: unknown;
-      progress: unknown;
-      result: unknown;
+      receipt: string | null;
+      progress: string | null;
+      result: string | null;
     }>(
       `SELECT call_id, tool, arguments, status, receipt, progress, result FROM lineup_tool_calls
        WHERE device_id = $1 AND conversation_id = $2 AND call_id = $3`,
@@ -318,11 +385,11 @@ export class AgentStore {
       : {
           callId: row.call_id,
           tool: row.tool,
-          arguments: row.arguments,
+          arguments: parsed(row.arguments),
           status: row.status,
-          receipt: row.receipt,
-          progress: row.progress,
-          result: row.result,
+          receipt: parsed(row.receipt),
+          progress: parsed(row.progress),
+          result: parsed(row.result),
         };
   }
 
@@ -423,7 +490,7 @@ export class AgentStore {
       operation_id: string;
       request_digest: string;
       status: OperationStatus;
-      receipt: unknown;
+      receipt: string | null;
     }>(
       `SELECT operation_id, request_digest, status, receipt FROM lineup_operations
        WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3`,
@@ -436,7 +503,7 @@ export class AgentStore {
           operationId: row.operation_id,
           requestDigest: row.request_digest,
           status: row.status,
-          receipt: row.receipt,
+          receipt: parsed(row.receipt),
         };
   }
 

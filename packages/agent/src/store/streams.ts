@@ -69,7 +69,8 @@ interface Row {
   status: UIStreamStatus;
   seq: number;
   revision: number;
-  checkpoint: UIStreamCheckpoint;
+  /** The checkpoint's JSON text. */
+  checkpoint: string;
 }
 
 const recordKey = (key: ConversationKey, sourceCallId: string) =>
@@ -94,7 +95,7 @@ export class StreamRecords {
       throw new StreamRefusal(
         'stream_call_repeated',
         `The call ${JSON.stringify(sourceCallId)} already opened streamed UI \`${existing.ui_id}\` (generation ${existing.generation}); a new stream needs a new intelligent_ui_open call.`,
-        existing.checkpoint,
+        JSON.parse(existing.checkpoint),
       );
     const { rows } = await this.store.db.query<{ generation: number | null }>(
       `SELECT max(generation) AS generation FROM lineup_streams
@@ -138,14 +139,14 @@ export class StreamRecords {
       throw new StreamRefusal(
         'stream_ended',
         `Streamed UI \`${row.ui_id}\` generation ${row.generation} has ended (${row.status}); to change the UI, call intelligent_ui_open with a complete document.`,
-        row.checkpoint,
+        JSON.parse(row.checkpoint),
       );
     const live = this.#live.get(recordKey(key, cursor.sourceCallId));
     if (Number(row.epoch) !== this.store.epoch || live === undefined)
       throw new StreamRefusal(
         'stream_epoch_ended',
         `Streamed UI \`${row.ui_id}\` generation ${row.generation} was opened before the agent host restarted, so it takes no more steps. The user still sees its last valid snapshot (revision ${row.revision}). To go on, call intelligent_ui_open with that snapshot as the document and continue the new generation.`,
-        row.checkpoint,
+        JSON.parse(row.checkpoint),
       );
     if (cursor.generation !== live.generation)
       throw new StreamRefusal(
@@ -212,7 +213,7 @@ export class StreamRecords {
       status: row.status,
       seq: row.seq,
       revision: row.revision,
-      checkpoint: row.checkpoint,
+      checkpoint: JSON.parse(row.checkpoint) as UIStreamCheckpoint,
       live:
         row.status === 'streaming' &&
         epoch === this.store.epoch &&
