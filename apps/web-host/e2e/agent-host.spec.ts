@@ -119,7 +119,7 @@ test.describe('across a restart', () => {
       /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/agent\?token=[^']+' failed: .*ERR_CONNECTION_REFUSED/,
   });
 
-  test('the agent host restarts mid-focus: the page reconnects, the conversation goes on, nothing is doubled', async ({
+  test('the agent host restarts mid-focus: the page reconnects, the conversation goes on where it was, nothing is doubled', async ({
     page,
   }) => {
     test.slow();
@@ -145,8 +145,12 @@ test.describe('across a restart', () => {
     await expect(
       agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' }),
     ).toHaveCount(1);
+    // The focus started before the restart is still the agent's own (its brain replayed the log): its final
+    // result, interrupted by the agent, is answered too — once.
+    await expect(agentTurns(page).filter({ hasText: /The focus session was stopped after/ })).toHaveCount(1);
     await page.waitForTimeout(1_000);
     await expect(agentTurns(page).filter({ hasText: 'The timer is running' })).toHaveCount(1);
+    await expect(agentTurns(page).filter({ hasText: /The focus session was stopped after/ })).toHaveCount(1);
     const { rows } = await again.store.db.query<{ tool: string; n: string }>(
       `SELECT tool, count(*) AS n FROM lineup_tool_calls WHERE device_id = 'e2e-browser' GROUP BY tool ORDER BY tool`,
     );

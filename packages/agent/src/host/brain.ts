@@ -23,11 +23,29 @@ export interface BrainContext {
   readonly store: AgentStore;
   readonly streams: StreamRecords;
   report(problem: unknown): void;
+  /**
+   * New envelope ids for this conversation. For a brain that can `restore`, they count (`c<hash>.<n>`), so a replay
+   * makes the same ids again; otherwise (or once a replay did not match) they are random.
+   */
+  ids(): string;
+}
+
+/** What a replay gets: the device's envelopes and the agent's, in the order the log has them. */
+export interface ReplayEntry {
+  readonly direction: 'in' | 'out';
+  readonly envelope: Record<string, unknown>;
 }
 
 export interface ConversationBrain {
   /** One new envelope of the device (never a copy), already validated; `text` is its JSON text. Never throws. */
   receive(message: LineUpMessage, text: string): void;
+  /**
+   * Optional: rebuilds the brain's memory after a restart (or on another worker) from the conversation's log, before
+   * the next envelope — sending nothing, calling no model. Returns what it would have sent, as JSON texts, in order:
+   * the host checks that it is what the log holds (same ids, same types), and keeps the counting ids only then.
+   * A brain without it starts from the last inventory alone.
+   */
+  restore?(entries: readonly ReplayEntry[]): string[];
 }
 
 export type AgentBrain = (context: BrainContext) => ConversationBrain;

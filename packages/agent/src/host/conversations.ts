@@ -4,6 +4,7 @@
  * logged undelivered, then sent on the device's connection that has the conversation in session; what the device
  * has not acknowledged goes out again, same id, at its next session start.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { type LineUpMessage, parseEnvelopeText } from '@lineup/shared/protocol';
 import type { AgentStore, ConversationKey } from '../store/store.js';
 import type { StreamRecords } from '../store/streams.js';
@@ -63,16 +64,8 @@ export class Conversations {
   deliverIn(key: ConversationKey, message: LineUpMessage, text: string): Promise<void> {
     const conversation = this.#of(key);
     return this.#enqueue(conversation, async () => {
-      if (conversation.brain === undefined) {
-        conversation.brain = this.#createBrain(conversation);
-        // A brain made after a restart has not seen the inventory the device sent before it: replay the last one.
-        if (message.type !== 'lineup.v1.client.inventory') {
-          const inventory = await this.options.store.lastIncoming(key, 'lineup.v1.client.inventory');
-          if (inventory !== undefined)
-            conversation.brain.receive(inventory as never, JSON.stringify(inventory));
-        }
-      }
-      conversation.brain.receive(message, text);
+      if (conversation.brain === undefined) await this.#startBrain(conversation, message);
+      conversation.brain?.receive(message, text);
     });
   }
 
@@ -88,10 +81,54 @@ export class Conversations {
     });
   }
 
-  #createBrain(conversation: Conversation): ConversationBrain {
+  /**
+   * Makes the conversation's brain. When the log holds an earlier part of the conversation (a restart, another
+   * worker), a brain that can `restore` replays it — and must reproduce what the log says the agent sent, or it
+   * continues on random ids (its memory may then lack calls in flight, which is reported); a brain that cannot is
+   * given the last inventory.
+   */
+  async #startBrain(conversation: Conversation, message: LineUpMessage): Promise<void> {
+    const { key } = conversation;
+    const ids = conversationIds(key);
+    const brain = this.#createBrain(conversation, ids.next);
+    conversation.brain = brain;
+    const log = await this.options.store.log(key, { limit: 10_000 });
+    const index = log.findIndex(
+      (entry) =>
+        entry.direction === 'in' &&
+        entry.envelope.id === message.id &&
+        JSON.stringify(entry.envelope.sender) === JSON.stringify(message.sender),
+    );
+    const earlier = index === -1 ? log : log.slice(0, index);
+    if (brain.restore === undefined) {
+      ids.randomise();
+      if (message.type !== 'lineup.v1.client.inventory') {
+        const inventory = await this.options.store.lastIncoming(key, 'lineup.v1.client.inventory');
+        if (inventory !== undefined) brain.receive(inventory as never, JSON.stringify(inventory));
+      }
+      return;
+    }
+    if (earlier.length === 0) return;
+    const produced = brain.restore(earlier).map((text) => JSON.parse(text) as { id?: unknown; type?: unknown });
+    const expected = earlier.filter((entry) => entry.direction === 'out').map((entry) => entry.envelope);
+    const matches =
+      produced.length <= expected.length &&
+      produced.every((envelope, at) => envelope.id === expected[at]?.id && envelope.type === expected[at]?.type);
+    if (!matches) {
+      ids.randomise();
+      this.options.report(
+        new Error(
+          `The brain of ${key.conversationId} did not replay its log as it was (${produced.length} envelopes made, ${expected.length} logged): it goes on with what it rebuilt, on new random ids.`,
+        ),
+      );
+    }
+  }
+
+  #createBrain(conversation: Conversation, ids: () => string): ConversationBrain {
     const { key } = conversation;
     return this.options.brain({
       key,
+      ids,
       agentId: this.options.agentId,
       store: this.options.store,
       streams: this.options.streams,
@@ -128,4 +165,20 @@ export class Conversations {
       // The connection went away: the envelope stays undelivered and goes out at the next session start.
     }
   }
+}
+
+/**
+ * A conversation's envelope ids: counting (`c<10 hex of the key>.<n>`, the same again in a replay) until
+ * `randomise()`, then random (never repeating an id the conversation had).
+ */
+function conversationIds(key: ConversationKey): { next: () => string; randomise: () => void } {
+  const prefix = `c${createHash('sha256').update(JSON.stringify([key.deviceId, key.conversationId])).digest('hex').slice(0, 10)}`;
+  let counter = 0;
+  let random = false;
+  return {
+    next: () => (random ? `${prefix}.${randomUUID()}` : `${prefix}.${++counter}`),
+    randomise: () => {
+      random = true;
+    },
+  };
 }
