@@ -12,6 +12,8 @@ export {
   DEFAULT_INSTRUCTIONS,
   type LLMAgent,
   type LLMAgentOptions,
+  type StreamKeeper,
+  streamRefusalText,
 } from './brains/llm/agent.js';
 export {
   type ChatCompletion,
@@ -31,7 +33,8 @@ export {
 } from './brains/llm/tools.js';
 export { scriptedBrain } from './brains/scripted.js';
 // The host: the WebSocket binding for devices, and the brain seam
-export type { AgentBrain, BrainContext, ConversationBrain } from './host/brain.js';
+export type { AgentBrain, BrainContext, ConversationBrain, ReplayEntry } from './host/brain.js';
+export { INTERRUPTED_TURN_TEXT } from './host/conversations.js';
 export {
   AGENT_HOST_LIMITS,
   type AgentHost,
@@ -45,7 +48,8 @@ export {
 // Storage
 export { MIGRATIONS, type Migration, migrate, SchemaVersionError } from './store/migrations.js';
 export { openDatabase } from './store/open.js';
-export { openPGlite, pgliteDatabase } from './store/pglite.js';
+export { openPGlite, PGLITE_LOCK_FILE, pgliteDatabase, StoreBusyError } from './store/pglite.js';
+export { Ownership, type SendOutcome } from './store/owners.js';
 export { openPostgres, type PostgresOptions } from './store/postgres.js';
 export type { SqlDatabase, SqlKind, SqlQueryable, SqlResult } from './store/sql.js';
 export {

@@ -16,6 +16,8 @@ export interface Backend {
   open(): Promise<SqlDatabase>;
   /** A new, empty database that `reopen` can open again (PGlite: in a folder, not in memory). */
   openFolder(): Promise<SqlDatabase>;
+  /** The URL (with credentials) or folder another process opens the database with. */
+  locationOf(db: SqlDatabase): string;
   /** Reopens the database `open` made last (as a restarted process would). */
   reopen(db: SqlDatabase): Promise<SqlDatabase>;
   cleanup(): Promise<void>;
@@ -42,6 +44,7 @@ function pgliteBackend(): Backend {
       folders.push(folder);
       return openPGlite(folder);
     },
+    locationOf: (db) => db.location,
     reopen: (db) => openPGlite(db.location),
     async cleanup() {
       await (await template)?.close();
@@ -79,6 +82,7 @@ function postgresBackend(url: string): Backend {
     openFolder() {
       return this.open();
     },
+    locationOf: (db) => urls.get(db.location) as string,
     reopen: (db) => openPostgres(urls.get(db.location) as string),
     async cleanup() {
       for (const name of made.splice(0))

@@ -1,12 +1,23 @@
 /**
- * Per conversation: its brain (created on its first envelope after the host started, the last inventory replayed
- * to it first), the order of its work, and what the agent sends into it — validated, a tool call recorded once,
- * logged undelivered, then sent on the device's connection that has the conversation in session; what the device
- * has not acknowledged goes out again, same id, at its next session start.
+ * The conversations this worker handles, and the delivery of what agents say to the devices connected to it.
+ *
+ * - **Pumping.** The device's worker takes each envelope into the log and pokes its conversation. The owner (this
+ *   worker when it holds or can claim the conversation: see `Ownership`) hands the envelopes after `handled_seq` to
+ *   the conversation's brain, in order, and records each one handed, only while it still owns the conversation.
+ *   Envelopes for a conversation another live worker owns are left to it; every `pollMs` each worker looks for work
+ *   of its own and for conversations of its devices whose owner ended, and claims them.
+ * - **A brain on a new worker** (after a restart, a takeover) is rebuilt from the log: a brain that can `restore`
+ *   replays it and must reproduce what the log says the agent sent; one that cannot gets the last inventory, and if
+ *   the device's last message was never answered, the device is told so (a definite answer, never silence).
+ * - **Sending.** What a brain sends is validated, its tool call recorded once, and logged — in one transaction with
+ *   the ownership check — then sent at once when the device is connected here with the conversation in session;
+ *   otherwise the worker the device is connected to sends it (`deliver`, every `pollMs`), and at every session start
+ *   what the device has not acknowledged goes out again, same id.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { type LineUpMessage, parseEnvelopeText } from '@lineup/shared/protocol';
-import type { AgentStore, ConversationKey } from '../store/store.js';
+import type { Ownership } from '../store/owners.js';
+import type { AgentStore, ConversationKey, LogEntry } from '../store/store.js';
 import type { StreamRecords } from '../store/streams.js';
 import type { AgentBrain, ConversationBrain } from './brain.js';
 
@@ -17,27 +28,41 @@ export interface DeviceLink {
   sendFrame(text: string): Promise<void>;
   /** The conversations that got the inventory on this connection: only those may be written into. */
   inSession(conversationId: string): boolean;
+  /** The agent envelopes sent on this connection and not acknowledged yet (sent once per connection). */
+  readonly sent: Set<string>;
 }
 
 interface Conversation {
   readonly key: ConversationKey;
   brain?: ConversationBrain;
+  ids: ReturnType<typeof conversationIds>;
+  /** Claimed by this worker; `handledSeq` is the last envelope handed to its brain. */
+  owned: boolean;
+  handledSeq: number;
   /** The chain of this conversation's work: envelopes in, envelopes out, in order. */
   queue: Promise<void>;
 }
 
 export interface ConversationsOptions {
   readonly store: AgentStore;
+  readonly ownership: Ownership;
   readonly streams: StreamRecords;
   readonly brain: AgentBrain;
   readonly agentId: string;
   readonly schedule: (callback: () => void, delayMs: number) => void;
   readonly report: (problem: unknown) => void;
-  /** The device's current connection, if any. */
+  /** The device's current connection on this worker, if any. */
   readonly linkOf: (deviceId: string) => DeviceLink | undefined;
+  /** The devices connected to this worker. */
+  readonly devices: () => string[];
 }
 
+/** Said to a device whose last message a brain that cannot `restore` was answering when its worker ended. */
+export const INTERRUPTED_TURN_TEXT =
+  'Sorry — the agent was interrupted (it restarted) before it answered your last message. Please send it again.';
+
 const keyText = (key: ConversationKey) => JSON.stringify([key.deviceId, key.conversationId]);
+const ASKS_FOR_ANSWER = new Set(['lineup.v1.chat.user_message', 'lineup.v1.ui.action']);
 
 export class Conversations {
   readonly #conversations = new Map<string, Conversation>();
@@ -47,10 +72,21 @@ export class Conversations {
     const id = keyText(key);
     let conversation = this.#conversations.get(id);
     if (conversation === undefined) {
-      conversation = { key, queue: Promise.resolve() };
+      conversation = {
+        key,
+        ids: conversationIds(key),
+        owned: false,
+        handledSeq: 0,
+        queue: Promise.resolve(),
+      };
       this.#conversations.set(id, conversation);
     }
     return conversation;
+  }
+
+  #forget(conversation: Conversation): void {
+    if (this.#conversations.get(keyText(conversation.key)) === conversation)
+      this.#conversations.delete(keyText(conversation.key));
   }
 
   /** Runs `work` after everything queued for the conversation before it. */
@@ -60,62 +96,90 @@ export class Conversations {
     return run;
   }
 
-  /** Hands a new envelope to the conversation's brain (created first when it has none). */
-  deliverIn(key: ConversationKey, message: LineUpMessage, text: string): Promise<void> {
+  /** New envelopes were taken for `key`: hands them to its brain here, if this worker owns or can claim it. */
+  poke(key: ConversationKey): Promise<void> {
     const conversation = this.#of(key);
-    return this.#enqueue(conversation, async () => {
-      if (conversation.brain === undefined) await this.#startBrain(conversation, message);
-      conversation.brain?.receive(message, text);
-    });
+    return this.#enqueue(conversation, () => this.#pump(conversation));
   }
 
-  /** The conversation's session started on `link`: sends again, in order, what the device has not acknowledged. */
-  resume(key: ConversationKey, link: DeviceLink): Promise<void> {
-    const conversation = this.#of(key);
-    return this.#enqueue(conversation, async () => {
-      for (const entry of await this.options.store.undelivered(key)) {
-        const id = String(entry.envelope.id);
-        await link.sendFrame(JSON.stringify(entry.envelope));
-        if (!link.acking) await this.options.store.markDelivered(key.deviceId, id);
+  async #pump(conversation: Conversation): Promise<void> {
+    const { key } = conversation;
+    const { ownership, store } = this.options;
+    if (!conversation.owned) {
+      const handled = await ownership.claim(key);
+      if (handled === null) return this.#forget(conversation); // a live worker has it
+      conversation.owned = true;
+      conversation.handledSeq = handled;
+    }
+    for (;;) {
+      const entries = await ownership.incoming(key, conversation.handledSeq);
+      if (entries.length === 0) return;
+      for (const entry of entries) {
+        if (conversation.brain === undefined) await this.#startBrain(conversation);
+        const message = entry.envelope as unknown as LineUpMessage;
+        let forBrain = true;
+        if (message.type === 'lineup.v1.tool.result') {
+          // A final result applies once: a copy under another envelope id is not handed on.
+          const applied = await store.recordCallAnswer(
+            key,
+            message.payload.call_id,
+            'final',
+            message.payload,
+            message.id,
+          );
+          forBrain = applied !== 'duplicate';
+        } else if (message.type === 'lineup.v1.tool.progress') {
+          await store.recordCallAnswer(key, message.payload.call_id, 'progress', message.payload);
+        }
+        if (forBrain) conversation.brain?.receive(message, JSON.stringify(message));
+        if (!(await ownership.handled(key, entry.seq))) {
+          this.options.report(
+            new Error(`This worker no longer owns ${key.conversationId}; another one goes on with it.`),
+          );
+          return this.#forget(conversation);
+        }
+        conversation.handledSeq = entry.seq;
       }
-    });
+    }
   }
 
   /**
-   * Makes the conversation's brain. When the log holds an earlier part of the conversation (a restart, another
-   * worker), a brain that can `restore` replays it — and must reproduce what the log says the agent sent, or it
-   * continues on random ids (its memory may then lack calls in flight, which is reported); a brain that cannot is
-   * given the last inventory.
+   * Makes the conversation's brain, rebuilt from the log when the conversation has a past (see the top of this file).
    */
-  async #startBrain(conversation: Conversation, message: LineUpMessage): Promise<void> {
-    const { key } = conversation;
-    const ids = conversationIds(key);
-    const brain = this.#createBrain(conversation, ids.next);
+  async #startBrain(conversation: Conversation): Promise<void> {
+    const { key, handledSeq } = conversation;
+    const brain = this.#createBrain(conversation);
     conversation.brain = brain;
-    const log = await this.options.store.log(key, { limit: 10_000 });
-    const index = log.findIndex(
-      (entry) =>
-        entry.direction === 'in' &&
-        entry.envelope.id === message.id &&
-        JSON.stringify(entry.envelope.sender) === JSON.stringify(message.sender),
-    );
-    const earlier = index === -1 ? log : log.slice(0, index);
-    if (brain.restore === undefined) {
-      ids.randomise();
-      if (message.type !== 'lineup.v1.client.inventory') {
-        const inventory = await this.options.store.lastIncoming(key, 'lineup.v1.client.inventory');
-        if (inventory !== undefined) brain.receive(inventory as never, JSON.stringify(inventory));
-      }
+    if (handledSeq === 0) {
+      if (brain.restore === undefined) conversation.ids.randomise();
       return;
     }
-    if (earlier.length === 0) return;
-    const produced = brain.restore(earlier).map((text) => JSON.parse(text) as { id?: unknown; type?: unknown });
-    const expected = earlier.filter((entry) => entry.direction === 'out').map((entry) => entry.envelope);
+    // The whole log, page by page: a brain rebuilt from a part of it would count ids the device already has.
+    const log: LogEntry[] = [];
+    for (;;) {
+      const page = await this.options.store.log(key, { afterSeq: log.at(-1)?.seq ?? 0, limit: 10_000 });
+      log.push(...page);
+      if (page.length < 10_000) break;
+    }
+    const past = log.filter((entry) => entry.direction === 'out' || entry.seq <= handledSeq);
+    if (brain.restore === undefined) {
+      conversation.ids.randomise();
+      const handledIn = past.filter((entry) => entry.direction === 'in');
+      const inventory = handledIn.findLast((entry) => entry.type === 'lineup.v1.client.inventory');
+      if (inventory !== undefined)
+        brain.receive(inventory.envelope as never, JSON.stringify(inventory.envelope));
+      this.#answerInterrupted(conversation, log, handledIn);
+      return;
+    }
+    const produced = brain.restore(past).map((text) => JSON.parse(text) as { id?: unknown; type?: unknown });
+    const expected = past.filter((entry) => entry.direction === 'out').map((entry) => entry.envelope);
     const matches =
       produced.length <= expected.length &&
-      produced.every((envelope, at) => envelope.id === expected[at]?.id && envelope.type === expected[at]?.type);
+      produced.every(
+        (envelope, at) => envelope.id === expected[at]?.id && envelope.type === expected[at]?.type,
+      );
     if (!matches) {
-      ids.randomise();
+      conversation.ids.randomise();
       this.options.report(
         new Error(
           `The brain of ${key.conversationId} did not replay its log as it was (${produced.length} envelopes made, ${expected.length} logged): it goes on with what it rebuilt, on new random ids.`,
@@ -124,23 +188,48 @@ export class Conversations {
     }
   }
 
-  #createBrain(conversation: Conversation, ids: () => string): ConversationBrain {
+  /** The device's last message asked for an answer that never came: says so, once (a definite answer). */
+  #answerInterrupted(
+    conversation: Conversation,
+    log: readonly LogEntry[],
+    handledIn: readonly LogEntry[],
+  ): void {
+    const last = handledIn.findLast((entry) => ASKS_FOR_ANSWER.has(entry.type));
+    if (last === undefined) return;
+    const answered = log.some(
+      (entry) =>
+        entry.direction === 'out' && entry.seq > last.seq && entry.type === 'lineup.v1.chat.agent_message',
+    );
+    if (answered) return;
+    const envelope = {
+      v: 1,
+      id: conversation.ids.next(),
+      type: 'lineup.v1.chat.agent_message',
+      conversation_id: conversation.key.conversationId,
+      sender: { kind: 'agent', id: this.options.agentId },
+      payload: { text: INTERRUPTED_TURN_TEXT },
+    };
+    void this.#enqueue(conversation, () => this.#sendOut(conversation, JSON.stringify(envelope)));
+  }
+
+  #createBrain(conversation: Conversation): ConversationBrain {
     const { key } = conversation;
     return this.options.brain({
       key,
-      ids,
+      ids: conversation.ids.next,
       agentId: this.options.agentId,
       store: this.options.store,
       streams: this.options.streams,
       schedule: this.options.schedule,
       report: this.options.report,
       send: (text) => {
-        void this.#enqueue(conversation, () => this.#sendOut(key, text));
+        void this.#enqueue(conversation, () => this.#sendOut(conversation, text));
       },
     });
   }
 
-  async #sendOut(key: ConversationKey, text: string): Promise<void> {
+  async #sendOut(conversation: Conversation, text: string): Promise<void> {
+    const { key } = conversation;
     const parsed = parseEnvelopeText(text, { direction: 'agent_to_client' });
     if (parsed.kind !== 'message')
       throw new TypeError('The brain sent something that is not an agent message.');
@@ -149,21 +238,64 @@ export class Conversations {
       throw new TypeError(
         `The brain of ${key.conversationId} wrote into another conversation (${envelope.conversation_id}); nothing was sent.`,
       );
-    if (envelope.type === 'lineup.v1.tool.call') {
-      const { call_id: callId, tool, arguments: args } = envelope.payload;
-      if (!(await this.options.store.recordCall(key, callId, tool, args)))
-        throw new Error(`The tool call ${callId} was sent before; a call is never sent twice.`);
+    const call =
+      envelope.type === 'lineup.v1.tool.call'
+        ? {
+            callId: envelope.payload.call_id,
+            tool: envelope.payload.tool,
+            arguments: envelope.payload.arguments,
+          }
+        : undefined;
+    const outcome = await this.options.ownership.sendOut(key, envelope, call);
+    if (outcome === 'call_repeated')
+      throw new Error(`The tool call ${call?.callId} was sent before; a call is never sent twice.`);
+    if (outcome === 'not_owner') {
+      this.#forget(conversation);
+      throw new Error(
+        `${key.conversationId} moved to another worker; what its brain sent here was not sent.`,
+      );
     }
-    await this.options.store.logOutgoing(key, envelope);
+    await this.#deliver(key, envelope.id, text);
+  }
+
+  /** Sends an agent envelope to its device when it is connected here with the conversation in session. */
+  async #deliver(key: ConversationKey, id: string, text: string): Promise<void> {
     const link = this.options.linkOf(key.deviceId);
-    // Not connected, or the conversation has no session on this connection yet: it goes out at the next start.
-    if (link === undefined || !link.inSession(key.conversationId)) return;
+    // Not here, or no session yet: the device's worker sends it, or it goes out at the next session start.
+    if (link === undefined || !link.inSession(key.conversationId) || link.sent.has(id)) return;
+    link.sent.add(id);
     try {
       await link.sendFrame(text);
-      if (!link.acking) await this.options.store.markDelivered(key.deviceId, envelope.id);
+      if (!link.acking) await this.options.store.markDelivered(key.deviceId, id);
     } catch {
-      // The connection went away: the envelope stays undelivered and goes out at the next session start.
+      link.sent.delete(id); // the connection went away: it stays undelivered
     }
+  }
+
+  /** The conversation's session started on `link`: sends again, in order, what the device has not acknowledged. */
+  async resume(key: ConversationKey, link: DeviceLink): Promise<void> {
+    for (const entry of await this.options.store.undelivered(key)) {
+      const id = String(entry.envelope.id);
+      link.sent.add(id);
+      try {
+        await link.sendFrame(JSON.stringify(entry.envelope));
+        if (!link.acking) await this.options.store.markDelivered(key.deviceId, id);
+      } catch {
+        link.sent.delete(id);
+        return;
+      }
+    }
+  }
+
+  /**
+   * One round of the work that reaches this worker through the database: conversations to pump (its own, and its
+   * devices' whose owner ended), and what other workers' brains said to the devices connected here.
+   */
+  async poll(): Promise<void> {
+    const devices = this.options.devices();
+    for (const key of await this.options.ownership.work(devices)) void this.poke(key);
+    for (const entry of await this.options.ownership.undeliveredFor(devices))
+      await this.#deliver(entry, String(entry.envelope.id), JSON.stringify(entry.envelope));
   }
 }
 
@@ -172,7 +304,10 @@ export class Conversations {
  * `randomise()`, then random (never repeating an id the conversation had).
  */
 function conversationIds(key: ConversationKey): { next: () => string; randomise: () => void } {
-  const prefix = `c${createHash('sha256').update(JSON.stringify([key.deviceId, key.conversationId])).digest('hex').slice(0, 10)}`;
+  const prefix = `c${createHash('sha256')
+    .update(JSON.stringify([key.deviceId, key.conversationId]))
+    .digest('hex')
+    .slice(0, 10)}`;
   let counter = 0;
   let random = false;
   return {

@@ -32,6 +32,7 @@ import {
   wireIssues,
 } from '@lineup/shared/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { Ownership } from '../store/owners.js';
 import type { AgentStore, ConversationKey } from '../store/store.js';
 import { StreamRecords } from '../store/streams.js';
 import type { AgentBrain } from './brain.js';
@@ -69,6 +70,12 @@ export interface AgentHostOptions {
   /** `sender.id` of the agent's envelopes (default `lineup-agent`). */
   readonly agentId?: string;
   readonly limits?: Partial<AgentHostLimits>;
+  /**
+   * How often this worker looks in the database for work that reaches it from other workers (default 250 ms): its
+   * conversations' envelopes taken elsewhere, conversations of its devices whose owner ended, and what other
+   * workers' brains said to its devices.
+   */
+  readonly pollMs?: number;
   /** Problems worth a log line: refused frames, brain errors, failed sends. Never about a frame's content. */
   readonly onProblem?: (problem: unknown) => void;
 }
@@ -77,7 +84,10 @@ export interface AgentHost {
   /** `ws://host:port/path`: add `?token=<device token>` for a device. */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting, closes every socket and cancels what brains scheduled. The store stays open. */
+  /**
+   * Stops accepting, closes every socket, cancels what brains scheduled and ends this run for the other workers (its
+   * conversations may move at once). The store stays open.
+   */
   close(): Promise<void>;
 }
 
@@ -130,6 +140,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
   const links = new Map<string, DeviceLink & { readonly socket: WebSocket }>();
   const conversations = new Conversations({
     store,
+    ownership: new Ownership(store),
+    devices: () => [...links.keys()],
     streams: new StreamRecords(store),
     brain: options.brain,
     agentId,
@@ -194,6 +206,7 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
     const link: DeviceLink & { readonly socket: WebSocket } = {
       socket,
       acking,
+      sent: new Set(),
       inSession: (conversationId) => session.has(conversationId),
       sendFrame: (text) =>
         new Promise<void>((resolve, reject) => {
@@ -245,6 +258,7 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
       const ack = acking ? ackOf(text) : undefined;
       if (ack !== undefined) {
         await store.markDelivered(deviceId, ack);
+        link.sent.delete(ack);
         return;
       }
       const read = readEnvelopeText(text, { direction: 'client_to_agent' });
@@ -273,13 +287,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
         }
       }
       if (outcome === 'seen') return;
-      if (message.type === 'lineup.v1.tool.result') {
-        const applied = await store.recordCallAnswer(key, message.payload.call_id, 'final', message.payload);
-        if (applied === 'duplicate') return;
-      } else if (message.type === 'lineup.v1.tool.progress') {
-        await store.recordCallAnswer(key, message.payload.call_id, 'progress', message.payload);
-      }
-      void conversations.deliverIn(key, message, text);
+      // Its brain gets it where the conversation is handled: here, or on the worker that owns it.
+      void conversations.poke(key);
     };
 
     socket.on('message', (data, isBinary) => {
@@ -309,6 +318,25 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
       resolve();
     });
   });
+  // The worker's heartbeat (its conversations stay its own while it beats) and its poll of the database.
+  const heartbeat = setInterval(
+    () => {
+      store.heartbeat().catch(report);
+    },
+    Math.max(50, store.leaseMs / 4),
+  );
+  let polling: ReturnType<typeof setTimeout> | undefined;
+  const poll = () => {
+    polling = setTimeout(() => {
+      conversations
+        .poll()
+        .catch(report)
+        .finally(() => {
+          if (!closed) poll();
+        });
+    }, options.pollMs ?? 250);
+  };
+  poll();
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
@@ -317,6 +345,10 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
     close: () =>
       new Promise<void>((done) => {
         closed = true;
+        clearInterval(heartbeat);
+        clearTimeout(polling);
+        // The others may take this worker's conversations at once.
+        store.retire().catch(() => {});
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
         for (const client of wss.clients) client.terminate();

@@ -17,12 +17,13 @@ const key = 'device_id text NOT NULL, conversation_id text NOT NULL';
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
-    name: 'devices, conversations, envelopes, calls, streams with run epochs, operations',
+    name: 'devices, conversations with their owner, envelopes, calls, streams with run epochs, operations',
     statements: [
       `CREATE TABLE lineup_run_epochs (
         epoch bigserial PRIMARY KEY,
         worker text NOT NULL,
-        started_at timestamptz NOT NULL DEFAULT now()
+        started_at timestamptz NOT NULL DEFAULT now(),
+        heartbeat_at timestamptz NOT NULL DEFAULT now()
       )`,
       `CREATE TABLE lineup_devices (
         device_id text PRIMARY KEY,
@@ -35,6 +36,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         ${key},
         inventory_revision text,
         inventory text,
+        owner_epoch bigint,
+        handled_seq bigint NOT NULL DEFAULT 0,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (device_id, conversation_id)
@@ -68,6 +71,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
         receipt text,
         progress text,
         result text,
+        final_envelope_id text,
         sent_at timestamptz NOT NULL DEFAULT now(),
         final_at timestamptz,
         PRIMARY KEY (device_id, conversation_id, call_id)

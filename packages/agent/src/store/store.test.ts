@@ -244,6 +244,9 @@ describe.each(BACKENDS)('the agent store on $name', (backend) => {
       await before.reserveOperation(key, 'running-op', 'd2');
       expect((await before.claimOperation(key, 'running-op')).outcome).toBe('claimed');
       const after = await AgentStore.open(db);
+      // While the run that claimed it is alive (its heartbeat beats), the operation is its own and still running.
+      expect(await after.operation(key, 'running-op')).toMatchObject({ status: 'running' });
+      await before.retire(); // that run ends (a clean close; a killed one stops beating for leaseMs)
       expect(await after.claimOperation(key, 'queued-op')).toEqual({
         outcome: 'not_claimed',
         status: 'failed',

@@ -83,7 +83,16 @@ export class AgentStoreError extends Error {
 export interface AgentStoreOptions {
   /** Names this worker in the run-epoch table (default `hostname:pid`). */
   readonly worker?: string;
+  /**
+   * How long a run's heartbeat may be silent before the run counts as ended (default 5,000 ms): its conversations
+   * move to a worker a device reaches, its running operations read `unknown`.
+   */
+  readonly leaseMs?: number;
 }
+
+/** The run epochs whose heartbeat is older than `$param` milliseconds: runs that ended (closed, killed, frozen). */
+export const ENDED_EPOCHS = (param: string) =>
+  `SELECT epoch FROM lineup_run_epochs WHERE heartbeat_at < now() - make_interval(secs => ${param}::float8 / 1000)`;
 
 /** The most envelopes taken in one statement. */
 const TAKE_BATCH = 256;
@@ -103,6 +112,7 @@ export class AgentStore {
     readonly db: SqlDatabase,
     /** This run's epoch: a new one each time a store is opened, never reused (seed 004 §5). */
     readonly epoch: number,
+    readonly leaseMs: number,
   ) {}
 
   /** Migrates `db` to the newest schema, then starts a new run epoch on it. */
@@ -113,7 +123,19 @@ export class AgentStore {
       'INSERT INTO lineup_run_epochs (worker) VALUES ($1) RETURNING epoch',
       [worker],
     );
-    return new AgentStore(db, Number(rows[0]?.epoch));
+    return new AgentStore(db, Number(rows[0]?.epoch), options.leaseMs ?? 5_000);
+  }
+
+  /** Says this run is alive (the host does it every quarter of `leaseMs`). */
+  async heartbeat(): Promise<void> {
+    await this.db.query('UPDATE lineup_run_epochs SET heartbeat_at = now() WHERE epoch = $1', [this.epoch]);
+  }
+
+  /** Ends this run for the others at once (a clean close): its conversations may move without waiting. */
+  async retire(): Promise<void> {
+    await this.db.query("UPDATE lineup_run_epochs SET heartbeat_at = '-infinity' WHERE epoch = $1", [
+      this.epoch,
+    ]);
   }
 
   // ── Devices ──────────────────────────────────────────────────────────────────────────────────────────
@@ -351,18 +373,29 @@ export class AgentStore {
     callId: string,
     kind: 'receipt' | 'progress' | 'final',
     payload: unknown,
+    /** The envelope that carries a final result: the same envelope handled again is `'applied'` again. */
+    envelopeId?: string,
   ): Promise<'applied' | 'duplicate' | 'unknown_call'> {
     const column = kind === 'final' ? 'result' : kind;
     const { rows } = await this.db.query(
       `UPDATE lineup_tool_calls SET status = CASE WHEN $4 = 'final' THEN 'final' ELSE
          CASE WHEN status = 'sent' OR $4 = 'progress' THEN $4 ELSE status END END,
-         ${column} = $5, final_at = CASE WHEN $4 = 'final' THEN now() ELSE final_at END
+         ${column} = $5, final_at = CASE WHEN $4 = 'final' THEN now() ELSE final_at END,
+         final_envelope_id = CASE WHEN $4 = 'final' THEN $6 ELSE final_envelope_id END
        WHERE device_id = $1 AND conversation_id = $2 AND call_id = $3 AND status <> 'final'
        RETURNING call_id`,
-      [key.deviceId, key.conversationId, callId, kind, JSON.stringify(payload ?? null)],
+      [key.deviceId, key.conversationId, callId, kind, JSON.stringify(payload ?? null), envelopeId ?? null],
     );
     if (rows.length > 0) return 'applied';
-    return (await this.call(key, callId)) === null ? 'unknown_call' : 'duplicate';
+    const { rows: existing } = await this.db.query<{ final_envelope_id: string | null }>(
+      `SELECT final_envelope_id FROM lineup_tool_calls WHERE device_id = $1 AND conversation_id = $2 AND call_id = $3`,
+      [key.deviceId, key.conversationId, callId],
+    );
+    const row = existing[0];
+    if (row === undefined) return 'unknown_call';
+    return kind === 'final' && envelopeId !== undefined && row.final_envelope_id === envelopeId
+      ? 'applied'
+      : 'duplicate';
   }
 
   async call(key: ConversationKey, callId: string): Promise<ToolCallRecord | null> {
@@ -476,15 +509,16 @@ export class AgentStore {
   }
 
   /**
-   * The operation's record. One that was running when its run ended reads `unknown` from then on: its effect is
-   * not known, and it is never retried.
+   * The operation's record. One that was running when its run ended (a run whose heartbeat stopped for `leaseMs`)
+   * reads `unknown` from then on: its effect is not known, and it is never retried.
    */
   async operation(key: ConversationKey, operationId: string): Promise<OperationRecord | null> {
     await this.db.query(
       `UPDATE lineup_operations SET status = 'unknown', updated_at = now()
        WHERE device_id = $1 AND conversation_id = $2 AND operation_id = $3
-         AND status = 'running' AND claimed_epoch <> $4`,
-      [key.deviceId, key.conversationId, operationId, this.epoch],
+         AND status = 'running' AND claimed_epoch <> $4
+         AND claimed_epoch IN (${ENDED_EPOCHS('$5')})`,
+      [key.deviceId, key.conversationId, operationId, this.epoch, this.leaseMs],
     );
     const { rows } = await this.db.query<{
       operation_id: string;
