@@ -1,7 +1,17 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentHost, AgentStore, openPGlite, scriptedBrain, startAgentHost } from '@lineup/agent';
+import { fileURLToPath } from 'node:url';
+import {
+  type AgentHost,
+  AgentStore,
+  openPGlite,
+  openPostgres,
+  scriptedBrain,
+  startAgentHost,
+} from '@lineup/agent';
 import type { Page } from '@playwright/test';
 import { confirmAgentLink } from './agent-page.ts';
 import { expect, test } from './fixtures.ts';
@@ -81,7 +91,8 @@ test('the Pomodoro story through the agent host: every envelope persisted, each 
   test.slow();
   const agent = await startAgentHostFor();
   await open(page, deviceUrl(agent.host, agent.token));
-  await expect(status(page)).toContainText('Agent: connected');
+  // The page names the agent, never its device token.
+  await expect(status(page)).toHaveText(`Agent: connected (${agent.host.url}?token=…)`);
 
   await say(page, 'start a 20 minute focus');
   await expect(workspace(page)).toBeVisible();
@@ -109,6 +120,7 @@ test('the Pomodoro story through the agent host: every envelope persisted, each 
   // Everything the agent said was acknowledged by the page.
   expect(await agent.store.undelivered(key)).toEqual([]);
   expect(agent.problems).toEqual([]);
+  expect(await page.locator('body').innerText()).not.toContain(agent.token);
   await page.screenshot({ path: 'test-results/agent-host-pomodoro.png', fullPage: true });
 });
 
@@ -192,5 +204,125 @@ test.describe('in Chinese', () => {
       '智能体：拒绝了此设备（没有有效的设备令牌）',
     );
     await page.screenshot({ path: 'test-results/agent-host-wrong-token-zh.png', fullPage: true });
+  });
+});
+
+/**
+ * Two `lineup-agent serve` workers (the built CLI) on one PostgreSQL, behind a TCP proxy standing in for a load
+ * balancer; the page dials the proxy. Worker A is killed with SIGKILL in the middle of a focus and the proxy sends
+ * the page's next connection to worker B, which takes the conversation over once A's lease ran out and goes on.
+ * Runs when LINEUP_TEST_POSTGRES_URL names a server (`.ci/run` starts one).
+ */
+test.describe('two workers on one PostgreSQL', () => {
+  const postgresUrl = process.env.LINEUP_TEST_POSTGRES_URL;
+  test.skip(postgresUrl === undefined || postgresUrl === '', 'LINEUP_TEST_POSTGRES_URL is not set');
+  test.use({
+    allowedConsoleErrors: /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/agent\?token=[^']+' failed/,
+  });
+
+  const CLI = fileURLToPath(new URL('../../../packages/agent/dist/cli.js', import.meta.url));
+  const processes: ChildProcess[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  test.afterEach(async () => {
+    for (const child of processes.splice(0)) child.kill('SIGKILL');
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  });
+
+  function worker(store: string): Promise<{ child: ChildProcess; port: number }> {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--store', store], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    processes.push(child);
+    let output = '';
+    return new Promise((resolve, reject) => {
+      const read = (chunk: Buffer) => {
+        output += String(chunk);
+        const match = /listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
+        if (match !== null) resolve({ child, port: Number(match[1]) });
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${output}`)));
+    });
+  }
+
+  /** A TCP proxy whose upstream can be switched: what a load balancer does when a backend dies. */
+  async function proxy(initial: number) {
+    let upstream = initial;
+    const sockets = new Set<Socket>();
+    const server = createServer((client) => {
+      const target = connect(upstream, '127.0.0.1');
+      for (const socket of [client, target]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          target.destroy();
+        });
+      }
+      client.pipe(target).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    return {
+      port: (server.address() as AddressInfo).port,
+      switchTo: (port: number) => {
+        upstream = port;
+      },
+    };
+  }
+
+  test('SIGKILL of the worker mid-focus: the page reconnects through the proxy to the other worker, and the story goes on once', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // A fresh database on the server, dropped afterwards.
+    const admin = await openPostgres(postgresUrl as string);
+    const name = `lineup_e2e_${Date.now().toString(36)}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    closers.push(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    });
+    const target = new URL(postgresUrl as string);
+    target.pathname = `/${name}`;
+    const store = await AgentStore.open(await openPostgres(target.toString()));
+    const token = await store.issueDeviceToken('e2e-browser');
+    closers.push(() => store.close());
+    const a = await worker(target.toString());
+    const b = await worker(target.toString());
+    const balancer = await proxy(a.port);
+
+    await open(page, `ws://127.0.0.1:${balancer.port}/agent?token=${token}`);
+    await expect(status(page)).toContainText('Agent: connected');
+    await say(page, 'start a 20 minute focus');
+    await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+    await expect(agentTurns(page).last()).toContainText('The timer is running');
+
+    balancer.switchTo(b.port);
+    a.child.kill('SIGKILL');
+    await expect(status(page)).not.toContainText('Agent: connected');
+    await expect(status(page)).toContainText('Agent: connected', { timeout: 40_000 });
+    await say(page, 'stop');
+    await expect(workspace(page)).toHaveCount(0);
+    await expect(
+      agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' }),
+    ).toHaveCount(1, {
+      timeout: 30_000,
+    });
+    await expect(agentTurns(page).filter({ hasText: /The focus session was stopped after/ })).toHaveCount(1);
+    await page.waitForTimeout(1_000);
+    await expect(agentTurns(page).filter({ hasText: 'The timer is running' })).toHaveCount(1);
+    const { rows } = await store.db.query<{ tool: string; status: string }>(
+      'SELECT tool, status FROM lineup_tool_calls ORDER BY sent_at',
+    );
+    expect(rows.map((row) => [row.tool, row.status])).toEqual([
+      ['pomodoro.start', 'final'],
+      ['pomodoro.interrupt', 'final'],
+    ]);
+    await page.screenshot({ path: 'test-results/agent-host-two-workers.png', fullPage: true });
   });
 });

@@ -1,6 +1,7 @@
 import { prepareRenderer } from '@lineup/renderer-react';
 import { prepareAgentClient } from '@lineup/runtime';
 import { useEffect, useSyncExternalStore } from 'react';
+import { shownAgentUrl } from './agent/agent-link.ts';
 import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
@@ -87,7 +88,9 @@ function RuntimeConsent() {
   return (
     <ConsentDialog
       queue={runtime.consent}
-      agent={runtime.connection.remoteUrl ?? text.demoAgent}
+      agent={
+        runtime.connection.remoteUrl == null ? text.demoAgent : shownAgentUrl(runtime.connection.remoteUrl)
+      }
       shownConversation={shownConversation}
     />
   );

@@ -32,8 +32,8 @@ const STREAM_CONNECTIONS = size('BENCH_STREAM_CONNECTIONS', 50);
 const SECONDS = size('BENCH_SECONDS', 5);
 const POSTGRES = process.env.LINEUP_BENCH_POSTGRES_URL ?? process.env.LINEUP_TEST_POSTGRES_URL;
 
-function startServer(kind) {
-  const child = fork(join(here, 'server.mjs'), [kind, String(Math.max(CONNECTIONS, STREAM_CONNECTIONS))], {
+function startServer(kind, devices = Math.max(CONNECTIONS, STREAM_CONNECTIONS)) {
+  const child = fork(join(here, 'server.mjs'), [kind, String(devices)], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -61,9 +61,11 @@ function startServer(kind) {
 }
 
 let counter = 0;
+/** Ids and conversations unique to this run: a PostgreSQL database kept between runs must not see copies. */
+const RUN = Math.random().toString(36).slice(2, 10);
 const envelope = (conversation, type, payload) => {
   counter += 1;
-  const id = `bench:o${counter}`;
+  const id = `bench:${RUN}:o${counter}`;
   return {
     id,
     text: JSON.stringify({
@@ -91,9 +93,14 @@ async function connect(url, token) {
   if (token !== undefined) target.searchParams.set('token', token);
   const socket = new WebSocket(target, ['lineup.v1', 'lineup.v1.ack']);
   const waiting = new Map();
+  const envelopeWaiters = new Set();
   socket.on('message', (data) => {
     const frame = JSON.parse(String(data));
     if (typeof frame.ack === 'string') waiting.get(frame.ack)?.();
+    else {
+      socket.send(JSON.stringify({ ack: frame.id }));
+      for (const waiter of envelopeWaiters) waiter(frame);
+    }
   });
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
@@ -102,6 +109,16 @@ async function connect(url, token) {
   });
   return {
     socket,
+    /** Resolves with the next agent envelope that `match` accepts. */
+    next: (match) =>
+      new Promise((resolve) => {
+        const waiter = (frame) => {
+          if (!match(frame)) return;
+          envelopeWaiters.delete(waiter);
+          resolve(frame);
+        };
+        envelopeWaiters.add(waiter);
+      }),
     /** Sends and resolves with the milliseconds until its ack. */
     send({ id, text }) {
       const started = performance.now();
@@ -132,34 +149,17 @@ async function measure(kind) {
   const latencies = [];
   await Promise.all(
     connections.map(async (connection, index) => {
-      await connection.send(inventory(`c${index}`));
+      await connection.send(inventory(`${RUN}-c${index}`));
       for (let message = 0; message < MESSAGES; message += 1)
         latencies.push(
           await connection.send(
-            envelope(`c${index}`, 'lineup.v1.chat.user_message', { text: `m${message}` }),
+            envelope(`${RUN}-c${index}`, 'lineup.v1.chat.user_message', { text: `m${message}` }),
           ),
         );
     }),
   );
   for (const connection of connections) connection.socket.terminate();
-  // Throughput: a few connections sending back to back.
-  const streams = [];
-  for (let index = 0; index < STREAM_CONNECTIONS; index += 1)
-    streams.push(await connect(server.url, server.tokens[index]));
-  let sent = 0;
-  const until = performance.now() + SECONDS * 1_000;
-  const started = performance.now();
-  await Promise.all(
-    streams.map(async (connection, index) => {
-      await connection.send(inventory(`s${index}`));
-      while (performance.now() < until) {
-        await connection.send(envelope(`s${index}`, 'lineup.v1.chat.user_message', { text: 'go' }));
-        sent += 1;
-      }
-    }),
-  );
-  const perSecond = sent / ((performance.now() - started) / 1_000);
-  for (const connection of streams) connection.socket.terminate();
+  const perSecond = await throughput([server.url], server.tokens);
   const floorLatencies = await server.floor();
   await server.stop();
   return {
@@ -170,6 +170,60 @@ async function measure(kind) {
     bytesPerIdleConnection: Math.max(0, (idle - before) / CONNECTIONS),
     perSecond,
   };
+}
+
+/** Messages per second: STREAM_CONNECTIONS connections, spread over `urls`, each sending back to back. */
+async function throughput(urls, tokens) {
+  const streams = [];
+  for (let index = 0; index < STREAM_CONNECTIONS; index += 1)
+    streams.push(await connect(urls[index % urls.length], tokens[index]));
+  let sent = 0;
+  const until = performance.now() + SECONDS * 1_000;
+  const started = performance.now();
+  const stream = `${RUN}-${Math.random().toString(36).slice(2, 8)}`;
+  await Promise.all(
+    streams.map(async (connection, index) => {
+      await connection.send(inventory(`${stream}-s${index}`));
+      while (performance.now() < until) {
+        await connection.send(envelope(`${stream}-s${index}`, 'lineup.v1.chat.user_message', { text: 'go' }));
+        sent += 1;
+      }
+    }),
+  );
+  const perSecond = sent / ((performance.now() - started) / 1_000);
+  for (const connection of streams) connection.socket.terminate();
+  return perSecond;
+}
+
+/**
+ * Two workers on one PostgreSQL: messages per second of one of them alone and of both (the connections spread over
+ * the two), and the time from a SIGKILL of the worker that owns a conversation until its device, reconnected to the
+ * other worker, has the answer to its next message (the other worker takes over once the lease ran out).
+ */
+async function twoWorkers(url) {
+  const a = await startServer(url, STREAM_CONNECTIONS);
+  const b = await startServer(url, 0);
+  const alone = await throughput([a.url], a.tokens);
+  const both = await throughput([a.url, b.url], a.tokens);
+  const conversation = `${RUN}-move`;
+  const pong = (text) => (frame) =>
+    frame.type === 'lineup.v1.chat.agent_message' && frame.payload.text === `pong ${text}`;
+  const first = await connect(a.url, a.tokens[0]);
+  await first.send(inventory(conversation));
+  const answered = first.next(pong('ping 1'));
+  await first.send(envelope(conversation, 'lineup.v1.chat.user_message', { text: 'ping 1' }));
+  await answered;
+  const killedAt = performance.now();
+  await a.stop(); // SIGKILL
+  const second = await connect(b.url, a.tokens[0]);
+  await second.send(inventory(conversation));
+  const moved = second.next(pong('ping 2'));
+  await second.send(envelope(conversation, 'lineup.v1.chat.user_message', { text: 'ping 2' }));
+  await moved;
+  const moveMs = performance.now() - killedAt;
+  second.socket.terminate();
+  await b.stop();
+  return { alone, both, moveMs };
 }
 
 const rows = [await measure('bare'), await measure('pglite')];
@@ -196,3 +250,17 @@ for (const row of rows)
 console.log(
   '\nThe store floor is the write the host makes before each ack (takeEnvelope), called directly in the server process with the same concurrency: an ack that follows a durable record cannot come sooner.',
 );
+
+if (POSTGRES) {
+  const workers = await twoWorkers(POSTGRES);
+  console.log(
+    `\nTwo workers on one PostgreSQL (${STREAM_CONNECTIONS} connections back to back for ${SECONDS} s):\n`,
+  );
+  console.log('| workers | messages/s | ÷ one worker |');
+  console.log('| --- | --- | --- |');
+  console.log(`| one | ${Math.round(workers.alone)} | 1.00 |`);
+  console.log(`| two | ${Math.round(workers.both)} | ${(workers.both / workers.alone).toFixed(2)} |`);
+  console.log(
+    `\nA conversation moved to the other worker ${Math.round(workers.moveMs)} ms after a SIGKILL of its owner (lease 5,000 ms, poll 250 ms).`,
+  );
+}

@@ -27,8 +27,30 @@ async function start() {
   const tokens = [];
   for (let index = 0; index < Number(devices); index += 1)
     tokens.push(await store.issueDeviceToken(`bench-${index}`));
-  // A brain that says nothing: the figure is the host's own path (auth, record, ack).
-  const host = await startAgentHost({ store, brain: () => ({ receive() {} }), port: 0 });
+  // A brain that answers only `ping…` (the takeover figure) and says nothing else: the figure is the host's own
+  // path (auth, record, ack).
+  const brain = (context) => ({
+    receive(message) {
+      if (message.type !== 'lineup.v1.chat.user_message' || !message.payload.text.startsWith('ping')) return;
+      context.send(
+        JSON.stringify({
+          v: 1,
+          id: context.ids(),
+          type: 'lineup.v1.chat.agent_message',
+          conversation_id: context.key.conversationId,
+          sender: { kind: 'agent', id: context.agentId },
+          payload: { text: `pong ${message.payload.text}` },
+        }),
+      );
+    },
+  });
+  const host = await startAgentHost({
+    store,
+    brain,
+    port: 0,
+    onProblem: (problem) =>
+      console.error('[bench server]', problem instanceof Error ? problem.message : problem),
+  });
   return { url: host.url, tokens, store };
 }
 

@@ -42,7 +42,9 @@ async function serve(command: Extract<Command, { command: 'serve' }>): Promise<v
     store.db.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${store.db.location}` : store.db.location;
   const model = command.llm === undefined ? '' : ` (model ${command.llm.model} at ${command.llm.baseUrl})`;
   print(`LineUp agent host, ${command.mode} mode${model}`);
-  print(`  store: ${where} (schema ${Math.max(...MIGRATIONS.map((migration) => migration.version))}, run epoch ${store.epoch})`);
+  print(
+    `  store: ${where} (schema ${Math.max(...MIGRATIONS.map((migration) => migration.version))}, run epoch ${store.epoch})`,
+  );
   print(`  listening on ${host.url}`);
   if (issued !== null) {
     const url = deviceUrl(host.url, issued);

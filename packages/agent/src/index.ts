@@ -48,8 +48,8 @@ export {
 // Storage
 export { MIGRATIONS, type Migration, migrate, SchemaVersionError } from './store/migrations.js';
 export { openDatabase } from './store/open.js';
-export { openPGlite, PGLITE_LOCK_FILE, pgliteDatabase, StoreBusyError } from './store/pglite.js';
 export { Ownership, type SendOutcome } from './store/owners.js';
+export { openPGlite, PGLITE_LOCK_FILE, pgliteDatabase, StoreBusyError } from './store/pglite.js';
 export { openPostgres, type PostgresOptions } from './store/postgres.js';
 export type { SqlDatabase, SqlKind, SqlQueryable, SqlResult } from './store/sql.js';
 export {

@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { currentOpener, returnFocus } from '../focus.ts';
 import { useLanguage } from '../i18n.tsx';
-import { type AgentLinkGate, withoutAgentLink } from './agent-link.ts';
+import { type AgentLinkGate, shownAgentUrl, withoutAgentLink } from './agent-link.ts';
 import { AGENT_LINK_TEXTS } from './agent-link-texts.ts';
 
 /** How long after the question appears its buttons start to accept presses (as the consent dialog's). */
@@ -85,7 +85,7 @@ export function AgentLinkPanel({ gate }: { readonly gate: AgentLinkGate }) {
           <dt>{text.question.address}</dt>
           <dd>
             <code className="host__agent-link-url" translate="no" dir="ltr">
-              {state.url}
+              {shownAgentUrl(state.url)}
             </code>
           </dd>
         </dl>

@@ -11,6 +11,7 @@ import {
   planAgent,
   REMEMBERED_AGENTS_KEY,
   RememberedAgents,
+  shownAgentUrl,
   withoutAgentLink,
 } from './agent-link.ts';
 import { AGENT_LINK_TEXTS } from './agent-link-texts.ts';
@@ -395,6 +396,18 @@ describe('AgentLinkGate', () => {
     expect(refused.mayDial).toBe(false);
     refused.connect();
     expect(refused.state.phase).toBe('refused');
+  });
+});
+
+describe('shownAgentUrl', () => {
+  it.each([
+    ['ws://127.0.0.1:8787/agent?token=lat_secret', 'ws://127.0.0.1:8787/agent?token=…'],
+    ['wss://a.example/agent?x=1&token=lat_secret&y=2', 'wss://a.example/agent?x=1&token=…&y=2'],
+    ['wss://a.example/agent?TOKEN=lat_secret', 'wss://a.example/agent?TOKEN=…'],
+    ['ws://127.0.0.1:8787/agent', 'ws://127.0.0.1:8787/agent'],
+    ['wss://a.example/agent?mytoken=keep', 'wss://a.example/agent?mytoken=keep'],
+  ])('%s is shown as %s: a device token never', (url, shown) => {
+    expect(shownAgentUrl(url)).toBe(shown);
   });
 });
 

@@ -146,6 +146,14 @@ export function planAgent(input: AgentPlanInput): AgentPlan {
   };
 }
 
+/**
+ * An agent URL as the page shows it: a device token in it (`?token=…`, as `@lineup/agent` prints the URL a device
+ * dials) is never shown — a screenshot or a shared screen must not leak it.
+ */
+export function shownAgentUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1…');
+}
+
 /** `href` without the agent link: what "Open LineUp without the agent link" opens (path, query and fragment). */
 export function withoutAgentLink(href: string): string {
   const url = new URL(href);

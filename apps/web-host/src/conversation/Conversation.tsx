@@ -24,6 +24,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import { shownAgentUrl } from '../agent/agent-link.ts';
 import type { AgentConnection, ConnectionView } from '../agent/connection.ts';
 import { type ActionReceipts, useReceipts } from '../capabilities/receipts.ts';
 import { type HostText, labelText, useLanguage, useText } from '../i18n.tsx';
@@ -272,7 +273,8 @@ function ConnectionStatus({
   return (
     <span className={`host__connection host__connection--${status}`} role="status">
       {text.status[status]}
-      {status === 'open' && ` (${connection?.remoteUrl ?? text.demoAgent})`}
+      {status === 'open' &&
+        ` (${connection?.remoteUrl == null ? text.demoAgent : shownAgentUrl(connection.remoteUrl)})`}
     </span>
   );
 }
