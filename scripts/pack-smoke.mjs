@@ -682,7 +682,10 @@ socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); 
   });
   try {
     const url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`lineup-agent serve printed no device URL:\n${output}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`lineup-agent serve printed no device URL:\n${output}`)),
+        60_000,
+      );
       const poll = setInterval(() => {
         const match = /device URL: (ws:\/\/\S+)/.exec(output);
         if (match !== null) {
@@ -693,17 +696,26 @@ socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); 
       }, 100);
       server.once('exit', (code) => reject(new Error(`lineup-agent serve exited (${code}):\n${output}`)));
     });
-    if (!existsSync(join(app, 'lineup-agent-data'))) throw new Error('lineup-agent serve made no store folder');
-    const answer = step('a device dials the printed URL and is answered', 'node', ['client.mjs', url, 'answer'], app);
+    if (!existsSync(join(app, 'lineup-agent-data')))
+      throw new Error('lineup-agent serve made no store folder');
+    const answer = step(
+      'a device dials the printed URL and is answered',
+      'node',
+      ['client.mjs', url, 'answer'],
+      app,
+    );
     if (!/demo agent/i.test(answer)) throw new Error(`unexpected answer: ${answer}`);
     const wrong = url.replace(/token=[^&]+/, `token=lat_${'A'.repeat(43)}`);
     step('a wrong token is refused with 4008', 'node', ['client.mjs', wrong, 'refused'], app);
   } finally {
-    const exited = new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve()));
+    const exited = new Promise((resolve) =>
+      server.exitCode === null ? server.once('exit', resolve) : resolve(),
+    );
     server.kill('SIGTERM');
     await exited;
   }
-  if (server.exitCode !== 0) throw new Error(`lineup-agent serve did not stop cleanly on SIGTERM (${server.exitCode}):\n${output}`);
+  if (server.exitCode !== 0)
+    throw new Error(`lineup-agent serve did not stop cleanly on SIGTERM (${server.exitCode}):\n${output}`);
   const devices = step('lineup-agent devices', 'npx', ['--no-install', 'lineup-agent', 'devices'], app);
   if (!/^local\tactive/m.test(devices)) throw new Error(`lineup-agent devices: ${devices}`);
 }

@@ -43,6 +43,7 @@ const text = (content: string): ChatCompletion => ({
   message: { role: 'assistant', content },
   finishReason: 'stop',
 });
+const text_ = (frame: Record<string, unknown>) => String((frame.payload as { text?: unknown }).text);
 const lastToolAnswer = (messages: readonly ChatMessage[]) => {
   const last = messages.at(-1);
   return last?.role === 'tool' ? last.content : '';
@@ -143,6 +144,58 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
     expect(rows.map((row) => [row.generation, Number(row.epoch) === store.epoch, row.status])).toEqual([
       [1, false, 'streaming'],
       [2, true, 'streaming'],
+    ]);
+    await device.close();
+  });
+
+  it('a turn a restart cut off runs again on the new run, with the history rebuilt from the log', async () => {
+    const db: SqlDatabase = await backend.openFolder();
+    let store = await AgentStore.open(db);
+    const token = await store.issueDeviceToken('device-cut');
+    const seen: (readonly ChatMessage[])[] = [];
+    let calls = 0;
+    const model: ChatModel = {
+      complete(messages) {
+        seen.push(messages);
+        calls += 1;
+        // The first run's model never answers: the run ends in the middle of its turn.
+        if (calls === 2) return new Promise<never>(() => {});
+        if (calls === 1) return Promise.resolve(text('Hello! How can I help?'));
+        return Promise.resolve(text('Resumed: a haiku about focus.'));
+      },
+    };
+    const start = (withStore: AgentStore) =>
+      startAgentHost({ store: withStore, brain: chatCompletionsBrain({ model }), port: 0 });
+    let host = await start(store);
+    let device = await connectDevice(host.url, { token });
+    device.send(inventoryEnvelope('conv-cut', 'r1'));
+    device.send(clientEnvelope('conv-cut', 'lineup.v1.chat.user_message', { text: 'hi' }));
+    await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
+    device.send(
+      clientEnvelope('conv-cut', 'lineup.v1.chat.user_message', { text: 'write a haiku about focus' }),
+    );
+    await expect.poll(() => calls).toBe(2);
+    await device.close();
+    await host.close();
+
+    store = await AgentStore.open(db);
+    host = await start(store);
+    cleanups.push(async () => {
+      await host.close();
+      await store.close();
+    });
+    device = await connectDevice(host.url, { token });
+    device.send(inventoryEnvelope('conv-cut', 'r1')); // the session starts again: nothing new is said
+    const resumed = await device.next(
+      (frame) => frame.type === 'lineup.v1.chat.agent_message' && text_(frame).startsWith('Resumed'),
+    );
+    expect(text_(resumed)).toBe('Resumed: a haiku about focus.');
+    // The model's third call had the whole conversation, rebuilt from the log.
+    const history = (seen[2] ?? []).filter((message) => message.role !== 'system');
+    expect(history.map((message) => [message.role, 'content' in message ? message.content : null])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello! How can I help?'],
+      ['user', 'write a haiku about focus'],
     ]);
     await device.close();
   });

@@ -32,6 +32,13 @@ export function chatCompletionsBrain(options: ChatCompletionsBrainOptions): Agen
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
     });
-    return { receive: (_message, text) => agent.receive(text) };
+    return {
+      receive: (_message, text) => agent.receive(text),
+      // Its memory comes back from the log; a turn a restart cut off runs again. It sends nothing while restoring.
+      restore: (entries) => {
+        agent.restore(entries);
+        return [];
+      },
+    };
   };
 }

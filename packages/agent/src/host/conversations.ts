@@ -111,6 +111,8 @@ export class Conversations {
       conversation.owned = true;
       conversation.handledSeq = handled;
     }
+    // A conversation with a past gets its brain at once (a turn cut off resumes, or the device hears it was lost).
+    if (conversation.brain === undefined && conversation.handledSeq > 0) await this.#startBrain(conversation);
     for (;;) {
       const entries = await ownership.incoming(key, conversation.handledSeq);
       if (entries.length === 0) return;

@@ -286,9 +286,9 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
           void conversations.resume(key, link);
         }
       }
-      if (outcome === 'seen') return;
-      // Its brain gets it where the conversation is handled: here, or on the worker that owns it.
-      void conversations.poke(key);
+      // Its brain gets it where the conversation is handled: here, or on the worker that owns it. A session start
+      // pokes too, even with an inventory seen before: a conversation with a past gets its brain back at once.
+      if (outcome === 'new' || message.type === 'lineup.v1.client.inventory') void conversations.poke(key);
     };
 
     socket.on('message', (data, isBinary) => {

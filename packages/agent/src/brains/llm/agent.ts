@@ -44,7 +44,7 @@ import {
 import { StreamRefusal } from '../../store/streams.js';
 import { envelopeSender, lineUpIdFrom, RecentIds } from '../envelopes.js';
 import type { ChatMessage, ChatModel, ChatToolCall } from './chat.js';
-import { buildToolTable } from './tools.js';
+import { buildToolTable, functionNameOf } from './tools.js';
 
 export interface LLMAgentOptions {
   readonly model: ChatModel;
@@ -79,6 +79,15 @@ export interface StreamKeeper {
 export interface LLMAgent {
   /** One frame from the client. Never throws; the work it starts runs in the background. */
   receive(text: string): void;
+  /**
+   * Rebuilds the memory of conversations from their log (after a restart, on another worker), calling no model and
+   * sending nothing: the inventory, the chat history (what was shown as a note), calls still waiting for their final
+   * result, the actions answered. When the log ends with a message of the user that the agent never answered (a
+   * turn cut off), that turn runs again now.
+   */
+  restore(
+    entries: readonly { readonly direction: 'in' | 'out'; readonly envelope: Record<string, unknown> }[],
+  ): void;
   /** Resolves when every turn started so far has finished (for tests and shutdown). */
   idle(): Promise<void>;
 }
@@ -439,10 +448,100 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     handler?.(message);
   }
 
+  function restore(entries: Parameters<LLMAgent['restore']>[0]): void {
+    /** Per conversation: whether the last thing the user said still waits for an answer. */
+    const unanswered = new Map<string, boolean>();
+    for (const { direction, envelope } of entries) {
+      const conversationId = String(envelope.conversation_id);
+      const conversation = conversationOf(conversationId);
+      const payload = (envelope.payload ?? {}) as Record<string, unknown>;
+      if (direction === 'in' && typeof envelope.id === 'string') seen.add(envelope.id);
+      switch (envelope.type) {
+        case 'lineup.v1.client.inventory':
+          conversation.inventory = {
+            revision: String(payload.revision),
+            tools: (payload.tools as AgentToolInventoryEntry[] | undefined) ?? [],
+          };
+          break;
+        case 'lineup.v1.chat.user_message':
+          conversation.history.push({ role: 'user', content: String(payload.text) });
+          unanswered.set(conversationId, true);
+          break;
+        case 'lineup.v1.ui.action':
+          conversation.operations.add(String(payload.operation_id));
+          conversation.history.push({ role: 'user', content: String(payload.prompt) });
+          unanswered.set(conversationId, true);
+          break;
+        case 'lineup.v1.chat.agent_message':
+          conversation.history.push({ role: 'assistant', content: String(payload.text) });
+          unanswered.set(conversationId, false);
+          break;
+        case 'lineup.v1.tool.call': {
+          // As the model made it, answered at once with the interim note: its final result comes as a note.
+          const callId = String(payload.call_id);
+          const tool = String(payload.tool);
+          conversation.calls.set(callId, { tool });
+          conversation.history.push({
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: callId,
+                type: 'function',
+                function: { name: functionNameOf(tool), arguments: JSON.stringify(payload.arguments ?? {}) },
+              },
+            ],
+          });
+          conversation.history.push({
+            role: 'tool',
+            tool_call_id: callId,
+            content: JSON.stringify({
+              status: 'pending',
+              call_id: callId,
+              note: 'The final result comes later.',
+            }),
+          });
+          break;
+        }
+        case 'lineup.v1.tool.result': {
+          const callId = String(payload.call_id);
+          const pending = conversation.calls.get(callId);
+          if (pending === undefined) break;
+          conversation.calls.delete(callId);
+          conversation.history.push({
+            role: 'user',
+            content: `[LineUp] The final result of the earlier ${pending.tool} call ${callId}: ${resultContent(payload as unknown as ToolResultPayload)}`,
+          });
+          break;
+        }
+        case 'lineup.v1.ui.document':
+        case 'lineup.v1.ui.checkpoint':
+          conversation.history.push({
+            role: 'assistant',
+            content: `[LineUp] Shown to the user earlier: ${envelope.type === 'lineup.v1.ui.document' ? 'a UI document' : 'a step of a streamed UI'}.`,
+          });
+          break;
+      }
+    }
+    // A turn the end of the run cut off runs again: the model answers what it had not answered.
+    for (const [conversationId, waiting] of unanswered) {
+      if (!waiting) continue;
+      const conversation = conversationOf(conversationId);
+      conversation.queue = conversation.queue.then(() => runTurn(conversationId, conversation).catch(report));
+    }
+  }
+
   return {
     receive(text) {
       try {
         receive(text);
+      } catch (error) {
+        report(error);
+      }
+    },
+    restore(entries) {
+      try {
+        restore(entries);
       } catch (error) {
         report(error);
       }
