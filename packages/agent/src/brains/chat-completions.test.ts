@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../../test/databases.js';
 import { clientEnvelope, connectDevice, inventoryEnvelope, type TestDevice } from '../../test/device.js';
-import { type AgentHost, startAgentHost } from '../host/server.js';
+import { restartableHost } from '../../test/hosts.js';
 import type { SqlDatabase } from '../store/sql.js';
-import { AgentStore } from '../store/store.js';
 import { chatCompletionsBrain } from './chat-completions.js';
 import type { ChatCompletion, ChatMessage, ChatModel } from './llm/chat.js';
 
@@ -58,8 +57,6 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
 
   it('a stream across a restart: the old epoch’s patch is refused with its snapshot, a new generation opens from it', async () => {
     const db: SqlDatabase = await backend.openFolder();
-    let store = await AgentStore.open(db);
-    const token = await store.issueDeviceToken('device-llm');
     const [first, second] = fixture('stream-mutations.json') as unknown[];
     let snapshotSeen: unknown;
     const { model, seen } = scriptedModel([
@@ -89,11 +86,10 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
       },
       () => text('Continued in a new generation.'),
     ]);
-    const start = (withStore: AgentStore) =>
-      startAgentHost({ store: withStore, brain: chatCompletionsBrain({ model }), port: 0 });
-
-    let host: AgentHost = await start(store);
-    let device: TestDevice = await connectDevice(host.url, { token });
+    const agent = await restartableHost(db, chatCompletionsBrain({ model }));
+    cleanups.push(() => agent.close());
+    const token = await agent.store.issueDeviceToken('device-llm');
+    let device: TestDevice = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-llm', 'r1'));
     device.send(clientEnvelope('conv-llm', 'lineup.v1.chat.user_message', { text: 'show me a stream' }));
     await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
@@ -112,16 +108,8 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
     ]);
     const uiId = checkpoints()[0]?.uiId;
     await device.close();
-    await host.close();
-
-    // The restart: a new run epoch on the same database.
-    store = await AgentStore.open(db);
-    host = await start(store);
-    cleanups.push(async () => {
-      await host.close();
-      await store.close();
-    });
-    device = await connectDevice(host.url, { token });
+    await agent.restart(); // a new run epoch on the same database
+    device = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-llm', 'r1'));
     device.send(clientEnvelope('conv-llm', 'lineup.v1.chat.user_message', { text: 'go on' }));
     await device.next(
@@ -138,6 +126,7 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
     expect(after.map((checkpoint) => [checkpoint.uiId, checkpoint.generation, checkpoint.revision])).toEqual([
       [uiId, 2, 0],
     ]);
+    const { store } = agent;
     const { rows } = await store.db.query<{ generation: number; epoch: string; status: string }>(
       `SELECT generation, epoch, status FROM lineup_streams WHERE device_id = 'device-llm' ORDER BY generation`,
     );
@@ -150,8 +139,6 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
 
   it('a turn a restart cut off runs again on the new run, with the history rebuilt from the log', async () => {
     const db: SqlDatabase = await backend.openFolder();
-    let store = await AgentStore.open(db);
-    const token = await store.issueDeviceToken('device-cut');
     const seen: (readonly ChatMessage[])[] = [];
     let calls = 0;
     const model: ChatModel = {
@@ -164,10 +151,10 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
         return Promise.resolve(text('Resumed: a haiku about focus.'));
       },
     };
-    const start = (withStore: AgentStore) =>
-      startAgentHost({ store: withStore, brain: chatCompletionsBrain({ model }), port: 0 });
-    let host = await start(store);
-    let device = await connectDevice(host.url, { token });
+    const agent = await restartableHost(db, chatCompletionsBrain({ model }));
+    cleanups.push(() => agent.close());
+    const token = await agent.store.issueDeviceToken('device-cut');
+    let device = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-cut', 'r1'));
     device.send(clientEnvelope('conv-cut', 'lineup.v1.chat.user_message', { text: 'hi' }));
     await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
@@ -176,15 +163,8 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
     );
     await expect.poll(() => calls).toBe(2);
     await device.close();
-    await host.close();
-
-    store = await AgentStore.open(db);
-    host = await start(store);
-    cleanups.push(async () => {
-      await host.close();
-      await store.close();
-    });
-    device = await connectDevice(host.url, { token });
+    await agent.restart();
+    device = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-cut', 'r1')); // the session starts again: nothing new is said
     const resumed = await device.next(
       (frame) => frame.type === 'lineup.v1.chat.agent_message' && text_(frame).startsWith('Resumed'),

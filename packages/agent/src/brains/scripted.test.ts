@@ -7,8 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { POMODORO_INVENTORY_TOOLS } from '../../../scripted-agent/test/pomodoro.js';
 import { BACKENDS } from '../../test/databases.js';
 import { clientEnvelope, connectDevice, inventoryEnvelope, type TestDevice } from '../../test/device.js';
-import { type AgentHost, startAgentHost } from '../host/server.js';
-import { AgentStore } from '../store/store.js';
+import { restartableHost } from '../../test/hosts.js';
 import { scriptedBrain } from './scripted.js';
 
 const agentTexts = (device: TestDevice) =>
@@ -25,19 +24,13 @@ describe.each(BACKENDS)('the scripted brain across a restart on $name', (backend
   });
 
   it('a focus started before the restart: its progress and result after it are answered once, ids go on', async () => {
-    const db = await backend.openFolder();
-    let store = await AgentStore.open(db);
-    const token = await store.issueDeviceToken('device-s');
     const problems: unknown[] = [];
-    const start = (withStore: AgentStore) =>
-      startAgentHost({
-        store: withStore,
-        brain: scriptedBrain(),
-        port: 0,
-        onProblem: (p) => problems.push(p),
-      });
-    let host: AgentHost = await start(store);
-    let device = await connectDevice(host.url, { token });
+    const agent = await restartableHost(await backend.openFolder(), scriptedBrain(), {
+      onProblem: (problem) => problems.push(problem),
+    });
+    cleanups.push(() => agent.close());
+    const token = await agent.store.issueDeviceToken('device-s');
+    let device = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-s', 'r1', POMODORO_INVENTORY_TOOLS));
     device.send(clientEnvelope('conv-s', 'lineup.v1.chat.user_message', { text: 'start a 20 minute focus' }));
     const call = await device.next((frame) => frame.type === 'lineup.v1.tool.call');
@@ -46,15 +39,8 @@ describe.each(BACKENDS)('the scripted brain across a restart on $name', (backend
     const before = device.envelopes().map((frame) => frame.id as string);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the acks are taken
     await device.close();
-    await host.close();
-
-    store = await AgentStore.open(db);
-    host = await start(store);
-    cleanups.push(async () => {
-      await host.close();
-      await store.close();
-    });
-    device = await connectDevice(host.url, { token });
+    await agent.restart();
+    device = await connectDevice(agent.host.url, { token });
     device.send(inventoryEnvelope('conv-s', 'r1', POMODORO_INVENTORY_TOOLS));
     device.send(
       clientEnvelope('conv-s', 'lineup.v1.tool.progress', {
