@@ -193,7 +193,7 @@ export class AgentConnection {
             (event) => {
               this.#sockets.delete(socket);
               // The agent host refused this device's token: the transport dials no more (until a reload).
-              if (event.code === LINEUP_CONNECTION_REFUSALS.unauthorized.code) {
+              if ((event as CloseEvent | undefined)?.code === LINEUP_CONNECTION_REFUSALS.unauthorized.code) {
                 this.#refused = true;
                 for (const listener of [...this.#statusListeners]) listener();
               }
