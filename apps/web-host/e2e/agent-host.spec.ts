@@ -7,11 +7,17 @@ import { fileURLToPath } from 'node:url';
 import {
   type AgentHost,
   AgentStore,
+  type ChatCompletion,
+  type ChatMessage,
+  type ChatModel,
+  chatCompletionsBrain,
   openPGlite,
   openPostgres,
   scriptedBrain,
   startAgentHost,
 } from '@lineup/agent';
+import streamInitial from '@lineup/shared/fixtures/stream-initial.json' with { type: 'json' };
+import streamMutations from '@lineup/shared/fixtures/stream-mutations.json' with { type: 'json' };
 import type { Page } from '@playwright/test';
 import { confirmAgentLink } from './agent-page.ts';
 import { expect, test } from './fixtures.ts';
@@ -63,6 +69,19 @@ test.afterEach(async ({ page }) => {
     await stop(entry).catch(() => {});
     rmSync(entry.folder, { recursive: true, force: true });
   }
+});
+
+const toolCallCompletion = (id: string, name: string, args: object): ChatCompletion => ({
+  message: {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  },
+  finishReason: 'tool_calls',
+});
+const textCompletion = (content: string): ChatCompletion => ({
+  message: { role: 'assistant', content },
+  finishReason: 'stop',
 });
 
 const deviceUrl = (host: AgentHost, token: string) => `${host.url}?token=${token}`;
@@ -120,7 +139,7 @@ test('the Pomodoro story through the agent host: every envelope persisted, each 
   // Everything the agent said was acknowledged by the page.
   expect(await agent.store.undelivered(key)).toEqual([]);
   expect(agent.problems).toEqual([]);
-  expect(await page.locator('body').innerText()).not.toContain(agent.token);
+  expect(await page.locator('body').textContent()).not.toContain(agent.token);
   await page.screenshot({ path: 'test-results/agent-host-pomodoro.png', fullPage: true });
 });
 
@@ -324,5 +343,97 @@ test.describe('two workers on one PostgreSQL', () => {
       ['pomodoro.interrupt', 'final'],
     ]);
     await page.screenshot({ path: 'test-results/agent-host-two-workers.png', fullPage: true });
+  });
+});
+
+test.describe('a stream across a restart', () => {
+  // While the agent host is down, the page's attempts to dial it are refused (and Chromium logs each one).
+  test.use({
+    allowedConsoleErrors:
+      /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/agent\?token=[^']+' failed: .*ERR_CONNECTION_REFUSED/,
+  });
+
+  test('a streamed UI across a restart: the old run’s patch is refused, the model reopens it from the snapshot, the page shows the new generation', async ({
+    page,
+  }) => {
+    test.slow();
+    const [first, second] = streamMutations as unknown[];
+    const script: ((messages: readonly ChatMessage[]) => ChatCompletion)[] = [
+      () => toolCallCompletion('call_open_1', 'intelligent_ui_open', { document: streamInitial }),
+      () =>
+        toolCallCompletion('call_patch_1', 'intelligent_ui_patch', {
+          sourceCallId: 'call_open_1',
+          generation: 1,
+          baseRevision: 0,
+          mutation: first,
+        }),
+      () => textCompletion('Here is the start of your projection.'),
+      // After the restart: the old cursor is refused; the model reopens from the snapshot it is given, patches, completes.
+      () =>
+        toolCallCompletion('call_patch_2', 'intelligent_ui_patch', {
+          sourceCallId: 'call_open_1',
+          generation: 1,
+          baseRevision: 1,
+          mutation: second,
+        }),
+      (messages) => {
+        const refusal = String(messages.at(-1)?.content ?? '');
+        return toolCallCompletion('call_open_2', 'intelligent_ui_open', {
+          document: JSON.parse(refusal.slice(refusal.indexOf('\n{') + 1)),
+        });
+      },
+      () =>
+        toolCallCompletion('call_patch_3', 'intelligent_ui_patch', {
+          sourceCallId: 'call_open_2',
+          generation: 2,
+          baseRevision: 0,
+          mutation: second,
+        }),
+      () =>
+        toolCallCompletion('call_complete_2', 'intelligent_ui_complete', {
+          sourceCallId: 'call_open_2',
+          generation: 2,
+          baseRevision: 1,
+        }),
+      () => textCompletion('Continued in a new generation.'),
+    ];
+    const model: ChatModel = {
+      async complete(messages) {
+        const next = script.shift();
+        if (next === undefined) throw new Error('The scripted model has no more answers.');
+        return next(messages);
+      },
+    };
+    const folder = mkdtempSync(join(tmpdir(), 'lineup-agent-e2e-'));
+    let store = await AgentStore.open(await openPGlite(folder));
+    let host = await startAgentHost({ store, brain: chatCompletionsBrain({ model }), port: 0 });
+    running.push({ folder, store, host, problems: [] });
+    const token = await store.issueDeviceToken('e2e-stream');
+    await open(page, deviceUrl(host, token));
+    await expect(status(page)).toContainText('Agent: connected');
+    await say(page, 'show me my savings, step by step');
+    await expect(agentTurns(page).last()).toContainText('Here is the start of your projection.');
+    await expect(page.getByText('Balance after 10 years').last()).toBeVisible();
+
+    const port = host.port;
+    await host.close();
+    await store.close();
+    store = await AgentStore.open(await openPGlite(folder));
+    host = await startAgentHost({ store, brain: chatCompletionsBrain({ model }), port });
+    Object.assign(running[0] as Running, { store, host });
+    await expect(status(page)).toContainText('Agent: connected', { timeout: 40_000 });
+    await say(page, 'go on');
+    await expect(agentTurns(page).last()).toContainText('Continued in a new generation.');
+    // The page shows the new generation, completed: the title its second patch set, the balance from the snapshot.
+    await expect(page.getByText('Projected balance').last()).toBeVisible();
+    await expect(page.getByText('Balance after 10 years').last()).toBeVisible();
+    const { rows } = await store.db.query<{ generation: number; status: string; epoch: string }>(
+      'SELECT generation, status, epoch FROM lineup_streams ORDER BY generation',
+    );
+    expect(rows.map((row) => [row.generation, row.status, Number(row.epoch) === store.epoch])).toEqual([
+      [1, 'streaming', false],
+      [2, 'completed', true],
+    ]);
+    await page.screenshot({ path: 'test-results/agent-host-stream-restart.png', fullPage: true });
   });
 });
