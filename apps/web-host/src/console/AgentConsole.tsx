@@ -28,6 +28,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import { shownAgentUrl } from '../agent/agent-link.ts';
 import { AGENT_LINK_TEXTS } from '../agent/agent-link-texts.ts';
 import type { AgentConnection, LoggedMessage } from '../agent/connection.ts';
 import { RememberedAgentsList } from '../agent/RememberedAgentsList.tsx';
@@ -273,7 +274,7 @@ function ToolCaller({
       <h3>{text.caller}</h3>
       {remote && (
         <p className="host__console-note" role="note">
-          {noAgent ? noAgentText : text.remote(connection.remoteUrl ?? '')}
+          {noAgent ? noAgentText : text.remote(shownAgentUrl(connection.remoteUrl ?? ''))}
         </p>
       )}
       {!remote && !connected && <p className="host__console-note">{text.notOpen}</p>}
