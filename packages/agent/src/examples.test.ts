@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as actionLedger from '../examples/action-ledger.js';
+import { serveWithAiSdk } from '../examples/ai-sdk-brain.js';
 import * as echo from '../examples/echo-brain.js';
 import { serve } from '../examples/serve.js';
 import * as streamRecords from '../examples/stream-records.js';
@@ -15,8 +16,27 @@ import { connectDevice, inventoryEnvelope, type TestDevice } from '../test/devic
 import { type AgentBrain, type AgentHost, AgentStore, startAgentHost } from './index.js';
 import { openPGlite } from './store/pglite.js';
 
-const EXAMPLES = ['serve.ts', 'echo-brain.ts', 'stream-records.ts', 'action-ledger.ts'];
+const EXAMPLES = ['serve.ts', 'echo-brain.ts', 'ai-sdk-brain.ts', 'stream-records.ts', 'action-ledger.ts'];
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+const POMODORO_START = {
+  name: 'pomodoro.start',
+  app_scope: 'pomodoro',
+  method: 'start',
+  contract_version: '1',
+  description: 'Start a focus session of the given length.',
+  input_schema: {
+    type: 'object',
+    properties: { minutes: { type: 'integer', minimum: 1, maximum: 120 } },
+    required: ['minutes'],
+  },
+  output_schema: { type: 'object' },
+  call_model: 'operation',
+  idempotency: 'call_id',
+  timeout_ms: 7_200_000,
+  activation: 'foreground_required',
+  risk: 'display_only',
+};
 
 const userMessage = (conversationId: string, id: string, text: string) => ({
   v: 1,
@@ -166,6 +186,95 @@ describe('examples/echo-brain.ts', () => {
       await host.close();
       await store.close();
     }
+  });
+});
+
+describe('examples/ai-sdk-brain.ts', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it('an AI SDK provider model plays the Pomodoro story: the tool call reaches the device, the result the model', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const bodies: {
+      authorization: string | undefined;
+      body: { messages: { role: string }[]; tools?: unknown[] };
+    }[] = [];
+    const answers: object[] = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'pomodoro__start', arguments: '{"minutes":20}' },
+          },
+        ],
+      },
+      { role: 'assistant', content: 'Focus started: 20 minutes.' },
+    ];
+    const endpoint = createServer((request: IncomingMessage, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        bodies.push({ authorization: request.headers.authorization, body: JSON.parse(body) });
+        const message = answers.shift();
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: `r${bodies.length}`,
+            object: 'chat.completion',
+            created: 0,
+            model: 'test-model',
+            choices: [
+              { index: 0, message, finish_reason: 'tool_calls' in (message ?? {}) ? 'tool_calls' : 'stop' },
+            ],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => endpoint.close(() => resolve())));
+    const { port } = endpoint.address() as AddressInfo;
+    const server = await serveWithAiSdk({
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      apiKey: 'sk-test',
+      model: 'test-model',
+      port: 0,
+    });
+    cleanups.unshift(server.close);
+    const device = await connectDevice(server.deviceUrl);
+    cleanups.unshift(() => device.close());
+    device.send(inventoryEnvelope('conv-1', 'r1', [POMODORO_START]));
+    device.send(userMessage('conv-1', 'u1', 'start a 20 minute focus'));
+    const call = await device.next((frame) => frame.type === 'lineup.v1.tool.call');
+    expect(call.payload).toEqual({
+      call_id: 'call_1',
+      inventory_revision: 'r1',
+      tool: 'pomodoro.start',
+      arguments: { minutes: 20 },
+    });
+    device.send({
+      ...userMessage('conv-1', 'res-1', ''),
+      type: 'lineup.v1.tool.result',
+      payload: { call_id: 'call_1', outcome: 'completed', result: { status: 'started' } },
+    });
+    const reply = await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
+    expect(reply.payload).toEqual({ text: 'Focus started: 20 minutes.' });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]?.authorization).toBe('Bearer sk-test');
+    expect(bodies[0]?.body.tools).toContainEqual(
+      expect.objectContaining({ function: expect.objectContaining({ name: 'pomodoro__start' }) }),
+    );
+    expect(bodies[1]?.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: JSON.stringify({ outcome: 'completed', result: { status: 'started' } }),
+    });
   });
 });
 

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
+import * as aiSdk from './ai-sdk.js';
 import * as entry from './index.js';
 
 // The public surface is pinned: adding, removing or renaming an export or an entry point fails here, so an API
 // change is always deliberate (and has a changeset).
 describe('@lineup/agent public surface', () => {
   it('exports exactly the pinned entry points and the lineup-agent command', () => {
-    expect(Object.keys(packageJson.exports)).toEqual(['.', './package.json']);
+    expect(Object.keys(packageJson.exports)).toEqual(['.', './ai-sdk', './package.json']);
+    expect(Object.keys(packageJson.publishConfig.exports)).toEqual(['.', './ai-sdk', './package.json']);
     expect(packageJson.bin).toEqual({ 'lineup-agent': './dist/cli.js' });
   });
 
@@ -48,5 +50,17 @@ describe('@lineup/agent public surface', () => {
         "streamRefusalText",
       ]
     `);
+  });
+
+  it('exports exactly the pinned names from "./ai-sdk", and "ai" stays an optional peer', () => {
+    expect(Object.keys(aiSdk).sort()).toEqual([
+      'aiSdkBrain',
+      'aiSdkChatModel',
+      'lineUpToolSet',
+      'toModelMessages',
+    ]);
+    expect(packageJson.peerDependencies).toEqual({ ai: '^6.0.0' });
+    expect(packageJson.peerDependenciesMeta).toEqual({ ai: { optional: true } });
+    expect(Object.keys(packageJson.dependencies)).not.toContain('ai');
   });
 });
