@@ -1,11 +1,5 @@
-import {
-  buildToolTable,
-  createChatCompletionsModel,
-  functionNameOf,
-  type ReferenceAgentServer,
-  readConfig,
-  startReferenceAgent,
-} from '@lineup/reference-agent';
+import { buildToolTable, createChatCompletionsModel, functionNameOf } from '@lineup/agent';
+import { type ReferenceAgentServer, readConfig, startReferenceAgent } from '@lineup/reference-agent';
 import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
 import type { AgentToolInventoryEntry } from '@lineup/shared/protocol';
 import type { Page } from '@playwright/test';
@@ -20,8 +14,9 @@ import { expect, test } from './fixtures.ts';
 import { answerToolQuestion, MCP_CORPUS, mcpUrl, toolQuestion, viewFrame } from './mcp-servers.ts';
 
 /**
- * The reference agent (`examples/reference-agent`, `@lineup/reference-agent`) driving the built host over a real
- * WebSocket, in both of its modes: started in this test process on a free port and dialled with `?agent=ws://…`.
+ * The reference agent (`examples/reference-agent`, `@lineup/reference-agent`: the agent host of `@lineup/agent` on an
+ * in-memory store) driving the built host over a real WebSocket, in both of its modes: started in this test process
+ * on a free port and dialled with `?agent=` and its device URL, `ws://…/agent?token=…`.
  * - scripted: the demo phrases, in English and Chinese, drive Pomodoro, a DSL document and a Surface;
  * - llm: a scripted OpenAI-compatible chat completions server on 127.0.0.1 stands in for the model, so the model's
  *   tool calls (an Agent Tool, `intelligent_ui`) run in the page and its text shows as the agent's chat reply.
@@ -87,7 +82,10 @@ interface WireEnvelope {
   readonly payload: Record<string, unknown>;
 }
 
-/** Records the envelopes on the page's WebSocket to `url`, in the order the browser saw them. */
+/**
+ * Records the envelopes on the page's WebSocket to `url` (the device URL, token included, as the page dials it), in
+ * the order the browser saw them.
+ */
 function recordWire(page: Page, url: string): WireEnvelope[] {
   const wire: WireEnvelope[] = [];
   page.on('websocket', (socket) => {
@@ -111,8 +109,10 @@ async function open(page: Page, server: ReferenceAgentServer): Promise<WireEnvel
   await page.goto(`/?agent=${encodeURIComponent(server.url)}`);
   await confirmAgentLink(page);
   const chinese = (await page.locator('html').getAttribute('lang')) === 'zh-CN';
+  // The page names the agent with its device token masked.
+  const shown = `${server.baseUrl}?token=…`;
   await expect(page.getByRole('status').filter({ hasText: chinese ? '智能体：' : 'Agent:' })).toHaveText(
-    chinese ? `智能体：已连接 (${server.url})` : `Agent: connected (${server.url})`,
+    chinese ? `智能体：已连接 (${shown})` : `Agent: connected (${shown})`,
   );
   return wire;
 }

@@ -1,30 +1,12 @@
-/** @lineup/reference-agent: the server, the LLM agent and its pieces, for tests and for copying. */
+/**
+ * @lineup/reference-agent: `startReferenceAgent` and the command line's configuration, a thin example over
+ * `@lineup/agent` (import the host, the brains and the model client from there).
+ */
 
 export {
-  buildToolTable,
-  type ChatCompletion,
-  type ChatCompletionsOptions,
-  type ChatMessage,
-  type ChatModel,
-  ChatModelError,
-  type ChatTool,
-  type ChatToolCall,
-  createChatCompletionsModel,
-  createLLMAgent,
-  DEFAULT_INSTRUCTIONS,
-  envelopeSender,
-  functionNameOf,
-  INTELLIGENT_UI_CHAT_TOOLS,
-  type LLMAgent,
-  type LLMAgentOptions,
-  lineUpIdFrom,
-  RecentIds,
-  type ToolTable,
-} from '@lineup/agent';
-export {
   type AgentMode,
-  LINEUP_ACK_PROTOCOL,
-  LINEUP_PROTOCOL,
+  REFERENCE_AGENT_ID,
+  REFERENCE_DEVICE_ID,
   type ReferenceAgentOptions,
   type ReferenceAgentServer,
   startReferenceAgent,

@@ -18,6 +18,7 @@ import {
   fakeChatServer,
   openRawSocket,
   rawEnvelope,
+  rawInventory,
 } from '../test/harness.js';
 import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
 
@@ -159,19 +160,13 @@ describe('llm mode with the real client', () => {
     expect(client.problems).toEqual([]);
   });
 
-  it('streams a UI: the open call id is the sourceCallId, each step a full-snapshot checkpoint', async () => {
+  it('streams a UI: the open call id is the sourceCallId, each step a full-snapshot checkpoint, stale steps refused', async () => {
+    const cursor = (baseRevision: number) => ({ sourceCallId: 'call_stream_1', generation: 1, baseRevision });
     const { model, client } = await setUp([
       toolCall('call_stream_1', 'intelligent_ui_open', { document: streamInitial }),
-      toolCall('call_stream_2', 'intelligent_ui_complete', {
-        sourceCallId: 'call_stream_1',
-        generation: 1,
-        baseRevision: 0,
-      }),
-      toolCall('call_stream_3', 'intelligent_ui_cancel', {
-        sourceCallId: 'call_stream_1',
-        generation: 1,
-        baseRevision: 0,
-      }),
+      toolCall('call_stream_2', 'intelligent_ui_complete', cursor(3)),
+      toolCall('call_stream_3', 'intelligent_ui_complete', cursor(0)),
+      toolCall('call_stream_4', 'intelligent_ui_cancel', cursor(0)),
       text('Streamed.'),
     ]);
     await client.client.sendUserMessage(CONVERSATION, 'stream something');
@@ -185,9 +180,9 @@ describe('llm mode with the real client', () => {
     state = acceptCheckpoint(state, frames[1]);
     expect(state.status).toBe('completed');
     expect(lastMessage(model.requests[1])?.content).toContain('sourceCallId "call_stream_1", generation 1');
-    expect(lastMessage(model.requests[3])?.content).toMatch(
-      /^The UI stream call was rejected.*sourceCallId/s,
-    );
+    // A cursor that is not the stream's, then a step after its end: refused, and the model reads why.
+    expect(lastMessage(model.requests[2])?.content).toMatch(/at revision 0, not 3; copy baseRevision/);
+    expect(lastMessage(model.requests[4])?.content).toMatch(/generation 1 has ended \(completed\)/);
   });
 
   it('answers politely when the model fails, and keeps serving', async () => {
@@ -247,12 +242,14 @@ describe('agent actions (ui.action) in llm mode', () => {
     expect(client.ofType('lineup.v1.ui.action_result')).toHaveLength(1);
   });
 
-  it('answers once per envelope and per operation, in a conversation it has not seen', async () => {
+  it('answers once per envelope and per operation, in a conversation with no message before', async () => {
     const { model, server } = await setUp([text('First answer.'), text('Second answer.')]);
     const { socket, frames } = await openRawSocket(server.url);
     cleanups.push(() => socket.terminate());
     const action = (id: string, operationId: string) =>
       rawEnvelope(id, 'lineup.v1.ui.action', click(operationId), 'conv_never_seen');
+    // The inventory opens the conversation's session (the host writes into none before); then the clicks.
+    socket.send(rawInventory('conv_never_seen'));
     socket.send(action('msg_client_31', 'op_0007'));
     socket.send(action('msg_client_31', 'op_0007'));
     socket.send(action('msg_client_32', 'op_0007'));

@@ -1,8 +1,11 @@
-/** Scripted mode: the real LineUp client dials the server, which answers with the scripted demo agent. */
+/** Scripted mode: the real LineUp client dials the reference agent, which answers with the scripted demo brain. */
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { STREAM_FRAME_DELAY_MS } from '@lineup/scripted-agent';
+import { LINEUP_CONNECTION_REFUSALS } from '@lineup/shared/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebSocket } from 'ws';
 import {
   ACTION_DOCUMENT,
   CONVERSATION,
@@ -10,8 +13,9 @@ import {
   envelopesOf,
   openRawSocket,
   rawEnvelope,
+  rawInventory,
 } from '../test/harness.js';
-import { type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
+import { REFERENCE_AGENT_ID, type ReferenceAgentServer, startReferenceAgent } from './agent-server.js';
 
 let server: ReferenceAgentServer | undefined;
 const cleanups: (() => void)[] = [];
@@ -77,89 +81,52 @@ describe('scripted mode with the real client', () => {
   });
 });
 
-describe('the WebSocket binding', () => {
-  function open(url: string, protocols: string[]) {
-    const socket = new WebSocket(url, protocols);
-    const frames: string[] = [];
-    socket.on('message', (data) => frames.push(String(data)));
-    return new Promise<{ socket: WebSocket; frames: string[] }>((resolve, reject) => {
-      socket.once('open', () => resolve({ socket, frames }));
-      socket.once('error', reject);
-    });
+describe('the device token and close()', () => {
+  /** The close code and reason of a socket that dialled `url`. */
+  async function closeOf(url: string) {
+    const { socket } = await openRawSocket(url);
+    return new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
   }
-  const envelope = (id: string, type: string, payload: object) =>
-    JSON.stringify({
-      v: 1,
-      id,
-      type,
-      conversation_id: 'conv_raw',
-      sender: { kind: 'client', id: 'raw' },
-      payload,
-    });
 
-  it('selects lineup.v1.ack, acks every envelope (repeats too) and handles each id once', async () => {
-    const { server } = await scriptedServer();
-    const { socket, frames } = await open(server.url, ['lineup.v1', 'lineup.v1.ack']);
-    cleanups.push(() => socket.terminate());
-    expect(socket.protocol).toBe('lineup.v1.ack');
-    const inventory = envelope('inv_1', 'lineup.v1.client.inventory', { revision: 'r1', tools: [] });
-    const help = envelope('msg_1', 'lineup.v1.chat.user_message', { text: 'help' });
-    socket.send(inventory);
-    socket.send(help);
-    socket.send(help);
-    await vi.waitFor(() => expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toHaveLength(3));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toEqual([
-      '{"ack":"inv_1"}',
-      '{"ack":"msg_1"}',
-      '{"ack":"msg_1"}',
-    ]);
-    const replies = frames.filter((frame) => frame.includes('lineup.v1.chat.agent_message'));
-    expect(replies).toHaveLength(1);
+  it('gives the device URL with its token; without it, or with another token, the device is refused with 4008', async () => {
+    const { server, problems } = await scriptedServer();
+    expect(server.url).toBe(`${server.baseUrl}?token=${server.token}`);
+    expect(server.baseUrl).toBe(`ws://127.0.0.1:${server.port}/agent`);
+    expect(server.token).toMatch(/^lat_[A-Za-z0-9_-]{43}$/);
+    const refused = LINEUP_CONNECTION_REFUSALS.unauthorized;
+    expect(await closeOf(server.baseUrl)).toEqual(refused);
+    expect(await closeOf(`${server.baseUrl}?token=lat_${'A'.repeat(43)}`)).toEqual(refused);
+    expect(problems).toEqual([]);
   });
 
-  it('handles an id once per sender and conversation: two devices using the same ids are both answered', async () => {
-    const { server } = await scriptedServer();
-    const { socket, frames } = await open(server.url, ['lineup.v1.ack']);
-    cleanups.push(() => socket.terminate());
-    const from = (sender: string, conversation: string, id: string, type: string, payload: object) =>
-      JSON.stringify({
-        v: 1,
-        id,
-        type,
-        conversation_id: conversation,
-        sender: { kind: 'client', id: sender },
-        payload,
-      });
-    // Two profiles whose outboxes both count from 1, in their own conversations, and one device in two of them.
-    for (const [sender, conversation] of [
-      ['web-host', 'conv_a'],
-      ['web-host', 'conv_b'],
-      ['other-host', 'conv_a'],
-    ] as const) {
-      socket.send(
-        from(sender, conversation, 'o1', 'lineup.v1.client.inventory', { revision: 'r1', tools: [] }),
+  it('with a store in a folder, a new start issues a new token and the earlier one is refused', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'reference-agent-'));
+    try {
+      const first = await startReferenceAgent({ mode: 'scripted', port: 0, store: folder });
+      await first.close();
+      server = await startReferenceAgent({ mode: 'scripted', port: 0, store: folder });
+      expect(server.token).not.toBe(first.token);
+      expect(await closeOf(`${server.baseUrl}?token=${first.token}`)).toEqual(
+        LINEUP_CONNECTION_REFUSALS.unauthorized,
       );
-      socket.send(from(sender, conversation, 'o2', 'lineup.v1.chat.user_message', { text: 'help' }));
+      const { socket, frames } = await openRawSocket(server.url);
+      cleanups.push(() => socket.terminate());
+      socket.send(rawInventory());
+      await vi.waitFor(() => expect(frames).toEqual(['{"ack":"inv:r1:conv_raw"}']));
+      await server.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
-    const replies = () => frames.filter((frame) => frame.includes('lineup.v1.chat.agent_message'));
-    await vi.waitFor(() => expect(replies()).toHaveLength(3));
-    // A resend of one of them is still handled once.
-    socket.send(from('web-host', 'conv_b', 'o2', 'lineup.v1.chat.user_message', { text: 'help' }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(replies()).toHaveLength(3);
-    expect(
-      replies()
-        .map((frame) => (JSON.parse(frame) as { conversation_id: string }).conversation_id)
-        .sort(),
-    ).toEqual(['conv_a', 'conv_a', 'conv_b']);
   });
 
   it('once closed, sends nothing more and reports nothing: a component stream in flight is cancelled', async () => {
     const { server, problems } = await scriptedServer();
-    const { socket, frames } = await open(server.url, ['lineup.v1']);
+    const { socket, frames } = await openRawSocket(server.url);
     cleanups.push(() => socket.terminate());
-    socket.send(envelope('msg_3', 'lineup.v1.chat.user_message', { text: 'stream an interface' }));
+    socket.send(rawInventory());
+    socket.send(rawEnvelope('msg_3', 'lineup.v1.chat.user_message', { text: 'stream an interface' }));
     const streamFrames = () => frames.filter((frame) => frame.includes('lineup.v1.ui.checkpoint'));
     // The stream has begun: its next frames are scheduled STREAM_FRAME_DELAY_MS apart.
     await vi.waitFor(() => expect(streamFrames().length).toBeGreaterThan(0));
@@ -168,17 +135,6 @@ describe('the WebSocket binding', () => {
     await new Promise((resolve) => setTimeout(resolve, 3 * STREAM_FRAME_DELAY_MS));
     expect(streamFrames()).toHaveLength(sent);
     expect(problems).toEqual([]);
-  });
-
-  it('speaks plain lineup.v1 to a client that offers only that, and refuses other subprotocols', async () => {
-    const { server } = await scriptedServer();
-    const { socket, frames } = await open(server.url, ['lineup.v1']);
-    cleanups.push(() => socket.terminate());
-    expect(socket.protocol).toBe('lineup.v1');
-    socket.send(envelope('msg_2', 'lineup.v1.chat.user_message', { text: 'help' }));
-    await vi.waitFor(() => expect(frames).toHaveLength(1));
-    expect(JSON.parse(frames[0]!).type).toBe('lineup.v1.chat.agent_message');
-    await expect(open(server.url, ['graphql-ws'])).rejects.toThrow();
   });
 });
 
@@ -209,7 +165,7 @@ describe('agent actions (ui.action) in scripted mode', () => {
     expect(problems).toEqual([]);
   });
 
-  it('answers once per envelope and per operation, in a conversation it has not seen, then replies', async () => {
+  it('answers once per envelope and per operation, in a conversation with no message before, then replies', async () => {
     const { server, problems } = await scriptedServer();
     const { socket, frames } = await openRawSocket(server.url);
     cleanups.push(() => socket.terminate());
@@ -220,12 +176,15 @@ describe('agent actions (ui.action) in scripted mode', () => {
         document: ACTION_DOCUMENT,
         prompt,
       });
-    // No inventory, no earlier message: the first envelope of conv_raw is the click.
+    // The inventory opens the conversation's session (the host writes into none before); then, with no earlier
+    // message, the clicks: one repeated under its envelope id, one under another id for the same operation.
+    socket.send(rawInventory());
     socket.send(click('msg_client_31', 'op_0005', 'Explain what README.md is for, in three sentences.'));
     socket.send(click('msg_client_31', 'op_0005', 'Explain what README.md is for, in three sentences.'));
     socket.send(click('msg_client_32', 'op_0005', 'Explain what README.md is for, in three sentences.'));
     socket.send(click('msg_client_33', 'op_0006', 'help'));
-    await vi.waitFor(() => expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toHaveLength(4));
+    // Every envelope is acknowledged, the copy too.
+    await vi.waitFor(() => expect(frames.filter((frame) => frame.startsWith('{"ack"'))).toHaveLength(5));
     await vi.waitFor(() => expect(envelopesOf(frames)).toHaveLength(4));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const sent = envelopesOf(frames);
@@ -236,6 +195,7 @@ describe('agent actions (ui.action) in scripted mode', () => {
       'lineup.v1.chat.agent_message',
     ]);
     expect(sent.every((message) => message.conversation_id === 'conv_raw')).toBe(true);
+    expect(sent.every((message) => message.sender.id === REFERENCE_AGENT_ID)).toBe(true);
     expect(sent[0]?.payload).toEqual({ operation_id: 'op_0005', status: 'accepted' });
     expect(sent[2]?.payload).toEqual({ operation_id: 'op_0006', status: 'accepted' });
     // A prompt it has no script for gets its usual "demo agent" reply.

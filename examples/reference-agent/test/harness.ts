@@ -116,8 +116,8 @@ export const ACTION_DOCUMENT = Object.freeze({
 });
 
 /**
- * A bare WebSocket client (no LineUp client): every text frame it receives, and `envelope` to build client →
- * agent envelopes of one conversation.
+ * A bare WebSocket client (no LineUp client) dialling `url` (the device URL, token included): every text frame it
+ * receives. `rawEnvelope` and `rawInventory` build its client → agent envelopes.
  */
 export function openRawSocket(url: string, protocols: string[] = ['lineup.v1', 'lineup.v1.ack']) {
   const socket = new WebSocket(url, protocols);
@@ -138,6 +138,18 @@ export const rawEnvelope = (id: string, type: string, payload: object, conversat
     sender: { kind: 'client', id: 'raw' },
     payload,
   });
+
+/**
+ * A conversation's inventory (no tools), as a device sends it first: the agent host writes into a conversation only
+ * once it got the inventory on the device's connection.
+ */
+export const rawInventory = (conversationId = 'conv_raw') =>
+  rawEnvelope(
+    `inv:r1:${conversationId}`,
+    'lineup.v1.client.inventory',
+    { revision: 'r1', standard_components: [], applications: [], capabilities: [], tools: [] },
+    conversationId,
+  );
 
 /** The envelopes among raw frames (not the acks), parsed as a client would: an invalid one throws. */
 export function envelopesOf(frames: readonly string[]): LineUpMessage[] {
