@@ -61,6 +61,9 @@ export interface ConversationsOptions {
 export const INTERRUPTED_TURN_TEXT =
   'Sorry — the agent was interrupted (it restarted) before it answered your last message. Please send it again.';
 
+/** The most envelopes read for a conversation at once. */
+const INCOMING_PAGE = 256;
+
 const keyText = (key: ConversationKey) => JSON.stringify([key.deviceId, key.conversationId]);
 const ASKS_FOR_ANSWER = new Set(['lineup.v1.chat.user_message', 'lineup.v1.ui.action']);
 
@@ -114,7 +117,7 @@ export class Conversations {
     // A conversation with a past gets its brain at once (a turn cut off resumes, or the device hears it was lost).
     if (conversation.brain === undefined && conversation.handledSeq > 0) await this.#startBrain(conversation);
     for (;;) {
-      const entries = await ownership.incoming(key, conversation.handledSeq);
+      const entries = await ownership.incoming(key, conversation.handledSeq, INCOMING_PAGE);
       if (entries.length === 0) return;
       for (const entry of entries) {
         if (conversation.brain === undefined) await this.#startBrain(conversation);
@@ -142,6 +145,8 @@ export class Conversations {
         }
         conversation.handledSeq = entry.seq;
       }
+      // A short page was the end: an envelope taken since then pokes the conversation again.
+      if (entries.length < INCOMING_PAGE) return;
     }
   }
 

@@ -8,11 +8,21 @@
  * only channel between workers: the device's worker writes what it takes, the owner reads it; the owner writes what
  * its brain sends, the device's worker delivers it.
  */
+import { Batcher } from './batch.js';
 import { type AgentStore, type ConversationKey, ENDED_EPOCHS, type LogEntry } from './store.js';
 
 export type SendOutcome = 'logged' | 'call_repeated' | 'not_owner';
 
 export class Ownership {
+  /** Claims, hand-over marks and reads of the incoming envelopes, each gathered into one statement per batch. */
+  readonly #claims = new Batcher<ConversationKey, number | null>((keys) => this.#claimAll(keys));
+  readonly #marks = new Batcher<{ key: ConversationKey; seq: number }, boolean>((marks) =>
+    this.#markAll(marks),
+  );
+  readonly #reads = new Batcher<{ key: ConversationKey; afterSeq: number; limit: number }, LogEntry[]>(
+    (reads) => this.#readAll(reads),
+  );
+
   constructor(readonly store: AgentStore) {}
 
   get #db() {
@@ -23,41 +33,82 @@ export class Ownership {
    * Claims the conversation for this worker when it is free, already this worker's, or its owner ended. Returns the
    * seq up to which its envelopes were handed to a brain, or `null` when a live worker owns it.
    */
-  async claim(key: ConversationKey): Promise<number | null> {
-    const { rows } = await this.#db.query<{ handled_seq: string }>(
-      `UPDATE lineup_conversations SET owner_epoch = $3
-       WHERE device_id = $1 AND conversation_id = $2
-         AND (owner_epoch IS NULL OR owner_epoch = $3 OR owner_epoch IN (${ENDED_EPOCHS('$4')}))
-       RETURNING handled_seq`,
-      [key.deviceId, key.conversationId, this.store.epoch, this.store.leaseMs],
-    );
-    const row = rows[0];
-    return row === undefined ? null : Number(row.handled_seq);
+  claim(key: ConversationKey): Promise<number | null> {
+    return this.#claims.submit(key);
   }
 
   /** Records that the brain was handed the envelope at `seq`; `false` when this worker no longer owns it. */
-  async handled(key: ConversationKey, seq: number): Promise<boolean> {
-    const { rows } = await this.#db.query(
-      `UPDATE lineup_conversations SET handled_seq = greatest(handled_seq, $3)
-       WHERE device_id = $1 AND conversation_id = $2 AND owner_epoch = $4 RETURNING handled_seq`,
-      [key.deviceId, key.conversationId, seq, this.store.epoch],
-    );
-    return rows.length > 0;
+  handled(key: ConversationKey, seq: number): Promise<boolean> {
+    return this.#marks.submit({ key, seq });
   }
 
   /** The device's envelopes of the conversation after `afterSeq`, oldest first (at most `limit`). */
-  async incoming(key: ConversationKey, afterSeq: number, limit = 256): Promise<LogEntry[]> {
-    const { rows } = await this.#db.query<{ seq: string; type: string; envelope: string }>(
-      `SELECT seq, type, envelope FROM lineup_log
-       WHERE device_id = $1 AND conversation_id = $2 AND direction = 'in' AND seq > $3 ORDER BY seq LIMIT $4`,
-      [key.deviceId, key.conversationId, afterSeq, limit],
+  incoming(key: ConversationKey, afterSeq: number, limit = 256): Promise<LogEntry[]> {
+    return this.#reads.submit({ key, afterSeq, limit });
+  }
+
+  async #claimAll(keys: readonly ConversationKey[]): Promise<(number | null)[]> {
+    const distinct = distinctKeys(keys);
+    const { rows } = await this.#db.query<{ i: number; handled_seq: string }>(
+      `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text))
+       UPDATE lineup_conversations SET owner_epoch = $2
+       FROM input WHERE device_id = input.d AND conversation_id = input.c
+         AND (owner_epoch IS NULL OR owner_epoch = $2 OR owner_epoch IN (${ENDED_EPOCHS('$3')}))
+       RETURNING input.i, handled_seq`,
+      [JSON.stringify(distinct.rows), this.store.epoch, this.store.leaseMs],
     );
-    return rows.map((row) => ({
-      seq: Number(row.seq),
-      direction: 'in' as const,
-      type: row.type,
-      envelope: JSON.parse(row.envelope) as Record<string, unknown>,
+    const claimed = new Map(rows.map((row) => [Number(row.i), Number(row.handled_seq)]));
+    return distinct.indexOf.map((index) => claimed.get(index) ?? null);
+  }
+
+  async #markAll(marks: readonly { key: ConversationKey; seq: number }[]): Promise<boolean[]> {
+    const distinct = distinctKeys(marks.map((mark) => mark.key));
+    const seqs = distinct.rows.map(() => 0);
+    marks.forEach((mark, at) => {
+      const index = distinct.indexOf[at] as number;
+      seqs[index] = Math.max(seqs[index] as number, mark.seq);
+    });
+    const { rows } = await this.#db.query<{ i: number }>(
+      `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, s int8))
+       UPDATE lineup_conversations SET handled_seq = greatest(handled_seq, input.s)
+       FROM input WHERE device_id = input.d AND conversation_id = input.c AND owner_epoch = $2
+       RETURNING input.i`,
+      [JSON.stringify(distinct.rows.map((row, index) => ({ ...row, s: seqs[index] }))), this.store.epoch],
+    );
+    const owned = new Set(rows.map((row) => Number(row.i)));
+    return distinct.indexOf.map((index) => owned.has(index));
+  }
+
+  async #readAll(
+    reads: readonly { key: ConversationKey; afterSeq: number; limit: number }[],
+  ): Promise<LogEntry[][]> {
+    const input = reads.map((read, i) => ({
+      i,
+      d: read.key.deviceId,
+      c: read.key.conversationId,
+      a: read.afterSeq,
+      l: read.limit,
     }));
+    const { rows } = await this.#db.query<{ i: number; seq: string; type: string; envelope: string }>(
+      `SELECT x.i, l.seq, l.type, l.envelope
+       FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, a int8, l int)
+       CROSS JOIN LATERAL (
+         SELECT seq, type, envelope FROM lineup_log
+         WHERE device_id = x.d AND conversation_id = x.c AND direction = 'in' AND seq > x.a
+         ORDER BY seq LIMIT x.l
+       ) l
+       ORDER BY x.i, l.seq`,
+      [JSON.stringify(input)],
+    );
+    const entries = reads.map((): LogEntry[] => []);
+    for (const row of rows)
+      entries[Number(row.i)]?.push({
+        seq: Number(row.seq),
+        direction: 'in',
+        type: row.type,
+        envelope: JSON.parse(row.envelope) as Record<string, unknown>,
+      });
+    return entries;
   }
 
   /**
@@ -134,4 +185,24 @@ export class Ownership {
       conversationId: row.conversation_id,
     }));
   }
+}
+
+/** The distinct conversations of a batch (`rows`, each with its index `i`), and each request's index into them. */
+function distinctKeys(keys: readonly ConversationKey[]): {
+  rows: { i: number; d: string; c: string }[];
+  indexOf: number[];
+} {
+  const rows: { i: number; d: string; c: string }[] = [];
+  const byKey = new Map<string, number>();
+  const indexOf = keys.map((key) => {
+    const text = JSON.stringify([key.deviceId, key.conversationId]);
+    let index = byKey.get(text);
+    if (index === undefined) {
+      index = rows.length;
+      byKey.set(text, index);
+      rows.push({ i: index, d: key.deviceId, c: key.conversationId });
+    }
+    return index;
+  });
+  return { rows, indexOf };
 }

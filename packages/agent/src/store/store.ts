@@ -4,8 +4,10 @@
  * latest inventory, every tool call sent with its receipt, progress and final result, and the action ledger. The
  * stream records are `StreamRecords` (streams.ts), on the same database and run epoch.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { Batcher } from './batch.js';
 import { migrate } from './migrations.js';
 import type { SqlDatabase } from './sql.js';
 
@@ -107,6 +109,16 @@ interface WaitingEnvelope {
 export class AgentStore {
   readonly #intake: WaitingEnvelope[] = [];
   #taking = false;
+  readonly #deliveries = new Batcher<{ deviceId: string; envelopeId: string }, boolean>((acks) =>
+    this.#markAllDelivered(acks),
+  );
+  readonly #undeliveredReads = new Batcher<{ key: ConversationKey; limit: number }, LogEntry[]>((reads) =>
+    this.#readAllUndelivered(reads),
+  );
+  readonly #inventories = new Batcher<
+    { key: ConversationKey; revision: string; inventory: string },
+    undefined
+  >((saves) => this.#saveAllInventories(saves));
 
   private constructor(
     readonly db: SqlDatabase,
@@ -202,7 +214,10 @@ export class AgentStore {
   ): Promise<'new' | 'seen'> {
     return new Promise((resolve, reject) => {
       this.#intake.push({ key, envelope, resolve, reject });
-      if (!this.#taking) void this.#takeWaiting();
+      if (this.#taking) return;
+      this.#taking = true;
+      // After this turn of the event loop's I/O, so that the envelopes of the frames read in it go together.
+      setImmediate(() => void this.#takeWaiting());
     });
   }
 
@@ -212,7 +227,6 @@ export class AgentStore {
    * (device, conversation, sender, id) is new once, for the first of them.
    */
   async #takeWaiting(): Promise<void> {
-    this.#taking = true;
     try {
       while (this.#intake.length > 0) {
         const batch = this.#intake.splice(0, TAKE_BATCH);
@@ -286,25 +300,58 @@ export class AgentStore {
     );
   }
 
-  /** Marks what the agent sent with this envelope id as delivered (the device acknowledged it). */
-  async markDelivered(deviceId: string, envelopeId: string): Promise<boolean> {
-    const { rows } = await this.db.query(
-      `UPDATE lineup_log SET delivered = true
-       WHERE device_id = $1 AND envelope_id = $2 AND direction = 'out' AND NOT delivered RETURNING seq`,
-      [deviceId, envelopeId],
-    );
-    return rows.length > 0;
+  /**
+   * Marks what the agent sent with this envelope id as delivered (the device acknowledged it); `false` when nothing
+   * undelivered has that id. Acknowledgements arriving together share one statement.
+   */
+  markDelivered(deviceId: string, envelopeId: string): Promise<boolean> {
+    return this.#deliveries.submit({ deviceId, envelopeId });
   }
 
-  /** What the agent sent into the conversation that the device has not acknowledged, oldest first. */
-  async undelivered(key: ConversationKey, limit = 1_000): Promise<LogEntry[]> {
-    const { rows } = await this.db.query<RawLogRow>(
-      `SELECT seq, direction, type, envelope FROM lineup_log
-       WHERE device_id = $1 AND conversation_id = $2 AND direction = 'out' AND NOT delivered
-       ORDER BY seq LIMIT $3`,
-      [key.deviceId, key.conversationId, limit],
+  async #markAllDelivered(acks: readonly { deviceId: string; envelopeId: string }[]): Promise<boolean[]> {
+    const { rows } = await this.db.query<{ device_id: string; envelope_id: string }>(
+      `UPDATE lineup_log SET delivered = true
+       FROM (SELECT DISTINCT d, e FROM jsonb_to_recordset($1::jsonb) AS x(d text, e text)) AS input
+       WHERE device_id = input.d AND envelope_id = input.e AND direction = 'out' AND NOT delivered
+       RETURNING device_id, envelope_id`,
+      [JSON.stringify(acks.map((ack) => ({ d: ack.deviceId, e: ack.envelopeId })))],
     );
-    return rows.map(logEntry);
+    // One row of the log per id: a second acknowledgement of it in the same batch finds it delivered already.
+    const marked = new Set(rows.map((row) => JSON.stringify([row.device_id, row.envelope_id])));
+    return acks.map((ack) => marked.delete(JSON.stringify([ack.deviceId, ack.envelopeId])));
+  }
+
+  /**
+   * What the agent sent into the conversation that the device has not acknowledged, oldest first. Reads for many
+   * conversations (a burst of session starts) share one statement.
+   */
+  undelivered(key: ConversationKey, limit = 1_000): Promise<LogEntry[]> {
+    return this.#undeliveredReads.submit({ key, limit });
+  }
+
+  async #readAllUndelivered(
+    reads: readonly { key: ConversationKey; limit: number }[],
+  ): Promise<LogEntry[][]> {
+    const input = reads.map((read, i) => ({
+      i,
+      d: read.key.deviceId,
+      c: read.key.conversationId,
+      l: read.limit,
+    }));
+    const { rows } = await this.db.query<RawLogRow & { i: number }>(
+      `SELECT x.i, l.seq, l.direction, l.type, l.envelope
+       FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, l int)
+       CROSS JOIN LATERAL (
+         SELECT seq, direction, type, envelope FROM lineup_log
+         WHERE device_id = x.d AND conversation_id = x.c AND direction = 'out' AND NOT delivered
+         ORDER BY seq LIMIT x.l
+       ) l
+       ORDER BY x.i, l.seq`,
+      [JSON.stringify(input)],
+    );
+    const entries = reads.map((): LogEntry[] => []);
+    for (const row of rows) entries[Number(row.i)]?.push(logEntry(row));
+    return entries;
   }
 
   /** The last envelope of `type` the device sent into the conversation, if any. */
@@ -331,14 +378,32 @@ export class AgentStore {
 
   // ── Inventory ────────────────────────────────────────────────────────────────────────────────────────
 
+  /** Keeps the conversation's latest inventory. Inventories arriving together share one statement. */
   async saveInventory(key: ConversationKey, revision: string, inventory: unknown): Promise<void> {
+    await this.#inventories.submit({ key, revision, inventory: JSON.stringify(inventory) });
+  }
+
+  async #saveAllInventories(
+    saves: readonly { key: ConversationKey; revision: string; inventory: string }[],
+  ): Promise<undefined[]> {
+    // One row per conversation in a statement: of two for one conversation, the later one is kept.
+    const latest = new Map<string, { d: string; c: string; r: string; v: string }>();
+    for (const save of saves)
+      latest.set(JSON.stringify([save.key.deviceId, save.key.conversationId]), {
+        d: save.key.deviceId,
+        c: save.key.conversationId,
+        r: save.revision,
+        v: save.inventory,
+      });
     await this.db.query(
       `INSERT INTO lineup_conversations (device_id, conversation_id, inventory_revision, inventory)
-       VALUES ($1, $2, $3, $4)
+       SELECT d, c, r, v FROM jsonb_to_recordset($1::jsonb) AS x(d text, c text, r text, v text)
        ON CONFLICT (device_id, conversation_id)
-       DO UPDATE SET inventory_revision = $3, inventory = $4, updated_at = now()`,
-      [key.deviceId, key.conversationId, revision, JSON.stringify(inventory)],
+       DO UPDATE SET inventory_revision = excluded.inventory_revision, inventory = excluded.inventory,
+         updated_at = now()`,
+      [JSON.stringify([...latest.values()])],
     );
+    return saves.map(() => undefined);
   }
 
   async inventory(key: ConversationKey): Promise<{ revision: string; inventory: unknown } | null> {
