@@ -649,20 +649,46 @@ async function runAgentHost(work, tarballOf) {
     )}\n`,
   );
   step('npm install @lineup/agent from its tarball', 'npm', ['install', '--no-audit', '--no-fund'], app);
+  // Pomodoro's tools as its build emits them (the committed manifest snapshot), listed as a client lists them.
+  writeFileSync(
+    join(app, 'pomodoro.manifest.json'),
+    readFileSync(join(root, 'apps', 'pomodoro', 'src', '__snapshots__', 'lineup.manifest.json')),
+  );
+  // A device speaking the binding: `answer` says help and prints the first line of the reply; `story` plays the
+  // Pomodoro story (start a 20 minute focus → the pomodoro.start call → progress and result → the agent's replies);
+  // `refused` expects the 4008 close.
   writeFileSync(
     join(app, 'client.mjs'),
-    `import WebSocket from 'ws';
+    `import { readFileSync } from 'node:fs';
+import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from '@lineup/shared/protocol';
+import WebSocket from 'ws';
 const [url, expect] = process.argv.slice(2);
+const manifest = JSON.parse(readFileSync('pomodoro.manifest.json', 'utf8'));
+const tools = expect === 'story' ? manifest.tools.map((tool) => toAgentToolInventoryEntry(parseAgentToolDescriptor(tool))) : [];
 const socket = new WebSocket(url, ['lineup.v1', 'lineup.v1.ack']);
 const timer = setTimeout(() => { console.error('no answer in 20 s'); process.exit(1); }, 20_000);
-const envelope = (id, type, payload) => JSON.stringify({ v: 1, id, type, conversation_id: 'conv_smoke', sender: { kind: 'client', id: 'pack-smoke' }, payload });
+let counter = 0;
+const envelope = (type, payload) => JSON.stringify({ v: 1, id: 'o' + ++counter, type, conversation_id: 'conv_' + expect, sender: { kind: 'client', id: 'pack-smoke' }, payload });
+const replies = [];
 socket.on('open', () => {
-  socket.send(envelope('inv-1', 'lineup.v1.client.inventory', { revision: 'r1', standard_components: [], applications: [], capabilities: [], tools: [] }));
-  socket.send(envelope('o1', 'lineup.v1.chat.user_message', { text: 'help' }));
+  socket.send(envelope('lineup.v1.client.inventory', { revision: 'r1', standard_components: [], applications: [], capabilities: [], tools }));
+  socket.send(envelope('lineup.v1.chat.user_message', { text: expect === 'story' ? 'start a 20 minute focus' : 'help' }));
 });
 socket.on('message', (data) => {
   const frame = JSON.parse(String(data));
+  if (typeof frame.id === 'string') socket.send(JSON.stringify({ ack: frame.id }));
   if (frame.type === 'lineup.v1.chat.agent_message' && expect === 'answer') { console.log(frame.payload.text.split('\\n')[0]); clearTimeout(timer); socket.close(); }
+  if (expect !== 'story') return;
+  if (frame.type === 'lineup.v1.tool.call') {
+    if (frame.payload.tool !== 'pomodoro.start' || frame.payload.arguments.minutes !== 20) { console.error('unexpected call ' + JSON.stringify(frame.payload)); process.exit(1); }
+    const callId = frame.payload.call_id;
+    socket.send(envelope('lineup.v1.tool.progress', { call_id: callId, app_scope: 'pomodoro', status: 'started' }));
+    socket.send(envelope('lineup.v1.tool.result', { call_id: callId, outcome: 'completed', result: { status: 'completed', minutes: 20, started_at: '2026-01-01T10:00:00Z', ended_at: '2026-01-01T10:20:00Z' } }));
+  }
+  if (frame.type === 'lineup.v1.chat.agent_message') {
+    replies.push(frame.payload.text);
+    if (replies.length === 2) { console.log(replies.join(' | ')); clearTimeout(timer); socket.close(); }
+  }
 });
 socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); console.log('closed ' + code); process.exit(code === 4008 ? 0 : 1); } });
 `,
@@ -705,6 +731,14 @@ socket.on('close', (code) => { if (expect === 'refused') { clearTimeout(timer); 
       app,
     );
     if (!/demo agent/i.test(answer)) throw new Error(`unexpected answer: ${answer}`);
+    const story = step(
+      'a device plays the Pomodoro story on the printed URL',
+      'node',
+      ['client.mjs', url, 'story'],
+      app,
+    );
+    if (!/running/i.test(story) || !/20 minutes/.test(story.split(' | ')[1] ?? ''))
+      throw new Error(`unexpected replies in the Pomodoro story: ${story}`);
     const wrong = url.replace(/token=[^&]+/, `token=lat_${'A'.repeat(43)}`);
     step('a wrong token is refused with 4008', 'node', ['client.mjs', wrong, 'refused'], app);
   } finally {
