@@ -88,6 +88,27 @@ describe.each(BACKENDS)('the agent host on $name', (backend) => {
       expect(await store.log({ deviceId: 'device-a', conversationId: 'conv-unauth' })).toEqual([]);
     });
 
+    it('revoking or replacing a token closes the connections open with it (4008); other devices go on', async () => {
+      const first = await store.issueDeviceToken('device-k');
+      const revoked = await device({ token: first });
+      revoked.send(inventoryEnvelope('conv-k', 'r1'));
+      await revoked.next((frame) => frame.ack === 'inv:r1:conv-k');
+      const replacedToken = await store.issueDeviceToken('device-j');
+      const replaced = await device({ token: replacedToken });
+      const bystander = await device();
+      await store.revokeDevice('device-k');
+      const newer = await store.issueDeviceToken('device-j'); // the earlier token of device-j stops working
+      expect(await revoked.closed).toEqual(LINEUP_CONNECTION_REFUSALS.unauthorized);
+      expect(await replaced.closed).toEqual(LINEUP_CONNECTION_REFUSALS.unauthorized);
+      // The device with its newer token, and every other device, are served as before.
+      const again = await device({ token: newer });
+      again.send(inventoryEnvelope('conv-j', 'r1'));
+      await again.next((frame) => frame.ack === 'inv:r1:conv-j');
+      bystander.send(inventoryEnvelope('conv-bystander', 'r1'));
+      await bystander.next((frame) => frame.ack === 'inv:r1:conv-bystander');
+      expect(bystander.socket.readyState).toBe(bystander.socket.OPEN);
+    });
+
     it('a revoked token is refused; the token as a subprotocol works and is never selected', async () => {
       const other = await store.issueDeviceToken('device-r');
       await store.revokeDevice('device-r');

@@ -76,6 +76,12 @@ export interface AgentHostOptions {
    * workers' brains said to its devices.
    */
   readonly pollMs?: number;
+  /**
+   * How often this worker checks that the tokens of its open connections are still in force (default 1,000 ms): a
+   * connection whose token was revoked or replaced since (by any worker, or `lineup-agent token revoke`) is closed
+   * with 4008 `unauthorized`.
+   */
+  readonly tokenCheckMs?: number;
   /** Problems worth a log line: refused frames, brain errors, failed sends. Never about a frame's content. */
   readonly onProblem?: (problem: unknown) => void;
 }
@@ -138,6 +144,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
   };
   /** Each device's latest connection. */
   const links = new Map<string, DeviceLink & { readonly socket: WebSocket }>();
+  /** Every open connection, with the token it was opened with (to close it once the token is no longer in force). */
+  const tokens = new Map<WebSocket, string>();
   const conversations = new Conversations({
     store,
     ownership: new Ownership(store),
@@ -179,7 +187,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    store.authenticate(tokenOf(request, url)).then(
+    const token = tokenOf(request, url);
+    store.authenticate(token).then(
       (deviceId) =>
         wss.handleUpgrade(request, socket, head, (ws) => {
           if (deviceId === null || closed) {
@@ -187,6 +196,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
             ws.close(code, reason);
             return;
           }
+          tokens.set(ws, token as string);
+          ws.once('close', () => tokens.delete(ws));
           accept(ws, deviceId);
         }),
       (error: unknown) => {
@@ -337,6 +348,21 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
     }, options.pollMs ?? 250);
   };
   poll();
+  // Tokens revoked or replaced while their connections are open: those connections end.
+  const tokenCheck = setInterval(() => {
+    const open = [...tokens];
+    store
+      .tokensInForce(open.map(([, token]) => token))
+      .then((inForce) => {
+        open.forEach(([ws], index) => {
+          if (inForce[index] || !tokens.has(ws)) return;
+          tokens.delete(ws);
+          const { code, reason } = LINEUP_CONNECTION_REFUSALS.unauthorized;
+          ws.close(code, reason);
+        });
+      })
+      .catch(report);
+  }, options.tokenCheckMs ?? 1_000);
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
@@ -346,6 +372,7 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
       new Promise<void>((done) => {
         closed = true;
         clearInterval(heartbeat);
+        clearInterval(tokenCheck);
         clearTimeout(polling);
         // The others may take this worker's conversations at once.
         store.retire().catch(() => {});

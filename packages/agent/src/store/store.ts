@@ -190,6 +190,21 @@ export class AgentStore {
     return rows[0]?.device_id ?? null;
   }
 
+  /**
+   * For each token, whether it still opens a connection (neither revoked nor replaced by a newer one): the host asks
+   * this for its open connections, and closes those whose token no longer does.
+   */
+  async tokensInForce(tokens: readonly string[]): Promise<boolean[]> {
+    if (tokens.length === 0) return [];
+    const hashes = tokens.map(sha256);
+    const { rows } = await this.db.query<{ token_sha256: string }>(
+      'SELECT token_sha256 FROM lineup_devices WHERE token_sha256 = ANY($1::text[]) AND revoked_at IS NULL',
+      [[...new Set(hashes)]],
+    );
+    const inForce = new Set(rows.map((row) => row.token_sha256));
+    return hashes.map((hash) => inForce.has(hash));
+  }
+
   async devices(): Promise<{ deviceId: string; label: string; revoked: boolean }[]> {
     const { rows } = await this.db.query<{ device_id: string; label: string; revoked_at: unknown }>(
       'SELECT device_id, label, revoked_at FROM lineup_devices ORDER BY created_at, device_id',
