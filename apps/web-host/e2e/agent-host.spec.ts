@@ -427,6 +427,16 @@ test.describe('a stream across a restart', () => {
     // The page shows the new generation, completed: the title its second patch set, the balance from the snapshot.
     await expect(page.getByText('Projected balance').last()).toBeVisible();
     await expect(page.getByText('Balance after 10 years').last()).toBeVisible();
+    // Generation 1 will take no more steps: it keeps its last valid snapshot and says it was interrupted (seed 004
+    // §5), it no longer says it is generating.
+    const streams = page.locator('.lu-stream');
+    await expect(streams).toHaveCount(2);
+    await expect(streams.first()).toHaveAttribute('data-status', 'interrupted');
+    await expect(streams.first()).toContainText(
+      'Generation was interrupted; this is the last complete version.',
+    );
+    await expect(streams.last()).toHaveAttribute('data-status', 'completed');
+    await expect(page.getByText('Generating…')).toHaveCount(0);
     const { rows } = await store.db.query<{ generation: number; status: string; epoch: string }>(
       'SELECT generation, status, epoch FROM lineup_streams ORDER BY generation',
     );

@@ -89,6 +89,49 @@ describe('IntelligentUIStreamView', () => {
     ).toBeTruthy();
   });
 
+  it('interrupted: the last valid version stays, said so, actions unavailable; ignored once the stream ended', () => {
+    const producer = startUIStream(clone(fileReader), 'call-11', 1);
+    const receiver = receive(null, producer);
+    const { rerender, container } = render(
+      <IntelligentUIStreamView stream={receiver} onInvoke={vi.fn()} interrupted />,
+    );
+    expect(container.querySelector('.lu-stream-status')?.textContent).toBe(
+      'Generation was interrupted; this is the last complete version.',
+    );
+    expect(screen.queryByText('Generating…')).toBeNull();
+    expect(container.querySelector('.lu-stream')?.getAttribute('data-status')).toBe('interrupted');
+    expect(container.querySelector('.lu-stream')?.getAttribute('aria-busy')).toBe('false');
+    expect((screen.getByRole('button', { name: '读取' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByText('This interface did not finish loading; its actions are not available.'),
+    ).toBeTruthy();
+    // A stream that completed is complete, whatever the host says about interruption.
+    const completed = receive(receiver, advanceUIStream(producer, { type: 'complete' }));
+    rerender(<IntelligentUIStreamView stream={completed} onInvoke={vi.fn()} interrupted />);
+    expect(container.querySelector('.lu-stream-status')).toBeNull();
+    expect(container.querySelector('.lu-stream')?.getAttribute('data-status')).toBe('completed');
+  });
+
+  it.each([
+    ['zh-CN', '正在生成…', '生成已中断；这是最后一个完整版本。', '生成已取消；这是最后一个完整版本。'],
+    [
+      'en-GB',
+      'Generating…',
+      'Generation was interrupted; this is the last complete version.',
+      'Generation was cancelled; this is the last complete version.',
+    ],
+  ])('says where the stream is in the view’s language (%s)', (locale, streaming, interrupted, cancelled) => {
+    const producer = startUIStream(clone(fileReader), 'call-12', 1);
+    const receiver = receive(null, producer);
+    const { rerender, container } = render(<IntelligentUIStreamView stream={receiver} locale={locale} />);
+    expect(container.querySelector('.lu-stream-status')?.textContent).toBe(streaming);
+    rerender(<IntelligentUIStreamView stream={receiver} locale={locale} interrupted />);
+    expect(container.querySelector('.lu-stream-status')?.textContent).toBe(interrupted);
+    const ended = receive(receiver, advanceUIStream(producer, { type: 'cancel' }));
+    rerender(<IntelligentUIStreamView stream={ended} locale={locale} />);
+    expect(container.querySelector('.lu-stream-status')?.textContent).toBe(cancelled);
+  });
+
   it('starts a new generation afresh', () => {
     const first = receive(null, startUIStream(clone(fileReader), 'call-10', 1));
     const { rerender } = render(<IntelligentUIStreamView stream={first} />);

@@ -7,20 +7,39 @@
  */
 import type { UIStreamState } from '@lineup/shared';
 import { DocumentRenderer, type IntelligentUIViewProps } from './document-view.js';
+import { type ActionTexts, actionTexts } from './texts.js';
 
 export interface IntelligentUIStreamViewProps
   extends Omit<IntelligentUIViewProps, 'document' | 'documentRef' | 'maxDocumentBytes'> {
   /** The receiver state returned by `acceptCheckpoint` (or `startUIStream` / `advanceUIStream`). */
   readonly stream: UIStreamState;
+  /**
+   * The host knows this generation takes no more steps though it never ended — a newer generation of the same UI
+   * opened, or the agent's run that streamed it ended (seed 004 §5: an interrupted UI keeps its last valid snapshot
+   * and asks for nothing). It is shown as interrupted, its actions unavailable. Ignored once the stream ended.
+   */
+  readonly interrupted?: boolean;
 }
 
-function StreamStatus({ stream }: { readonly stream: UIStreamState }) {
+function StreamStatus({
+  stream,
+  interrupted,
+  texts,
+}: {
+  readonly stream: UIStreamState;
+  readonly interrupted: boolean;
+  readonly texts: ActionTexts['stream'];
+}) {
   const message = stream.checkpoint.message;
   switch (stream.status) {
     case 'streaming':
-      return (
+      return interrupted ? (
+        <p className="lu-stream-status lu-stream-ended" role="status">
+          {texts.interrupted}
+        </p>
+      ) : (
         <p className="lu-stream-status" role="status">
-          Generating…
+          {texts.streaming}
         </p>
       );
     case 'completed':
@@ -28,22 +47,28 @@ function StreamStatus({ stream }: { readonly stream: UIStreamState }) {
     case 'cancelled':
       return (
         <p className="lu-stream-status lu-stream-ended" role="status">
-          Generation was cancelled; this is the last complete version.
+          {texts.cancelled}
           {message !== undefined && ` ${message}`}
         </p>
       );
     case 'failed':
       return (
         <p className="lu-stream-status lu-stream-ended" role="alert">
-          Generation stopped with an error; this is the last complete version.
+          {texts.failed}
           {message !== undefined && ` ${message}`}
         </p>
       );
   }
 }
 
-export function IntelligentUIStreamView({ stream, ...props }: IntelligentUIStreamViewProps) {
-  const { sourceCallId, uiId, generation, revision, status } = stream;
+export function IntelligentUIStreamView({
+  stream,
+  interrupted = false,
+  ...props
+}: IntelligentUIStreamViewProps) {
+  const { sourceCallId, uiId, generation, revision } = stream;
+  const texts = actionTexts(props.locale);
+  const status = stream.status === 'streaming' && interrupted ? 'interrupted' : stream.status;
   return (
     <div
       className="lu-stream"
@@ -63,7 +88,7 @@ export function IntelligentUIStreamView({ stream, ...props }: IntelligentUIStrea
             ? {}
             : { invokeUnavailable: 'stream_ended' as const })}
       />
-      <StreamStatus stream={stream} />
+      <StreamStatus stream={stream} interrupted={interrupted} texts={texts.stream} />
     </div>
   );
 }

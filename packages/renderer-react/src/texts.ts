@@ -18,6 +18,14 @@ export interface ActionTexts {
   readonly conflict: string;
   /** Before a receipt kept from earlier (e.g. before a reload): it was not run again. */
   readonly earlier: string;
+  /** Under a component stream that has not ended: what it is now. */
+  readonly stream: {
+    readonly streaming: string;
+    readonly cancelled: string;
+    readonly failed: string;
+    /** No step will come: a newer generation of the UI opened, or the agent's run ended (seed 004 §5). */
+    readonly interrupted: string;
+  };
 }
 
 const EN: ActionTexts = {
@@ -42,6 +50,12 @@ const EN: ActionTexts = {
   submitting: 'Submitting…',
   conflict: 'Done. You changed values after the click, so the result was not applied; your values were kept.',
   earlier: 'Last time',
+  stream: {
+    streaming: 'Generating…',
+    cancelled: 'Generation was cancelled; this is the last complete version.',
+    failed: 'Generation stopped with an error; this is the last complete version.',
+    interrupted: 'Generation was interrupted; this is the last complete version.',
+  },
 };
 
 const ZH: ActionTexts = {
@@ -66,6 +80,12 @@ const ZH: ActionTexts = {
   submitting: '正在提交…',
   conflict: '已完成。你在点击后修改了数值，因此结果未写入；你的数值已保留。',
   earlier: '上一次',
+  stream: {
+    streaming: '正在生成…',
+    cancelled: '生成已取消；这是最后一个完整版本。',
+    failed: '生成因错误停止；这是最后一个完整版本。',
+    interrupted: '生成已中断；这是最后一个完整版本。',
+  },
 };
 
 export function actionTexts(locale: string | undefined): ActionTexts {

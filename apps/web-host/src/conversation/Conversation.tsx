@@ -825,11 +825,13 @@ function AgentDocument({
 
 function AgentStream({
   stream,
+  interrupted,
   actions,
   locale,
   stateProps,
 }: {
   readonly stream: UIStreamState;
+  readonly interrupted: boolean;
   readonly actions: EntryActions | null;
   readonly locale: string;
   readonly stateProps: { readonly savedState?: unknown; readonly onStateChange?: (state: unknown) => void };
@@ -844,6 +846,7 @@ function AgentStream({
   return (
     <IntelligentUIStreamView
       stream={stream}
+      interrupted={interrupted}
       locale={locale}
       headingLevel={INTERFACE_HEADING_LEVEL}
       {...(onInvoke === undefined ? {} : { onInvoke, receipts })}
@@ -955,7 +958,13 @@ function EntryView({
       return <StreamEntry id={entry.key} />;
     case 'checkpoints':
       return (
-        <AgentStream stream={entry.stream} actions={actions} locale={text.locale} stateProps={stateProps} />
+        <AgentStream
+          stream={entry.stream}
+          interrupted={entry.interrupted === true}
+          actions={actions}
+          locale={text.locale}
+          stateProps={stateProps}
+        />
       );
     case 'surface':
       return (

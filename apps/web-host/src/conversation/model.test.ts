@@ -254,6 +254,35 @@ describe('ConversationModel: what the agent sends', () => {
       expect(listener).toHaveBeenCalledTimes(1 + all.length);
     });
 
+    it('a newer generation of the same UI interrupts an older one still streaming; an ended one, another UI stay', () => {
+      const model = new ConversationModel(CONVERSATION);
+      const old = frames('call_gen_1', 1);
+      const ended = frames('call_gen_ended', 1);
+      model.apply(received(checkpointMessage(old[0])));
+      model.apply(received(checkpointMessage(old[1]))); // generation 1 is streaming (the agent's run ended here)
+      for (const frame of ended) model.apply(received(checkpointMessage(frame))); // completed
+      const other = startUIStream({ ...structuredClone(streamInitial), id: 'other_stream' }, 'call_other', 1);
+      model.apply(received(checkpointMessage(other.checkpoint))); // another UI, streaming
+      expect(ofKind(model, 'checkpoints').map((entry) => entry.interrupted)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      const next = frames('call_gen_2', 2);
+      model.apply(received(checkpointMessage(next[0])));
+      const entries = ofKind(model, 'checkpoints');
+      expect(
+        entries.map((entry) => [entry.stream.sourceCallId, entry.stream.status, entry.interrupted]),
+      ).toEqual([
+        ['call_gen_1', 'streaming', true],
+        ['call_gen_ended', 'completed', undefined],
+        ['call_other', 'streaming', undefined],
+        ['call_gen_2', 'streaming', undefined],
+      ]);
+      // Its last valid snapshot stays as it was.
+      expect(entries[0]?.stream.checkpoint).toEqual(old[1]);
+    });
+
     it('accepts a gap, then ignores the stale and the duplicate frames without a change', () => {
       const { model, listener } = watched();
       const all = frames('call_stream_stale');

@@ -39,6 +39,11 @@ export type NewEntry =
       readonly label: string;
       readonly stream: UIStreamState;
       readonly viewKey: string;
+      /**
+       * A newer generation of the same UI arrived while this one was still streaming: it takes no more steps (the
+       * agent's run that streamed it ended, say) and shows as interrupted, its last valid snapshot kept (seed 004 §5).
+       */
+      readonly interrupted?: boolean;
     }
   | {
       readonly kind: 'surface';
@@ -443,6 +448,7 @@ export class ConversationModel {
     }
     if (known?.stream === stream) return;
     if (known === undefined) {
+      this.#interruptOlder(stream);
       const key = this.add({
         kind: 'checkpoints',
         label: 'Streamed interface',
@@ -454,6 +460,21 @@ export class ConversationModel {
     }
     this.#receivers.set(streamKey, { key: known.key, stream });
     this.#replace(known.key, (entry) => ({ ...entry, stream }) as Entry);
+  }
+
+  /** The generations of `stream`'s UI before it that are still streaming will take no more steps. */
+  #interruptOlder(stream: UIStreamState): void {
+    for (const receiver of this.#receivers.values())
+      if (
+        receiver.stream.uiId === stream.uiId &&
+        receiver.stream.generation < stream.generation &&
+        receiver.stream.status === 'streaming'
+      )
+        this.#replace(receiver.key, (entry) =>
+          entry.kind === 'checkpoints' && entry.interrupted !== true
+            ? { ...entry, interrupted: true }
+            : entry,
+        );
   }
 
   #delivered(messageId: string): void {
