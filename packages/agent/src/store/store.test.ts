@@ -72,6 +72,24 @@ describe.each(BACKENDS)('the agent store on $name', (backend) => {
     expect(third.epoch).toBeGreaterThan(second.epoch);
   });
 
+  it('tokens authenticated at once (one statement) each get their own device; a repeated one, the same; bad ones none', async () => {
+    const store = await AgentStore.open(await fresh());
+    const tokens = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => store.issueDeviceToken(`device-${index}`)),
+    );
+    await store.revokeDevice('device-3');
+    const unknown = `lat_${'Z'.repeat(43)}`;
+    const asked = [...tokens, tokens[5] as string, unknown, 'malformed'];
+    const devices = await Promise.all(asked.map((token) => store.authenticate(token)));
+    expect(devices).toEqual([
+      ...tokens.map((_token, index) => (index === 3 ? null : `device-${index}`)),
+      'device-5',
+      null,
+      null,
+    ]);
+    expect(await store.tokensInForce(asked)).toEqual(devices.map((device) => device !== null));
+  });
+
   it('a device token authenticates its device only; a new token replaces it; a revoked one fails', async () => {
     const store = await AgentStore.open(await fresh());
     const token = await store.issueDeviceToken('device-a', 'Ada’s laptop');

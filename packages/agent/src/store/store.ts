@@ -8,21 +8,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Batcher } from './batch.js';
+import {
+  type Ack,
+  type InventorySave,
+  type LogRead,
+  markAllDelivered,
+  readAllUndelivered,
+  saveAllInventories,
+  type Take,
+  takeAll,
+} from './batched.js';
 import { migrate } from './migrations.js';
+import { type ConversationKey, type LogEntry, logEntry, parsed, type RawLogRow } from './rows.js';
 import type { SqlDatabase } from './sql.js';
 
-/** A conversation as the host keys it: the authenticated device, and the conversation id the device chose. */
-export interface ConversationKey {
-  readonly deviceId: string;
-  readonly conversationId: string;
-}
-
-export interface LogEntry {
-  readonly seq: number;
-  readonly direction: 'in' | 'out';
-  readonly type: string;
-  readonly envelope: Record<string, unknown>;
-}
+export type { ConversationKey, LogEntry } from './rows.js';
 
 export type ToolCallStatus = 'sent' | 'receipt' | 'progress' | 'final';
 
@@ -50,26 +50,6 @@ const DEVICE_ID = /^[\x21-\x7e]{1,128}$/;
 /** Tokens this store issues: `lat_` and 43 base64url characters (32 random bytes). */
 const TOKEN = /^lat_[A-Za-z0-9_-]{43}$/;
 
-interface RawLogRow {
-  seq: string;
-  direction: 'in' | 'out';
-  type: string;
-  envelope: string;
-}
-
-/**
- * JSON is kept as its text (never `jsonb`): byte for byte what was validated, and no value the protocol admits — a
- * lone surrogate escape, say — can make PostgreSQL refuse a row.
- */
-const parsed = <T = unknown>(text: string | null): T => (text === null ? null : JSON.parse(text)) as T;
-
-const logEntry = (row: RawLogRow): LogEntry => ({
-  seq: Number(row.seq),
-  direction: row.direction,
-  type: row.type,
-  envelope: parsed<Record<string, unknown>>(row.envelope),
-});
-
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class AgentStoreError extends Error {
@@ -96,29 +76,15 @@ export interface AgentStoreOptions {
 export const ENDED_EPOCHS = (param: string) =>
   `SELECT epoch FROM lineup_run_epochs WHERE heartbeat_at < now() - make_interval(secs => ${param}::float8 / 1000)`;
 
-/** The most envelopes taken in one statement. */
-const TAKE_BATCH = 256;
-
-interface WaitingEnvelope {
-  readonly key: ConversationKey;
-  readonly envelope: { readonly id: string; readonly type: string; readonly sender: { readonly id: string } };
-  resolve(outcome: 'new' | 'seen'): void;
-  reject(error: unknown): void;
-}
-
 export class AgentStore {
-  readonly #intake: WaitingEnvelope[] = [];
-  #taking = false;
-  readonly #deliveries = new Batcher<{ deviceId: string; envelopeId: string }, boolean>((acks) =>
-    this.#markAllDelivered(acks),
+  // The statements a burst of devices makes, each kind gathered into one statement per batch (batched.ts).
+  readonly #takes = new Batcher((takes: readonly Take[]) => takeAll(this.db, takes));
+  readonly #deliveries = new Batcher((acks: readonly Ack[]) => markAllDelivered(this.db, acks));
+  readonly #undeliveredReads = new Batcher((reads: readonly LogRead[]) => readAllUndelivered(this.db, reads));
+  readonly #inventories = new Batcher((saves: readonly InventorySave[]) =>
+    saveAllInventories(this.db, saves),
   );
-  readonly #undeliveredReads = new Batcher<{ key: ConversationKey; limit: number }, LogEntry[]>((reads) =>
-    this.#readAllUndelivered(reads),
-  );
-  readonly #inventories = new Batcher<
-    { key: ConversationKey; revision: string; inventory: string },
-    undefined
-  >((saves) => this.#saveAllInventories(saves));
+  readonly #authentications = new Batcher((hashes: readonly string[]) => this.#authenticateAll(hashes));
 
   private constructor(
     readonly db: SqlDatabase,
@@ -180,14 +146,22 @@ export class AgentStore {
     return rows.length > 0;
   }
 
-  /** The device a token belongs to, or `null` for a malformed, unknown or revoked token. */
+  /**
+   * The device a token belongs to, or `null` for a malformed, unknown or revoked token. Connections arriving together
+   * (a reconnect storm after a worker ended, say) share one statement.
+   */
   async authenticate(token: unknown): Promise<string | null> {
     if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-    const { rows } = await this.db.query<{ device_id: string }>(
-      'SELECT device_id FROM lineup_devices WHERE token_sha256 = $1 AND revoked_at IS NULL',
-      [sha256(token)],
+    return this.#authentications.submit(sha256(token));
+  }
+
+  async #authenticateAll(hashes: readonly string[]): Promise<(string | null)[]> {
+    const { rows } = await this.db.query<{ device_id: string; token_sha256: string }>(
+      'SELECT device_id, token_sha256 FROM lineup_devices WHERE token_sha256 = ANY($1::text[]) AND revoked_at IS NULL',
+      [[...new Set(hashes)]],
     );
-    return rows[0]?.device_id ?? null;
+    const devices = new Map(rows.map((row) => [row.token_sha256, row.device_id]));
+    return hashes.map((hash) => devices.get(hash) ?? null);
   }
 
   /**
@@ -227,69 +201,7 @@ export class AgentStore {
     key: ConversationKey,
     envelope: { readonly id: string; readonly type: string; readonly sender: { readonly id: string } },
   ): Promise<'new' | 'seen'> {
-    return new Promise((resolve, reject) => {
-      this.#intake.push({ key, envelope, resolve, reject });
-      if (this.#taking) return;
-      this.#taking = true;
-      // After this turn of the event loop's I/O, so that the envelopes of the frames read in it go together.
-      setImmediate(() => void this.#takeWaiting());
-    });
-  }
-
-  /**
-   * Takes the envelopes waiting, all in one statement (one round trip, atomic by itself, one commit): while it runs
-   * the next ones gather, so a burst of devices costs a write per batch, not per envelope. Within a batch a repeated
-   * (device, conversation, sender, id) is new once, for the first of them.
-   */
-  async #takeWaiting(): Promise<void> {
-    try {
-      while (this.#intake.length > 0) {
-        const batch = this.#intake.splice(0, TAKE_BATCH);
-        const input = batch.map(({ key, envelope }, index) => ({
-          i: index,
-          d: key.deviceId,
-          c: key.conversationId,
-          s: envelope.sender.id,
-          e: envelope.id,
-          t: envelope.type,
-          v: JSON.stringify(envelope),
-        }));
-        try {
-          const { rows } = await this.db.query<{ i: number }>(
-            `WITH input AS (
-               SELECT DISTINCT ON (d, c, s, e) i, d, c, s, e, t, v
-               FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, s text, e text, t text, v text)
-               ORDER BY d, c, s, e, i
-             ), conversation AS (
-               INSERT INTO lineup_conversations (device_id, conversation_id)
-               SELECT DISTINCT d, c FROM input ON CONFLICT DO NOTHING
-             ), mark AS (
-               INSERT INTO lineup_envelopes_seen (device_id, conversation_id, sender_id, envelope_id)
-               SELECT d, c, s, e FROM input ON CONFLICT DO NOTHING
-               RETURNING device_id, conversation_id, sender_id, envelope_id
-             ), logged AS (
-               INSERT INTO lineup_log (device_id, conversation_id, direction, envelope_id, type, envelope, delivered)
-               SELECT input.d, input.c, 'in', input.e, input.t, input.v, true
-               FROM input JOIN mark ON mark.device_id = input.d AND mark.conversation_id = input.c
-                 AND mark.sender_id = input.s AND mark.envelope_id = input.e
-               ORDER BY input.i
-               RETURNING seq
-             )
-             SELECT input.i FROM input JOIN mark ON mark.device_id = input.d AND mark.conversation_id = input.c
-               AND mark.sender_id = input.s AND mark.envelope_id = input.e`,
-            [JSON.stringify(input)],
-          );
-          const taken = new Set(rows.map((row) => Number(row.i)));
-          batch.forEach((waiting, index) => {
-            waiting.resolve(taken.has(index) ? 'new' : 'seen');
-          });
-        } catch (error) {
-          for (const waiting of batch) waiting.reject(error);
-        }
-      }
-    } finally {
-      this.#taking = false;
-    }
+    return this.#takes.submit({ key, envelope });
   }
 
   /**
@@ -323,50 +235,12 @@ export class AgentStore {
     return this.#deliveries.submit({ deviceId, envelopeId });
   }
 
-  async #markAllDelivered(acks: readonly { deviceId: string; envelopeId: string }[]): Promise<boolean[]> {
-    const { rows } = await this.db.query<{ device_id: string; envelope_id: string }>(
-      `UPDATE lineup_log SET delivered = true
-       FROM (SELECT DISTINCT d, e FROM jsonb_to_recordset($1::jsonb) AS x(d text, e text)) AS input
-       WHERE device_id = input.d AND envelope_id = input.e AND direction = 'out' AND NOT delivered
-       RETURNING device_id, envelope_id`,
-      [JSON.stringify(acks.map((ack) => ({ d: ack.deviceId, e: ack.envelopeId })))],
-    );
-    // One row of the log per id: a second acknowledgement of it in the same batch finds it delivered already.
-    const marked = new Set(rows.map((row) => JSON.stringify([row.device_id, row.envelope_id])));
-    return acks.map((ack) => marked.delete(JSON.stringify([ack.deviceId, ack.envelopeId])));
-  }
-
   /**
    * What the agent sent into the conversation that the device has not acknowledged, oldest first. Reads for many
    * conversations (a burst of session starts) share one statement.
    */
   undelivered(key: ConversationKey, limit = 1_000): Promise<LogEntry[]> {
     return this.#undeliveredReads.submit({ key, limit });
-  }
-
-  async #readAllUndelivered(
-    reads: readonly { key: ConversationKey; limit: number }[],
-  ): Promise<LogEntry[][]> {
-    const input = reads.map((read, i) => ({
-      i,
-      d: read.key.deviceId,
-      c: read.key.conversationId,
-      l: read.limit,
-    }));
-    const { rows } = await this.db.query<RawLogRow & { i: number }>(
-      `SELECT x.i, l.seq, l.direction, l.type, l.envelope
-       FROM jsonb_to_recordset($1::jsonb) AS x(i int, d text, c text, l int)
-       CROSS JOIN LATERAL (
-         SELECT seq, direction, type, envelope FROM lineup_log
-         WHERE device_id = x.d AND conversation_id = x.c AND direction = 'out' AND NOT delivered
-         ORDER BY seq LIMIT x.l
-       ) l
-       ORDER BY x.i, l.seq`,
-      [JSON.stringify(input)],
-    );
-    const entries = reads.map((): LogEntry[] => []);
-    for (const row of rows) entries[Number(row.i)]?.push(logEntry(row));
-    return entries;
   }
 
   /** The last envelope of `type` the device sent into the conversation, if any. */
@@ -396,29 +270,6 @@ export class AgentStore {
   /** Keeps the conversation's latest inventory. Inventories arriving together share one statement. */
   async saveInventory(key: ConversationKey, revision: string, inventory: unknown): Promise<void> {
     await this.#inventories.submit({ key, revision, inventory: JSON.stringify(inventory) });
-  }
-
-  async #saveAllInventories(
-    saves: readonly { key: ConversationKey; revision: string; inventory: string }[],
-  ): Promise<undefined[]> {
-    // One row per conversation in a statement: of two for one conversation, the later one is kept.
-    const latest = new Map<string, { d: string; c: string; r: string; v: string }>();
-    for (const save of saves)
-      latest.set(JSON.stringify([save.key.deviceId, save.key.conversationId]), {
-        d: save.key.deviceId,
-        c: save.key.conversationId,
-        r: save.revision,
-        v: save.inventory,
-      });
-    await this.db.query(
-      `INSERT INTO lineup_conversations (device_id, conversation_id, inventory_revision, inventory)
-       SELECT d, c, r, v FROM jsonb_to_recordset($1::jsonb) AS x(d text, c text, r text, v text)
-       ON CONFLICT (device_id, conversation_id)
-       DO UPDATE SET inventory_revision = excluded.inventory_revision, inventory = excluded.inventory,
-         updated_at = now()`,
-      [JSON.stringify([...latest.values()])],
-    );
-    return saves.map(() => undefined);
   }
 
   async inventory(key: ConversationKey): Promise<{ revision: string; inventory: unknown } | null> {
