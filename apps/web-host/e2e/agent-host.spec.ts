@@ -20,6 +20,7 @@ import streamInitial from '@lineup/shared/fixtures/stream-initial.json' with { t
 import streamMutations from '@lineup/shared/fixtures/stream-mutations.json' with { type: 'json' };
 import type { Page } from '@playwright/test';
 import { confirmAgentLink } from './agent-page.ts';
+import { agentTurns, pomodoroPhase, pomodoroWorkspace, say } from './chat.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -92,17 +93,6 @@ async function open(page: Page, url: string) {
 }
 
 const status = (page: Page) => page.getByRole('status').filter({ hasText: 'Agent:' });
-const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
-const workspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
-const phase = (page: Page) => page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
-
-async function say(page: Page, text: string) {
-  const field = page.getByLabel('Message to the agent');
-  await field.fill(text);
-  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
-  await field.press('Enter');
-  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
-}
 
 test('the Pomodoro story through the agent host: every envelope persisted, each call recorded once with its final result', async ({
   page,
@@ -114,11 +104,11 @@ test('the Pomodoro story through the agent host: every envelope persisted, each 
   await expect(status(page)).toHaveText(`Agent: connected (${agent.host.url}?token=…)`);
 
   await say(page, 'start a 20 minute focus');
-  await expect(workspace(page)).toBeVisible();
-  await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+  await expect(pomodoroWorkspace(page)).toBeVisible();
+  await expect(pomodoroPhase(page)).toHaveAttribute('data-phase', 'running');
   await expect(agentTurns(page).last()).toContainText('The timer is running: 20 minutes of focus');
   await say(page, 'stop');
-  await expect(workspace(page)).toHaveCount(0);
+  await expect(pomodoroWorkspace(page)).toHaveCount(0);
   await expect(agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' })).toHaveCount(
     1,
   );
@@ -158,7 +148,7 @@ test.describe('across a restart', () => {
     await open(page, deviceUrl(agent.host, agent.token));
     await expect(status(page)).toContainText('Agent: connected');
     await say(page, 'start a 20 minute focus');
-    await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+    await expect(pomodoroPhase(page)).toHaveAttribute('data-phase', 'running');
     await expect(agentTurns(page).last()).toContainText('The timer is running');
     const epoch = agent.store.epoch;
 
@@ -172,7 +162,7 @@ test.describe('across a restart', () => {
 
     // The new brain got the conversation's inventory: it can call Pomodoro's tools.
     await say(page, 'stop');
-    await expect(workspace(page)).toHaveCount(0);
+    await expect(pomodoroWorkspace(page)).toHaveCount(0);
     await expect(
       agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' }),
     ).toHaveCount(1);
@@ -318,7 +308,7 @@ test.describe('two workers on one PostgreSQL', () => {
     await open(page, `ws://127.0.0.1:${balancer.port}/agent?token=${token}`);
     await expect(status(page)).toContainText('Agent: connected');
     await say(page, 'start a 20 minute focus');
-    await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+    await expect(pomodoroPhase(page)).toHaveAttribute('data-phase', 'running');
     await expect(agentTurns(page).last()).toContainText('The timer is running');
 
     balancer.switchTo(b.port);
@@ -326,7 +316,7 @@ test.describe('two workers on one PostgreSQL', () => {
     await expect(status(page)).not.toContainText('Agent: connected');
     await expect(status(page)).toContainText('Agent: connected', { timeout: 40_000 });
     await say(page, 'stop');
-    await expect(workspace(page)).toHaveCount(0);
+    await expect(pomodoroWorkspace(page)).toHaveCount(0);
     await expect(
       agentTurns(page).filter({ hasText: 'Stopped: the timer is no longer running.' }),
     ).toHaveCount(1, {

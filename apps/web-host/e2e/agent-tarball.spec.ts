@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
 import { confirmAgentLink } from './agent-page.ts';
+import { agentTurns, pomodoroPhase, say } from './chat.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -79,17 +79,6 @@ test.afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
-const phase = (page: Page) => page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
-
-async function say(page: Page, text: string) {
-  const field = page.getByLabel('Message to the agent');
-  await field.fill(text);
-  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
-  await field.press('Enter');
-  await expect(page.locator('.host__chat-turn--user').last()).toContainText(text, { timeout: 15_000 });
-}
-
 test('installed from its tarball into an empty folder, `lineup-agent serve` runs the Pomodoro story with the host', async ({
   page,
 }) => {
@@ -102,7 +91,7 @@ test('installed from its tarball into an empty folder, `lineup-agent serve` runs
     `Agent: connected (${url.replace(/token=[^&]+/, 'token=…')})`,
   );
   await say(page, 'start a 20 minute focus');
-  await expect(phase(page)).toHaveAttribute('data-phase', 'running');
+  await expect(pomodoroPhase(page)).toHaveAttribute('data-phase', 'running');
   await expect(agentTurns(page).last()).toContainText('The timer is running: 20 minutes of focus');
   await say(page, 'stop');
   await expect(page.getByRole('region', { name: 'Pomodoro' })).toHaveCount(0);

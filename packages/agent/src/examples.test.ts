@@ -6,6 +6,7 @@ import { LINEUP_CONNECTION_REFUSALS } from '@lineup/shared/protocol';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { POMODORO_INVENTORY_TOOLS } from '../../scripted-agent/test/pomodoro.js';
 import * as actionLedger from '../examples/action-ledger.js';
 import { serveWithAiSdk } from '../examples/ai-sdk-brain.js';
 import * as echo from '../examples/echo-brain.js';
@@ -19,24 +20,10 @@ import { openPGlite } from './store/pglite.js';
 const EXAMPLES = ['serve.ts', 'echo-brain.ts', 'ai-sdk-brain.ts', 'stream-records.ts', 'action-ledger.ts'];
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
-const POMODORO_START = {
-  name: 'pomodoro.start',
-  app_scope: 'pomodoro',
-  method: 'start',
-  contract_version: '1',
-  description: 'Start a focus session of the given length.',
-  input_schema: {
-    type: 'object',
-    properties: { minutes: { type: 'integer', minimum: 1, maximum: 120 } },
-    required: ['minutes'],
-  },
-  output_schema: { type: 'object' },
-  call_model: 'operation',
-  idempotency: 'call_id',
-  timeout_ms: 7_200_000,
-  activation: 'foreground_required',
-  risk: 'display_only',
-};
+/** Pomodoro's `pomodoro.start` as a client lists it (from the app's committed manifest). */
+const POMODORO_START = POMODORO_INVENTORY_TOOLS.find(
+  (tool) => tool.name === 'pomodoro.start',
+) as (typeof POMODORO_INVENTORY_TOOLS)[number];
 
 const userMessage = (conversationId: string, id: string, text: string) => ({
   v: 1,

@@ -12,6 +12,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { INTELLIGENT_UI_TOOL_NAMES } from '@lineup/shared/agent';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
+import { POMODORO_INVENTORY_TOOLS } from '../../../scripted-agent/test/pomodoro.js';
 import { BACKENDS } from '../../test/databases.js';
 import { clientEnvelope, connectDevice, inventoryEnvelope } from '../../test/device.js';
 import { restartableHost } from '../../test/hosts.js';
@@ -20,25 +21,10 @@ import { aiSdkBrain, aiSdkChatModel, lineUpToolSet, toModelMessages } from './ai
 type LanguageModelV3CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
 type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
-const POMODORO_START = {
-  name: 'pomodoro.start',
-  app_scope: 'pomodoro',
-  method: 'start',
-  contract_version: '1',
-  description: 'Start a focus session of the given length.',
-  input_schema: {
-    type: 'object',
-    properties: { minutes: { type: 'integer', minimum: 1, maximum: 120 } },
-    required: ['minutes'],
-    additionalProperties: false,
-  },
-  output_schema: { type: 'object' },
-  call_model: 'operation',
-  idempotency: 'call_id',
-  timeout_ms: 7_200_000,
-  activation: 'foreground_required',
-  risk: 'display_only',
-};
+/** Pomodoro's `pomodoro.start` as a client lists it (from the app's committed manifest). */
+const POMODORO_START = POMODORO_INVENTORY_TOOLS.find(
+  (tool) => tool.name === 'pomodoro.start',
+) as (typeof POMODORO_INVENTORY_TOOLS)[number];
 
 const USAGE = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -147,7 +133,7 @@ describe('translating the loop’s history into AI SDK messages', () => {
   });
 
   it('offers an inventory as an AI SDK ToolSet: Agent Tools by function name, then the intelligent_ui* tools', () => {
-    const { tools, agentTools } = lineUpToolSet([POMODORO_START as never]);
+    const { tools, agentTools } = lineUpToolSet([POMODORO_START]);
     expect(Object.keys(tools)).toEqual(['pomodoro__start', ...INTELLIGENT_UI_TOOL_NAMES]);
     expect(agentTools.get('pomodoro__start')).toBe('pomodoro.start');
     for (const entry of Object.values(tools)) expect(entry.execute).toBeUndefined();
@@ -202,7 +188,7 @@ describe.each(BACKENDS)('the AI SDK brain on the agent host, $name', (backend) =
     expect(offered.map((entry) => entry.name)).toEqual(['pomodoro__start', ...INTELLIGENT_UI_TOOL_NAMES]);
     expect(offered[0]).toMatchObject({
       type: 'function',
-      inputSchema: { properties: { minutes: { type: 'integer', minimum: 1, maximum: 120 } } },
+      inputSchema: { properties: { minutes: { type: 'integer', minimum: 1, maximum: 180 } } },
     });
     expect(calls[0]?.prompt[0]).toMatchObject({ role: 'system' });
     device.send(
@@ -342,7 +328,7 @@ describe('a real AI SDK provider over HTTP', () => {
       const { port } = server.address() as AddressInfo;
       const provider = createOpenAICompatible({ name: 'local', baseURL: `http://127.0.0.1:${port}/v1` });
       const chat = aiSdkChatModel(provider('local-model'), { maxRetries: 0 });
-      const { tools } = { tools: lineUpToolSet([POMODORO_START as never]) };
+      const { tools } = { tools: lineUpToolSet([POMODORO_START]) };
       expect(tools.agentTools.size).toBe(1);
       const first = await chat.complete(
         [
@@ -355,7 +341,7 @@ describe('a real AI SDK provider over HTTP', () => {
             function: {
               name: 'pomodoro__start',
               description: 'Start a focus session.',
-              parameters: POMODORO_START.input_schema,
+              parameters: POMODORO_START.input_schema as object,
             },
           },
         ],
