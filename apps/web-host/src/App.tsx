@@ -6,7 +6,7 @@ import { AppCenter } from './app-center/AppCenter.tsx';
 import { ConsentDialog } from './capabilities/ConsentDialog.tsx';
 import { AgentConsole } from './console/AgentConsole.tsx';
 import { Conversation } from './conversation/Conversation.tsx';
-import { LanguageProvider, LanguageSwitch, useText } from './i18n.tsx';
+import { LanguageProvider, LanguageSwitch, useText } from './i18n/LanguageProvider.tsx';
 import { RuntimeProvider, useRuntime } from './runtime.tsx';
 import { Workspace } from './workspace/Workspace.tsx';
 

@@ -50,7 +50,7 @@ import { ActionReceipts } from './capabilities/receipts.ts';
 import { configuredToolPolicy } from './capabilities/tool-policy.ts';
 import { WEB_CAPABILITIES, webCapabilityHandlers } from './capabilities/web-capabilities.ts';
 import { PreparedMcpViews } from './conversation/mcp-views.ts';
-import { useText } from './i18n.tsx';
+import { useText } from './i18n/LanguageProvider.tsx';
 import { HostRuntime, type WorkspaceState } from './workspace/host-runtime.ts';
 
 export type RuntimeState =

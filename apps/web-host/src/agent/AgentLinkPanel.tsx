@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { currentOpener, returnFocus } from '../focus.ts';
-import { useLanguage } from '../i18n.tsx';
+import { useLanguage } from '../i18n/LanguageProvider.tsx';
 import { type AgentLinkGate, shownAgentUrl, withoutAgentLink } from './agent-link.ts';
 import { AGENT_LINK_TEXTS } from './agent-link-texts.ts';
 

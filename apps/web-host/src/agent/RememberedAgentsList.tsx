@@ -3,7 +3,7 @@
  * Forgetting one makes a link to it ask again; if this page is connected to it, that connection ends now.
  */
 import { useRef, useState, useSyncExternalStore } from 'react';
-import { useLanguage } from '../i18n.tsx';
+import { useLanguage } from '../i18n/LanguageProvider.tsx';
 import type { AgentLinkGate } from './agent-link.ts';
 import { AGENT_LINK_TEXTS } from './agent-link-texts.ts';
 

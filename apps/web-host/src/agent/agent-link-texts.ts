@@ -1,11 +1,11 @@
 /**
  * The text of the agent link question (`AgentLinkPanel`) and of the remembered agents (`RememberedAgentsList`), in
- * English and Chinese. Kept apart from i18n.tsx; the language is the host's (`useLanguage`).
+ * English and Chinese. Kept apart from the host's text tables (i18n/); the language is the host's (`useLanguage`).
  *
  * A sentence shown with `role="status"` never contains "agent:" nor "智能体：": the connection status line starts
  * that way, and pages and tests find it by those words.
  */
-import type { HostLanguage } from '../i18n.tsx';
+import type { HostLanguage } from '../i18n/language.ts';
 import type { AgentUrlProblem } from './agent-link.ts';
 
 export interface AgentLinkText {

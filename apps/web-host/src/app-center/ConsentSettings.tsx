@@ -17,7 +17,7 @@ import {
 import { findHiddenCharacters, revealHiddenCharacters } from '@lineup/shared';
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
 import { useToolConsentText } from '../capabilities/tool-consent-texts.ts';
-import { useText } from '../i18n.tsx';
+import { useText } from '../i18n/LanguageProvider.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
 
 /** What a tool's consent settings are drawn from: the app center, the app's record, the tool. */

@@ -14,14 +14,11 @@ import {
   type MiniAppManifest,
 } from '@lineup/shared/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  AppCenter,
-  type AppCenterSnapshot,
-  formatBytes,
-  pickedFolderFiles,
-  sameOriginBundleUrl,
-} from './app-center.ts';
+import { AppCenter } from './app-center.ts';
+import { pickedFolderFiles, sameOriginBundleUrl } from './bundle-sources.ts';
 import { type CatalogueEntry, installCatalogueAtFirstStart } from './catalogue.ts';
+import { formatBytes } from './installed-apps.ts';
+import type { AppCenterSnapshot } from './snapshot.ts';
 
 const ORIGIN = 'https://host.example';
 const BASE_URI = `${ORIGIN}/`;

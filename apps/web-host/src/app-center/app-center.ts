@@ -7,30 +7,32 @@
  * calls get a definite `revoked`, their pages close) and the agent gets the new inventory revision. What the
  * center shows is read again after each action and whenever the host says the apps changed (a first start that
  * confirmed or rolled back an upgrade), so it is never a copy that drifts from the database.
+ *
+ * What it shows is typed in snapshot.ts, one installed app is read by installed-apps.ts, and where a bundle may come
+ * from is checked by bundle-sources.ts.
  */
 import {
   type AppRecord,
   type AppRegistry,
-  type AuditRecord,
   PICKED_BUNDLE_URL,
   pickedBundleFetch,
   type RuntimeDatabase,
-  type ToolGrantRecord,
   type ToolPolicyDecision,
   type ToolPolicyRule,
 } from '@lineup/runtime';
-import {
-  installMcpServer,
-  type McpConnector,
-  type McpServerChange,
-  refreshMcpServer,
-} from '@lineup/runtime/mcp';
-import { type ClientInventoryPayload, MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
+import { installMcpServer, type McpConnector, refreshMcpServer } from '@lineup/runtime/mcp';
+import { MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
+import { appSource, devBundleUrl, pickedFolderFiles, sameOriginBundleUrl } from './bundle-sources.ts';
 import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
+import { readInstalledApp } from './installed-apps.ts';
 import { type AppCenterProblem, problemOf } from './problems.ts';
-
-/** How many audit entries the center shows per app (newest first). */
-export const APP_AUDIT_LIMIT = 50;
+import type {
+  ActionState,
+  AppAction,
+  AppCenterResult,
+  AppCenterSnapshot,
+  StartupProblem,
+} from './snapshot.ts';
 
 /** The part of the host the center needs: tell it the apps changed, hear when they did. */
 export interface AppsHost {
@@ -38,74 +40,6 @@ export interface AppsHost {
   onAppsChanged(listener: () => void): () => void;
   /** Hear when a call started or stopped waiting for consent (an answer may have remembered an allowance). */
   onConsentChanged?(listener: () => void): () => void;
-}
-
-/** What a finished action did. */
-export type AppCenterResult =
-  | { readonly kind: 'installed'; readonly name: string; readonly version: string }
-  | {
-      readonly kind: 'updated';
-      readonly name: string;
-      readonly from: string;
-      readonly to: string;
-      /** An MCP server's refresh: what changed (a MiniApp's update keeps the old version until it starts). */
-      readonly change?: McpServerChange;
-    }
-  /** The same version with other files (a dev bundle rebuilt): it replaced the installed one in place. */
-  | { readonly kind: 'replaced'; readonly name: string; readonly version: string }
-  /** The bundle is the one installed: nothing was written. */
-  | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
-  | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string };
-
-export type AppAction = 'install' | 'enable' | 'disable' | 'update' | 'uninstall';
-
-export type ActionState =
-  | { readonly status: 'idle' }
-  | { readonly status: 'running'; readonly action: AppAction }
-  | { readonly status: 'done'; readonly action: AppAction; readonly result: AppCenterResult }
-  | { readonly status: 'failed'; readonly action: AppAction; readonly problem: AppCenterProblem };
-
-/** One installed app, as the center shows it. */
-export interface InstalledApp {
-  readonly record: AppRecord;
-  /** Bytes of the installed version's kept bundle: the sum of its manifest's file sizes. */
-  readonly bundleBytes: number;
-  /** Installed from a folder the user picked: there is no URL to check for an update; picking again is. */
-  readonly picked: boolean;
-  /** The app's audit entries, newest first, at most `APP_AUDIT_LIMIT`. */
-  readonly audit: readonly AuditRecord[];
-  /** The last `bundle_rejected` entry, when nothing was installed, updated or rolled back for it since. */
-  readonly refused: AuditRecord | undefined;
-  /** The last `app_rolled_back` entry, when nothing was installed, updated or confirmed since. */
-  readonly rolledBack: AuditRecord | undefined;
-  /** The allowances the user remembered for this app's tools, per conversation, newest first. */
-  readonly grants: readonly ToolGrantRecord[];
-}
-
-/** A bundled app the start-up could not install, with why. */
-export interface StartupProblem {
-  readonly bundleUrl: string;
-  readonly problem: AppCenterProblem;
-}
-
-export interface AppCenterSnapshot {
-  /** Installed apps, by name. */
-  readonly apps: readonly InstalledApp[];
-  /** Catalogue entries not installed. */
-  readonly available: readonly CatalogueEntry[];
-  readonly inventory: ClientInventoryPayload | undefined;
-  readonly startupProblems: readonly StartupProblem[];
-  /** Why the last read of the apps failed, if it did (what is shown is then the read before). */
-  readonly readProblem: AppCenterProblem | undefined;
-  /** Per app or catalogue entry (by app id): its last or running action. */
-  readonly actions: ReadonlyMap<string, ActionState>;
-  /** The install form's two ways, and adding an MCP server. */
-  readonly url: ActionState;
-  readonly folder: ActionState;
-  readonly mcp: ActionState;
-  /** The dev bundle the page follows (`?dev=`, see dev-link.ts), and its last install. */
-  readonly devUrl: string | null;
-  readonly dev: ActionState;
 }
 
 /** How the center reads MCP servers (`@lineup/runtime/mcp`): the connector, and the host's view check and bound. */
@@ -130,104 +64,6 @@ export interface AppCenterOptions {
 }
 
 const IDLE: ActionState = { status: 'idle' };
-
-/** The audit types after which an earlier `bundle_rejected` no longer describes the installed version. */
-const SETTLING: ReadonlySet<AuditRecord['type']> = new Set([
-  'app_installed',
-  'app_updated',
-  'app_rolled_back',
-  'app_upgrade_confirmed',
-]);
-
-/** Where an app was installed from: a MiniApp's bundle URL, an MCP server's URL. */
-export function appSource(record: AppRecord): string {
-  return record.kind === 'mcp_server' ? record.manifest.server.url : record.bundleUrl;
-}
-
-/** `files[].size` summed: what the installed version's kept bundle (an MCP server's: its views) weighs. */
-export function bundleBytes(record: AppRecord): number {
-  return (record.manifest.files ?? []).reduce((sum, file) => sum + file.size, 0);
-}
-
-/** A byte count for people: `512 B`, `5.7 KiB`, `1.2 MiB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/**
- * The bundle base URL a user typed, resolved against the page: only http(s) on this page's own origin — the
- * reference host sets no bundle policy (`BundlePolicy`), so it installs only what its own server serves; a
- * production host would pass a policy and could accept signed bundles from elsewhere. The manifest's own URL is
- * accepted for its folder, and a folder URL gets its closing slash (the files are relative to it).
- */
-export function sameOriginBundleUrl(input: string, baseUri: string): URL | AppCenterProblem {
-  let url: URL;
-  try {
-    url = new URL(input.trim(), baseUri);
-  } catch {
-    return { kind: 'invalid_url' };
-  }
-  if (input.trim() === '' || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    return { kind: 'invalid_url' };
-  const origin = new URL(baseUri).origin;
-  if (url.origin !== origin) return { kind: 'other_origin', origin };
-  url.hash = '';
-  url.search = '';
-  if (url.pathname.endsWith(`/${MINIAPP_MANIFEST_FILE_NAME}`))
-    url.pathname = url.pathname.slice(0, -MINIAPP_MANIFEST_FILE_NAME.length);
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return url;
-}
-
-/**
- * A MiniApp's dev bundle (`@lineup/miniapp-sdk`'s `/__lineup/bundle/` on the author's `vite`): an http(s) URL on
- * this machine only — `localhost`, `127.0.0.1` or `[::1]` — as a base URL (a trailing `lineup.manifest.json` is
- * dropped). Its files are verified like any bundle's; what it may not be is another machine's.
- */
-export function devBundleUrl(input: string): URL | AppCenterProblem {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    return { kind: 'invalid_url' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'invalid_url' };
-  if (!['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return { kind: 'dev_not_local' };
-  url.hash = '';
-  url.search = '';
-  url.username = '';
-  url.password = '';
-  if (url.pathname.endsWith(`/${MINIAPP_MANIFEST_FILE_NAME}`))
-    url.pathname = url.pathname.slice(0, -MINIAPP_MANIFEST_FILE_NAME.length);
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return url;
-}
-
-/**
- * The files of a picked folder by their path inside it: `webkitRelativePath` starts with the folder's own name
- * (`dist/assets/app.js`), which is not part of the bundle, so it is stripped (`assets/app.js`). A file without a
- * relative path (picked on its own) keeps its name.
- */
-export function pickedFolderFiles(files: Iterable<File>): {
-  readonly folder: string;
-  readonly files: ReadonlyMap<string, Blob>;
-} {
-  const byPath = new Map<string, Blob>();
-  let folder = '';
-  for (const file of files) {
-    // Empty (or absent outside browsers) for a file picked on its own.
-    const relative = file.webkitRelativePath ?? '';
-    const slash = relative.indexOf('/');
-    if (slash < 0) byPath.set(file.name, file);
-    else {
-      folder ||= relative.slice(0, slash);
-      byPath.set(relative.slice(slash + 1), file);
-    }
-  }
-  return { folder, files: byPath };
-}
 
 export class AppCenter {
   readonly #db: RuntimeDatabase;
@@ -308,7 +144,8 @@ export class AppCenter {
     ]);
     const apps = await Promise.all(
       records.map((record) =>
-        this.#installed(
+        readInstalledApp(
+          this.#db,
           record,
           grants.filter((grant) => grant.appId === record.id),
         ),
@@ -566,29 +403,6 @@ export class AppCenter {
 
   #name(appId: string): string {
     return this.#snapshot.apps.find((app) => app.record.id === appId)?.record.manifest.name ?? appId;
-  }
-
-  async #installed(record: AppRecord, grants: readonly ToolGrantRecord[]): Promise<InstalledApp> {
-    const picked = record.kind !== 'mcp_server' && record.bundleUrl === PICKED_BUNDLE_URL;
-    // A refused download is audited under the URL it came from (the manifest's id was not trusted yet); a
-    // picked folder's URL is every picked app's, so it is not attributed to one.
-    const keys = new Set([record.id]);
-    for (const url of [appSource(record), record.previous?.bundleUrl])
-      if (url !== undefined && url !== PICKED_BUNDLE_URL) keys.add(url);
-    const entries = (
-      await Promise.all([...keys].map((key) => this.#db.getAllFromIndex('audit', 'by_app', key)))
-    ).flat();
-    const audit = entries.sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
-    const latest = audit.find((entry) => entry.type === 'bundle_rejected' || SETTLING.has(entry.type));
-    return {
-      record,
-      bundleBytes: bundleBytes(record),
-      picked,
-      audit: audit.slice(0, APP_AUDIT_LIMIT),
-      refused: latest?.type === 'bundle_rejected' ? latest : undefined,
-      rolledBack: latest?.type === 'app_rolled_back' ? latest : undefined,
-      grants,
-    };
   }
 
   #setAction(

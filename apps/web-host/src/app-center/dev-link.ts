@@ -11,7 +11,8 @@
  * which app the last good build installed — it stays installed and keeps answering calls; the next good build
  * is installed. A refused install is shown and tried again when the manifest changes.
  */
-import { type AppCenter, devBundleUrl } from './app-center.ts';
+import type { AppCenter } from './app-center.ts';
+import { devBundleUrl } from './bundle-sources.ts';
 
 /** How often the dev bundle's manifest is read. */
 export const DEV_POLL_MS = 1_000;

@@ -1,6 +1,6 @@
 /**
  * Why an app center action did not happen: whatever the runtime threw, kept as data so each language words it
- * itself (i18n.tsx) and the file and both digests of a refused bundle are always shown.
+ * itself (i18n/app-center-problems.ts) and the file and both digests of a refused bundle are always shown.
  */
 import { BundleIntegrityError, type BundleIntegrityErrorCode } from '@lineup/runtime';
 import { McpServerError, type McpServerErrorCode } from '@lineup/runtime/mcp';

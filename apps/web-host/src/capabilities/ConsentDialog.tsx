@@ -12,7 +12,8 @@
 import type { ConsentRequest } from '@lineup/runtime';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { currentOpener, returnFocus } from '../focus.ts';
-import { type HostText, useText } from '../i18n.tsx';
+import type { HostText } from '../i18n/host-text.ts';
+import { useText } from '../i18n/LanguageProvider.tsx';
 import type { ConsentItem, ConsentQueue } from './consent.ts';
 import { ToolConsentFacts } from './ToolConsentFacts.tsx';
 import { useToolConsentText } from './tool-consent-texts.ts';

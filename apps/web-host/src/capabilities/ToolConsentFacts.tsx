@@ -6,7 +6,7 @@
  */
 import type { ToolConsentQuestion } from '@lineup/runtime';
 import { findHiddenCharacters, revealHiddenCharacters } from '@lineup/shared';
-import { useText } from '../i18n.tsx';
+import { useText } from '../i18n/LanguageProvider.tsx';
 import { useToolConsentText } from './tool-consent-texts.ts';
 
 /** Top-level arguments listed one per line; the rest are counted, and the full JSON is one click away. */

@@ -1,11 +1,12 @@
 /**
  * The host's words for the consent of Agent Tool and view calls, in English and Chinese: the question
  * (ToolConsentFacts.tsx) and the app center's consent settings (app-center/ConsentSettings.tsx). A table of its own
- * beside i18n.tsx, which holds the rest of the host's text.
+ * beside the host's other text tables (i18n/).
  */
 import type { ToolPolicyDecision, ToolPolicySource } from '@lineup/runtime';
 import type { LineUpRiskLevel } from '@lineup/shared/protocol';
-import { type HostLanguage, useLanguage } from '../i18n.tsx';
+import { useLanguage } from '../i18n/LanguageProvider.tsx';
+import type { HostLanguage } from '../i18n/language.ts';
 
 const en = {
   title: 'The agent asks to run a tool',

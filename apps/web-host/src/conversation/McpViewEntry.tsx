@@ -20,7 +20,7 @@
 import type { CapabilityRecord } from '@lineup/runtime';
 import { type McpViewDeclarations, mcpViewAsksForMore } from '@lineup/shared/protocol';
 import { useEffect, useRef, useState } from 'react';
-import { useLanguage, useText } from '../i18n.tsx';
+import { useLanguage, useText } from '../i18n/LanguageProvider.tsx';
 import { useRuntime } from '../runtime.tsx';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { proposeDraft } from './drafts.ts';

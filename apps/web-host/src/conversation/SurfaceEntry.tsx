@@ -9,7 +9,7 @@
 import type { UIOpenPayload } from '@lineup/shared/protocol';
 import { type SurfaceInstances, surfaceBundleFromFiles } from '@lineup/surface-host';
 import { useEffect, useRef, useState } from 'react';
-import { useText } from '../i18n.tsx';
+import { useText } from '../i18n/LanguageProvider.tsx';
 import { useRuntime } from '../runtime.tsx';
 
 export function SurfaceEntry({

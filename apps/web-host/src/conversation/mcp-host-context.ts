@@ -3,7 +3,7 @@
  * theme and the host's style variables for it (light and dark, the same colours as the host's own), the user's
  * language, the display mode (inline only: a view lives in the conversation) and the room it has.
  */
-import type { HostLanguage } from '../i18n.tsx';
+import type { HostLanguage } from '../i18n/language.ts';
 
 export type HostTheme = 'light' | 'dark';
 

@@ -19,7 +19,7 @@ import type { AppRecord, AppRegistry } from '@lineup/runtime';
 import type { AgentToolDescriptor, McpServerManifest, McpView } from '@lineup/shared/protocol';
 import { type McpViewHandle, mcpViewBundle, mountMcpView, prepareMcpView } from '@lineup/surface-host';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { HostLanguage } from '../i18n.tsx';
+import type { HostLanguage } from '../i18n/language.ts';
 import {
   type HostTheme,
   hostTheme,

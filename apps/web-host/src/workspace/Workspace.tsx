@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { currentOpener, returnFocus } from '../focus.ts';
-import { useText } from '../i18n.tsx';
+import { useText } from '../i18n/LanguageProvider.tsx';
 import { useRuntime, useWorkspace } from '../runtime.tsx';
 
 export function Workspace() {
