@@ -24,7 +24,7 @@ import {
   parseMiniAppMessageFromFrameCompact as parseMiniAppMessageFromFrame,
   parseMiniAppMessageToFrameCompact as parseMiniAppMessageToFrame,
 } from '@lineup/shared/bridge';
-import type { AgentTools } from './define.js';
+import type { AgentTools } from './agent-tool.js';
 
 /** The URL fragment parameter that carries the instance id the runtime mounted this page as. */
 export { MINIAPP_INSTANCE_PARAMETER };

@@ -6,7 +6,8 @@
  */
 import precomputed from 'lineup:miniapp-descriptors';
 import { LineUpError } from '@lineup/shared';
-import type { AgentToolDefinition, AgentTools, AgentToolsDefinition } from './define.js';
+import type { AgentToolDefinition, AgentTools } from './agent-tool.js';
+import type { AgentToolsDefinition } from './define.js';
 import { agentToolsOf } from './handle.js';
 
 /** The page's tools are not the ones the build described (the tools module has side effects that differ). */

@@ -2,7 +2,8 @@ import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import { parseAgentToolDescriptor } from '@lineup/shared/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type AgentToolDefinition, defineAgentTools } from './define.js';
+import type { AgentToolDefinition } from './agent-tool.js';
+import { defineAgentTools } from './define.js';
 import { agentToolsOf } from './handle.js';
 
 const base = {

@@ -5,14 +5,13 @@
 import type { AgentToolCallModel, RuntimeToolBuiltin } from '@lineup/shared/protocol';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type AgentTools,
-  agentTool,
-  defineAgentTools,
-  type RuntimeAgentTool,
-  type SdkAgentToolActivation,
-  type SdkAgentToolCallModel,
-} from './define.js';
+import type {
+  AgentTools,
+  RuntimeAgentTool,
+  SdkAgentToolActivation,
+  SdkAgentToolCallModel,
+} from './agent-tool.js';
+import { agentTool, defineAgentTools } from './define.js';
 
 const contract = {
   contractVersion: '1.0',

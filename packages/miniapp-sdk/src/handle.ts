@@ -12,7 +12,7 @@ import {
 } from '@lineup/shared/bridge';
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
 import type { z } from 'zod';
-import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './define.js';
+import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './agent-tool.js';
 
 const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
 /** A quoted key (`["a b"]`): a key that is not a name could be anything the user wrote. */

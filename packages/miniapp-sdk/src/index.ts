@@ -5,6 +5,19 @@
  */
 
 export type { MiniAppLifecyclePhase, MiniAppSessionData } from '@lineup/shared/bridge';
+export type {
+  AgentToolContext,
+  AgentToolDefinition,
+  AgentToolErrorCode,
+  AgentToolOutcome,
+  AgentTools,
+  DeadlineOperationAgentTool,
+  OperationInterruptAgentTool,
+  RuntimeAgentTool,
+  SdkAgentTool,
+  SdkAgentToolActivation,
+  SdkAgentToolCallModel,
+} from './agent-tool.js';
 export {
   createMiniAppClient,
   instanceIdFromHash,
@@ -15,20 +28,5 @@ export {
   MiniAppRequestError,
   type SessionDataSnapshot,
 } from './client.js';
-export {
-  type AgentToolContext,
-  type AgentToolDefinition,
-  type AgentToolErrorCode,
-  type AgentToolOutcome,
-  type AgentTools,
-  type AgentToolsDefinition,
-  agentTool,
-  type DeadlineOperationAgentTool,
-  defineAgentTools,
-  type OperationInterruptAgentTool,
-  type RuntimeAgentTool,
-  type SdkAgentTool,
-  type SdkAgentToolActivation,
-  type SdkAgentToolCallModel,
-} from './define.js';
+export { type AgentToolsDefinition, agentTool, defineAgentTools } from './define.js';
 export { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';

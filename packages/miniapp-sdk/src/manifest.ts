@@ -13,7 +13,7 @@ import {
   parseMiniAppManifest,
   sortBundleFiles,
 } from '@lineup/shared/protocol';
-import type { AgentTools } from './define.js';
+import type { AgentTools } from './agent-tool.js';
 
 /** What the app says about itself; the tools come from `defineAgentTools`. */
 export interface MiniAppInfo {

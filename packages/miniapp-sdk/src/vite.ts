@@ -28,7 +28,7 @@ import {
   resolveConfig,
   type ViteDevServer,
 } from 'vite';
-import type { AgentTools } from './define.js';
+import type { AgentTools } from './agent-tool.js';
 import { DEV_BUNDLE_PATH, devBundleMiddleware } from './dev-bundle.js';
 import { HARNESS_PATH, harnessPage } from './harness.js';
 import { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';

@@ -40,7 +40,6 @@ export {
   type AppRegistryOptions,
   buildInventory,
   type CapabilityDeclaration,
-  type Clock,
   HOST_STANDARD_COMPONENTS,
   type InstallOutcome,
 } from './apps/registry.js';
@@ -68,11 +67,10 @@ export {
   type AgentClientSendResult,
   type AgentConnectionStatus,
   type CapabilityCallReceiver,
-  type SurfaceReferenceChecker,
-  type SurfaceReferenceStatus,
   type ToolCallReceiver,
 } from './client/agent-client.js';
 export { prepareAgentClient } from './client/prepare.js';
+export type { SurfaceReferenceChecker, SurfaceReferenceStatus } from './client/surface-reference.js';
 export {
   type AgentTransport,
   createInProcessTransport,
@@ -206,6 +204,7 @@ export {
   type RuntimeLockState,
   runtimeLockName,
 } from './storage/runtime-lock.js';
+export type { Clock } from './time/clock.js';
 export { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from './tools/intake.js';
 export { type SchemaOwner, SchemaUnusableError, type SchemaUnusableReason } from './tools/schema-check.js';
 export { assertUsableSchema } from './tools/schema-validator.js';

@@ -36,13 +36,13 @@ import {
   type UIDocumentRef,
 } from '@lineup/shared';
 import { UIActionPayloadSchema } from '@lineup/shared/protocol';
-import type { Clock } from '../apps/registry.js';
 import {
   type ActionLedgerRecord,
   type ActionReceiptStatus,
   type RuntimeDatabase,
   STRICT,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 
 /** Where the ledger finds the document an agent sent (a `ConversationStore`). */
 export interface ActionDocumentSource {

@@ -37,9 +37,9 @@ import {
   type UICapabilityRisk,
 } from '@lineup/shared';
 import type { LineUpRiskLevel, UIActionAnswerPayload, UIActionPayload } from '@lineup/shared/protocol';
-import type { Clock } from '../apps/registry.js';
 import { CapabilityError, type CapabilityRuntime } from '../capabilities/capability-runtime.js';
 import type { ActionLedgerRecord, CapabilityRecord, RuntimeDatabase } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import { assertUsableSchema, matchesSchema } from '../tools/schema-validator.js';
 import { type ActionDocumentSource, ActionLedger } from './action-ledger.js';
 

@@ -32,7 +32,7 @@ import {
   type SurfaceReference,
   toAgentToolInventoryEntry,
 } from '@lineup/shared/protocol';
-import type { SurfaceReferenceStatus } from '../client/agent-client.js';
+import type { SurfaceReferenceStatus } from '../client/surface-reference.js';
 import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
 import { acceptedChange, toolPolicyChange, trustChange, withHeldChanges } from '../consent/settings.js';
 import { consentToolOf, effectivePolicy, toolDefinitionHash } from '../consent/tool-consent.js';
@@ -51,6 +51,7 @@ import {
   type ToolGrantRecord,
   writeInventoryFence,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import { assertUsableSchema } from '../tools/schema-validator.js';
 import {
   BundleIntegrityError,
@@ -64,11 +65,6 @@ import {
 export const HOST_STANDARD_COMPONENTS: readonly StandardComponent[] = Object.freeze([
   Object.freeze({ id: 'intelligent_ui', version: '1.1' }),
 ]);
-
-/** The clock the registry stamps records with (a test passes its own). */
-export interface Clock {
-  now(): number;
-}
 
 export type InstallOutcome = 'installed' | 'updated' | 'unchanged';
 

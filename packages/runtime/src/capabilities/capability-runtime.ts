@@ -27,7 +27,6 @@ import {
   AppResultPayloadSchema,
   type LineUpRiskLevel,
 } from '@lineup/shared/protocol';
-import type { Clock } from '../apps/registry.js';
 import {
   CAPABILITY_CALL_STORES,
   type CapabilityCallRecord,
@@ -36,6 +35,7 @@ import {
   type RuntimeDatabase,
   STRICT,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import { matchesSchema } from '../tools/schema-validator.js';
 
 /** What the host runs for a capability. */

@@ -53,7 +53,6 @@ import {
   type LineUpUnsupportedReason,
   parseEnvelope,
   readEnvelopeText,
-  type SurfaceReference,
   type ToolCallPayload,
   type UIActionAnswerPayload,
   type UIActionPayload,
@@ -64,6 +63,7 @@ import type { ConversationJournal } from '../conversations/conversation-store.js
 import type { OutboxMessage } from '../outbox/delivery.js';
 import type { ToolCallAnswer, ToolCallDisposition } from '../tools/intake.js';
 import { StreamReceivers } from './stream-receivers.js';
+import type { SurfaceReferenceChecker } from './surface-reference.js';
 import type { AgentTransport, TransportListener } from './transport.js';
 
 /** The connection's state, for a status indicator. */
@@ -125,17 +125,6 @@ export interface CapabilityCallReceiver {
   receive(conversationId: string, call: AppCallPayload): Promise<{ readonly answer?: AppResultPayload }>;
   /** As `ToolCallReceiver.callRecorded`, for `app.call`. */
   callRecorded?(conversationId: string, callId: string): Promise<boolean>;
-}
-
-/**
- * What a `ui.open` by reference finds: `available` (an enabled app declares that Surface), `unknown_reference`
- * (no such app or Surface was ever installed here), `revoked` (its app was disabled or uninstalled).
- */
-export type SurfaceReferenceStatus = 'available' | 'unknown_reference' | 'revoked';
-
-/** Whether a `ui.open` by reference names a Surface this host can open now (an `AppRegistry`). */
-export interface SurfaceReferenceChecker {
-  checkSurfaceReference(reference: SurfaceReference): Promise<SurfaceReferenceStatus>;
 }
 
 /** Where the agent's answers for DSL agent actions go (an `ActionRunner`). */

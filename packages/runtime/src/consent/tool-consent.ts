@@ -34,6 +34,7 @@ import type {
   ToolCallRecord,
   ToolGrantRecord,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import {
   type ToolConsentFacts,
   type ToolConsentPolicy,
@@ -117,11 +118,6 @@ export interface ConsentTool {
   readonly definition: unknown;
   /** The server's own name of the tool, for an MCP server. */
   readonly serverTool?: string;
-}
-
-/** The clock the step stamps questions and grants with. */
-interface Clock {
-  now(): number;
 }
 
 const grantKey = (conversationId: string, tool: string) => `${conversationId}\n${tool}`;

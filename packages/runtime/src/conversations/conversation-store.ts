@@ -12,7 +12,6 @@
 import { LineUpError } from '@lineup/shared';
 import { LINEUP_WIRE_LIMITS, type LineUpMessage } from '@lineup/shared/protocol';
 import type { IDBPObjectStore, StoreNames } from 'idb';
-import type { Clock } from '../apps/registry.js';
 import {
   CONVERSATION_STORES,
   type ConversationMessageRecord,
@@ -25,6 +24,7 @@ import {
   type StoredMessageRecord,
   type ViewStateRecord,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 
 export interface ReceivedManyOptions {
   /** Told, once, which of the messages are new, as soon as that is known (before the transaction commits). */

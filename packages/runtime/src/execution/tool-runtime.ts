@@ -29,7 +29,7 @@ import {
   type ToolProgressStatus,
   type ToolResultPayload,
 } from '@lineup/shared/protocol';
-import type { AppRegistry, Clock } from '../apps/registry.js';
+import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, type ToolConsentConfirm, ToolConsentStep } from '../consent/tool-consent.js';
 import {
@@ -58,6 +58,7 @@ import {
   STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import {
   type IntakeTransaction,
   type ToolCallAnswer,

@@ -9,6 +9,7 @@
  * delivered history.
  */
 import type { OutboxRecord, RuntimeDatabase } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 
 /** The part of `navigator.locks` delivery uses. */
 export interface OutboxLocks {
@@ -28,7 +29,7 @@ export interface DeliveryReport {
 
 export interface OutboxDeliveryOptions {
   /** Unix milliseconds for `deliveredAt` (default `Date`). */
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   /**
    * Cross-tab mutual exclusion (default `navigator.locks` where it exists). Without it, runs of one
    * `OutboxDelivery` still never overlap, but two tabs could each send a row before marking it.
@@ -43,7 +44,7 @@ function defaultLocks(): OutboxLocks | null {
 
 export class OutboxDelivery {
   readonly #db: RuntimeDatabase;
-  readonly #clock: { now(): number };
+  readonly #clock: Clock;
   readonly #locks: OutboxLocks | null;
   #running: Promise<DeliveryReport> | null = null;
   /** A `deliver` call came during a run: read the pending rows once more before ending it. */

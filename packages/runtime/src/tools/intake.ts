@@ -23,7 +23,7 @@ import {
   type ToolErrorCode,
 } from '@lineup/shared/protocol';
 import type { IDBPTransaction } from 'idb';
-import { type AppRegistry, buildInventory, type Clock } from '../apps/registry.js';
+import { type AppRegistry, buildInventory } from '../apps/registry.js';
 import {
   abortQuietly,
   type InventoryRecord,
@@ -34,6 +34,7 @@ import {
   STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
 import { matchesSchema, refusalOf, type SchemaIssue } from './schema-validator.js';
 
 /** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
