@@ -39,6 +39,8 @@ export function chatCompletionsBrain(options: ChatCompletionsBrainOptions): Agen
         agent.restore(entries);
         return [];
       },
+      // Idle between turns: the host may drop it then, and restore it from the log when the conversation speaks.
+      idle: () => !agent.busy(),
     };
   };
 }

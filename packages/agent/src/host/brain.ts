@@ -46,6 +46,13 @@ export interface ConversationBrain {
    * A brain without it starts from the last inventory alone.
    */
   restore?(entries: readonly ReplayEntry[]): string[];
+  /**
+   * Optional: whether the brain has nothing in flight (no model turn running). A brain that can both `restore` and
+   * say it is idle may be dropped from memory once its conversation has been quiet for the host's `brainIdleMs`
+   * (nothing queued, nothing it `schedule`d still to run); it is made again, and restored from the log, when the
+   * conversation next has work. A brain without it stays in memory while the host runs.
+   */
+  idle?(): boolean;
 }
 
 export type AgentBrain = (context: BrainContext) => ConversationBrain;

@@ -41,6 +41,11 @@ interface Conversation {
   handledSeq: number;
   /** The chain of this conversation's work: envelopes in, envelopes out, in order. */
   queue: Promise<void>;
+  /** Work queued and not finished, and callbacks its brain scheduled that have not run: while either, it is busy. */
+  queued: number;
+  timers: number;
+  /** When it last had work (ms, the host's clock). */
+  lastActive: number;
 }
 
 export interface ConversationsOptions {
@@ -55,6 +60,12 @@ export interface ConversationsOptions {
   readonly linkOf: (deviceId: string) => DeviceLink | undefined;
   /** The devices connected to this worker. */
   readonly devices: () => string[];
+  /**
+   * How long a conversation's brain may sit idle before it is dropped from memory (default 10 minutes); it is made
+   * again, and rebuilt from the log with `restore`, when the conversation next has work. Only brains that can say
+   * they are `idle()` and can `restore` are dropped.
+   */
+  readonly brainIdleMs?: number;
 }
 
 /** Said to a device whose last message a brain that cannot `restore` was answering when its worker ended. */
@@ -81,6 +92,9 @@ export class Conversations {
         owned: false,
         handledSeq: 0,
         queue: Promise.resolve(),
+        queued: 0,
+        timers: 0,
+        lastActive: Date.now(),
       };
       this.#conversations.set(id, conversation);
     }
@@ -94,9 +108,48 @@ export class Conversations {
 
   /** Runs `work` after everything queued for the conversation before it. */
   #enqueue(conversation: Conversation, work: () => Promise<void>): Promise<void> {
-    const run = conversation.queue.then(work).catch((error: unknown) => this.options.report(error));
+    conversation.queued += 1;
+    conversation.lastActive = Date.now();
+    const run = conversation.queue
+      .then(work)
+      .catch((error: unknown) => this.options.report(error))
+      .finally(() => {
+        conversation.queued -= 1;
+        conversation.lastActive = Date.now();
+      });
     conversation.queue = run;
     return run;
+  }
+
+  /** How many conversations have a brain in memory on this worker. */
+  get brains(): number {
+    let count = 0;
+    for (const conversation of this.#conversations.values()) if (conversation.brain !== undefined) count += 1;
+    return count;
+  }
+
+  /**
+   * Drops the conversations whose brain has been idle for `brainIdleMs`: nothing queued, nothing scheduled, and the
+   * brain itself says it is `idle()` (no model turn running). Their next work makes a brain again from the log.
+   */
+  evictIdle(now = Date.now()): number {
+    const idleMs = this.options.brainIdleMs ?? 600_000;
+    let evicted = 0;
+    for (const conversation of [...this.#conversations.values()]) {
+      const { brain } = conversation;
+      if (
+        brain?.idle === undefined ||
+        brain.restore === undefined ||
+        conversation.queued > 0 ||
+        conversation.timers > 0 ||
+        now - conversation.lastActive < idleMs ||
+        !brain.idle()
+      )
+        continue;
+      this.#forget(conversation);
+      evicted += 1;
+    }
+    return evicted;
   }
 
   /** New envelopes were taken for `key`: hands them to its brain here, if this worker owns or can claim it. */
@@ -227,7 +280,15 @@ export class Conversations {
       agentId: this.options.agentId,
       store: this.options.store,
       streams: this.options.streams,
-      schedule: this.options.schedule,
+      // Counted, so that a conversation with a callback still to run is never dropped as idle.
+      schedule: (callback, delayMs) => {
+        conversation.timers += 1;
+        this.options.schedule(() => {
+          conversation.timers -= 1;
+          conversation.lastActive = Date.now();
+          callback();
+        }, delayMs);
+      },
       report: this.options.report,
       send: (text) => {
         void this.#enqueue(conversation, () => this.#sendOut(conversation, text));

@@ -82,6 +82,12 @@ export interface AgentHostOptions {
    * with 4008 `unauthorized`.
    */
   readonly tokenCheckMs?: number;
+  /**
+   * How long a conversation's brain may sit idle in memory (default 600,000 ms, 10 minutes). A brain that can
+   * `restore` and says it is `idle()` (the included ones do) is then dropped, and rebuilt from the log when its
+   * conversation next has work: memory follows the conversations in use, not every conversation ever seen.
+   */
+  readonly brainIdleMs?: number;
   /** Problems worth a log line: refused frames, brain errors, failed sends. Never about a frame's content. */
   readonly onProblem?: (problem: unknown) => void;
 }
@@ -90,6 +96,8 @@ export interface AgentHost {
   /** `ws://host:port/path`: add `?token=<device token>` for a device. */
   readonly url: string;
   readonly port: number;
+  /** What this worker holds now: open device connections, and conversation brains in memory. */
+  stats(): { readonly connections: number; readonly brains: number };
   /**
    * Stops accepting, closes every socket, cancels what brains scheduled and ends this run for the other workers (its
    * conversations may move at once). The store stays open.
@@ -155,6 +163,7 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
     agentId,
     report,
     linkOf: (deviceId) => links.get(deviceId),
+    ...(options.brainIdleMs === undefined ? {} : { brainIdleMs: options.brainIdleMs }),
     schedule: (callback, delayMs) => {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -348,6 +357,8 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
     }, options.pollMs ?? 250);
   };
   poll();
+  const idleMs = options.brainIdleMs ?? 600_000;
+  const eviction = setInterval(() => conversations.evictIdle(), Math.max(100, Math.min(idleMs / 4, 60_000)));
   // Tokens revoked or replaced while their connections are open: those connections end.
   const tokenCheck = setInterval(() => {
     const open = [...tokens];
@@ -368,11 +379,13 @@ export async function startAgentHost(options: AgentHostOptions): Promise<AgentHo
   return {
     url: `ws://${shownHost}:${port}${path}`,
     port,
+    stats: () => ({ connections: tokens.size, brains: conversations.brains }),
     close: () =>
       new Promise<void>((done) => {
         closed = true;
         clearInterval(heartbeat);
         clearInterval(tokenCheck);
+        clearInterval(eviction);
         clearTimeout(polling);
         // The others may take this worker's conversations at once.
         store.retire().catch(() => {});

@@ -90,6 +90,8 @@ export interface LLMAgent {
   ): void;
   /** Resolves when every turn started so far has finished (for tests and shutdown). */
   idle(): Promise<void>;
+  /** Whether a turn is running or queued now (a model call, or a wait for a tool result within a turn). */
+  busy(): boolean;
 }
 
 export const DEFAULT_INSTRUCTIONS =
@@ -155,6 +157,15 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
   };
   const seen = new RecentIds(4_096);
   const conversations = new Map<string, Conversation>();
+  /** Turns queued or running, over all conversations. */
+  let turns = 0;
+  /** Chains `turn` after the conversation's queue, counted in `turns` until it ends. */
+  const chainTurn = (conversation: Conversation, turn: () => Promise<void>) => {
+    turns += 1;
+    conversation.queue = conversation.queue.then(turn).finally(() => {
+      turns -= 1;
+    });
+  };
   /** The `tool.call` envelopes sent, by envelope id → `call_id`, to answer an `unsupported`. */
   const sentCalls = new Map<string, string>();
   const systemPrompt = [
@@ -193,7 +204,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
       // operation): the waiting calls get an interim answer now and their final result arrives as a later note.
       releaseWaitingCalls(conversation);
     }
-    conversation.queue = conversation.queue.then(async () => {
+    chainTurn(conversation, async () => {
       if (fromUser) conversation.waitingUsers -= 1;
       conversation.history.push(message);
       await runTurn(conversationId, conversation).catch(report);
@@ -527,7 +538,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
     for (const [conversationId, waiting] of unanswered) {
       if (!waiting) continue;
       const conversation = conversationOf(conversationId);
-      conversation.queue = conversation.queue.then(() => runTurn(conversationId, conversation).catch(report));
+      chainTurn(conversation, () => runTurn(conversationId, conversation).catch(report));
     }
   }
 
@@ -546,6 +557,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
         report(error);
       }
     },
+    busy: () => turns > 0,
     async idle() {
       let before: Promise<void>[];
       do {
