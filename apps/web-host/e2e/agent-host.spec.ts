@@ -435,5 +435,9 @@ test.describe('a stream across a restart', () => {
       [2, 'completed', true],
     ]);
     await page.screenshot({ path: 'test-results/agent-host-stream-restart.png', fullPage: true });
+    // In Chinese, the same: the interrupted generation says so in the host's language.
+    await page.getByRole('button', { name: '中文' }).click();
+    await expect(streams.first()).toContainText('生成已中断；这是最后一个完整版本。');
+    await page.screenshot({ path: 'test-results/agent-host-stream-restart-zh.png', fullPage: true });
   });
 });
