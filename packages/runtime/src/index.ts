@@ -35,14 +35,10 @@ export {
   pickedBundleFetch,
   verifyBundleFiles,
 } from './apps/bundle.js';
-export {
-  AppRegistry,
-  type AppRegistryOptions,
-  buildInventory,
-  type CapabilityDeclaration,
-  HOST_STANDARD_COMPONENTS,
-  type InstallOutcome,
-} from './apps/registry.js';
+export type { CapabilityDeclaration } from './apps/capability-declarations.js';
+export type { InstallOutcome } from './apps/install.js';
+export { buildInventory, HOST_STANDARD_COMPONENTS } from './apps/inventory.js';
+export { AppRegistry, type AppRegistryOptions } from './apps/registry.js';
 export {
   type CapabilityCallAnswer,
   type CapabilityCallDisposition,
@@ -56,11 +52,11 @@ export {
   type ConsentRequest,
   type ExecuteOutcome,
 } from './capabilities/capability-runtime.js';
+export { AgentClient } from './client/agent-client.js';
+export { AgentClientError } from './client/agent-client-error.js';
 export {
   type ActionAnswerReceiver,
   AGENT_CLIENT_LIMITS,
-  AgentClient,
-  AgentClientError,
   type AgentClientHandlers,
   type AgentClientLimits,
   type AgentClientOptions,
@@ -68,7 +64,7 @@ export {
   type AgentConnectionStatus,
   type CapabilityCallReceiver,
   type ToolCallReceiver,
-} from './client/agent-client.js';
+} from './client/agent-client-options.js';
 export { prepareAgentClient } from './client/prepare.js';
 export type { SurfaceReferenceChecker, SurfaceReferenceStatus } from './client/surface-reference.js';
 export {

@@ -20,13 +20,8 @@
  * reload `recover()` settles what was left in flight: a call still waiting for consent is `cancelled`
  * (`interrupted`), one that was running is `failed` (`outcome_unknown`): it is never run a second time.
  */
-import { hashCanonicalJSON, LineUpError } from '@lineup/shared';
-import {
-  type AppCallPayload,
-  type AppResultPayload,
-  AppResultPayloadSchema,
-  type LineUpRiskLevel,
-} from '@lineup/shared/protocol';
+import { hashCanonicalJSON } from '@lineup/shared';
+import type { AppCallPayload, AppResultPayload } from '@lineup/shared/protocol';
 import {
   CAPABILITY_CALL_STORES,
   type CapabilityCallRecord,
@@ -37,66 +32,25 @@ import {
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import { matchesSchema } from '../tools/schema-validator.js';
+import { type CapabilityCallContext, finishCall, markCallRunning } from './capability-call-store.js';
+import {
+  askCapabilityConsent,
+  type CapabilityConsentContext,
+  type ConsentDecision,
+  type ConsentOutcome,
+  type ConsentRequest,
+  type ConsentSubject,
+  capabilityGrantKey,
+} from './capability-consent.js';
+import { type CapabilityHandler, type ExecuteOutcome, runCapabilityHandler } from './capability-handler.js';
 
-/** What the host runs for a capability. */
-export type CapabilityHandler = (
-  args: Readonly<Record<string, unknown>>,
-  context: {
-    readonly conversationId: string;
-    readonly callId: string;
-    /** Aborted when the call can no longer complete (the runtime is disposed). */
-    readonly signal: AbortSignal;
-  },
-) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-/** A handler that fails on purpose: the agent gets `failed` with this stable `code` (and no other text). */
-export class CapabilityError extends LineUpError {
-  override readonly name = 'CapabilityError';
-  constructor(code: string, message = code) {
-    super(code, message);
-  }
-}
-
-/**
- * Who asks: the agent with an `app.call`, or a DSL 1.1 `invoke` button the user clicked in an interface the agent
- * sent (an action of the ledger, seed 002 §11).
- */
-export type ConsentOrigin =
-  | { readonly kind: 'agent' }
-  | {
-      readonly kind: 'interface';
-      readonly operationId: string;
-      /** The interface's title and the action id, as the agent's document declared them: show as text. */
-      readonly title: string;
-      readonly actionId: string;
-    }
-  /** The view of an installed MCP server (its `ui/open-link`, say): the server's name, as text. */
-  | { readonly kind: 'view'; readonly operationId: string; readonly server: string };
-
-/** What the user is asked (the host shows it; the reason as text, never as markup). */
-export interface ConsentRequest {
-  readonly conversationId: string;
-  /** The `call_id` of an `app.call`, or the `operationId` of an interface action. */
-  readonly callId: string;
-  readonly origin: ConsentOrigin;
-  readonly capability: Pick<CapabilityRecord, 'name' | 'version' | 'risk' | 'description'>;
-  readonly reason: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** Unix ms: past it the answer no longer counts (the call is `expired`). An interface action never expires. */
-  readonly expiresAt: number;
-  /** Whether "remember for this conversation" may be offered (`user_confirmation` only). */
-  readonly rememberable: boolean;
-  /** `restricted`: the host asks a second, explicit confirmation before allowing. */
-  readonly extraStep: boolean;
-  /** Aborted when the call expires while the question is open: close the dialog. */
-  readonly signal: AbortSignal;
-}
-
-export type ConsentDecision =
-  | { readonly decision: 'allow'; readonly remember?: boolean }
-  | { readonly decision: 'deny' }
-  /** The dialog was closed without an answer (Escape, navigation). */
-  | { readonly decision: 'dismiss' };
+export type {
+  ConsentDecision,
+  ConsentOrigin,
+  ConsentOutcome,
+  ConsentRequest,
+} from './capability-consent.js';
+export { CapabilityError, type CapabilityHandler, type ExecuteOutcome } from './capability-handler.js';
 
 export interface CapabilityRuntimeOptions {
   /** The handlers of the declared capabilities, by name. A declared capability without one is `unsupported`. */
@@ -106,31 +60,6 @@ export interface CapabilityRuntimeOptions {
   readonly clock?: Clock;
   /** Called after a result was written to the outbox: deliver it. */
   readonly onResult?: (conversationId: string, result: AppResultPayload) => void;
-}
-
-/** How a consent question ended (or why none was asked). */
-export type ConsentOutcome =
-  | 'not_needed'
-  | 'remembered'
-  | 'allowed'
-  | 'denied'
-  | 'dismissed'
-  | 'expired'
-  | 'no_consent_ui';
-
-/** What running a handler gave: its checked output, or a stable code. */
-export type ExecuteOutcome =
-  | { readonly ok: true; readonly output: NonNullable<AppResultPayload['result']> }
-  | { readonly ok: false; readonly code: string };
-
-/** What a consent question is about. */
-interface ConsentSubject {
-  readonly conversationId: string;
-  readonly callId: string;
-  readonly origin: ConsentOrigin;
-  readonly reason: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  readonly expiresAt: number;
 }
 
 export type CapabilityCallDisposition = 'new' | 'replayed' | 'in_flight' | 'conflict';
@@ -155,12 +84,14 @@ export class CapabilityRuntime {
   readonly #abort = new AbortController();
   /** Calls this runtime is working on: a repeat while in flight waits for the same result. */
   readonly #inFlight = new Map<string, Promise<AppResultPayload>>();
+  readonly #context: CapabilityConsentContext & CapabilityCallContext;
 
   constructor(db: RuntimeDatabase, options: CapabilityRuntimeOptions) {
     this.#db = db;
     this.#options = options;
     const clock = options.clock;
     this.#now = clock === undefined ? Date.now : () => clock.now();
+    this.#context = { db, options, now: this.#now, disposed: this.#abort.signal };
   }
 
   /** Stops: open questions are dismissed by the host; running handlers see their signal aborted. */
@@ -382,36 +313,13 @@ export class CapabilityRuntime {
     );
   }
 
-  /**
-   * Runs a capability's handler and checks its output: the output when it matches the output schema (and is a
-   * valid `app.result` result), else a stable code — the handler's `CapabilityError` code, `execution_failed` for
-   * anything else it threw, `invalid_output`. The handler's own text never leaves.
-   */
-  async #execute(
+  /** Runs a capability's handler and checks its output (`runCapabilityHandler`), under this runtime's signal. */
+  #execute(
     capability: CapabilityRecord,
     args: Readonly<Record<string, unknown>>,
     context: { readonly conversationId: string; readonly callId: string },
   ): Promise<ExecuteOutcome> {
-    let output: Record<string, unknown>;
-    try {
-      const handler = this.#options.handlers[capability.name];
-      if (handler === undefined) throw new CapabilityError('unknown_capability');
-      output = await handler(args, { ...context, signal: this.#abort.signal });
-    } catch (error) {
-      const code =
-        error instanceof CapabilityError && /^[a-z][a-z0-9_]{0,63}$/.test(error.code)
-          ? error.code
-          : 'execution_failed';
-      return { ok: false, code };
-    }
-    const checked = AppResultPayloadSchema.safeParse({
-      call_id: context.callId,
-      status: 'completed',
-      result: output,
-    });
-    if (!checked.success || !matchesSchema(capability.output_schema, output) || !checked.data.result)
-      return { ok: false, code: 'invalid_output' };
-    return { ok: true, output: checked.data.result };
+    return runCapabilityHandler(this.#options, capability, args, context, this.#abort.signal);
   }
 
   /**
@@ -481,7 +389,7 @@ export class CapabilityRuntime {
   async needsConsent(conversationId: string, capability: CapabilityRecord): Promise<boolean> {
     if (capability.risk === 'display_only') return false;
     if (capability.risk !== 'user_confirmation') return true;
-    const grant = await this.#db.get('grants', key(conversationId, capability.name));
+    const grant = await this.#db.get('grants', capabilityGrantKey(conversationId, capability.name));
     return grant === undefined || grant.version !== capability.version;
   }
 
@@ -497,146 +405,23 @@ export class CapabilityRuntime {
     });
   }
 
-  /** The consent the risk needs, from a remembered grant or the user. */
-  async #consent(record: ConsentSubject, capability: CapabilityRecord): Promise<ConsentOutcome> {
-    const risk: LineUpRiskLevel = capability.risk;
-    if (risk === 'display_only') return 'not_needed';
-    const grantKey = key(record.conversationId, capability.name);
-    if (risk === 'user_confirmation') {
-      const grant = await this.#db.get('grants', grantKey);
-      if (grant !== undefined && grant.version === capability.version) return 'remembered';
-    }
-    const confirm = this.#options.confirm;
-    if (confirm === undefined) return 'no_consent_ui';
-    // The question closes by itself when the call expires.
-    const expiry = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      const remaining = record.expiresAt - this.#now();
-      if (remaining <= 0) expiry.abort();
-      // setTimeout holds at most 2^31 - 1 ms; a later expiry is waited for in steps.
-      else timer = setTimeout(arm, Math.min(remaining, 2_147_483_647));
-    };
-    arm();
-    const onDispose = () => expiry.abort();
-    this.#abort.signal.addEventListener('abort', onDispose, { once: true });
-    let answer: ConsentDecision;
-    try {
-      answer = await Promise.race([
-        confirm({
-          conversationId: record.conversationId,
-          callId: record.callId,
-          origin: record.origin,
-          capability: {
-            name: capability.name,
-            version: capability.version,
-            risk,
-            description: capability.description,
-          },
-          reason: record.reason,
-          arguments: record.arguments,
-          expiresAt: record.expiresAt,
-          rememberable: risk === 'user_confirmation',
-          extraStep: risk === 'restricted',
-          signal: expiry.signal,
-        }),
-        new Promise<ConsentDecision>((resolve) =>
-          expiry.signal.addEventListener('abort', () => resolve({ decision: 'dismiss' }), { once: true }),
-        ),
-      ]);
-    } catch {
-      answer = { decision: 'dismiss' };
-    } finally {
-      clearTimeout(timer);
-      this.#abort.signal.removeEventListener('abort', onDispose);
-    }
-    // Past the expiry no answer counts: the question was closed, or answered too late.
-    if (!(record.expiresAt > this.#now())) return 'expired';
-    if (answer.decision === 'deny') return 'denied';
-    if (answer.decision !== 'allow') return 'dismissed';
-    if (answer.remember === true && risk === 'user_confirmation')
-      await this.#db.put('grants', {
-        key: grantKey,
-        conversationId: record.conversationId,
-        capability: capability.name,
-        version: capability.version,
-        grantedAt: this.#now(),
-      });
-    return 'allowed';
+  /** The consent the risk needs, from a remembered grant or the user (`askCapabilityConsent`). */
+  #consent(record: ConsentSubject, capability: CapabilityRecord): Promise<ConsentOutcome> {
+    return askCapabilityConsent(this.#context, record, capability);
   }
 
-  async #markRunning(
-    record: CapabilityCallRecord,
-    decision: CapabilityCallRecord['decision'],
-  ): Promise<void> {
-    const tx = this.#db.transaction(CAPABILITY_CALL_STORES, 'readwrite', STRICT);
-    const calls = tx.objectStore('capability_calls');
-    const current = await calls.get(record.key);
-    if (current?.stage === 'awaiting_consent') {
-      await calls.put({ ...current, stage: 'running', ...(decision === undefined ? {} : { decision }) });
-      await tx.objectStore('audit').add({
-        at: this.#now(),
-        type: 'capability_call_decided',
-        appId: 'host',
-        version: '',
-        conversationId: record.conversationId,
-        callId: record.callId,
-        detail: decision ?? 'allowed',
-      });
-    }
-    await tx.done;
+  /** Consent given: the call is running (`markCallRunning`). */
+  #markRunning(record: CapabilityCallRecord, decision: CapabilityCallRecord['decision']): Promise<void> {
+    return markCallRunning(this.#context, record, decision);
   }
 
-  /** Persists the one result (never over another), audits it and queues it for the agent. */
-  async #finish(
+  /** Persists the one result (never over another), audits it and queues it for the agent (`finishCall`). */
+  #finish(
     record: CapabilityCallRecord,
     result: AppResultPayload,
     decision?: CapabilityCallRecord['decision'],
   ): Promise<AppResultPayload> {
-    const tx = this.#db.transaction(CAPABILITY_CALL_STORES, 'readwrite', STRICT);
-    const calls = tx.objectStore('capability_calls');
-    const current = await calls.get(record.key);
-    if (current === undefined || current.result !== undefined) {
-      await tx.done;
-      return current?.result ?? result;
-    }
-    const now = this.#now();
-    await calls.put({
-      ...current,
-      stage: 'finished',
-      result,
-      ...(decision === undefined ? {} : { decision }),
-    });
-    const audit = tx.objectStore('audit');
-    if (decision !== undefined && current.stage === 'awaiting_consent')
-      await audit.add({
-        at: now,
-        type: 'capability_call_decided',
-        appId: 'host',
-        version: '',
-        conversationId: record.conversationId,
-        callId: record.callId,
-        detail: decision,
-      });
-    await audit.add({
-      at: now,
-      type: 'capability_call_finished',
-      appId: 'host',
-      version: '',
-      conversationId: record.conversationId,
-      callId: record.callId,
-      detail: `${record.call.capability} ${result.status}`,
-    });
-    await tx.objectStore('outbox').add({
-      at: now,
-      pending: OUTBOX_PENDING,
-      conversationId: record.conversationId,
-      type: 'lineup.v1.app.result',
-      payload: result,
-    });
-    await tx.done;
-    this.#options.onResult?.(record.conversationId, result);
-    return result;
+    return finishCall(this.#context, record, result, decision);
   }
 }
 

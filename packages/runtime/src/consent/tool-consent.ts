@@ -19,13 +19,7 @@
  * dismiss (Escape, closed) → `consent_dismissed`. A reload asks again (the question is in the record), and the
  * call's own timeout still ends it (`timeout`).
  */
-import { hashCanonicalJSON } from '@lineup/shared';
-import {
-  type AgentToolDescriptor,
-  type LineUpRiskLevel,
-  TOOL_CONSENT_LIMITS,
-  type ToolErrorCode,
-} from '@lineup/shared/protocol';
+import { TOOL_CONSENT_LIMITS, type ToolErrorCode } from '@lineup/shared/protocol';
 import type {
   AppRecord,
   ConsentTransaction,
@@ -36,67 +30,26 @@ import type {
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import {
-  type ToolConsentFacts,
-  type ToolConsentPolicy,
-  type ToolPolicyDecision,
-  type ToolPolicyRule,
-  toolConsentPolicy,
-} from './policy.js';
+  armDeadline,
+  consentQuestion,
+  type ToolConsentAnswer,
+  type ToolConsentConfirm,
+  type ToolConsentQuestion,
+} from './consent-question.js';
+import { type ConsentTool, effectivePolicy, toolDefinitionHash } from './consent-tool.js';
+import type { ToolPolicyRule } from './policy.js';
+import { grantHolds, grantKey, grantRecord } from './tool-grants.js';
 
-/** What the user is asked before a tool call runs (the host shows it; every text as text, never as markup). */
-export interface ToolConsentQuestion {
-  readonly conversationId: string;
-  /** The call's `call_id`; for a view's call, an id of the view's request. */
-  readonly callId: string;
-  /** Who asks: the agent, or the view of an MCP server (attributed to it: "asked by the view of …"). */
-  readonly origin: { readonly kind: 'agent' } | { readonly kind: 'view' };
-  /** The tool as the policy names it: `<app_scope>.<method>` (for a tool only views see, `<app_scope>.<tool>`). */
-  readonly tool: string;
-  /** For an MCP server's tool: its own name on the server. */
-  readonly serverTool?: string;
-  readonly app: {
-    readonly id: string;
-    readonly name: string;
-    readonly version: string;
-    readonly kind: 'miniapp' | 'mcp_server';
-    /** For an MCP server: its name as it introduced itself, and its URL. */
-    readonly server?: { readonly name: string; readonly url: string };
-    /** For an MCP server: whether the user trusts it. */
-    readonly trusted?: boolean;
-  };
-  /** The tool's full description, as its app or server wrote it (hidden characters are the host's to reveal). */
-  readonly description: string;
-  /** The exact arguments the call would run with. */
-  readonly arguments: Readonly<Record<string, unknown>>;
-  readonly risk: LineUpRiskLevel;
-  /** For an MCP server's tool: what its annotations claim (hints of an untrusted party). */
-  readonly claims?: { readonly readOnly: boolean; readonly destructive: boolean };
-  /** Whether "remember for this conversation" may be offered. */
-  readonly rememberable: boolean;
-  /** `restricted`: a second, deliberate confirmation before allowing. */
-  readonly extraStep: boolean;
-  /** The definition the question is about: the answer counts for it only. */
-  readonly definitionHash: string;
-  /** Unix ms. */
-  readonly askedAt: number;
-  /** Unix ms: the call's deadline; past it the question closes and the call ends `timeout`. */
-  readonly dueAt: number;
-  /** Aborted when the question no longer counts (the deadline passed, the call ended otherwise): close it. */
-  readonly signal: AbortSignal;
-}
-
-/**
- * The user's answer: allow (with "remember for this conversation" where offered), deny, dismiss (closed without an
- * answer), or abandon — the host is going away (a page that closes): nothing is decided, and the next start asks again.
- */
-export type ToolConsentAnswer =
-  | { readonly decision: 'allow'; readonly remember?: boolean }
-  | { readonly decision: 'deny' }
-  | { readonly decision: 'dismiss' }
-  | { readonly decision: 'abandon' };
-
-/** Asks the user; the host's dialog. */
-export type ToolConsentConfirm = (question: ToolConsentQuestion) => Promise<ToolConsentAnswer>;
+export type { ToolConsentAnswer, ToolConsentConfirm, ToolConsentQuestion } from './consent-question.js';
+export {
+  type ConsentTool,
+  claimsOf,
+  consentFacts,
+  consentToolOf,
+  effectivePolicy,
+  toolDefinitionHash,
+  userChoiceOf,
+} from './consent-tool.js';
 
 /** What the step decided for a call. */
 export type ConsentVerdict =
@@ -108,89 +61,6 @@ export type ConsentVerdict =
 export type ConsentOutcome =
   | { readonly kind: 'go'; readonly record: ToolCallRecord }
   | { readonly kind: 'end'; readonly code: ToolErrorCode; readonly message: string; readonly audit: string };
-
-/** One tool of an app as the consent step sees it: the agent's tools, and the tools an MCP server shows views only. */
-export interface ConsentTool {
-  readonly name: string;
-  readonly description: string;
-  readonly risk: LineUpRiskLevel;
-  /** The definition the hash covers (the descriptor, or an app tool's name and input schema). */
-  readonly definition: unknown;
-  /** The server's own name of the tool, for an MCP server. */
-  readonly serverTool?: string;
-}
-
-const grantKey = (conversationId: string, tool: string) => `${conversationId}\n${tool}`;
-
-/** The tool of an agent-visible descriptor. */
-export function consentToolOf(descriptor: AgentToolDescriptor): ConsentTool {
-  return {
-    name: `${descriptor.app_scope}.${descriptor.method}`,
-    description: descriptor.description,
-    risk: descriptor.risk,
-    definition: descriptor,
-    ...(descriptor.executor.tool === undefined ? {} : { serverTool: descriptor.executor.tool }),
-  };
-}
-
-/** What an MCP server's annotations claimed about one of its tools (by its own name). */
-export function claimsOf(
-  app: AppRecord,
-  serverTool: string | undefined,
-): { readonly readOnly: boolean; readonly destructive: boolean } | undefined {
-  if (app.kind !== 'mcp_server' || serverTool === undefined) return undefined;
-  const { manifest } = app;
-  const destructive = manifest.destructive?.includes(serverTool) === true;
-  // Manifests kept before the claims were: an agent tool's read-only claim is in its risk.
-  const readOnly =
-    manifest.read_only !== undefined
-      ? manifest.read_only.includes(serverTool)
-      : manifest.tools.some((tool) => tool.executor.tool === serverTool && tool.risk === 'display_only');
-  return { readOnly, destructive };
-}
-
-/** The facts the policy reads about `tool` of `app`. */
-export function consentFacts(app: AppRecord, tool: ConsentTool): ToolConsentFacts {
-  const claims = claimsOf(app, tool.serverTool);
-  return {
-    name: tool.name,
-    risk: tool.risk,
-    kind: app.kind === 'mcp_server' ? 'mcp_server' : 'miniapp',
-    ...(app.kind === 'mcp_server' ? { trusted: app.consent?.trusted === true } : {}),
-    ...(claims === undefined ? {} : claims),
-  };
-}
-
-/**
- * The digest a grant and a user's "allow" are bound to: the app, the server's URL, the tool's whole definition
- * (description, schemas, risk, executor) and what the server claims of it. Any change asks again.
- */
-export function toolDefinitionHash(app: AppRecord, tool: ConsentTool): string {
-  return hashCanonicalJSON({
-    app: app.id,
-    server: app.kind === 'mcp_server' ? app.manifest.server.url : null,
-    definition: tool.definition,
-    claims: claimsOf(app, tool.serverTool) ?? null,
-  });
-}
-
-/** The user's choice for `tool`, when it still counts: "allow" only for the definition it was given to. */
-export function userChoiceOf(app: AppRecord, tool: ConsentTool): ToolPolicyDecision | undefined {
-  const method = tool.name.slice(app.manifest.app_scope.length + 1);
-  const choice = Object.hasOwn(app.consent?.tools ?? {}, method) ? app.consent?.tools?.[method] : undefined;
-  if (choice === undefined) return undefined;
-  if (choice.decision !== 'allow') return choice.decision;
-  return choice.definitionHash === toolDefinitionHash(app, tool) ? 'allow' : undefined;
-}
-
-/** The effective policy of `tool` of `app` under the host's `rules`. */
-export function effectivePolicy(
-  app: AppRecord,
-  tool: ConsentTool,
-  rules: readonly ToolPolicyRule[],
-): ToolConsentPolicy {
-  return toolConsentPolicy(consentFacts(app, tool), rules, userChoiceOf(app, tool));
-}
 
 const MESSAGES = {
   denied: 'The user denied this call; it did not run.',
@@ -354,7 +224,7 @@ export class ToolConsentStep {
   ): ToolConsentQuestion | undefined {
     const consent = record.consent;
     if (consent === undefined || record.dueAt === undefined) return undefined;
-    return this.#question({
+    return consentQuestion({
       conversationId: record.conversationId,
       callId: record.callId,
       origin: { kind: 'agent' },
@@ -382,7 +252,7 @@ export class ToolConsentStep {
     const asked = question(controller.signal);
     if (asked === undefined) return;
     this.#open.set(key, controller);
-    const timer = this.#armDeadline(controller, asked.dueAt);
+    const timer = armDeadline(controller, asked.dueAt, this.#clock);
     let answered: Promise<ToolConsentAnswer>;
     try {
       answered = confirm(asked);
@@ -440,8 +310,7 @@ export class ToolConsentStep {
     const definitionHash = toolDefinitionHash(app, tool);
     if (policy.rememberable) {
       const grant = await request.db.get('tool_grants', grantKey(request.conversationId, tool.name));
-      if (grant !== undefined && this.#grantHolds(grant, app, definitionHash))
-        return { audit: 'allowed grant' };
+      if (grant !== undefined && grantHolds(grant, app, definitionHash)) return { audit: 'allowed grant' };
     }
     const confirm = this.#confirm;
     if (confirm === undefined)
@@ -451,12 +320,12 @@ export class ToolConsentStep {
     const dueAt = now + request.timeoutMs;
     const onAbort = () => controller.abort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = this.#armDeadline(controller, dueAt);
+    const timer = armDeadline(controller, dueAt, this.#clock);
     let answer: ToolConsentAnswer;
     try {
       answer = await Promise.race([
         confirm(
-          this.#question({
+          consentQuestion({
             conversationId: request.conversationId,
             callId: request.requestId,
             origin: { kind: 'view' },
@@ -496,68 +365,9 @@ export class ToolConsentStep {
     if (answer.remember === true && policy.rememberable)
       await request.db.put(
         'tool_grants',
-        this.#grantRecord(request.conversationId, app, tool, definitionHash),
+        grantRecord(request.conversationId, app, tool, definitionHash, this.#clock),
       );
     return { audit: 'allowed user' };
-  }
-
-  #question(subject: {
-    readonly conversationId: string;
-    readonly callId: string;
-    readonly origin: ToolConsentQuestion['origin'];
-    readonly app: AppRecord;
-    readonly tool: ConsentTool;
-    readonly args: Readonly<Record<string, unknown>>;
-    readonly consent: ToolCallConsent;
-    readonly dueAt: number;
-    readonly signal: AbortSignal;
-  }): ToolConsentQuestion {
-    const { app, tool, consent } = subject;
-    const claims = claimsOf(app, tool.serverTool);
-    return {
-      conversationId: subject.conversationId,
-      callId: subject.callId,
-      origin: subject.origin,
-      tool: tool.name,
-      ...(tool.serverTool === undefined ? {} : { serverTool: tool.serverTool }),
-      app: {
-        id: app.id,
-        name: app.manifest.name,
-        version: app.manifest.version,
-        kind: app.kind === 'mcp_server' ? 'mcp_server' : 'miniapp',
-        ...(app.kind === 'mcp_server'
-          ? {
-              server: { name: app.manifest.server.name, url: app.manifest.server.url },
-              trusted: app.consent?.trusted === true,
-            }
-          : {}),
-      },
-      description: tool.description,
-      arguments: subject.args,
-      risk: tool.risk,
-      ...(claims === undefined ? {} : { claims }),
-      rememberable: consent.rememberable,
-      extraStep: consent.extraStep,
-      definitionHash: consent.definitionHash,
-      askedAt: consent.askedAt,
-      dueAt: subject.dueAt,
-      signal: subject.signal,
-    };
-  }
-
-  /** Aborts `controller` at `dueAt` (in steps: a timer holds at most 2^31 - 1 ms). */
-  #armDeadline(
-    controller: AbortController,
-    dueAt: number,
-  ): { current: ReturnType<typeof setTimeout> | undefined } {
-    const timer: { current: ReturnType<typeof setTimeout> | undefined } = { current: undefined };
-    const arm = () => {
-      const remaining = dueAt - this.#clock.now();
-      if (remaining <= 0) controller.abort();
-      else timer.current = setTimeout(arm, Math.min(remaining, 2_147_483_647));
-    };
-    arm();
-    return timer;
   }
 
   async #granted(
@@ -568,32 +378,7 @@ export class ToolConsentStep {
     definitionHash: string,
   ): Promise<boolean> {
     const grant = await transaction.objectStore('tool_grants').get(grantKey(conversationId, tool.name));
-    return grant !== undefined && this.#grantHolds(grant, app, definitionHash);
-  }
-
-  #grantHolds(grant: ToolGrantRecord, app: AppRecord, definitionHash: string): boolean {
-    return (
-      grant.appId === app.id &&
-      grant.definitionHash === definitionHash &&
-      grant.serverUrl === (app.kind === 'mcp_server' ? app.manifest.server.url : undefined)
-    );
-  }
-
-  #grantRecord(
-    conversationId: string,
-    app: AppRecord,
-    tool: ConsentTool,
-    definitionHash: string,
-  ): ToolGrantRecord {
-    return {
-      key: grantKey(conversationId, tool.name),
-      conversationId,
-      tool: tool.name,
-      appId: app.id,
-      ...(app.kind === 'mcp_server' ? { serverUrl: app.manifest.server.url } : {}),
-      definitionHash,
-      grantedAt: this.#clock.now(),
-    };
+    return grant !== undefined && grantHolds(grant, app, definitionHash);
   }
 
   async #grant(
@@ -605,6 +390,6 @@ export class ToolConsentStep {
   ): Promise<void> {
     await transaction
       .objectStore('tool_grants')
-      .put(this.#grantRecord(conversationId, app, tool, definitionHash));
+      .put(grantRecord(conversationId, app, tool, definitionHash, this.#clock));
   }
 }

@@ -2,17 +2,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import {
-  abortQuietly,
-  commitNow,
-  guardInventory,
-  issue,
-  openRuntimeDatabase,
-  RECENT_RECEIVED_ON_UPGRADE,
-  RUNTIME_DATABASE_VERSION,
-  STRICT,
-  writeInventoryFence,
-} from './database.js';
+import { openRuntimeDatabase, RECENT_RECEIVED_ON_UPGRADE, RUNTIME_DATABASE_VERSION } from './database.js';
 
 /** A database as version 1 or 2 of the runtime created it, before any later upgrade step. */
 function openOldVersion(name: string, version: 1 | 2) {
@@ -196,67 +186,6 @@ describe('version 10', () => {
   });
 });
 
-describe('guardInventory and writeInventoryFence', () => {
-  /** One transaction that assumes `counter`, with a write beside it: whether it committed, and the write was kept. */
-  async function attempt(
-    db: Awaited<ReturnType<typeof openRuntimeDatabase>>,
-    counter: number,
-  ): Promise<{ committed: boolean; kept: boolean }> {
-    const transaction = db.transaction(['inventory_fences', 'audit'], 'readwrite', STRICT);
-    guardInventory(transaction, counter);
-    issue(transaction.objectStore('audit').add({ at: 1, type: 'ui_action', appId: 'a', version: '' }));
-    commitNow(transaction);
-    const committed = await transaction.done.then(
-      () => true,
-      () => false,
-    );
-    const kept = (await db.count('audit')) > 0;
-    await db.clear('audit');
-    return { committed, kept };
-  }
-
-  async function fence(db: Awaited<ReturnType<typeof openRuntimeDatabase>>, counter: number) {
-    const transaction = db.transaction('inventory_fences', 'readwrite', STRICT);
-    writeInventoryFence(transaction, counter);
-    await transaction.done;
-  }
-
-  it('commits a step that assumes a counter with no fence, as often as it likes', async () => {
-    const db = await openRuntimeDatabase('db-guard-holds');
-    for (const counter of [3, 3, 4, 3])
-      expect(await attempt(db, counter)).toEqual({ committed: true, kept: true });
-    expect(await db.getAll('inventory_fences')).toEqual([{ key: 'guard', retired: 3 }]);
-    db.close();
-  });
-
-  it('aborts a step that assumes a replaced counter: nothing of it is kept; newer counters still commit', async () => {
-    const db = await openRuntimeDatabase('db-guard-fenced');
-    expect((await attempt(db, 3)).committed).toBe(true);
-    // The guard holds 3 when 3 is replaced: the fence is written all the same.
-    await fence(db, 3);
-    expect(await attempt(db, 3)).toEqual({ committed: false, kept: false });
-    expect((await attempt(db, 4)).committed).toBe(true);
-    await fence(db, 4);
-    for (const counter of [3, 4]) expect((await attempt(db, counter)).committed).toBe(false);
-    expect((await attempt(db, 5)).committed).toBe(true);
-    expect(await db.getAllKeys('inventory_fences')).toEqual(['guard', 'retired\n3', 'retired\n4']);
-    db.close();
-  });
-
-  it('does not hide a write that fails beside it: the transaction still aborts', async () => {
-    const db = await openRuntimeDatabase('db-guard-other-failure');
-    await db.put('tool_calls', { key: 'conv\ncall_1', stage: 'running' } as never);
-    const transaction = db.transaction(['inventory_fences', 'tool_calls'], 'readwrite', STRICT);
-    guardInventory(transaction, 3);
-    issue(transaction.objectStore('tool_calls').add({ key: 'conv\ncall_1', stage: 'finished' } as never));
-    commitNow(transaction);
-    await expect(transaction.done).rejects.toThrow();
-    expect(await db.get('tool_calls', 'conv\ncall_1')).toMatchObject({ stage: 'running' });
-    expect(await db.count('inventory_fences')).toBe(0);
-    db.close();
-  });
-});
-
 describe('OutboxRecord.requestEnded', () => {
   it('is unique: a second final result for the same MCP request cannot be written', async () => {
     const db = await openRuntimeDatabase('db-request-ended');
@@ -275,37 +204,6 @@ describe('OutboxRecord.requestEnded', () => {
     await db.add('outbox', { at: 3, type: 'lineup.v1.client.inventory', payload: {} as never });
     expect(await db.count('outbox')).toBe(4);
     expect(await db.countFromIndex('outbox', 'by_request_ended')).toBe(2);
-    db.close();
-  });
-});
-
-describe('issue', () => {
-  it('applies writes not awaited in order: a later read in the transaction sees them, the commit keeps them', async () => {
-    const db = await openRuntimeDatabase('db-issue-order');
-    const transaction = db.transaction('inventory', 'readwrite', STRICT);
-    issue(
-      transaction.store.put({ key: 'a', revision: 1 } as never),
-      transaction.store.put({ key: 'a', revision: 2 } as never),
-    );
-    expect(await transaction.store.get('a' as never)).toMatchObject({ revision: 2 });
-    await transaction.done;
-    expect(await db.get('inventory', 'a' as never)).toMatchObject({ revision: 2 });
-    db.close();
-  });
-
-  it('a failing write aborts the transaction: its commit rejects and none of its writes is kept', async () => {
-    const db = await openRuntimeDatabase('db-issue-fail');
-    await db.put('inventory', { key: 'taken', revision: 1 } as never);
-    const transaction = db.transaction('inventory', 'readwrite', STRICT);
-    issue(
-      transaction.store.put({ key: 'other', revision: 1 } as never),
-      transaction.store.add({ key: 'taken', revision: 2 } as never),
-    );
-    await expect(transaction.done).rejects.toThrow();
-    expect(await db.get('inventory', 'other' as never)).toBeUndefined();
-    expect(await db.get('inventory', 'taken' as never)).toMatchObject({ revision: 1 });
-    // The transaction ended: aborting it again throws nothing.
-    expect(() => abortQuietly(transaction)).not.toThrow();
     db.close();
   });
 });
