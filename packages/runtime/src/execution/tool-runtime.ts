@@ -13,29 +13,22 @@
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
 
-import {
-  MINIAPP_CHANNEL_LIMITS,
-  type MiniAppErrorIssue,
-  MiniAppSessionDataSchema,
-} from '@lineup/shared/bridge';
+import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
 import {
   type AgentToolDescriptor,
-  type ClientInventoryPayload,
   DeadlineOperationArgumentsSchema,
   type DeadlineOperationResult,
   type OperationInterruptResult,
   type ToolCallPayload,
   type ToolErrorCode,
-  type ToolProgressStatus,
   type ToolResultPayload,
 } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
-import { consentToolOf, type ToolConsentConfirm, ToolConsentStep } from '../consent/tool-consent.js';
+import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
 import {
   checkCallToolResult,
   type McpCallOutcome,
-  type McpCallToolResult,
   type McpToolCaller,
   mcpFinalResult,
 } from '../mcp/calls.js';
@@ -43,19 +36,12 @@ import {
   type ActivationRecord,
   type AppRecord,
   type AuditRecord,
-  type AuditType,
-  abortQuietly,
-  type CONSENT_STORES,
-  commitNow,
   EXECUTION_STORES,
   type ExecutionTransaction,
-  guardInventory,
   type InstanceRecord,
   issue,
   type OperationRecord,
-  OUTBOX_PENDING,
   type RuntimeDatabase,
-  STRICT,
   type ToolCallRecord,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
@@ -68,181 +54,64 @@ import {
 } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
+import {
+  audit,
+  currentActivation,
+  currentInstance,
+  type Effect,
+  fail,
+  finish,
+  instanceKeyOf,
+  progress,
+  project,
+  runningInvocations,
+  runningOperation,
+  sessionKeyOf,
+  targetOf,
+} from './facts.js';
 import { handlerError } from './handler-error.js';
+import {
+  type AppTarget,
+  HOST_INTENTS,
+  type HostIntent,
+  type InvocationOutcome,
+  type McpCallRecord,
+  type McpViewCallAnswer,
+  type McpViewCallRefusal,
+  type MiniAppInvocation,
+  OPERATION_SESSION_KEY,
+  type PageRequestAnswer,
+  type PageRequestErrorCode,
+  type RuntimeHost,
+  type SessionDataSnapshot,
+  type ToolRuntimeOptions,
+  type UIActionHandler,
+} from './runtime-host.js';
+import { type RegistrySnapshot, StepRunner } from './step-runner.js';
 
-/** The conversation's instance of an app, as the host needs it to show or close the app. */
-export interface AppTarget {
-  readonly conversationId: string;
-  readonly appScope: string;
-  readonly appId: string;
-  readonly instanceId: string;
-  readonly appSessionId: string;
-}
-
-/**
- * What the runtime asks of its host (a narrow seam: a host that is not a browser page can provide it). Each
- * is called after the commit of the facts it follows from; a host failure never undoes them.
- */
-export interface RuntimeHost {
-  /**
-   * An activation needs the app in the foreground: bring it forward, and call `confirmForeground` once the
-   * user really sees it (or `hostIntent(…, 'leave')` if that cannot happen).
-   */
-  requestForeground(target: AppTarget): void;
-  /** The runtime ended the instance: a generic lifecycle close, with no reason. */
-  closeApp(target: AppTarget): void;
-  /** The app's session data changed: its new snapshot, for the app's page. */
-  sessionDataChanged(target: AppTarget, snapshot: SessionDataSnapshot): void;
-  /**
-   * An `app_ready` activation: start the app's page (it need not be shown). The page's `app_ready` reaches
-   * `appReady`, its `app_failed` reaches `appFailed`.
-   */
-  startApp?(target: AppTarget): void;
-  /**
-   * Runs an SDK handler in the app's page (a `tool_invocation`); its return reaches `completeInvocation`. A
-   * host without it cannot run `miniapp_sdk` tools: they end `execution_failed`.
-   */
-  invoke?(target: AppTarget, invocation: MiniAppInvocation): void;
-  /** The runtime stopped waiting for an invocation (its call timed out): abort the handler. */
-  cancelInvocation?(target: AppTarget, invocationId: string): void;
-  /**
-   * The runtime wrote outbox rows on its own, not in a step the host asked for (an MCP server answered a call; an
-   * app's page returned a handler's result, said it is ready, or failed): deliver them.
-   */
-  outboxChanged?(): void;
-  /**
-   * A call started or stopped waiting for the user's consent (asked; answered, so allowed and routed, or ended):
-   * a view beside the call gets its `tool-input` only once the call was allowed.
-   */
-  consentChanged?(conversationId: string, callId: string): void;
-}
-
-/** One SDK handler run the runtime asks the app's page for. */
-export interface MiniAppInvocation {
-  readonly invocationId: string;
-  readonly method: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-}
-
-/** A handler's outcome as the page returned it: a result still to check, or a stable code. */
-export type InvocationOutcome =
-  | { readonly status: 'ok'; readonly result: unknown }
-  | {
-      readonly status: 'error';
-      readonly code: string;
-      readonly message?: string;
-      /** Where the arguments or the result failed the handler's schemas (a `tool_return` error's `issues`). */
-      readonly issues?: readonly MiniAppErrorIssue[];
-    };
-
-/** The runtime's answer to a session data write or a UI action from an app's page. */
-export type PageRequestAnswer =
-  | { readonly status: 'ok'; readonly revision?: number }
-  | { readonly status: 'error'; readonly code: PageRequestErrorCode; readonly message: string };
-
-/**
- * Why the runtime refused a page's request: `not_current` (the page's instance ended), `revision_conflict`
- * (the write's base revision is not the current one), `reserved_key` (a key the runtime writes), `too_large`
- * (the snapshot would exceed its bounds), `unknown_action` (no such UI action for the app), `action_failed`.
- */
-export type PageRequestErrorCode =
-  | 'not_current'
-  | 'revision_conflict'
-  | 'reserved_key'
-  | 'too_large'
-  | 'unknown_action'
-  | 'action_failed';
-
-/**
- * A local UI action (seed 003 §3, §8.2–§8.4): its own entry point, declared by the host for an app scope and
- * an action name. It runs with the instance the page belongs to, never with an agent's identity or an
- * inventory revision; it is audited as `ui_action`, never as a tool call.
- */
-export type UIActionHandler = (context: {
-  readonly target: AppTarget;
-  readonly arguments: Readonly<Record<string, string | number | boolean | null>>;
-}) => void | Promise<void>;
-
-export interface SessionDataSnapshot {
-  readonly revision: number;
-  readonly data: Readonly<Record<string, unknown>>;
-}
-
-/**
- * Host lifecycle intents (seed 003 §3, §8.2), an entry point of their own: `leave` (back to the conversation,
- * to another app) and `close` end what needs the foreground; `background`, `lock`, `resume` and
- * `surface_reload` do not (a dimmed screen or a reloaded page is not leaving).
- */
-export const HOST_INTENTS = ['leave', 'close', 'background', 'lock', 'resume', 'surface_reload'] as const;
-export type HostIntent = (typeof HOST_INTENTS)[number];
-
-export interface ToolRuntimeOptions {
-  readonly clock?: Clock;
-  /** New ids for instances, sessions, activations and operations (default `crypto.randomUUID`). */
-  readonly ids?: () => string;
-  readonly host?: RuntimeHost;
-  /** How long an activation may wait for the foreground before the start fails (default 60 s). */
-  readonly foregroundTimeoutMs?: number;
-  /** Local UI actions by `<app_scope>.<action>` (`pomodoro.focus.start`); none by default. */
-  readonly uiActions?: Readonly<Record<string, UIActionHandler>>;
-  /**
-   * Calls the tools of installed MCP servers (`createMcpToolCaller` of `@lineup/runtime/mcp`). Without it, a call
-   * of an `mcp` tool ends `execution_failed`.
-   */
-  readonly mcp?: McpToolCaller;
-  /**
-   * Asks the user about an Agent Tool call or a view's call that its consent policy says to ask about (the consent
-   * step, `consent/tool-consent.ts`; the host's rules come from the registry's `toolPolicy`). Without it every
-   * such call is `permission_denied` at once: a host that cannot ask runs nothing that needs asking.
-   */
-  readonly confirmTool?: ToolConsentConfirm;
-}
-
-/**
- * Why a view's `tools/call` was refused (`mcpViewCall`); nothing reached the server for any but `timeout` and
- * `failed` (the consent step's `timeout` is the user not answering in time: nothing reached the server either).
- */
-export type McpViewCallRefusal =
-  | 'unknown_server'
-  | 'disabled'
-  | 'unknown_tool'
-  | 'invalid_arguments'
-  | 'permission_denied'
-  | 'consent_dismissed'
-  | 'timeout'
-  | 'failed';
-
-/** The answer to a view's `tools/call`: the server's result (also an error result), or why not. */
-export type McpViewCallAnswer =
-  | { readonly status: 'ok'; readonly result: McpCallToolResult }
-  | { readonly status: 'error'; readonly code: McpViewCallRefusal; readonly message: string };
+export {
+  type AppTarget,
+  HOST_INTENTS,
+  type HostIntent,
+  type InvocationOutcome,
+  type McpCallRecord,
+  type McpViewCallAnswer,
+  type McpViewCallRefusal,
+  type MiniAppInvocation,
+  OPERATION_SESSION_KEY,
+  type PageRequestAnswer,
+  type PageRequestErrorCode,
+  type RuntimeHost,
+  type SessionDataSnapshot,
+  type ToolRuntimeOptions,
+  type UIActionHandler,
+};
 
 /** How long a view's call of an app-only tool may take (an agent tool's own timeout applies to the others). */
 const MCP_VIEW_CALL_TIMEOUT_MS = 60_000;
 
-/** What a host shows beside an MCP tool call: its arguments, and the server's whole result once it came. */
-export interface McpCallRecord {
-  readonly conversationId: string;
-  readonly callId: string;
-  /** The agent's tool name (`<app_scope>.<method>`). */
-  readonly tool: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  readonly stage: ToolCallRecord['stage'] & string;
-  /** The server's `CallToolResult`, when it answered (also an error result). */
-  readonly result?: McpCallToolResult;
-  /** The final result the agent got, once finished. */
-  readonly final?: ToolResultPayload;
-}
-
-/** The key under which the `deadline_operation` built-in projects its operation into the session data. */
-export const OPERATION_SESSION_KEY = 'operation';
-
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
-/** What happens after a commit: host notifications, in order. */
-type Effect = (host: RuntimeHost) => void;
-
-const instanceKeyOf = (conversationId: string, appScope: string) => `${conversationId}\n${appScope}`;
 const callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
 const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
@@ -262,8 +131,8 @@ export class ToolRuntime {
   /** The consent step between the intake and routing: its rules, and its place in the pipeline. */
   readonly #consent: ToolConsentStep;
   readonly #steps: ConsentSteps;
-  /** Calls that stopped waiting for the user in a step's transaction: their questions close after its commit. */
-  readonly #questionsEnded = new WeakMap<object, string[]>();
+  /** Runs each step in its transaction, and what it tells the host after the commit. */
+  readonly #runner: StepRunner;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -271,6 +140,12 @@ export class ToolRuntime {
     this.#intake = new ToolCallIntake(db, registry, { clock: this.#clock });
     this.#ids = options.ids ?? (() => crypto.randomUUID());
     this.#host = options.host ?? NO_HOST;
+    this.#runner = new StepRunner({
+      db,
+      host: this.#host,
+      clock: this.#clock,
+      closeQuestion: (key) => this.#consent.close(key),
+    });
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
@@ -283,7 +158,7 @@ export class ToolRuntime {
       db,
       now: () => this.#clock.now(),
       ids: this.#ids,
-      step: (body, stores) => this.#step(body, undefined, stores),
+      step: (body, stores) => this.#runner.step(body, undefined, stores),
       route: (transaction, effects, descriptors, record) =>
         this.#routeIn(
           transaction,
@@ -294,7 +169,8 @@ export class ToolRuntime {
           record,
         ),
       end: (transaction, record, error, descriptors) =>
-        this.#finish(
+        finish(
+          this.#runner.facts,
           transaction,
           record,
           { outcome: 'error', error: { code: error.code, message: error.message } },
@@ -319,7 +195,7 @@ export class ToolRuntime {
     let received: Awaited<ReturnType<ToolCallIntake['receiveIn']>> | undefined;
     // One strict transaction: the call is recorded and, once accepted, routed — `accepted` and what follows
     // from it (an activation, an operation, the final result of a command) commit together or not at all.
-    await this.#step(
+    await this.#runner.step(
       async (transaction, effects, descriptors) => {
         if (received?.published !== undefined)
           this.#registry = {
@@ -371,7 +247,7 @@ export class ToolRuntime {
     );
     if (consent === false) return undefined;
     let answer: ToolCallAnswer | undefined;
-    const committed = await this.#writeOnlyStep(registry, async (transaction, effects) => {
+    const committed = await this.#runner.writeOnlyStep(registry, async (transaction, effects) => {
       const received = this.#intake.recordIn(
         transaction as unknown as IntakeTransaction,
         conversationId,
@@ -402,25 +278,25 @@ export class ToolRuntime {
 
   /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
   async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
-    return this.#step((transaction, effects, descriptors) =>
+    return this.#runner.step((transaction, effects, descriptors) =>
       this.#onForeground(transaction, effects, instanceKeyOf(conversationId, appScope), descriptors),
     );
   }
 
   /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one. */
   async hostIntent(conversationId: string, appScope: string, intent: HostIntent): Promise<void> {
-    await this.#step(async (transaction, effects, descriptors) => {
+    await this.#runner.step(async (transaction, effects, descriptors) => {
       const key = instanceKeyOf(conversationId, appScope);
       const instance = await transaction.objectStore('instances').get(key);
       if (instance === undefined) return false;
-      await this.#audit(transaction, 'host_intent', instance, { detail: intent });
+      await audit(this.#runner.facts, transaction, 'host_intent', instance, { detail: intent });
       if (intent !== 'leave' && intent !== 'close') return true;
       const now = this.#clock.now();
       // Leaving ends what needs the foreground: a start waiting for it, and an operation the user watched.
-      const activation = await this.#currentActivation(transaction, instance);
+      const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting' && activation.requirement === 'foreground_required')
         await this.#endActivation(transaction, activation, 'failed', 'foreground_not_confirmed', descriptors);
-      const operation = await this.#runningOperation(transaction, key);
+      const operation = await runningOperation(transaction, key);
       if (operation !== undefined)
         await this.#interruptOperation(transaction, effects, operation, 'user_left', now, descriptors);
       await transaction
@@ -442,8 +318,9 @@ export class ToolRuntime {
       else if (record.stage === 'received') await this.#route(record.conversationId, record.call);
       else if (record.stage === 'running' && record.dispatchedAt !== undefined)
         // Handed to an MCP server before the page closed: it may have run there. Never sent again.
-        await this.#step(async (transaction, _effects, descriptors) => {
-          await this.#finish(
+        await this.#runner.step(async (transaction, _effects, descriptors) => {
+          await finish(
+            this.#runner.facts,
             transaction,
             record,
             {
@@ -460,8 +337,9 @@ export class ToolRuntime {
         });
       else if (record.stage === 'running' && record.invocationId !== undefined)
         // The page that ran the handler is gone with the old page; running it again could do it twice.
-        await this.#step(async (transaction, _effects, descriptors) => {
-          await this.#fail(
+        await this.#runner.step(async (transaction, _effects, descriptors) => {
+          await fail(
+            this.#runner.facts,
             transaction,
             record,
             'The app was reloaded while its handler ran; it was not run again.',
@@ -484,22 +362,28 @@ export class ToolRuntime {
    */
   async withdraw(): Promise<number> {
     let ended = 0;
-    await this.#step(async (transaction, effects, descriptors) => {
+    await this.#runner.step(async (transaction, effects, descriptors) => {
       const now = this.#clock.now();
       const calls = transaction.objectStore('tool_calls');
       for (const call of await calls.index('by_due').getAll()) {
         if (call.stage === 'finished' || descriptors.has(call.call.tool)) continue;
-        await this.#finish(transaction, call, { outcome: 'error', error: { code: 'revoked' } }, descriptors);
+        await finish(
+          this.#runner.facts,
+          transaction,
+          call,
+          { outcome: 'error', error: { code: 'revoked' } },
+          descriptors,
+        );
         ended++;
       }
       const installed = new Set((await transaction.objectStore('apps').getAll()).map((app) => app.id));
       for (const instance of await transaction.objectStore('instances').getAll()) {
         if (instance.state !== 'open' || descriptors.appIds.get(instance.appScope) === instance.appId)
           continue;
-        const activation = await this.#currentActivation(transaction, instance);
+        const activation = await currentActivation(transaction, instance);
         if (activation?.status === 'starting')
           await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
-        const operation = await this.#runningOperation(transaction, instance.key);
+        const operation = await runningOperation(transaction, instance.key);
         if (operation !== undefined) {
           const { dueAt: _, ...stopped } = operation;
           await transaction
@@ -508,14 +392,14 @@ export class ToolRuntime {
           // A disabled app keeps its data (enabled again, it shows the operation ended); an uninstalled one
           // has none left to write to.
           if (installed.has(instance.appId))
-            await this.#project(transaction, effects, instance, {
+            await project(transaction, effects, instance, {
               status: 'interrupted',
               started_at: iso(operation.startedAt),
               interrupted_at: iso(now),
               focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
             });
         }
-        await this.#audit(transaction, 'instance_withdrawn', instance, {});
+        await audit(this.#runner.facts, transaction, 'instance_withdrawn', instance, {});
         await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
         const target = targetOf(instance);
         effects.push((host) => host.closeApp(target));
@@ -533,7 +417,7 @@ export class ToolRuntime {
   async settle(): Promise<number> {
     let settled = 0;
     for (;;) {
-      const changed = await this.#step(async (transaction, effects, descriptors) => {
+      const changed = await this.#runner.step(async (transaction, effects, descriptors) => {
         const now = this.#clock.now();
         const range = IDBKeyRange.upperBound(now);
         const operation = await transaction.objectStore('operations').index('by_due').get(range);
@@ -611,11 +495,11 @@ export class ToolRuntime {
    * run in arrival order. A page of an ended instance changes nothing (returns false).
    */
   async appReady(target: AppTarget): Promise<boolean> {
-    return this.#step(async (transaction, effects, descriptors) => {
-      const instance = await this.#current(transaction, target);
+    return this.#runner.step(async (transaction, effects, descriptors) => {
+      const instance = await currentInstance(transaction, target);
       if (instance === undefined) return false;
-      await this.#audit(transaction, 'app_ready', instance, {});
-      const activation = await this.#currentActivation(transaction, instance);
+      await audit(this.#runner.facts, transaction, 'app_ready', instance, {});
+      const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting' && activation.requirement === 'app_ready') {
         await this.#activationReady(transaction, effects, instance, activation, descriptors);
         effects.push((host) => host.outboxChanged?.());
@@ -629,16 +513,16 @@ export class ToolRuntime {
    * `app_activation_failed`), and its running handlers end `execution_failed`.
    */
   async appFailed(target: AppTarget, code: string): Promise<boolean> {
-    return this.#step(async (transaction, effects, descriptors) => {
-      const instance = await this.#current(transaction, target);
+    return this.#runner.step(async (transaction, effects, descriptors) => {
+      const instance = await currentInstance(transaction, target);
       if (instance === undefined) return false;
       effects.push((host) => host.outboxChanged?.());
-      await this.#audit(transaction, 'app_failed', instance, { detail: code });
-      const activation = await this.#currentActivation(transaction, instance);
+      await audit(this.#runner.facts, transaction, 'app_failed', instance, { detail: code });
+      const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting')
         await this.#endActivation(transaction, activation, 'failed', 'app_failed', descriptors);
-      for (const call of await this.#runningInvocations(transaction, instance))
-        await this.#fail(transaction, call, `The app failed (${code}).`, descriptors);
+      for (const call of await runningInvocations(transaction, instance))
+        await fail(this.#runner.facts, transaction, call, `The app failed (${code}).`, descriptors);
       return true;
     });
   }
@@ -654,16 +538,17 @@ export class ToolRuntime {
     invocationId: string,
     outcome: InvocationOutcome,
   ): Promise<boolean> {
-    return this.#step(async (transaction, effects, descriptors) => {
-      const instance = await this.#current(transaction, target);
+    return this.#runner.step(async (transaction, effects, descriptors) => {
+      const instance = await currentInstance(transaction, target);
       if (instance === undefined) return false;
-      const call = (await this.#runningInvocations(transaction, instance)).find(
+      const call = (await runningInvocations(transaction, instance)).find(
         (record) => record.invocationId === invocationId,
       );
       if (call === undefined) return false;
       // The page, not the host, ended this call: the host learns its final result is waiting.
       effects.push((host) => host.outboxChanged?.());
-      await this.#finish(
+      await finish(
+        this.#runner.facts,
         transaction,
         call,
         outcome.status === 'ok'
@@ -686,8 +571,8 @@ export class ToolRuntime {
     baseRevision?: number,
   ): Promise<PageRequestAnswer> {
     let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
-    await this.#step(async (transaction, effects) => {
-      const instance = await this.#current(transaction, target);
+    await this.#runner.step(async (transaction, effects) => {
+      const instance = await currentInstance(transaction, target);
       if (instance === undefined) return false;
       if (key === OPERATION_SESSION_KEY) {
         answer = refused('reserved_key', `The ${key} key is written by the runtime.`);
@@ -710,7 +595,7 @@ export class ToolRuntime {
       }
       const snapshot: SessionDataSnapshot = { revision: revision + 1, data };
       await store.put({ key: sessionKeyOf(instance), ...snapshot });
-      await this.#audit(transaction, 'session_data_written', instance, { detail: key });
+      await audit(this.#runner.facts, transaction, 'session_data_written', instance, { detail: key });
       const current = targetOf(instance);
       effects.push((host) => host.sessionDataChanged(current, snapshot));
       answer = { status: 'ok', revision: snapshot.revision };
@@ -838,8 +723,8 @@ export class ToolRuntime {
         );
       }
     }
-    await this.#step(async (transaction) => {
-      await this.#audit(transaction, 'ui_action', instance, {
+    await this.#runner.step(async (transaction) => {
+      await audit(this.#runner.facts, transaction, 'ui_action', instance, {
         detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
       });
       return true;
@@ -850,7 +735,7 @@ export class ToolRuntime {
   // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
 
   #route(conversationId: string, call: ToolCallPayload): Promise<boolean> {
-    return this.#step((transaction, effects, descriptors) =>
+    return this.#runner.step((transaction, effects, descriptors) =>
       this.#routeIn(transaction, effects, descriptors, conversationId, call),
     );
   }
@@ -870,7 +755,13 @@ export class ToolRuntime {
     if (record === undefined || record.stage === 'finished') return false;
     if (descriptor === undefined) {
       // The tool was withdrawn between the intake and now.
-      await this.#finish(transaction, record, { outcome: 'error', error: { code: 'revoked' } }, descriptors);
+      await finish(
+        this.#runner.facts,
+        transaction,
+        record,
+        { outcome: 'error', error: { code: 'revoked' } },
+        descriptors,
+      );
       return true;
     }
     if (record.stage === 'awaiting_consent') return false;
@@ -885,7 +776,7 @@ export class ToolRuntime {
       return true;
     }
     const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
-    const activation = await this.#currentActivation(transaction, instance);
+    const activation = await currentActivation(transaction, instance);
     if (activation?.status === 'starting') {
       // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
       await transaction
@@ -954,8 +845,8 @@ export class ToolRuntime {
     await transaction.objectStore('activations').add(activation);
     await transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
     await transaction.objectStore('tool_calls').put({ ...call, stage: 'waiting' });
-    await this.#progress(transaction, call, descriptor, 'starting');
-    await this.#audit(transaction, 'activation_started', instance, { detail: requirement });
+    await progress(this.#runner.facts, transaction, call, descriptor, 'starting');
+    await audit(this.#runner.facts, transaction, 'activation_started', instance, { detail: requirement });
     const target = targetOf(instance);
     effects.push((host) =>
       requirement === 'foreground_required' ? host.requestForeground(target) : host.startApp?.(target),
@@ -973,7 +864,7 @@ export class ToolRuntime {
     if (instance === undefined || instance.state !== 'open') return false;
     const foregrounded = { ...instance, foreground: true };
     await transaction.objectStore('instances').put(foregrounded);
-    const activation = await this.#currentActivation(transaction, foregrounded);
+    const activation = await currentActivation(transaction, foregrounded);
     if (activation?.status !== 'starting') return true;
     await this.#activationReady(transaction, effects, foregrounded, activation, descriptors);
     return true;
@@ -991,14 +882,14 @@ export class ToolRuntime {
     await transaction
       .objectStore('activations')
       .put({ ...ready, status: 'ready', settledAt: this.#clock.now(), waiting: [] });
-    await this.#audit(transaction, 'activation_ready', instance, {});
+    await audit(this.#runner.facts, transaction, 'activation_ready', instance, {});
     for (const callKey of [activation.callKey, ...activation.waiting]) {
       const call = await transaction.objectStore('tool_calls').get(callKey);
       const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
       if (call === undefined || call.stage === 'finished' || descriptor === undefined) continue;
       // The starting call says `activation_ready` unless its own progress says more (seed 003 §4.3).
       if (callKey === activation.callKey && !this.#reportsStarted(descriptor))
-        await this.#progress(transaction, call, descriptor, 'activation_ready');
+        await progress(this.#runner.facts, transaction, call, descriptor, 'activation_ready');
       await this.#execute(transaction, effects, call, descriptor, descriptors);
     }
   }
@@ -1043,7 +934,13 @@ export class ToolRuntime {
     isCurrent = false,
   ): Promise<void> {
     if (this.#host.invoke === undefined) {
-      await this.#fail(transaction, call, 'This host cannot run MiniApp handlers.', descriptors);
+      await fail(
+        this.#runner.facts,
+        transaction,
+        call,
+        'This host cannot run MiniApp handlers.',
+        descriptors,
+      );
       return;
     }
     const instance = await this.#instanceFor(
@@ -1081,7 +978,7 @@ export class ToolRuntime {
     isCurrent = false,
   ): Promise<void> {
     if (!this.#canCallMcp(descriptor, descriptors)) {
-      await this.#fail(transaction, call, 'This host cannot call MCP servers.', descriptors);
+      await fail(this.#runner.facts, transaction, call, 'This host cannot call MCP servers.', descriptors);
       return;
     }
     const current = isCurrent ? call : await this.#reread(transaction, call);
@@ -1167,9 +1064,10 @@ export class ToolRuntime {
         : { ...dispatched, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
     // Nothing is kept when the call no longer waits for this request (it ended meanwhile) — or when a write fails,
     // as a step that read first would fail too: the call then ends by its timeout.
-    await this.#writeOnlyStep(undefined, async (transaction, effects) => {
+    await this.#runner.writeOnlyStep(undefined, async (transaction, effects) => {
       effects.push((host) => host.outboxChanged?.());
-      await this.#finish(
+      await finish(
+        this.#runner.facts,
         transaction,
         kept,
         mcpFinalResult(outcome, descriptor.output_schema),
@@ -1230,12 +1128,18 @@ export class ToolRuntime {
   ): Promise<void> {
     const parsed = DeadlineOperationArgumentsSchema.safeParse(call.call.arguments);
     if (!parsed.success) {
-      await this.#fail(transaction, call, 'deadline_operation needs whole minutes.', descriptors);
+      await fail(
+        this.#runner.facts,
+        transaction,
+        call,
+        'deadline_operation needs whole minutes.',
+        descriptors,
+      );
       return;
     }
     const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
-    if ((await this.#runningOperation(transaction, key)) !== undefined) {
-      await this.#fail(transaction, call, 'An operation is already running.', descriptors);
+    if ((await runningOperation(transaction, key)) !== undefined) {
+      await fail(this.#runner.facts, transaction, call, 'An operation is already running.', descriptors);
       return;
     }
     const now = this.#clock.now();
@@ -1252,11 +1156,13 @@ export class ToolRuntime {
     };
     await transaction.objectStore('operations').add(operation);
     await transaction.objectStore('tool_calls').put({ ...call, stage: 'running' });
-    await this.#progress(transaction, call, descriptor, 'started');
+    await progress(this.#runner.facts, transaction, call, descriptor, 'started');
     const instance = (await transaction.objectStore('instances').get(key)) as InstanceRecord;
-    await this.#audit(transaction, 'operation_started', instance, { operationId: operation.operationId });
+    await audit(this.#runner.facts, transaction, 'operation_started', instance, {
+      operationId: operation.operationId,
+    });
     const label = call.call.arguments.label;
-    await this.#project(transaction, effects, instance, {
+    await project(transaction, effects, instance, {
       status: 'running',
       minutes,
       ...(typeof label === 'string' ? { label } : {}),
@@ -1276,8 +1182,8 @@ export class ToolRuntime {
     const instance = await transaction.objectStore('instances').get(key);
     let status: OperationInterruptResult['status'] = 'nothing_to_interrupt';
     if (instance !== undefined) {
-      const activation = await this.#currentActivation(transaction, instance);
-      const operation = await this.#runningOperation(transaction, key);
+      const activation = await currentActivation(transaction, instance);
+      const operation = await runningOperation(transaction, key);
       if (activation?.status === 'starting') {
         await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
         status = 'start_cancelled';
@@ -1300,7 +1206,14 @@ export class ToolRuntime {
       }
     }
     // Nothing above changed this call's own record: it is current, and needs no second read.
-    await this.#finish(transaction, call, { outcome: 'completed', result: { status } }, descriptors, true);
+    await finish(
+      this.#runner.facts,
+      transaction,
+      call,
+      { outcome: 'completed', result: { status } },
+      descriptors,
+      true,
+    );
   }
 
   async #interruptOperation(
@@ -1352,16 +1265,16 @@ export class ToolRuntime {
   ): Promise<void> {
     const instance = await transaction.objectStore('instances').get(operation.instanceKey);
     if (instance !== undefined) {
-      await this.#audit(transaction, 'operation_finished', instance, {
+      await audit(this.#runner.facts, transaction, 'operation_finished', instance, {
         operationId: operation.operationId,
         detail: result.status,
       });
       const { status: _, ...times } = result;
-      await this.#project(transaction, effects, instance, { status: result.status, ...times });
+      await project(transaction, effects, instance, { status: result.status, ...times });
     }
     const call = await transaction.objectStore('tool_calls').get(operation.callKey);
     if (call !== undefined && call.stage !== 'finished')
-      await this.#finish(transaction, call, { outcome: 'completed', result }, descriptors);
+      await finish(this.#runner.facts, transaction, call, { outcome: 'completed', result }, descriptors);
   }
 
   /** Ends a starting activation: its starting call and every waiting call get their final result. */
@@ -1378,7 +1291,8 @@ export class ToolRuntime {
       .put({ ...ended, status, reason, settledAt: this.#clock.now(), waiting: [] });
     const instance = await transaction.objectStore('instances').get(activation.instanceKey);
     if (instance !== undefined)
-      await this.#audit(
+      await audit(
+        this.#runner.facts,
         transaction,
         status === 'failed' ? 'activation_failed' : 'activation_cancelled',
         instance,
@@ -1393,7 +1307,8 @@ export class ToolRuntime {
       const descriptor = descriptors.get(call.call.tool);
       if (callKey === activation.callKey && descriptor !== undefined && this.#reportsStarted(descriptor)) {
         // A deadline operation that never started is a business result of its own (seed 003 §7).
-        await this.#finish(
+        await finish(
+          this.#runner.facts,
           transaction,
           call,
           {
@@ -1409,13 +1324,14 @@ export class ToolRuntime {
         continue;
       }
       if (callKey === activation.callKey && descriptor !== undefined)
-        await this.#progress(
+        await progress(
+          this.#runner.facts,
           transaction,
           call,
           descriptor,
           status === 'failed' ? 'activation_failed' : 'activation_cancelled',
         );
-      await this.#finish(transaction, call, { outcome: 'error', error: { code } }, descriptors);
+      await finish(this.#runner.facts, transaction, call, { outcome: 'error', error: { code } }, descriptors);
     }
   }
 
@@ -1445,7 +1361,8 @@ export class ToolRuntime {
         await transaction
           .objectStore('activations')
           .put({ ...activation, waiting: activation.waiting.filter((waiting) => waiting !== key) });
-    await this.#finish(
+    await finish(
+      this.#runner.facts,
       transaction,
       call,
       {
@@ -1461,300 +1378,8 @@ export class ToolRuntime {
       descriptors,
     );
   }
-
-  // ── Facts shared by every step ──────────────────────────────────────────────────────────────────────
-
-  /** Ends `call` with `execution_failed` and a message for the agent. */
-  #fail(
-    transaction: ExecutionTransaction,
-    call: ToolCallRecord,
-    message: string,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    return this.#finish(
-      transaction,
-      call,
-      { outcome: 'error', error: { code: 'execution_failed', message } },
-      descriptors,
-    );
-  }
-
-  /** Persists a protocol progress of `call` as its latest answer, with its outbox row. */
-  async #progress(
-    transaction: ExecutionTransaction,
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    status: ToolProgressStatus,
-  ): Promise<void> {
-    const answer: ToolCallAnswer = {
-      type: 'lineup.v1.tool.progress',
-      payload: { call_id: call.callId, app_scope: descriptor.app_scope, status },
-    };
-    const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
-    await transaction.objectStore('tool_calls').put({ ...current, latest: answer });
-    await this.#outbox(transaction, call.conversationId, answer);
-  }
-
-  /**
-   * Persists the one final result of `call` (seed 003 §4.2 step 8): a completed result must satisfy the
-   * tool's output schema, or the agent gets `invalid_output` instead.
-   */
-  async #finish(
-    transaction: ExecutionTransaction,
-    call: ToolCallRecord,
-    result: Omit<ToolResultPayload, 'call_id'>,
-    descriptors: Descriptors,
-    /** `call` is the record as this transaction last wrote it (no need to read it again). */
-    isCurrent = false,
-  ): Promise<void> {
-    const current = isCurrent
-      ? call
-      : (((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord);
-    if (current.stage === 'finished') return;
-    if (current.stage === 'awaiting_consent') {
-      // Its question closes once this commits (a timeout, a withdrawal, an answer).
-      const ended = this.#questionsEnded.get(transaction) ?? [];
-      ended.push(current.key);
-      this.#questionsEnded.set(transaction, ended);
-    }
-    const descriptor = descriptors.get(call.call.tool);
-    let payload: ToolResultPayload = { call_id: call.callId, ...result };
-    if (
-      result.outcome === 'completed' &&
-      (descriptor === undefined || !matchesSchema(descriptor.output_schema, result.result))
-    ) {
-      // Where the result fails the published schema (never what it held): the agent learns the app is at fault.
-      const refusal =
-        descriptor === undefined
-          ? undefined
-          : refusalOf(descriptor.output_schema, result.result, 'result', '(result)');
-      const message = "The result does not match the tool's output schema, so it was not delivered.";
-      payload = {
-        call_id: call.callId,
-        outcome: 'error',
-        error: {
-          code: 'invalid_output',
-          message: refusal === undefined ? message : withPlaces(message, refusal.places),
-          ...(refusal === undefined || refusal.issues.length === 0 ? {} : { issues: refusal.issues }),
-        },
-      };
-    }
-    const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
-    const { dueAt: _, mcpInFlight, ...finished } = current;
-    // Issued together, not awaited: the transaction applies them in order (a later read in it sees them), and a
-    // failing one aborts the step, whose commit says so. The final result of a call handed to an MCP server names
-    // the request it ends: a second one for that request fails (`OutboxRecord.requestEnded`).
-    issue(
-      transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
-      this.#outbox(transaction, call.conversationId, answer, mcpInFlight),
-      transaction.objectStore('audit').add({
-        at: this.#clock.now(),
-        type: 'tool_call_finished',
-        appId: descriptor?.app_scope ?? '',
-        version: descriptor?.contract_version ?? '',
-        conversationId: call.conversationId,
-        callId: call.callId,
-        detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
-      }),
-    );
-  }
-
-  async #outbox(
-    transaction: ExecutionTransaction,
-    conversationId: string,
-    answer: ToolCallAnswer,
-    requestEnded?: string,
-  ): Promise<void> {
-    await transaction.objectStore('outbox').add({
-      at: this.#clock.now(),
-      pending: OUTBOX_PENDING,
-      conversationId,
-      ...(requestEnded === undefined ? {} : { requestEnded }),
-      ...answer,
-    });
-  }
-
-  /** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
-  async #project(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    instance: InstanceRecord,
-    operation: Readonly<Record<string, unknown>>,
-  ): Promise<void> {
-    const store = transaction.objectStore('session_data');
-    const key = sessionKeyOf(instance);
-    const known = await store.get(key);
-    const snapshot: SessionDataSnapshot = {
-      revision: (known?.revision ?? 0) + 1,
-      data: { ...(known?.data ?? {}), [OPERATION_SESSION_KEY]: operation },
-    };
-    await store.put({ key, ...snapshot });
-    const target = targetOf(instance);
-    effects.push((host) => host.sessionDataChanged(target, snapshot));
-  }
-
-  async #audit(
-    transaction: ExecutionTransaction,
-    type: AuditType,
-    instance: InstanceRecord,
-    extra: { readonly operationId?: string; readonly detail?: string },
-  ): Promise<void> {
-    await transaction.objectStore('audit').add({
-      at: this.#clock.now(),
-      type,
-      appId: instance.appId,
-      version: '',
-      conversationId: instance.conversationId,
-      instanceId: instance.instanceId,
-      ...extra,
-    });
-  }
-
-  /** The open instance `target` names, if it is still the conversation's current one. */
-  async #current(transaction: ExecutionTransaction, target: AppTarget): Promise<InstanceRecord | undefined> {
-    const instance = await transaction
-      .objectStore('instances')
-      .get(instanceKeyOf(target.conversationId, target.appScope));
-    return instance?.state === 'open' && instance.instanceId === target.instanceId ? instance : undefined;
-  }
-
-  /** The unfinished calls of `instance` whose SDK handler runs in its page. */
-  async #runningInvocations(
-    transaction: ExecutionTransaction,
-    instance: InstanceRecord,
-  ): Promise<ToolCallRecord[]> {
-    const unfinished = await transaction.objectStore('tool_calls').index('by_due').getAll();
-    return unfinished.filter(
-      (call) =>
-        call.stage === 'running' &&
-        call.invocationId !== undefined &&
-        call.instanceId === instance.instanceId,
-    );
-  }
-
-  async #currentActivation(
-    transaction: ExecutionTransaction,
-    instance: InstanceRecord,
-  ): Promise<ActivationRecord | undefined> {
-    if (instance.activationId === undefined) return undefined;
-    return transaction.objectStore('activations').get(instance.activationId);
-  }
-
-  async #runningOperation(
-    transaction: ExecutionTransaction,
-    instanceKey: string,
-  ): Promise<OperationRecord | undefined> {
-    const running = await transaction.objectStore('operations').index('by_due').getAll();
-    return running.find((operation) => operation.instanceKey === instanceKey);
-  }
-
-  /** Runs `body` in one strict transaction over the execution stores; host effects only after the commit. */
-  async #step(
-    body: (
-      transaction: ExecutionTransaction,
-      effects: Effect[],
-      descriptors: Descriptors,
-    ) => Promise<boolean>,
-    /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
-    first?: (transaction: ExecutionTransaction) => Promise<void>,
-    /** The consent steps that read or write remembered allowances take `CONSENT_STORES`. */
-    stores: typeof EXECUTION_STORES | typeof CONSENT_STORES = EXECUTION_STORES,
-  ): Promise<boolean> {
-    const transaction = this.#db.transaction(stores, 'readwrite', STRICT) as unknown as ExecutionTransaction;
-    const effects: Effect[] = [];
-    let changed: boolean;
-    try {
-      const [descriptors] = await Promise.all([descriptorsIn(transaction), first?.(transaction)]);
-      changed = await body(transaction, effects, descriptors);
-    } catch (error) {
-      abortQuietly(transaction);
-      await transaction.done.catch(() => {});
-      throw error;
-    }
-    await transaction.done;
-    for (const key of this.#questionsEnded.get(transaction) ?? []) {
-      this.#consent.close(key);
-      const [conversationId = '', callId = ''] = key.split('\n');
-      effects.push((host) => host.consentChanged?.(conversationId, callId));
-    }
-    this.#run(effects);
-    return changed;
-  }
-
-  /**
-   * A step that reads nothing: `body` only issues writes, computed from what this runtime knows — `registry`, as
-   * the last `receive` read it, or a call as this runtime dispatched it. Every request succeeds when the step may
-   * commit, so it asks to commit at once (`commitNow`): the registry is asserted by the guard row
-   * (`guardInventory`), and that the call still waits for its request by the final result's outbox row, whose
-   * `requestEnded` the unique index refuses once the call ended otherwise (timed out, withdrawn, recovered by another
-   * tab). If an assertion fails, or a write does (a `call_id` recorded already), the transaction aborts, nothing of it
-   * is kept, and it returns false — the caller then takes the step that reads, or drops the answer. Host effects
-   * run only after the commit, as for every step. It spares the round trips that a read, and then the answers to
-   * the writes, would cost before the commit could even be asked for.
-   */
-  async #writeOnlyStep(
-    registry: RegistrySnapshot | undefined,
-    body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<void>,
-  ): Promise<boolean> {
-    const transaction = this.#db.transaction(
-      registry === undefined ? CALL_STORES : WRITE_ONLY_STORES,
-      'readwrite',
-      STRICT,
-    ) as unknown as ExecutionTransaction;
-    if (registry !== undefined) guardInventory(transaction as never, registry.counter);
-    const effects: Effect[] = [];
-    try {
-      await body(transaction, effects);
-      commitNow(transaction);
-      await transaction.done;
-    } catch {
-      abortQuietly(transaction);
-      await transaction.done.catch(() => {});
-      return false;
-    }
-    this.#run(effects);
-    return true;
-  }
-
-  #run(effects: readonly Effect[]): void {
-    for (const effect of effects) {
-      try {
-        effect(this.#host);
-      } catch {
-        // A host failure after the commit never undoes committed facts (seed 003 §8.8).
-      }
-    }
-  }
 }
-
-/**
- * The registry as a step read it: the published inventory with its counter, and the descriptors of the enabled
- * apps' tools. The steps that do not read it assert that the counter is still the published one.
- */
-interface RegistrySnapshot {
-  readonly counter: number;
-  readonly inventory: ClientInventoryPayload;
-  readonly descriptors: Descriptors;
-}
-
-/** What a step that reads nothing touches: the call, its outbox row and audit entry; and the inventory's guard. */
-const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
-const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {
   return { status: 'error', code, message };
-}
-
-function sessionKeyOf(instance: InstanceRecord): string {
-  return `${instance.appScope}\n${instance.appSessionId}`;
-}
-
-function targetOf(instance: InstanceRecord): AppTarget {
-  return {
-    conversationId: instance.conversationId,
-    appScope: instance.appScope,
-    appId: instance.appId,
-    instanceId: instance.instanceId,
-    appSessionId: instance.appSessionId,
-  };
 }

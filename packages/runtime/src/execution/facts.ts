@@ -1,0 +1,241 @@
+/**
+ * The facts every step of the pipeline writes, each in the step's own transaction: a call's progress and its one
+ * final result (checked against the tool's output schema) with their outbox rows and audit entries, the built-in's
+ * projection into the session data, and the reads of the current instance, activation, invocations and operation.
+ */
+import type { AgentToolDescriptor, ToolProgressStatus, ToolResultPayload } from '@lineup/shared/protocol';
+import {
+  type ActivationRecord,
+  type AuditType,
+  type ExecutionTransaction,
+  type InstanceRecord,
+  issue,
+  type OperationRecord,
+  OUTBOX_PENDING,
+  type ToolCallRecord,
+} from '../storage/database.js';
+import type { Clock } from '../time/clock.js';
+import { type ToolCallAnswer, withPlaces } from '../tools/intake.js';
+import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
+import type { Descriptors } from './descriptors.js';
+import {
+  type AppTarget,
+  OPERATION_SESSION_KEY,
+  type RuntimeHost,
+  type SessionDataSnapshot,
+} from './runtime-host.js';
+
+/** What happens after a commit: host notifications, in order. */
+export type Effect = (host: RuntimeHost) => void;
+
+/** What the facts need from the runtime: its clock, and where a consent question that a step ends is noted. */
+export interface Facts {
+  readonly clock: Clock;
+  /** The consent question of the call with this key closes once `transaction` commits. */
+  questionEnded(transaction: ExecutionTransaction, key: string): void;
+}
+
+export const instanceKeyOf = (conversationId: string, appScope: string) => `${conversationId}\n${appScope}`;
+
+export function sessionKeyOf(instance: InstanceRecord): string {
+  return `${instance.appScope}\n${instance.appSessionId}`;
+}
+
+export function targetOf(instance: InstanceRecord): AppTarget {
+  return {
+    conversationId: instance.conversationId,
+    appScope: instance.appScope,
+    appId: instance.appId,
+    instanceId: instance.instanceId,
+    appSessionId: instance.appSessionId,
+  };
+}
+
+/** Ends `call` with `execution_failed` and a message for the agent. */
+export function fail(
+  facts: Facts,
+  transaction: ExecutionTransaction,
+  call: ToolCallRecord,
+  message: string,
+  descriptors: Descriptors,
+): Promise<void> {
+  return finish(
+    facts,
+    transaction,
+    call,
+    { outcome: 'error', error: { code: 'execution_failed', message } },
+    descriptors,
+  );
+}
+
+/** Persists a protocol progress of `call` as its latest answer, with its outbox row. */
+export async function progress(
+  facts: Facts,
+  transaction: ExecutionTransaction,
+  call: ToolCallRecord,
+  descriptor: AgentToolDescriptor,
+  status: ToolProgressStatus,
+): Promise<void> {
+  const answer: ToolCallAnswer = {
+    type: 'lineup.v1.tool.progress',
+    payload: { call_id: call.callId, app_scope: descriptor.app_scope, status },
+  };
+  const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+  await transaction.objectStore('tool_calls').put({ ...current, latest: answer });
+  await outbox(facts, transaction, call.conversationId, answer);
+}
+
+/**
+ * Persists the one final result of `call` (seed 003 §4.2 step 8): a completed result must satisfy the
+ * tool's output schema, or the agent gets `invalid_output` instead.
+ */
+export async function finish(
+  facts: Facts,
+  transaction: ExecutionTransaction,
+  call: ToolCallRecord,
+  result: Omit<ToolResultPayload, 'call_id'>,
+  descriptors: Descriptors,
+  /** `call` is the record as this transaction last wrote it (no need to read it again). */
+  isCurrent = false,
+): Promise<void> {
+  const current = isCurrent
+    ? call
+    : (((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord);
+  if (current.stage === 'finished') return;
+  if (current.stage === 'awaiting_consent') {
+    // Its question closes once this commits (a timeout, a withdrawal, an answer).
+    facts.questionEnded(transaction, current.key);
+  }
+  const descriptor = descriptors.get(call.call.tool);
+  let payload: ToolResultPayload = { call_id: call.callId, ...result };
+  if (
+    result.outcome === 'completed' &&
+    (descriptor === undefined || !matchesSchema(descriptor.output_schema, result.result))
+  ) {
+    // Where the result fails the published schema (never what it held): the agent learns the app is at fault.
+    const refusal =
+      descriptor === undefined
+        ? undefined
+        : refusalOf(descriptor.output_schema, result.result, 'result', '(result)');
+    const message = "The result does not match the tool's output schema, so it was not delivered.";
+    payload = {
+      call_id: call.callId,
+      outcome: 'error',
+      error: {
+        code: 'invalid_output',
+        message: refusal === undefined ? message : withPlaces(message, refusal.places),
+        ...(refusal === undefined || refusal.issues.length === 0 ? {} : { issues: refusal.issues }),
+      },
+    };
+  }
+  const answer: ToolCallAnswer = { type: 'lineup.v1.tool.result', payload };
+  const { dueAt: _, mcpInFlight, ...finished } = current;
+  // Issued together, not awaited: the transaction applies them in order (a later read in it sees them), and a
+  // failing one aborts the step, whose commit says so. The final result of a call handed to an MCP server names
+  // the request it ends: a second one for that request fails (`OutboxRecord.requestEnded`).
+  issue(
+    transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
+    outbox(facts, transaction, call.conversationId, answer, mcpInFlight),
+    transaction.objectStore('audit').add({
+      at: facts.clock.now(),
+      type: 'tool_call_finished',
+      appId: descriptor?.app_scope ?? '',
+      version: descriptor?.contract_version ?? '',
+      conversationId: call.conversationId,
+      callId: call.callId,
+      detail: payload.outcome === 'completed' ? 'completed' : (payload.error?.code ?? 'error'),
+    }),
+  );
+}
+
+export async function outbox(
+  facts: Facts,
+  transaction: ExecutionTransaction,
+  conversationId: string,
+  answer: ToolCallAnswer,
+  requestEnded?: string,
+): Promise<void> {
+  await transaction.objectStore('outbox').add({
+    at: facts.clock.now(),
+    pending: OUTBOX_PENDING,
+    conversationId,
+    ...(requestEnded === undefined ? {} : { requestEnded }),
+    ...answer,
+  });
+}
+
+/** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
+export async function project(
+  transaction: ExecutionTransaction,
+  effects: Effect[],
+  instance: InstanceRecord,
+  operation: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const store = transaction.objectStore('session_data');
+  const key = sessionKeyOf(instance);
+  const known = await store.get(key);
+  const snapshot: SessionDataSnapshot = {
+    revision: (known?.revision ?? 0) + 1,
+    data: { ...(known?.data ?? {}), [OPERATION_SESSION_KEY]: operation },
+  };
+  await store.put({ key, ...snapshot });
+  const target = targetOf(instance);
+  effects.push((host) => host.sessionDataChanged(target, snapshot));
+}
+
+export async function audit(
+  facts: Facts,
+  transaction: ExecutionTransaction,
+  type: AuditType,
+  instance: InstanceRecord,
+  extra: { readonly operationId?: string; readonly detail?: string },
+): Promise<void> {
+  await transaction.objectStore('audit').add({
+    at: facts.clock.now(),
+    type,
+    appId: instance.appId,
+    version: '',
+    conversationId: instance.conversationId,
+    instanceId: instance.instanceId,
+    ...extra,
+  });
+}
+
+/** The open instance `target` names, if it is still the conversation's current one. */
+export async function currentInstance(
+  transaction: ExecutionTransaction,
+  target: AppTarget,
+): Promise<InstanceRecord | undefined> {
+  const instance = await transaction
+    .objectStore('instances')
+    .get(instanceKeyOf(target.conversationId, target.appScope));
+  return instance?.state === 'open' && instance.instanceId === target.instanceId ? instance : undefined;
+}
+
+/** The unfinished calls of `instance` whose SDK handler runs in its page. */
+export async function runningInvocations(
+  transaction: ExecutionTransaction,
+  instance: InstanceRecord,
+): Promise<ToolCallRecord[]> {
+  const unfinished = await transaction.objectStore('tool_calls').index('by_due').getAll();
+  return unfinished.filter(
+    (call) =>
+      call.stage === 'running' && call.invocationId !== undefined && call.instanceId === instance.instanceId,
+  );
+}
+
+export async function currentActivation(
+  transaction: ExecutionTransaction,
+  instance: InstanceRecord,
+): Promise<ActivationRecord | undefined> {
+  if (instance.activationId === undefined) return undefined;
+  return transaction.objectStore('activations').get(instance.activationId);
+}
+
+export async function runningOperation(
+  transaction: ExecutionTransaction,
+  instanceKey: string,
+): Promise<OperationRecord | undefined> {
+  const running = await transaction.objectStore('operations').index('by_due').getAll();
+  return running.find((operation) => operation.instanceKey === instanceKey);
+}
