@@ -239,3 +239,11 @@ export async function runningOperation(
   const running = await transaction.objectStore('operations').index('by_due').getAll();
   return running.find((operation) => operation.instanceKey === instanceKey);
 }
+
+/** The record of `call` as this transaction sees it now. */
+export async function reread(
+  transaction: ExecutionTransaction,
+  call: ToolCallRecord,
+): Promise<ToolCallRecord> {
+  return ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+}

@@ -26,12 +26,7 @@ import {
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
-import {
-  checkCallToolResult,
-  type McpCallOutcome,
-  type McpToolCaller,
-  mcpFinalResult,
-} from '../mcp/calls.js';
+import type { McpToolCaller } from '../mcp/calls.js';
 import {
   type ActivationRecord,
   type AppRecord,
@@ -64,12 +59,14 @@ import {
   instanceKeyOf,
   progress,
   project,
+  reread,
   runningInvocations,
   runningOperation,
   sessionKeyOf,
   targetOf,
 } from './facts.js';
 import { handlerError } from './handler-error.js';
+import { McpExecutor } from './mcp-executor.js';
 import {
   type AppTarget,
   HOST_INTENTS,
@@ -126,8 +123,8 @@ export class ToolRuntime {
   readonly #mcp: McpToolCaller | undefined;
   /** The registry as the last `receive` read it: what the steps that read nothing check against. */
   #registry: RegistrySnapshot | undefined;
-  /** MCP calls in flight in this page, by invocation id: aborted when the runtime stops waiting. */
-  readonly #mcpCalls = new Map<string, AbortController>();
+  /** The `mcp` executor: hands calls to their MCP servers and keeps their one final result. */
+  readonly #mcpExecutor: McpExecutor;
   /** The consent step between the intake and routing: its rules, and its place in the pipeline. */
   readonly #consent: ToolConsentStep;
   readonly #steps: ConsentSteps;
@@ -149,6 +146,14 @@ export class ToolRuntime {
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
+    this.#mcpExecutor = new McpExecutor({
+      db,
+      clock: this.#clock,
+      ids: this.#ids,
+      mcp: this.#mcp,
+      runner: this.#runner,
+      descriptors: () => this.#descriptors(),
+    });
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
       clock: this.#clock,
@@ -237,7 +242,7 @@ export class ToolRuntime {
       descriptor === undefined ||
       descriptor.executor.kind !== 'mcp' ||
       descriptor.activation !== 'activation_not_required' ||
-      !this.#canCallMcp(descriptor, registry.descriptors)
+      !this.#mcpExecutor.canCall(descriptor, registry.descriptors)
     )
       return undefined;
     // Only a call its consent policy allows outright: any other needs the step that reads (a grant, a question).
@@ -254,7 +259,7 @@ export class ToolRuntime {
         call,
         registry.inventory,
         (record) => {
-          const { dispatched, send } = this.#dispatched(record, descriptor, registry.descriptors);
+          const { dispatched, send } = this.#mcpExecutor.dispatched(record, descriptor, registry.descriptors);
           effects.push(send);
           return dispatched;
         },
@@ -445,7 +450,7 @@ export class ToolRuntime {
           const { invocationId } = call;
           // An MCP request still in flight in this page is cancelled (the server gets notifications/cancelled).
           if (invocationId !== undefined && call.dispatchedAt !== undefined)
-            effects.push(() => this.#mcpCalls.get(invocationId)?.abort());
+            effects.push(() => this.#mcpExecutor.abort(invocationId));
           if (invocationId !== undefined && instance !== undefined) {
             const target = targetOf(instance);
             effects.push((host) => host.cancelInvocation?.(target, invocationId));
@@ -912,7 +917,7 @@ export class ToolRuntime {
   ): Promise<void> {
     const executor = descriptor.executor;
     if (executor.kind === 'mcp') {
-      await this.#dispatchMcp(transaction, effects, call, descriptor, descriptors, isCurrent);
+      await this.#mcpExecutor.dispatch(transaction, effects, call, descriptor, descriptors, isCurrent);
       return;
     }
     if (executor.kind !== 'runtime') {
@@ -951,7 +956,7 @@ export class ToolRuntime {
       this.#clock.now(),
     );
     const invocationId = this.#ids();
-    const current = isCurrent ? call : await this.#reread(transaction, call);
+    const current = isCurrent ? call : await reread(transaction, call);
     await transaction
       .objectStore('tool_calls')
       .put({ ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
@@ -965,151 +970,16 @@ export class ToolRuntime {
   }
 
   /**
-   * Hands a call to its MCP server: the call is persisted `running` with the time it was dispatched, and only
-   * after that commit does the request leave (an effect), so a page that dies meanwhile leaves a record saying the
-   * server may have it (`recover` ends it `outcome_unknown`, never sending it again).
-   */
-  async #dispatchMcp(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-    isCurrent = false,
-  ): Promise<void> {
-    if (!this.#canCallMcp(descriptor, descriptors)) {
-      await fail(this.#runner.facts, transaction, call, 'This host cannot call MCP servers.', descriptors);
-      return;
-    }
-    const current = isCurrent ? call : await this.#reread(transaction, call);
-    const { dispatched, send } = this.#dispatched(current, descriptor, descriptors);
-    // Not awaited: the step's commit confirms it, and the request leaves only after that commit.
-    issue(transaction.objectStore('tool_calls').put(dispatched));
-    effects.push(send);
-  }
-
-  /**
-   * `call` handed to its MCP server: its record, `running` with the time and id of the request, and the effect that
-   * makes the request — to run only once the record is committed.
-   */
-  #dispatched(
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-  ): { readonly dispatched: ToolCallRecord; readonly send: Effect } {
-    const now = this.#clock.now();
-    const invocationId = this.#ids();
-    const dispatched: ToolCallRecord = {
-      ...call,
-      stage: 'running',
-      invocationId,
-      dispatchedAt: now,
-      mcpInFlight: invocationId,
-    };
-    const request = {
-      url: descriptors.servers.get(descriptor.app_scope) as string,
-      tool: descriptor.executor.tool as string,
-      arguments: call.call.arguments,
-      timeoutMs: Math.max(1, (call.dueAt ?? now + descriptor.timeout_ms) - now),
-    };
-    const send = () => {
-      // A step that cannot be written (the page is closing, its database closed) leaves the call running: the next
-      // start's recover() ends it outcome_unknown.
-      this.#callMcp(dispatched, request, descriptors).catch(() => {});
-    };
-    return { dispatched, send };
-  }
-
-  /** Whether this runtime can call the server of `descriptor`, an MCP server's tool. */
-  #canCallMcp(descriptor: AgentToolDescriptor, descriptors: Descriptors): boolean {
-    return (
-      this.#mcp !== undefined &&
-      descriptors.servers.get(descriptor.app_scope) !== undefined &&
-      descriptor.executor.tool !== undefined
-    );
-  }
-
-  /**
-   * Makes the request of a dispatched call and keeps its one final result (unless the call ended meanwhile: timed
-   * out, withdrawn, recovered by another tab). The result is checked against the tool as it was when the call was
-   * dispatched (`descriptors`, the registry then): the server ran that call. It is kept without a read
-   * (`#writeOnlyStep`, asserting that the call still waits for this request).
-   */
-  async #callMcp(
-    dispatched: ToolCallRecord,
-    request: { url: string; tool: string; arguments: Readonly<Record<string, unknown>>; timeoutMs: number },
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const invocationId = dispatched.mcpInFlight as string;
-    const controller = new AbortController();
-    this.#mcpCalls.set(invocationId, controller);
-    let outcome: McpCallOutcome;
-    try {
-      outcome = await (this.#mcp as McpToolCaller).call({ ...request, signal: controller.signal });
-    } catch (error) {
-      outcome = {
-        status: 'failed',
-        phase: 'call',
-        reason: error instanceof Error ? error.message : 'It failed.',
-      };
-    } finally {
-      this.#mcpCalls.delete(invocationId);
-    }
-    const descriptor = descriptors.get(dispatched.call.tool) as AgentToolDescriptor;
-    const result = outcome.status === 'ok' || outcome.status === 'tool_error' ? outcome.result : undefined;
-    // The server's result is kept on the record that #finish writes (one put).
-    const kept: ToolCallRecord =
-      result === undefined
-        ? dispatched
-        : { ...dispatched, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
-    // Nothing is kept when the call no longer waits for this request (it ended meanwhile) — or when a write fails,
-    // as a step that read first would fail too: the call then ends by its timeout.
-    await this.#runner.writeOnlyStep(undefined, async (transaction, effects) => {
-      effects.push((host) => host.outboxChanged?.());
-      await finish(
-        this.#runner.facts,
-        transaction,
-        kept,
-        mcpFinalResult(outcome, descriptor.output_schema),
-        descriptors,
-        true,
-      );
-    });
-  }
-
-  /**
    * An MCP tool call of `conversationId` as a host shows it beside its view: the arguments, the stage, and the
    * server's whole result once it came. Undefined for an unknown call or one of another kind of tool.
    */
-  async mcpCall(conversationId: string, callId: string): Promise<McpCallRecord | undefined> {
-    const record = await this.#db.get('tool_calls', callKeyOf(conversationId, callId));
-    if (record === undefined || record.status !== 'accepted' || record.dispatchedAt === undefined) {
-      if (record === undefined || record.status !== 'accepted') return undefined;
-      const descriptor = (await this.#descriptors()).get(record.call.tool);
-      if (descriptor?.executor.kind !== 'mcp') return undefined;
-    }
-    const result = record.mcpResult === undefined ? undefined : checkCallToolResult(record.mcpResult);
-    return {
-      conversationId,
-      callId,
-      tool: record.call.tool,
-      arguments: record.call.arguments,
-      stage: record.stage ?? 'received',
-      ...(result === undefined ? {} : { result }),
-      ...(record.stage === 'finished' && record.latest.type === 'lineup.v1.tool.result'
-        ? { final: record.latest.payload }
-        : {}),
-    };
+  mcpCall(conversationId: string, callId: string): Promise<McpCallRecord | undefined> {
+    return this.#mcpExecutor.record(conversationId, callId);
   }
 
   /** Stops waiting for the MCP calls in flight in this page (a page that closes): they end when it reloads. */
   abortMcpCalls(): void {
-    for (const controller of this.#mcpCalls.values()) controller.abort();
-  }
-
-  /** The record of `call` as this transaction sees it now. */
-  async #reread(transaction: ExecutionTransaction, call: ToolCallRecord): Promise<ToolCallRecord> {
-    return ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+    this.#mcpExecutor.abortAll();
   }
 
   async #descriptors(): Promise<Descriptors> {
