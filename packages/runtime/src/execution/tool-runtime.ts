@@ -14,14 +14,12 @@
  */
 
 import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
-import {
-  type AgentToolDescriptor,
-  DeadlineOperationArgumentsSchema,
-  type DeadlineOperationResult,
-  type OperationInterruptResult,
-  type ToolCallPayload,
-  type ToolErrorCode,
-  type ToolResultPayload,
+import type {
+  AgentToolDescriptor,
+  OperationInterruptResult,
+  ToolCallPayload,
+  ToolErrorCode,
+  ToolResultPayload,
 } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
@@ -35,7 +33,6 @@ import {
   type ExecutionTransaction,
   type InstanceRecord,
   issue,
-  type OperationRecord,
   type RuntimeDatabase,
   type ToolCallRecord,
 } from '../storage/database.js';
@@ -67,6 +64,12 @@ import {
 } from './facts.js';
 import { handlerError } from './handler-error.js';
 import { McpExecutor } from './mcp-executor.js';
+import {
+  completeOperation,
+  interruptOperation,
+  type OperationParts,
+  startOperation,
+} from './operation-executor.js';
 import {
   type AppTarget,
   HOST_INTENTS,
@@ -130,6 +133,8 @@ export class ToolRuntime {
   readonly #steps: ConsentSteps;
   /** Runs each step in its transaction, and what it tells the host after the commit. */
   readonly #runner: StepRunner;
+  /** What the `deadline_operation` built-in needs: the facts, and new operation ids. */
+  readonly #operationParts: OperationParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -143,6 +148,7 @@ export class ToolRuntime {
       clock: this.#clock,
       closeQuestion: (key) => this.#consent.close(key),
     });
+    this.#operationParts = { facts: this.#runner.facts, ids: this.#ids };
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
@@ -303,7 +309,15 @@ export class ToolRuntime {
         await this.#endActivation(transaction, activation, 'failed', 'foreground_not_confirmed', descriptors);
       const operation = await runningOperation(transaction, key);
       if (operation !== undefined)
-        await this.#interruptOperation(transaction, effects, operation, 'user_left', now, descriptors);
+        await interruptOperation(
+          this.#operationParts,
+          transaction,
+          effects,
+          operation,
+          'user_left',
+          now,
+          descriptors,
+        );
       await transaction
         .objectStore('instances')
         .put({ ...instance, foreground: false, ...(intent === 'close' ? { state: 'closed' as const } : {}) });
@@ -427,7 +441,7 @@ export class ToolRuntime {
         const range = IDBKeyRange.upperBound(now);
         const operation = await transaction.objectStore('operations').index('by_due').get(range);
         if (operation !== undefined) {
-          await this.#completeOperation(transaction, effects, operation, descriptors);
+          await completeOperation(this.#operationParts, transaction, effects, operation, descriptors);
           return true;
         }
         const activation = await transaction.objectStore('activations').index('by_due').get(range);
@@ -925,7 +939,7 @@ export class ToolRuntime {
       return;
     }
     if (executor.builtin === 'deadline_operation')
-      await this.#startOperation(transaction, effects, call, descriptor, descriptors);
+      await startOperation(this.#operationParts, transaction, effects, call, descriptor, descriptors);
     else await this.#interrupt(transaction, effects, call, descriptor, descriptors);
   }
 
@@ -989,58 +1003,6 @@ export class ToolRuntime {
     return descriptors;
   }
 
-  async #startOperation(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const parsed = DeadlineOperationArgumentsSchema.safeParse(call.call.arguments);
-    if (!parsed.success) {
-      await fail(
-        this.#runner.facts,
-        transaction,
-        call,
-        'deadline_operation needs whole minutes.',
-        descriptors,
-      );
-      return;
-    }
-    const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
-    if ((await runningOperation(transaction, key)) !== undefined) {
-      await fail(this.#runner.facts, transaction, call, 'An operation is already running.', descriptors);
-      return;
-    }
-    const now = this.#clock.now();
-    const minutes = parsed.data.minutes;
-    const operation: OperationRecord = {
-      operationId: this.#ids(),
-      instanceKey: key,
-      callKey: call.key,
-      status: 'running',
-      minutes,
-      startedAt: now,
-      deadlineAt: now + minutes * 60_000,
-      dueAt: now + minutes * 60_000,
-    };
-    await transaction.objectStore('operations').add(operation);
-    await transaction.objectStore('tool_calls').put({ ...call, stage: 'running' });
-    await progress(this.#runner.facts, transaction, call, descriptor, 'started');
-    const instance = (await transaction.objectStore('instances').get(key)) as InstanceRecord;
-    await audit(this.#runner.facts, transaction, 'operation_started', instance, {
-      operationId: operation.operationId,
-    });
-    const label = call.call.arguments.label;
-    await project(transaction, effects, instance, {
-      status: 'running',
-      minutes,
-      ...(typeof label === 'string' ? { label } : {}),
-      started_at: iso(operation.startedAt),
-      deadline_at: iso(operation.deadlineAt),
-    });
-  }
-
   async #interrupt(
     transaction: ExecutionTransaction,
     effects: Effect[],
@@ -1058,7 +1020,8 @@ export class ToolRuntime {
         await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
         status = 'start_cancelled';
       } else if (operation !== undefined) {
-        await this.#interruptOperation(
+        await interruptOperation(
+          this.#operationParts,
           transaction,
           effects,
           operation,
@@ -1084,67 +1047,6 @@ export class ToolRuntime {
       descriptors,
       true,
     );
-  }
-
-  async #interruptOperation(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    operation: OperationRecord,
-    by: 'agent' | 'user_left',
-    now: number,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const { dueAt: _, ...ended } = operation;
-    await transaction.objectStore('operations').put({ ...ended, status: 'interrupted', endedAt: now, by });
-    const result: DeadlineOperationResult = {
-      status: 'interrupted',
-      started_at: iso(operation.startedAt),
-      interrupted_at: iso(now),
-      focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
-      by,
-    };
-    await this.#endOperation(transaction, effects, operation, result, descriptors);
-  }
-
-  async #completeOperation(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    operation: OperationRecord,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const { dueAt: _, ...ended } = operation;
-    // It ended at its deadline, whenever the runtime got to settle it (a page closed in between).
-    await transaction
-      .objectStore('operations')
-      .put({ ...ended, status: 'completed', endedAt: operation.deadlineAt });
-    const result: DeadlineOperationResult = {
-      status: 'completed',
-      minutes: operation.minutes,
-      started_at: iso(operation.startedAt),
-      ended_at: iso(operation.deadlineAt),
-    };
-    await this.#endOperation(transaction, effects, operation, result, descriptors);
-  }
-
-  async #endOperation(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    operation: OperationRecord,
-    result: DeadlineOperationResult,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const instance = await transaction.objectStore('instances').get(operation.instanceKey);
-    if (instance !== undefined) {
-      await audit(this.#runner.facts, transaction, 'operation_finished', instance, {
-        operationId: operation.operationId,
-        detail: result.status,
-      });
-      const { status: _, ...times } = result;
-      await project(transaction, effects, instance, { status: result.status, ...times });
-    }
-    const call = await transaction.objectStore('tool_calls').get(operation.callKey);
-    if (call !== undefined && call.stage !== 'finished')
-      await finish(this.#runner.facts, transaction, call, { outcome: 'completed', result }, descriptors);
   }
 
   /** Ends a starting activation: its starting call and every waiting call get their final result. */
