@@ -18,7 +18,6 @@ import type {
   AgentToolDescriptor,
   OperationInterruptResult,
   ToolCallPayload,
-  ToolErrorCode,
   ToolResultPayload,
 } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
@@ -26,12 +25,10 @@ import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
 import type { McpToolCaller } from '../mcp/calls.js';
 import {
-  type ActivationRecord,
   type AppRecord,
   type AuditRecord,
   EXECUTION_STORES,
   type ExecutionTransaction,
-  type InstanceRecord,
   issue,
   type RuntimeDatabase,
   type ToolCallRecord,
@@ -45,6 +42,14 @@ import {
   withPlaces,
 } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
+import {
+  type ActivationParts,
+  activationReady,
+  endActivation,
+  instanceFor,
+  onForeground,
+  startActivation,
+} from './activations.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
 import {
   audit,
@@ -54,7 +59,6 @@ import {
   fail,
   finish,
   instanceKeyOf,
-  progress,
   project,
   reread,
   runningInvocations,
@@ -135,6 +139,8 @@ export class ToolRuntime {
   readonly #runner: StepRunner;
   /** What the `deadline_operation` built-in needs: the facts, and new operation ids. */
   readonly #operationParts: OperationParts;
+  /** What the app's lifecycle needs: the facts, ids, the foreground timeout, and how a ready call runs. */
+  readonly #activationParts: ActivationParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -150,6 +156,13 @@ export class ToolRuntime {
     });
     this.#operationParts = { facts: this.#runner.facts, ids: this.#ids };
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
+    this.#activationParts = {
+      facts: this.#runner.facts,
+      ids: this.#ids,
+      foregroundTimeoutMs: this.#foregroundTimeoutMs,
+      execute: (transaction, effects, call, descriptor, descriptors) =>
+        this.#execute(transaction, effects, call, descriptor, descriptors),
+    };
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
     this.#mcpExecutor = new McpExecutor({
@@ -290,7 +303,13 @@ export class ToolRuntime {
   /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
   async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
     return this.#runner.step((transaction, effects, descriptors) =>
-      this.#onForeground(transaction, effects, instanceKeyOf(conversationId, appScope), descriptors),
+      onForeground(
+        this.#activationParts,
+        transaction,
+        effects,
+        instanceKeyOf(conversationId, appScope),
+        descriptors,
+      ),
     );
   }
 
@@ -306,7 +325,14 @@ export class ToolRuntime {
       // Leaving ends what needs the foreground: a start waiting for it, and an operation the user watched.
       const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting' && activation.requirement === 'foreground_required')
-        await this.#endActivation(transaction, activation, 'failed', 'foreground_not_confirmed', descriptors);
+        await endActivation(
+          this.#activationParts,
+          transaction,
+          activation,
+          'failed',
+          'foreground_not_confirmed',
+          descriptors,
+        );
       const operation = await runningOperation(transaction, key);
       if (operation !== undefined)
         await interruptOperation(
@@ -401,7 +427,14 @@ export class ToolRuntime {
           continue;
         const activation = await currentActivation(transaction, instance);
         if (activation?.status === 'starting')
-          await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
+          await endActivation(
+            this.#activationParts,
+            transaction,
+            activation,
+            'cancelled',
+            'cancelled',
+            descriptors,
+          );
         const operation = await runningOperation(transaction, instance.key);
         if (operation !== undefined) {
           const { dueAt: _, ...stopped } = operation;
@@ -446,7 +479,8 @@ export class ToolRuntime {
         }
         const activation = await transaction.objectStore('activations').index('by_due').get(range);
         if (activation !== undefined) {
-          await this.#endActivation(
+          await endActivation(
+            this.#activationParts,
             transaction,
             activation,
             'failed',
@@ -520,7 +554,7 @@ export class ToolRuntime {
       await audit(this.#runner.facts, transaction, 'app_ready', instance, {});
       const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting' && activation.requirement === 'app_ready') {
-        await this.#activationReady(transaction, effects, instance, activation, descriptors);
+        await activationReady(this.#activationParts, transaction, effects, instance, activation, descriptors);
         effects.push((host) => host.outboxChanged?.());
       }
       return true;
@@ -539,7 +573,14 @@ export class ToolRuntime {
       await audit(this.#runner.facts, transaction, 'app_failed', instance, { detail: code });
       const activation = await currentActivation(transaction, instance);
       if (activation?.status === 'starting')
-        await this.#endActivation(transaction, activation, 'failed', 'app_failed', descriptors);
+        await endActivation(
+          this.#activationParts,
+          transaction,
+          activation,
+          'failed',
+          'app_failed',
+          descriptors,
+        );
       for (const call of await runningInvocations(transaction, instance))
         await fail(this.#runner.facts, transaction, call, `The app failed (${code}).`, descriptors);
       return true;
@@ -794,7 +835,14 @@ export class ToolRuntime {
       await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
-    const instance = await this.#instanceFor(transaction, conversationId, descriptor, descriptors, now);
+    const instance = await instanceFor(
+      this.#activationParts,
+      transaction,
+      conversationId,
+      descriptor,
+      descriptors,
+      now,
+    );
     const activation = await currentActivation(transaction, instance);
     if (activation?.status === 'starting') {
       // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
@@ -811,111 +859,8 @@ export class ToolRuntime {
       await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
-    await this.#startActivation(transaction, effects, instance, withDue, descriptor, now);
+    await startActivation(this.#activationParts, transaction, effects, instance, withDue, descriptor, now);
     return true;
-  }
-
-  async #instanceFor(
-    transaction: ExecutionTransaction,
-    conversationId: string,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-    now: number,
-  ): Promise<InstanceRecord> {
-    const instances = transaction.objectStore('instances');
-    const key = instanceKeyOf(conversationId, descriptor.app_scope);
-    const known = await instances.get(key);
-    if (known !== undefined && known.state === 'open') return known;
-    const appId = descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
-    const instance: InstanceRecord = {
-      key,
-      instanceId: this.#ids(),
-      appSessionId: this.#ids(),
-      conversationId,
-      appScope: descriptor.app_scope,
-      appId,
-      state: 'open',
-      foreground: false,
-      createdAt: now,
-    };
-    await instances.put(instance);
-    return instance;
-  }
-
-  async #startActivation(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    instance: InstanceRecord,
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    now: number,
-  ): Promise<void> {
-    const requirement = descriptor.activation === 'foreground_required' ? 'foreground_required' : 'app_ready';
-    const activation: ActivationRecord = {
-      activationId: this.#ids(),
-      instanceKey: instance.key,
-      status: 'starting',
-      requirement,
-      callKey: call.key,
-      waiting: [],
-      startedAt: now,
-      dueAt: now + this.#foregroundTimeoutMs,
-    };
-    await transaction.objectStore('activations').add(activation);
-    await transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
-    await transaction.objectStore('tool_calls').put({ ...call, stage: 'waiting' });
-    await progress(this.#runner.facts, transaction, call, descriptor, 'starting');
-    await audit(this.#runner.facts, transaction, 'activation_started', instance, { detail: requirement });
-    const target = targetOf(instance);
-    effects.push((host) =>
-      requirement === 'foreground_required' ? host.requestForeground(target) : host.startApp?.(target),
-    );
-  }
-
-  /** The host confirmed the foreground: the activation is ready, and its calls run, in arrival order. */
-  async #onForeground(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    key: string,
-    descriptors: Descriptors,
-  ): Promise<boolean> {
-    const instance = await transaction.objectStore('instances').get(key);
-    if (instance === undefined || instance.state !== 'open') return false;
-    const foregrounded = { ...instance, foreground: true };
-    await transaction.objectStore('instances').put(foregrounded);
-    const activation = await currentActivation(transaction, foregrounded);
-    if (activation?.status !== 'starting') return true;
-    await this.#activationReady(transaction, effects, foregrounded, activation, descriptors);
-    return true;
-  }
-
-  /** A starting activation is ready: it is persisted so, and its calls run, in arrival order. */
-  async #activationReady(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    instance: InstanceRecord,
-    activation: ActivationRecord,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const { dueAt: _, ...ready } = activation;
-    await transaction
-      .objectStore('activations')
-      .put({ ...ready, status: 'ready', settledAt: this.#clock.now(), waiting: [] });
-    await audit(this.#runner.facts, transaction, 'activation_ready', instance, {});
-    for (const callKey of [activation.callKey, ...activation.waiting]) {
-      const call = await transaction.objectStore('tool_calls').get(callKey);
-      const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
-      if (call === undefined || call.stage === 'finished' || descriptor === undefined) continue;
-      // The starting call says `activation_ready` unless its own progress says more (seed 003 §4.3).
-      if (callKey === activation.callKey && !this.#reportsStarted(descriptor))
-        await progress(this.#runner.facts, transaction, call, descriptor, 'activation_ready');
-      await this.#execute(transaction, effects, call, descriptor, descriptors);
-    }
-  }
-
-  /** Whether a tool's business progress already says the app is ready (`started` implies it). */
-  #reportsStarted(descriptor: AgentToolDescriptor): boolean {
-    return descriptor.executor.kind === 'runtime' && descriptor.executor.builtin === 'deadline_operation';
   }
 
   // ── Execution (steps 5–8) ───────────────────────────────────────────────────────────────────────────
@@ -962,7 +907,8 @@ export class ToolRuntime {
       );
       return;
     }
-    const instance = await this.#instanceFor(
+    const instance = await instanceFor(
+      this.#activationParts,
       transaction,
       call.conversationId,
       descriptor,
@@ -1017,7 +963,14 @@ export class ToolRuntime {
       const activation = await currentActivation(transaction, instance);
       const operation = await runningOperation(transaction, key);
       if (activation?.status === 'starting') {
-        await this.#endActivation(transaction, activation, 'cancelled', 'cancelled', descriptors);
+        await endActivation(
+          this.#activationParts,
+          transaction,
+          activation,
+          'cancelled',
+          'cancelled',
+          descriptors,
+        );
         status = 'start_cancelled';
       } else if (operation !== undefined) {
         await interruptOperation(
@@ -1047,64 +1000,6 @@ export class ToolRuntime {
       descriptors,
       true,
     );
-  }
-
-  /** Ends a starting activation: its starting call and every waiting call get their final result. */
-  async #endActivation(
-    transaction: ExecutionTransaction,
-    activation: ActivationRecord,
-    status: 'failed' | 'cancelled',
-    reason: 'foreground_not_confirmed' | 'cancelled' | 'app_failed',
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const { dueAt: _, ...ended } = activation;
-    await transaction
-      .objectStore('activations')
-      .put({ ...ended, status, reason, settledAt: this.#clock.now(), waiting: [] });
-    const instance = await transaction.objectStore('instances').get(activation.instanceKey);
-    if (instance !== undefined)
-      await audit(
-        this.#runner.facts,
-        transaction,
-        status === 'failed' ? 'activation_failed' : 'activation_cancelled',
-        instance,
-        {
-          detail: reason,
-        },
-      );
-    const code: ToolErrorCode = status === 'failed' ? 'app_activation_failed' : 'app_activation_cancelled';
-    for (const callKey of [activation.callKey, ...activation.waiting]) {
-      const call = await transaction.objectStore('tool_calls').get(callKey);
-      if (call === undefined || call.stage === 'finished') continue;
-      const descriptor = descriptors.get(call.call.tool);
-      if (callKey === activation.callKey && descriptor !== undefined && this.#reportsStarted(descriptor)) {
-        // A deadline operation that never started is a business result of its own (seed 003 §7).
-        await finish(
-          this.#runner.facts,
-          transaction,
-          call,
-          {
-            outcome: 'completed',
-            // An app that failed to start never came to the foreground either.
-            result: {
-              status: 'not_started',
-              reason: reason === 'app_failed' ? 'foreground_not_confirmed' : reason,
-            },
-          },
-          descriptors,
-        );
-        continue;
-      }
-      if (callKey === activation.callKey && descriptor !== undefined)
-        await progress(
-          this.#runner.facts,
-          transaction,
-          call,
-          descriptor,
-          status === 'failed' ? 'activation_failed' : 'activation_cancelled',
-        );
-      await finish(this.#runner.facts, transaction, call, { outcome: 'error', error: { code } }, descriptors);
-    }
   }
 
   async #timeOut(
