@@ -14,12 +14,7 @@
  */
 
 import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
-import type {
-  AgentToolDescriptor,
-  OperationInterruptResult,
-  ToolCallPayload,
-  ToolResultPayload,
-} from '@lineup/shared/protocol';
+import type { ToolCallPayload, ToolResultPayload } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
@@ -51,6 +46,7 @@ import {
   startActivation,
 } from './activations.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
+import { type ExecutorParts, execute } from './executors.js';
 import {
   audit,
   currentActivation,
@@ -60,7 +56,6 @@ import {
   finish,
   instanceKeyOf,
   project,
-  reread,
   runningInvocations,
   runningOperation,
   sessionKeyOf,
@@ -68,12 +63,7 @@ import {
 } from './facts.js';
 import { handlerError } from './handler-error.js';
 import { McpExecutor } from './mcp-executor.js';
-import {
-  completeOperation,
-  interruptOperation,
-  type OperationParts,
-  startOperation,
-} from './operation-executor.js';
+import { completeOperation, interruptOperation, type OperationParts } from './operation-executor.js';
 import {
   type AppTarget,
   HOST_INTENTS,
@@ -141,6 +131,8 @@ export class ToolRuntime {
   readonly #operationParts: OperationParts;
   /** What the app's lifecycle needs: the facts, ids, the foreground timeout, and how a ready call runs. */
   readonly #activationParts: ActivationParts;
+  /** What the executors need: the host, the lifecycle, the built-ins and the `mcp` executor. */
+  readonly #executorParts: ExecutorParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -161,7 +153,7 @@ export class ToolRuntime {
       ids: this.#ids,
       foregroundTimeoutMs: this.#foregroundTimeoutMs,
       execute: (transaction, effects, call, descriptor, descriptors) =>
-        this.#execute(transaction, effects, call, descriptor, descriptors),
+        execute(this.#executorParts, transaction, effects, call, descriptor, descriptors),
     };
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
@@ -173,6 +165,14 @@ export class ToolRuntime {
       runner: this.#runner,
       descriptors: () => this.#descriptors(),
     });
+    this.#executorParts = {
+      facts: this.#runner.facts,
+      ids: this.#ids,
+      host: this.#host,
+      activations: this.#activationParts,
+      operations: this.#operationParts,
+      mcp: this.#mcpExecutor,
+    };
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
       clock: this.#clock,
@@ -832,7 +832,7 @@ export class ToolRuntime {
     const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
     if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
     if (descriptor.activation === 'activation_not_required') {
-      await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
+      await execute(this.#executorParts, transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
     const instance = await instanceFor(
@@ -856,77 +856,11 @@ export class ToolRuntime {
       activation?.status === 'ready' &&
       (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
     if (ready) {
-      await this.#execute(transaction, effects, withDue, descriptor, descriptors, true);
+      await execute(this.#executorParts, transaction, effects, withDue, descriptor, descriptors, true);
       return true;
     }
     await startActivation(this.#activationParts, transaction, effects, instance, withDue, descriptor, now);
     return true;
-  }
-
-  // ── Execution (steps 5–8) ───────────────────────────────────────────────────────────────────────────
-
-  async #execute(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-    /** `call` is the record as this transaction last wrote it (no need to read it again). */
-    isCurrent = false,
-  ): Promise<void> {
-    const executor = descriptor.executor;
-    if (executor.kind === 'mcp') {
-      await this.#mcpExecutor.dispatch(transaction, effects, call, descriptor, descriptors, isCurrent);
-      return;
-    }
-    if (executor.kind !== 'runtime') {
-      await this.#invoke(transaction, effects, call, descriptor, descriptors, isCurrent);
-      return;
-    }
-    if (executor.builtin === 'deadline_operation')
-      await startOperation(this.#operationParts, transaction, effects, call, descriptor, descriptors);
-    else await this.#interrupt(transaction, effects, call, descriptor, descriptors);
-  }
-
-  /** Routes a call to the SDK handler in the app's page; its return comes back through `completeInvocation`. */
-  async #invoke(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-    isCurrent = false,
-  ): Promise<void> {
-    if (this.#host.invoke === undefined) {
-      await fail(
-        this.#runner.facts,
-        transaction,
-        call,
-        'This host cannot run MiniApp handlers.',
-        descriptors,
-      );
-      return;
-    }
-    const instance = await instanceFor(
-      this.#activationParts,
-      transaction,
-      call.conversationId,
-      descriptor,
-      descriptors,
-      this.#clock.now(),
-    );
-    const invocationId = this.#ids();
-    const current = isCurrent ? call : await reread(transaction, call);
-    await transaction
-      .objectStore('tool_calls')
-      .put({ ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
-    const target = targetOf(instance);
-    const invocation: MiniAppInvocation = {
-      invocationId,
-      method: descriptor.method,
-      arguments: call.call.arguments,
-    };
-    effects.push((host) => host.invoke?.(target, invocation));
   }
 
   /**
@@ -947,59 +881,6 @@ export class ToolRuntime {
     const descriptors = await descriptorsIn(transaction as unknown as ExecutionTransaction);
     await transaction.done;
     return descriptors;
-  }
-
-  async #interrupt(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    call: ToolCallRecord,
-    descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
-    const instance = await transaction.objectStore('instances').get(key);
-    let status: OperationInterruptResult['status'] = 'nothing_to_interrupt';
-    if (instance !== undefined) {
-      const activation = await currentActivation(transaction, instance);
-      const operation = await runningOperation(transaction, key);
-      if (activation?.status === 'starting') {
-        await endActivation(
-          this.#activationParts,
-          transaction,
-          activation,
-          'cancelled',
-          'cancelled',
-          descriptors,
-        );
-        status = 'start_cancelled';
-      } else if (operation !== undefined) {
-        await interruptOperation(
-          this.#operationParts,
-          transaction,
-          effects,
-          operation,
-          'agent',
-          this.#clock.now(),
-          descriptors,
-        );
-        status = 'interrupted';
-      }
-      if (status !== 'nothing_to_interrupt') {
-        // seed 003 §7: the app only hears a generic lifecycle close.
-        await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
-        const target = targetOf(instance);
-        effects.push((host) => host.closeApp(target));
-      }
-    }
-    // Nothing above changed this call's own record: it is current, and needs no second read.
-    await finish(
-      this.#runner.facts,
-      transaction,
-      call,
-      { outcome: 'completed', result: { status } },
-      descriptors,
-      true,
-    );
   }
 
   async #timeOut(
