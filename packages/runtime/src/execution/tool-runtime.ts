@@ -37,14 +37,7 @@ import {
   withPlaces,
 } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
-import {
-  type ActivationParts,
-  activationReady,
-  endActivation,
-  instanceFor,
-  onForeground,
-  startActivation,
-} from './activations.js';
+import { type ActivationParts, activationReady, endActivation, onForeground } from './activations.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
 import {
@@ -64,6 +57,7 @@ import {
 import { handlerError } from './handler-error.js';
 import { McpExecutor } from './mcp-executor.js';
 import { completeOperation, interruptOperation, type OperationParts } from './operation-executor.js';
+import { type RoutingParts, routeIn } from './routing.js';
 import {
   type AppTarget,
   HOST_INTENTS,
@@ -106,7 +100,7 @@ const MCP_VIEW_CALL_TIMEOUT_MS = 60_000;
 
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
-const callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
+const _callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
 const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export class ToolRuntime {
@@ -133,6 +127,8 @@ export class ToolRuntime {
   readonly #activationParts: ActivationParts;
   /** What the executors need: the host, the lifecycle, the built-ins and the `mcp` executor. */
   readonly #executorParts: ExecutorParts;
+  /** What routing needs: the executors, and the consent step. */
+  readonly #routingParts: RoutingParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -173,6 +169,10 @@ export class ToolRuntime {
       operations: this.#operationParts,
       mcp: this.#mcpExecutor,
     };
+    this.#routingParts = {
+      executors: this.#executorParts,
+      consent: { gateIn: (...args) => this.#steps.gateIn(...args) },
+    };
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
       clock: this.#clock,
@@ -184,7 +184,8 @@ export class ToolRuntime {
       ids: this.#ids,
       step: (body, stores) => this.#runner.step(body, undefined, stores),
       route: (transaction, effects, descriptors, record) =>
-        this.#routeIn(
+        routeIn(
+          this.#routingParts,
           transaction,
           effects as Effect[],
           descriptors,
@@ -228,7 +229,15 @@ export class ToolRuntime {
             descriptors,
           };
         if (received?.disposition === 'accepted')
-          await this.#routeIn(transaction, effects, descriptors, conversationId, call, received.record);
+          await routeIn(
+            this.#routingParts,
+            transaction,
+            effects,
+            descriptors,
+            conversationId,
+            call,
+            received.record,
+          );
         return true;
       },
       async (transaction) => {
@@ -796,71 +805,8 @@ export class ToolRuntime {
 
   #route(conversationId: string, call: ToolCallPayload): Promise<boolean> {
     return this.#runner.step((transaction, effects, descriptors) =>
-      this.#routeIn(transaction, effects, descriptors, conversationId, call),
+      routeIn(this.#routingParts, transaction, effects, descriptors, conversationId, call),
     );
-  }
-
-  async #routeIn(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
-    descriptors: Descriptors,
-    conversationId: string,
-    call: ToolCallPayload,
-    /** The call's record when the caller just wrote it in this transaction. */
-    written?: ToolCallRecord,
-  ): Promise<boolean> {
-    const descriptor = descriptors.get(call.tool);
-    const calls = transaction.objectStore('tool_calls');
-    const record = written ?? (await calls.get(callKeyOf(conversationId, call.call_id)));
-    if (record === undefined || record.stage === 'finished') return false;
-    if (descriptor === undefined) {
-      // The tool was withdrawn between the intake and now.
-      await finish(
-        this.#runner.facts,
-        transaction,
-        record,
-        { outcome: 'error', error: { code: 'revoked' } },
-        descriptors,
-      );
-      return true;
-    }
-    if (record.stage === 'awaiting_consent') return false;
-    // The consent step (consent/): nothing below runs before the decision the call's policy requires.
-    if (!(await this.#steps.gateIn(transaction, effects, descriptors, record, descriptor))) return true;
-    const now = this.#clock.now();
-    const dueAt = record.receivedAt + descriptor.timeout_ms;
-    const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
-    if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
-    if (descriptor.activation === 'activation_not_required') {
-      await execute(this.#executorParts, transaction, effects, withDue, descriptor, descriptors, true);
-      return true;
-    }
-    const instance = await instanceFor(
-      this.#activationParts,
-      transaction,
-      conversationId,
-      descriptor,
-      descriptors,
-      now,
-    );
-    const activation = await currentActivation(transaction, instance);
-    if (activation?.status === 'starting') {
-      // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
-      await transaction
-        .objectStore('activations')
-        .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
-      await calls.put({ ...withDue, stage: 'waiting' });
-      return true;
-    }
-    const ready =
-      activation?.status === 'ready' &&
-      (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
-    if (ready) {
-      await execute(this.#executorParts, transaction, effects, withDue, descriptor, descriptors, true);
-      return true;
-    }
-    await startActivation(this.#activationParts, transaction, effects, instance, withDue, descriptor, now);
-    return true;
   }
 
   /**

@@ -1,0 +1,92 @@
+/**
+ * Routing an accepted call (steps 4–5): a call whose tool was withdrawn meanwhile ends `revoked`; the consent step
+ * decides first; then the call gets its deadline and runs at once (no activation needed, or the app is ready),
+ * waits behind the app's starting activation in arrival order, or starts one.
+ */
+import type { ToolCallPayload } from '@lineup/shared/protocol';
+import type { ConsentSteps } from '../consent/consent-steps.js';
+import type { ExecutionTransaction, ToolCallRecord } from '../storage/database.js';
+import { instanceFor, startActivation } from './activations.js';
+import type { Descriptors } from './descriptors.js';
+import { type ExecutorParts, execute } from './executors.js';
+import { currentActivation, type Effect, finish } from './facts.js';
+
+export interface RoutingParts {
+  readonly executors: ExecutorParts;
+  /** The consent step: `gateIn` lets a call on only once its policy's decision is made. */
+  readonly consent: Pick<ConsentSteps, 'gateIn'>;
+}
+
+const callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
+
+export async function routeIn(
+  parts: RoutingParts,
+  transaction: ExecutionTransaction,
+  effects: Effect[],
+  descriptors: Descriptors,
+  conversationId: string,
+  call: ToolCallPayload,
+  /** The call's record when the caller just wrote it in this transaction. */
+  written?: ToolCallRecord,
+): Promise<boolean> {
+  const descriptor = descriptors.get(call.tool);
+  const calls = transaction.objectStore('tool_calls');
+  const record = written ?? (await calls.get(callKeyOf(conversationId, call.call_id)));
+  if (record === undefined || record.stage === 'finished') return false;
+  if (descriptor === undefined) {
+    // The tool was withdrawn between the intake and now.
+    await finish(
+      parts.executors.facts,
+      transaction,
+      record,
+      { outcome: 'error', error: { code: 'revoked' } },
+      descriptors,
+    );
+    return true;
+  }
+  if (record.stage === 'awaiting_consent') return false;
+  // The consent step (consent/): nothing below runs before the decision the call's policy requires.
+  if (!(await parts.consent.gateIn(transaction, effects, descriptors, record, descriptor))) return true;
+  const now = parts.executors.facts.clock.now();
+  const dueAt = record.receivedAt + descriptor.timeout_ms;
+  const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
+  if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
+  if (descriptor.activation === 'activation_not_required') {
+    await execute(parts.executors, transaction, effects, withDue, descriptor, descriptors, true);
+    return true;
+  }
+  const instance = await instanceFor(
+    parts.executors.activations,
+    transaction,
+    conversationId,
+    descriptor,
+    descriptors,
+    now,
+  );
+  const activation = await currentActivation(transaction, instance);
+  if (activation?.status === 'starting') {
+    // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
+    await transaction
+      .objectStore('activations')
+      .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
+    await calls.put({ ...withDue, stage: 'waiting' });
+    return true;
+  }
+  const ready =
+    activation?.status === 'ready' &&
+    (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
+  if (ready) {
+    await execute(parts.executors, transaction, effects, withDue, descriptor, descriptors, true);
+    return true;
+  }
+  await startActivation(
+    parts.executors.activations,
+    transaction,
+    effects,
+    instance,
+    withDue,
+    descriptor,
+    now,
+  );
+  return true;
+}
