@@ -26,7 +26,6 @@ import {
   type ExecutionTransaction,
   issue,
   type RuntimeDatabase,
-  type ToolCallRecord,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import {
@@ -48,7 +47,6 @@ import {
   fail,
   finish,
   instanceKeyOf,
-  project,
   runningInvocations,
   runningOperation,
   sessionKeyOf,
@@ -56,7 +54,8 @@ import {
 } from './facts.js';
 import { handlerError } from './handler-error.js';
 import { McpExecutor } from './mcp-executor.js';
-import { completeOperation, interruptOperation, type OperationParts } from './operation-executor.js';
+import { interruptOperation, type OperationParts } from './operation-executor.js';
+import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
 import { type RoutingParts, routeIn } from './routing.js';
 import {
   type AppTarget,
@@ -101,7 +100,7 @@ const MCP_VIEW_CALL_TIMEOUT_MS = 60_000;
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
 const _callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
-const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
+const _iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export class ToolRuntime {
   readonly #db: RuntimeDatabase;
@@ -129,6 +128,8 @@ export class ToolRuntime {
   readonly #executorParts: ExecutorParts;
   /** What routing needs: the executors, and the consent step. */
   readonly #routingParts: RoutingParts;
+  /** What recovery and deadlines need: the database, the steps, the executors, asking again, routing. */
+  readonly #recoveryParts: RecoveryParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -172,6 +173,13 @@ export class ToolRuntime {
     this.#routingParts = {
       executors: this.#executorParts,
       consent: { gateIn: (...args) => this.#steps.gateIn(...args) },
+    };
+    this.#recoveryParts = {
+      db,
+      runner: this.#runner,
+      executors: this.#executorParts,
+      ask: (callKey) => this.#steps.ask(callKey),
+      route: (conversationId, call) => this.#route(conversationId, call),
     };
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
@@ -365,45 +373,7 @@ export class ToolRuntime {
    * not routed before the page closed, then settles what fell due meanwhile. Calling it again changes nothing.
    */
   async recover(): Promise<void> {
-    const unfinished = await this.#db.getAllFromIndex('tool_calls', 'by_due');
-    for (const record of unfinished) {
-      // A question the last page left open is asked again (its call's timeout still runs).
-      if (record.stage === 'awaiting_consent') this.#steps.ask(record.key);
-      else if (record.stage === 'received') await this.#route(record.conversationId, record.call);
-      else if (record.stage === 'running' && record.dispatchedAt !== undefined)
-        // Handed to an MCP server before the page closed: it may have run there. Never sent again.
-        await this.#runner.step(async (transaction, _effects, descriptors) => {
-          await finish(
-            this.#runner.facts,
-            transaction,
-            record,
-            {
-              outcome: 'error',
-              error: {
-                code: 'outcome_unknown',
-                message:
-                  'The page closed while the MCP server had the call: it may have run there, and is not sent again.',
-              },
-            },
-            descriptors,
-          );
-          return true;
-        });
-      else if (record.stage === 'running' && record.invocationId !== undefined)
-        // The page that ran the handler is gone with the old page; running it again could do it twice.
-        await this.#runner.step(async (transaction, _effects, descriptors) => {
-          await fail(
-            this.#runner.facts,
-            transaction,
-            record,
-            'The app was reloaded while its handler ran; it was not run again.',
-            descriptors,
-          );
-          return true;
-        });
-    }
-    await this.withdraw();
-    await this.settle();
+    return recover(this.#recoveryParts);
   }
 
   /**
@@ -415,59 +385,7 @@ export class ToolRuntime {
    * again changes nothing. Returns how many calls it ended.
    */
   async withdraw(): Promise<number> {
-    let ended = 0;
-    await this.#runner.step(async (transaction, effects, descriptors) => {
-      const now = this.#clock.now();
-      const calls = transaction.objectStore('tool_calls');
-      for (const call of await calls.index('by_due').getAll()) {
-        if (call.stage === 'finished' || descriptors.has(call.call.tool)) continue;
-        await finish(
-          this.#runner.facts,
-          transaction,
-          call,
-          { outcome: 'error', error: { code: 'revoked' } },
-          descriptors,
-        );
-        ended++;
-      }
-      const installed = new Set((await transaction.objectStore('apps').getAll()).map((app) => app.id));
-      for (const instance of await transaction.objectStore('instances').getAll()) {
-        if (instance.state !== 'open' || descriptors.appIds.get(instance.appScope) === instance.appId)
-          continue;
-        const activation = await currentActivation(transaction, instance);
-        if (activation?.status === 'starting')
-          await endActivation(
-            this.#activationParts,
-            transaction,
-            activation,
-            'cancelled',
-            'cancelled',
-            descriptors,
-          );
-        const operation = await runningOperation(transaction, instance.key);
-        if (operation !== undefined) {
-          const { dueAt: _, ...stopped } = operation;
-          await transaction
-            .objectStore('operations')
-            .put({ ...stopped, status: 'interrupted', endedAt: now });
-          // A disabled app keeps its data (enabled again, it shows the operation ended); an uninstalled one
-          // has none left to write to.
-          if (installed.has(instance.appId))
-            await project(transaction, effects, instance, {
-              status: 'interrupted',
-              started_at: iso(operation.startedAt),
-              interrupted_at: iso(now),
-              focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
-            });
-        }
-        await audit(this.#runner.facts, transaction, 'instance_withdrawn', instance, {});
-        await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
-        const target = targetOf(instance);
-        effects.push((host) => host.closeApp(target));
-      }
-      return true;
-    });
-    return ended;
+    return withdraw(this.#recoveryParts);
   }
 
   /**
@@ -476,62 +394,12 @@ export class ToolRuntime {
    * the wake-up timer fires; calling it again changes nothing.
    */
   async settle(): Promise<number> {
-    let settled = 0;
-    for (;;) {
-      const changed = await this.#runner.step(async (transaction, effects, descriptors) => {
-        const now = this.#clock.now();
-        const range = IDBKeyRange.upperBound(now);
-        const operation = await transaction.objectStore('operations').index('by_due').get(range);
-        if (operation !== undefined) {
-          await completeOperation(this.#operationParts, transaction, effects, operation, descriptors);
-          return true;
-        }
-        const activation = await transaction.objectStore('activations').index('by_due').get(range);
-        if (activation !== undefined) {
-          await endActivation(
-            this.#activationParts,
-            transaction,
-            activation,
-            'failed',
-            'foreground_not_confirmed',
-            descriptors,
-          );
-          return true;
-        }
-        const call = await transaction.objectStore('tool_calls').index('by_due').get(range);
-        if (call !== undefined) {
-          await this.#timeOut(transaction, call, descriptors);
-          const instance = await transaction
-            .objectStore('instances')
-            .get(instanceKeyOf(call.conversationId, descriptors.get(call.call.tool)?.app_scope ?? ''));
-          const { invocationId } = call;
-          // An MCP request still in flight in this page is cancelled (the server gets notifications/cancelled).
-          if (invocationId !== undefined && call.dispatchedAt !== undefined)
-            effects.push(() => this.#mcpExecutor.abort(invocationId));
-          if (invocationId !== undefined && instance !== undefined) {
-            const target = targetOf(instance);
-            effects.push((host) => host.cancelInvocation?.(target, invocationId));
-          }
-          return true;
-        }
-        return false;
-      });
-      if (!changed) return settled;
-      settled++;
-    }
+    return settle(this.#recoveryParts);
   }
 
   /** When the next thing falls due (Unix ms), for the wake-up timer; `undefined` when nothing waits. */
   async nextDueAt(): Promise<number | undefined> {
-    const transaction = this.#db.transaction(['tool_calls', 'activations', 'operations']);
-    const firsts = await Promise.all(
-      (['tool_calls', 'activations', 'operations'] as const).map((store) =>
-        transaction.objectStore(store).index('by_due').openKeyCursor(),
-      ),
-    );
-    await transaction.done;
-    const keys = firsts.flatMap((cursor) => (cursor === null ? [] : [cursor.key as number]));
-    return keys.length === 0 ? undefined : Math.min(...keys);
+    return nextDueAt(this.#recoveryParts);
   }
 
   /** The session data of the conversation's instance of `appScope`, if it has one. */
@@ -827,50 +695,6 @@ export class ToolRuntime {
     const descriptors = await descriptorsIn(transaction as unknown as ExecutionTransaction);
     await transaction.done;
     return descriptors;
-  }
-
-  async #timeOut(
-    transaction: ExecutionTransaction,
-    call: ToolCallRecord,
-    descriptors: Descriptors,
-  ): Promise<void> {
-    const key = call.key;
-    // Whatever the call had going ends with it, so that its one final result stays the timeout.
-    const operations = await transaction.objectStore('operations').index('by_due').getAll();
-    for (const operation of operations)
-      if (operation.callKey === key) {
-        const { dueAt: _, ...ended } = operation;
-        await transaction
-          .objectStore('operations')
-          .put({ ...ended, status: 'interrupted', endedAt: this.#clock.now() });
-      }
-    const activations = await transaction.objectStore('activations').index('by_due').getAll();
-    for (const activation of activations)
-      if (activation.callKey === key) {
-        const { dueAt: _, ...ended } = activation;
-        await transaction
-          .objectStore('activations')
-          .put({ ...ended, status: 'failed', reason: 'timeout', settledAt: this.#clock.now() });
-      } else if (activation.waiting.includes(key))
-        await transaction
-          .objectStore('activations')
-          .put({ ...activation, waiting: activation.waiting.filter((waiting) => waiting !== key) });
-    await finish(
-      this.#runner.facts,
-      transaction,
-      call,
-      {
-        outcome: 'error',
-        error:
-          call.stage === 'awaiting_consent'
-            ? {
-                code: 'timeout',
-                message: "The user did not answer before the call's deadline; it did not run.",
-              }
-            : { code: 'timeout' },
-      },
-      descriptors,
-    );
   }
 }
 
