@@ -20,8 +20,6 @@ import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
 import type { McpToolCaller } from '../mcp/calls.js';
 import {
-  type AppRecord,
-  type AuditRecord,
   EXECUTION_STORES,
   type ExecutionTransaction,
   issue,
@@ -33,9 +31,7 @@ import {
   type ToolCallAnswer,
   type ToolCallDisposition,
   ToolCallIntake,
-  withPlaces,
 } from '../tools/intake.js';
-import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
 import { type ActivationParts, activationReady, endActivation, onForeground } from './activations.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
@@ -54,6 +50,7 @@ import {
 } from './facts.js';
 import { handlerError } from './handler-error.js';
 import { McpExecutor } from './mcp-executor.js';
+import { mcpViewCall, type ViewCallParts } from './mcp-view-calls.js';
 import { interruptOperation, type OperationParts } from './operation-executor.js';
 import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
 import { type RoutingParts, routeIn } from './routing.js';
@@ -94,13 +91,7 @@ export {
   type UIActionHandler,
 };
 
-/** How long a view's call of an app-only tool may take (an agent tool's own timeout applies to the others). */
-const MCP_VIEW_CALL_TIMEOUT_MS = 60_000;
-
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
-
-const _callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
-const _iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export class ToolRuntime {
   readonly #db: RuntimeDatabase;
@@ -130,6 +121,8 @@ export class ToolRuntime {
   readonly #routingParts: RoutingParts;
   /** What recovery and deadlines need: the database, the steps, the executors, asking again, routing. */
   readonly #recoveryParts: RecoveryParts;
+  /** What a view's `tools/call` needs: the database, the clock, the MCP caller and the consent step. */
+  readonly #viewCallParts: ViewCallParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -180,6 +173,12 @@ export class ToolRuntime {
       executors: this.#executorParts,
       ask: (callKey) => this.#steps.ask(callKey),
       route: (conversationId, call) => this.#route(conversationId, call),
+    };
+    this.#viewCallParts = {
+      db,
+      clock: this.#clock,
+      mcp: this.#mcp,
+      consent: { viewCall: (request) => this.#steps.viewCall(request) },
     };
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
@@ -556,80 +555,7 @@ export class ToolRuntime {
     readonly arguments: unknown;
     readonly signal?: AbortSignal;
   }): Promise<McpViewCallAnswer> {
-    const app = await this.#db.get('apps', request.appId);
-    const answer = await this.#viewCall(app, request);
-    const record: AuditRecord = {
-      at: this.#clock.now(),
-      type: 'ui_action',
-      appId: request.appId.slice(0, 256),
-      version: app?.manifest.version ?? '',
-      conversationId: request.conversationId,
-      detail: `view tools/call ${String(request.tool).slice(0, 128)} ${answer.status === 'ok' ? 'ok' : answer.code}`,
-    };
-    await this.#db.add('audit', record);
-    return answer;
-  }
-
-  async #viewCall(
-    app: AppRecord | undefined,
-    request: Parameters<ToolRuntime['mcpViewCall']>[0],
-  ): Promise<McpViewCallAnswer> {
-    const refuse = (code: McpViewCallRefusal, message: string): McpViewCallAnswer => ({
-      status: 'error',
-      code,
-      message,
-    });
-    if (app?.kind !== 'mcp_server')
-      return refuse('unknown_server', 'No MCP server with this id is installed.');
-    if (!app.enabled) return refuse('disabled', 'This MCP server is disabled.');
-    const { manifest } = app;
-    const agentTool = manifest.tools.find((tool) => tool.executor.tool === request.tool);
-    const appTool = manifest.app_tools.find((tool) => tool.tool === request.tool);
-    if ((agentTool === undefined && appTool === undefined) || manifest.agent_only.includes(request.tool))
-      return refuse(
-        'unknown_tool',
-        'This view may call only the tools of its own server that views may call.',
-      );
-    const args = request.arguments ?? {};
-    const schema = agentTool?.input_schema ?? appTool?.input_schema ?? {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args) || !matchesSchema(schema, args))
-      return refuse(
-        'invalid_arguments',
-        withPlaces(
-          "The arguments do not match the tool's input schema.",
-          refusalOf(schema, args, 'arguments', '(arguments)').places,
-        ),
-      );
-    if (this.#mcp === undefined) return refuse('failed', 'This host cannot call MCP servers.');
-    // The consent step, as for an agent's call: nothing reaches the server before the decision its policy requires.
-    const refusal = await this.#steps.viewCall({
-      conversationId: request.conversationId,
-      app,
-      agentTool,
-      appTool,
-      serverTool: request.tool,
-      arguments: args as Readonly<Record<string, unknown>>,
-      timeoutMs: agentTool?.timeout_ms ?? MCP_VIEW_CALL_TIMEOUT_MS,
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    });
-    if (refusal !== undefined) return refuse(refusal.code, refusal.message);
-    const outcome = await this.#mcp.call({
-      url: manifest.server.url,
-      tool: request.tool,
-      arguments: args as Readonly<Record<string, unknown>>,
-      timeoutMs: agentTool?.timeout_ms ?? MCP_VIEW_CALL_TIMEOUT_MS,
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-    });
-    if (outcome.status === 'ok' || outcome.status === 'tool_error')
-      return { status: 'ok', result: outcome.result };
-    return refuse(
-      outcome.status === 'timeout' ? 'timeout' : 'failed',
-      outcome.status === 'failed' && outcome.phase === 'connect'
-        ? 'The MCP server could not be reached.'
-        : outcome.status === 'timeout'
-          ? 'The MCP server did not answer in time.'
-          : 'The call failed.',
-    );
+    return mcpViewCall(this.#viewCallParts, request);
   }
 
   /**
