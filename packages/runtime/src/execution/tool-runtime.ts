@@ -13,8 +13,7 @@
  * scope; no message names an instance, session or operation (seed 003 §2.3).
  */
 
-import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared/bridge';
-import type { ToolCallPayload, ToolResultPayload } from '@lineup/shared/protocol';
+import type { ToolCallPayload } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
 import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
@@ -32,26 +31,23 @@ import {
   type ToolCallDisposition,
   ToolCallIntake,
 } from '../tools/intake.js';
-import { type ActivationParts, activationReady, endActivation, onForeground } from './activations.js';
+import { type ActivationParts, endActivation, onForeground } from './activations.js';
 import { type Descriptors, descriptorsIn } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
-import {
-  audit,
-  currentActivation,
-  currentInstance,
-  type Effect,
-  fail,
-  finish,
-  instanceKeyOf,
-  runningInvocations,
-  runningOperation,
-  sessionKeyOf,
-  targetOf,
-} from './facts.js';
-import { handlerError } from './handler-error.js';
+import { audit, currentActivation, type Effect, finish, instanceKeyOf, runningOperation } from './facts.js';
 import { McpExecutor } from './mcp-executor.js';
 import { mcpViewCall, type ViewCallParts } from './mcp-view-calls.js';
 import { interruptOperation, type OperationParts } from './operation-executor.js';
+import {
+  appFailed,
+  appReady,
+  completeInvocation,
+  openApps,
+  type PageParts,
+  sessionData,
+  uiAction,
+  writeSessionData,
+} from './page-requests.js';
 import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
 import { type RoutingParts, routeIn } from './routing.js';
 import {
@@ -123,6 +119,8 @@ export class ToolRuntime {
   readonly #recoveryParts: RecoveryParts;
   /** What a view's `tools/call` needs: the database, the clock, the MCP caller and the consent step. */
   readonly #viewCallParts: ViewCallParts;
+  /** What the app's page's requests need: the database, the steps, the lifecycle and the UI actions. */
+  readonly #pageParts: PageParts;
 
   constructor(db: RuntimeDatabase, registry: AppRegistry, options: ToolRuntimeOptions = {}) {
     this.#db = db;
@@ -179,6 +177,12 @@ export class ToolRuntime {
       clock: this.#clock,
       mcp: this.#mcp,
       consent: { viewCall: (request) => this.#steps.viewCall(request) },
+    };
+    this.#pageParts = {
+      db,
+      runner: this.#runner,
+      activations: this.#activationParts,
+      uiActions: this.#uiActions,
     };
     this.#consent = new ToolConsentStep({
       rules: registry.toolPolicy,
@@ -403,20 +407,12 @@ export class ToolRuntime {
 
   /** The session data of the conversation's instance of `appScope`, if it has one. */
   async sessionData(conversationId: string, appScope: string): Promise<SessionDataSnapshot | undefined> {
-    const instance = await this.#db.get('instances', instanceKeyOf(conversationId, appScope));
-    if (instance === undefined) return undefined;
-    const record = await this.#db.get('session_data', sessionKeyOf(instance));
-    return record === undefined
-      ? { revision: 0, data: {} }
-      : { revision: record.revision, data: record.data };
+    return sessionData(this.#pageParts, conversationId, appScope);
   }
 
   /** Open instances, with whether the host showed each in the foreground: what a host restores after a reload. */
   async openApps(): Promise<readonly { readonly target: AppTarget; readonly foreground: boolean }[]> {
-    const instances = await this.#db.getAll('instances');
-    return instances
-      .filter((instance) => instance.state === 'open')
-      .map((instance) => ({ target: targetOf(instance), foreground: instance.foreground }));
+    return openApps(this.#pageParts);
   }
 
   /**
@@ -424,17 +420,7 @@ export class ToolRuntime {
    * run in arrival order. A page of an ended instance changes nothing (returns false).
    */
   async appReady(target: AppTarget): Promise<boolean> {
-    return this.#runner.step(async (transaction, effects, descriptors) => {
-      const instance = await currentInstance(transaction, target);
-      if (instance === undefined) return false;
-      await audit(this.#runner.facts, transaction, 'app_ready', instance, {});
-      const activation = await currentActivation(transaction, instance);
-      if (activation?.status === 'starting' && activation.requirement === 'app_ready') {
-        await activationReady(this.#activationParts, transaction, effects, instance, activation, descriptors);
-        effects.push((host) => host.outboxChanged?.());
-      }
-      return true;
-    });
+    return appReady(this.#pageParts, target);
   }
 
   /**
@@ -442,25 +428,7 @@ export class ToolRuntime {
    * `app_activation_failed`), and its running handlers end `execution_failed`.
    */
   async appFailed(target: AppTarget, code: string): Promise<boolean> {
-    return this.#runner.step(async (transaction, effects, descriptors) => {
-      const instance = await currentInstance(transaction, target);
-      if (instance === undefined) return false;
-      effects.push((host) => host.outboxChanged?.());
-      await audit(this.#runner.facts, transaction, 'app_failed', instance, { detail: code });
-      const activation = await currentActivation(transaction, instance);
-      if (activation?.status === 'starting')
-        await endActivation(
-          this.#activationParts,
-          transaction,
-          activation,
-          'failed',
-          'app_failed',
-          descriptors,
-        );
-      for (const call of await runningInvocations(transaction, instance))
-        await fail(this.#runner.facts, transaction, call, `The app failed (${code}).`, descriptors);
-      return true;
-    });
+    return appFailed(this.#pageParts, target, code);
   }
 
   /**
@@ -474,26 +442,7 @@ export class ToolRuntime {
     invocationId: string,
     outcome: InvocationOutcome,
   ): Promise<boolean> {
-    return this.#runner.step(async (transaction, effects, descriptors) => {
-      const instance = await currentInstance(transaction, target);
-      if (instance === undefined) return false;
-      const call = (await runningInvocations(transaction, instance)).find(
-        (record) => record.invocationId === invocationId,
-      );
-      if (call === undefined) return false;
-      // The page, not the host, ended this call: the host learns its final result is waiting.
-      effects.push((host) => host.outboxChanged?.());
-      await finish(
-        this.#runner.facts,
-        transaction,
-        call,
-        outcome.status === 'ok'
-          ? { outcome: 'completed', result: outcome.result as NonNullable<ToolResultPayload['result']> }
-          : { outcome: 'error', error: handlerError(outcome, descriptors.get(call.call.tool)) },
-        descriptors,
-      );
-      return true;
-    });
+    return completeInvocation(this.#pageParts, target, invocationId, outcome);
   }
 
   /**
@@ -506,38 +455,7 @@ export class ToolRuntime {
     value: unknown,
     baseRevision?: number,
   ): Promise<PageRequestAnswer> {
-    let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
-    await this.#runner.step(async (transaction, effects) => {
-      const instance = await currentInstance(transaction, target);
-      if (instance === undefined) return false;
-      if (key === OPERATION_SESSION_KEY) {
-        answer = refused('reserved_key', `The ${key} key is written by the runtime.`);
-        return false;
-      }
-      const store = transaction.objectStore('session_data');
-      const known = await store.get(sessionKeyOf(instance));
-      const revision = known?.revision ?? 0;
-      if (baseRevision !== undefined && baseRevision !== revision) {
-        answer = refused('revision_conflict', `The data is at revision ${revision}, not ${baseRevision}.`);
-        return false;
-      }
-      const data = { ...(known?.data ?? {}), [key]: value };
-      if (!MiniAppSessionDataSchema.safeParse(data).success) {
-        answer = refused(
-          'too_large',
-          `Session data holds at most ${MINIAPP_CHANNEL_LIMITS.maxSessionDataKeys} keys and ${MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes} bytes.`,
-        );
-        return false;
-      }
-      const snapshot: SessionDataSnapshot = { revision: revision + 1, data };
-      await store.put({ key: sessionKeyOf(instance), ...snapshot });
-      await audit(this.#runner.facts, transaction, 'session_data_written', instance, { detail: key });
-      const current = targetOf(instance);
-      effects.push((host) => host.sessionDataChanged(current, snapshot));
-      answer = { status: 'ok', revision: snapshot.revision };
-      return true;
-    });
-    return answer;
+    return writeSessionData(this.#pageParts, target, key, value, baseRevision);
   }
 
   /**
@@ -567,32 +485,7 @@ export class ToolRuntime {
     action: string,
     args: Readonly<Record<string, string | number | boolean | null>>,
   ): Promise<PageRequestAnswer> {
-    const instance = await this.#db.get('instances', instanceKeyOf(target.conversationId, target.appScope));
-    if (instance === undefined || instance.state !== 'open' || instance.instanceId !== target.instanceId)
-      return refused('not_current', 'This app has ended.');
-    const handler = Object.hasOwn(this.#uiActions, `${target.appScope}.${action}`)
-      ? this.#uiActions[`${target.appScope}.${action}`]
-      : undefined;
-    let answer: PageRequestAnswer;
-    if (handler === undefined) answer = refused('unknown_action', `${action} is not an action of this app.`);
-    else {
-      try {
-        await handler({ target: targetOf(instance), arguments: args });
-        answer = { status: 'ok' };
-      } catch (error) {
-        answer = refused(
-          'action_failed',
-          error instanceof Error ? error.message.slice(0, 256) : 'It failed.',
-        );
-      }
-    }
-    await this.#runner.step(async (transaction) => {
-      await audit(this.#runner.facts, transaction, 'ui_action', instance, {
-        detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
-      });
-      return true;
-    });
-    return answer;
+    return uiAction(this.#pageParts, target, action, args);
   }
 
   // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
@@ -622,8 +515,4 @@ export class ToolRuntime {
     await transaction.done;
     return descriptors;
   }
-}
-
-function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {
-  return { status: 'error', code, message };
 }
