@@ -101,8 +101,16 @@ async function pomodoroFileCount(page: Page): Promise<number> {
   return (manifest.files as unknown[]).length;
 }
 
+/**
+ * Opens the app's audit log and makes sure it is open: a click that landed while the list was moving (an entry
+ * added, a notice removed) is tried again, and a log already open is not closed by a second click.
+ */
 async function openAudit(item: Locator) {
-  await item.locator('.host__app-audit summary').click();
+  const details = item.locator('.host__app-audit');
+  await expect(async () => {
+    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+    await expect(details).toHaveAttribute('open', '', { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
 }
 
 test('installs a bundle from a URL on this site; another site is refused before anything is fetched', async ({
