@@ -50,42 +50,22 @@ import {
 } from './page-requests.js';
 import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
 import { type RoutingParts, routeIn } from './routing.js';
-import {
-  type AppTarget,
-  HOST_INTENTS,
-  type HostIntent,
-  type InvocationOutcome,
-  type McpCallRecord,
-  type McpViewCallAnswer,
-  type McpViewCallRefusal,
-  type MiniAppInvocation,
-  OPERATION_SESSION_KEY,
-  type PageRequestAnswer,
-  type PageRequestErrorCode,
-  type RuntimeHost,
-  type SessionDataSnapshot,
-  type ToolRuntimeOptions,
-  type UIActionHandler,
+import type {
+  AppTarget,
+  HostIntent,
+  InvocationOutcome,
+  McpCallRecord,
+  McpViewCallAnswer,
+  PageRequestAnswer,
+  RuntimeHost,
+  SessionDataSnapshot,
+  ToolRuntimeOptions,
+  UIActionHandler,
 } from './runtime-host.js';
 import { type RegistrySnapshot, StepRunner } from './step-runner.js';
 
-export {
-  type AppTarget,
-  HOST_INTENTS,
-  type HostIntent,
-  type InvocationOutcome,
-  type McpCallRecord,
-  type McpViewCallAnswer,
-  type McpViewCallRefusal,
-  type MiniAppInvocation,
-  OPERATION_SESSION_KEY,
-  type PageRequestAnswer,
-  type PageRequestErrorCode,
-  type RuntimeHost,
-  type SessionDataSnapshot,
-  type ToolRuntimeOptions,
-  type UIActionHandler,
-};
+// The host seam and the entry points' shapes are part of this module's API (index.ts and the hosts import them here).
+export * from './runtime-host.js';
 
 const NO_HOST: RuntimeHost = { requestForeground() {}, closeApp() {}, sessionDataChanged() {} };
 
