@@ -52,6 +52,36 @@ IDBDatabase.prototype.transaction = function transaction(
   return startTransaction.call(this, stores, mode, options);
 } as typeof startTransaction;
 
+/** The requests issued while `transactions.recording`: `store.method` (`store.index.method` for an index). */
+const requests: string[] = [];
+for (const [prototype, nameOf] of [
+  [IDBObjectStore.prototype, (target: IDBObjectStore) => target.name],
+  [IDBIndex.prototype, (target: IDBIndex) => `${target.objectStore.name}.${target.name}`],
+] as const)
+  for (const method of [
+    'get',
+    'getAll',
+    'getKey',
+    'getAllKeys',
+    'count',
+    'openCursor',
+    'openKeyCursor',
+    'put',
+    'add',
+    'delete',
+    'clear',
+  ] as const) {
+    const original = (prototype as unknown as Record<string, unknown>)[method];
+    if (typeof original !== 'function') continue;
+    (prototype as unknown as Record<string, unknown>)[method] = function request(
+      this: never,
+      ...args: unknown[]
+    ) {
+      if (transactions.recording) requests.push(`${(nameOf as (target: never) => string)(this)}.${method}`);
+      return (original as (...args: unknown[]) => unknown).apply(this, args);
+    };
+  }
+
 // ── Databases ─────────────────────────────────────────────────────────────────────────────────────────
 
 interface BaselineSchema {
@@ -69,12 +99,33 @@ interface Runtime {
 const runtimes = new Map<string, Runtime>();
 const baselines = new Map<string, IDBPDatabase<BaselineSchema>>();
 
-/** Opens a new runtime database with the focus app installed (the inventory has its tools). */
-async function freshRuntime(name: string): Promise<Runtime> {
+/**
+ * Another MiniApp for the database to hold beside the focus app: the focus app's manifest (three tools with their
+ * schemas) under a scope and id of its own. The timed calls never touch it.
+ */
+function otherApp(index: number) {
+  const manifest = focusManifest();
+  const scope = `other${index}`;
+  return {
+    ...manifest,
+    id: `com.example.other${index}`,
+    name: `Other ${index}`,
+    app_scope: scope,
+    tools: manifest.tools.map((tool) => ({ ...tool, app_scope: scope })),
+  };
+}
+
+/**
+ * Opens a new runtime database with the focus app installed (the inventory has its tools) and `apps - 1` other
+ * MiniApps beside it.
+ */
+async function freshRuntime(name: string, apps = 1): Promise<Runtime> {
   await deleteDB(name);
   const db = await openRuntimeDatabase(name);
   const registry = new AppRegistry(db);
   await registry.install(focusManifest(), { bundleUrl: '/apps/focus/' });
+  for (let index = 1; index < apps; index++)
+    await registry.install(otherApp(index), { bundleUrl: `/apps/other${index}/` });
   const { revision } = await registry.inventory();
   return {
     db,
@@ -85,10 +136,10 @@ async function freshRuntime(name: string): Promise<Runtime> {
   };
 }
 
-async function runtimeNamed(name: string): Promise<Runtime> {
+async function runtimeNamed(name: string, apps = 1): Promise<Runtime> {
   let runtime = runtimes.get(name);
   if (runtime === undefined) {
-    runtime = await freshRuntime(name);
+    runtime = await freshRuntime(name, apps);
     runtimes.set(name, runtime);
   }
   return runtime;
@@ -140,27 +191,31 @@ const CONTENT_HASH = hashCanonicalJSON({ tool: TOOL, inventory_revision: 'invent
 
 // ── 1. Calls per second ───────────────────────────────────────────────────────────────────────────────
 
-export type ThroughputKind = 'runtime' | 'intake' | 'baseline' | 'baseline2';
+export type ThroughputKind = 'runtime' | 'runtime10' | 'runtime50' | 'intake' | 'baseline' | 'baseline2';
+
+/** The MiniApps installed in the database of each kind of `ToolRuntime.receive` run. */
+const INSTALLED: Readonly<Record<string, number>> = { runtime: 1, runtime10: 10, runtime50: 50, intake: 1 };
 
 /**
  * Runs `count` calls of one kind one after another and returns the elapsed milliseconds:
- * - `runtime`: `ToolRuntime.receive` — intake, route and the interrupt built-in, final result in the outbox;
+ * - `runtime`: `ToolRuntime.receive` — intake, route and the interrupt built-in, final result in the outbox —
+ *   with the focus app the only one installed; `runtime10`, `runtime50`: the same with 10 and 50 apps installed;
  * - `intake`: `ToolCallIntake.receive` alone (a database of its own: its calls are never routed);
  * - `baseline`: one bare strict `put` transaction per call;
  * - `baseline2`: two bare strict `put` transactions per call (the floor of two durable commits).
  */
 async function throughput(kind: ThroughputKind, prefix: string, count: number): Promise<number> {
-  if (kind === 'runtime' || kind === 'intake') {
-    const target = await runtimeNamed(`bench-${kind}`);
+  if (kind !== 'baseline' && kind !== 'baseline2') {
+    const target = await runtimeNamed(`bench-${kind}`, INSTALLED[kind]);
     const calls = Array.from({ length: count }, (_, index) => callOf(`${prefix}_${index}`, target.revision));
-    const receiver = kind === 'runtime' ? target.runtime : target.intake;
+    const receiver = kind === 'intake' ? target.intake : target.runtime;
     const started = performance.now();
     for (const call of calls) {
       const { disposition } = await receiver.receive(CONVERSATION, call);
       if (disposition !== 'accepted') throw new Error(`${call.call_id} was ${disposition}`);
     }
     const elapsed = performance.now() - started;
-    if (kind === 'runtime') await checkFinished(target.db, calls.at(-1)!);
+    if (kind !== 'intake') await checkFinished(target.db, calls.at(-1)!);
     return elapsed;
   }
   const db = await baselineNamed(`bench-${kind}`);
@@ -192,8 +247,10 @@ async function checkFinished(db: RuntimeDatabase, call: ToolCallPayload): Promis
 }
 
 /** What the runtime's outbox holds after every batch: each call's `accepted` and its final result, pending. */
-async function outboxSummary(): Promise<{ calls: number; pendingResults: number; pendingProgress: number }> {
-  const { db } = await runtimeNamed('bench-runtime');
+async function outboxSummary(
+  kind: ThroughputKind,
+): Promise<{ calls: number; pendingResults: number; pendingProgress: number }> {
+  const { db } = await runtimeNamed(`bench-${kind}`);
   const pending = await db.getAllFromIndex('outbox', 'by_pending');
   return {
     calls: await db.count('tool_calls'),
@@ -209,6 +266,7 @@ async function transactionsPerReceive(callId: string) {
   const { runtime, revision } = await runtimeNamed('bench-runtime');
   const before = { count: transactions.count, strict: transactions.strict };
   transactions.started.length = 0;
+  requests.length = 0;
   transactions.recording = true;
   try {
     await runtime.receive(CONVERSATION, callOf(callId, revision));
@@ -219,6 +277,7 @@ async function transactionsPerReceive(callId: string) {
     count: transactions.count - before.count,
     strict: transactions.strict - before.strict,
     started: [...transactions.started],
+    requests: [...requests],
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type McpServerRecord,
   type MiniAppRecord,
   REGISTRY_STORES,
+  stampRegistry,
 } from '../storage/database.js';
 import { assertUsableSchema } from '../tools/schema-validator.js';
 import { BundleIntegrityError, type BundlePolicy, fetchVerifiedBundle, verifyBundleFiles } from './bundle.js';
@@ -130,6 +131,7 @@ async function installMiniApp(
     }
     if (same) return;
     await apps.put(record);
+    stampRegistry(transaction);
     await dropStaleGrants(transaction, manifest.id, record);
     await publish(context, transaction, [...all.filter((app) => app.id !== manifest.id), record], {
       at: now,
@@ -201,6 +203,7 @@ export async function installMcpServer(
       if (stored.version !== manifest.version) await store.delete(stored.key);
     await keepFiles(transaction, manifest, files);
     await apps.put(record);
+    stampRegistry(transaction);
     await dropStaleGrants(transaction, manifest.id, record);
     await publish(context, transaction, [...all.filter((app) => app.id !== manifest.id), record], {
       at: now,

@@ -3,7 +3,7 @@
  * is confirmed once it started or rolled back to the one it replaced, and it is uninstalled. Each change that
  * alters what the agent may use is one transaction with a new inventory revision, its audit entry and outbox row.
  */
-import { type AppRecord, REGISTRY_STORES } from '../storage/database.js';
+import { type AppRecord, REGISTRY_STORES, stampRegistry } from '../storage/database.js';
 import { deleteFiles } from './kept-files.js';
 import { notInstalled } from './registry-errors.js';
 import { commit, dropStaleGrants, publish, type RegistryContext } from './registry-persistence.js';
@@ -32,6 +32,7 @@ export async function setEnabled(
   const next = all.map((app) => (app.id === appId ? record : app));
   await commit(transaction, async () => {
     await apps.put(record);
+    stampRegistry(transaction);
     await publish(context, transaction, next, {
       at: now,
       type: enabled ? 'app_enabled' : 'app_disabled',
@@ -53,6 +54,7 @@ export async function confirmStarted(context: RegistryContext, appId: string): P
   const { previous, ...record } = existing;
   await commit(transaction, async () => {
     await transaction.objectStore('apps').put({ ...record, updatedAt: context.clock.now() });
+    stampRegistry(transaction);
     await deleteFiles(transaction, appId, previous.manifest.version);
     await transaction.objectStore('audit').add({
       at: context.clock.now(),
@@ -84,6 +86,7 @@ export async function rollback(context: RegistryContext, appId: string, reason: 
   };
   await commit(transaction, async () => {
     await transaction.objectStore('apps').put(record);
+    stampRegistry(transaction);
     await deleteFiles(transaction, appId, existing.manifest.version);
     await dropStaleGrants(transaction, appId, record);
     await publish(
@@ -114,6 +117,7 @@ export async function uninstall(context: RegistryContext, appId: string): Promis
   }
   await commit(transaction, async () => {
     await transaction.objectStore('apps').delete(appId);
+    stampRegistry(transaction);
     await deleteFiles(transaction, appId);
     await dropStaleGrants(transaction, appId, undefined);
     const sessions = transaction.objectStore('session_data');

@@ -12,6 +12,7 @@ import {
   type AppRecord,
   type AuditRecord,
   REGISTRY_STORES,
+  stampRegistry,
   type ToolGrantRecord,
 } from '../storage/database.js';
 import { buildInventory } from './inventory.js';
@@ -124,6 +125,7 @@ async function changeConsent(
   const after = buildInventory(0, next, declared, context.rules).tools ?? [];
   await commit(transaction, async () => {
     await apps.put(record);
+    stampRegistry(transaction);
     if (canonicalJSONString(before) !== canonicalJSONString(after))
       await publish(context, transaction, next, audit, declared);
     else await transaction.objectStore('audit').add(audit);

@@ -12,6 +12,7 @@ import {
   OUTBOX_PENDING,
   type RegistryTransaction,
   type RuntimeDatabase,
+  stampRegistry,
   writeInventoryFence,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
@@ -58,6 +59,7 @@ export async function publish(
   // A step that assumes the replaced inventory cannot commit any more (`guardInventory`).
   if (current !== undefined) writeInventoryFence(transaction, current.counter);
   await inventoryStore.put({ key: 'current', counter, inventory });
+  stampRegistry(transaction);
   await transaction.objectStore('audit').add(audit);
   await transaction.objectStore('outbox').add({
     at: audit.at,

@@ -13,6 +13,7 @@
  */
 import type { AgentToolDescriptor, McpAppTool, ToolErrorCode } from '@lineup/shared/protocol';
 import type { Descriptors } from '../execution/descriptors.js';
+import { callIn, putCall } from '../execution/step-records.js';
 import {
   type AppRecord,
   CONSENT_STORES,
@@ -271,7 +272,7 @@ export class ConsentSteps {
     ) => Promise<ConsentOutcome | undefined>,
   ): Promise<boolean> {
     return this.#pipeline.step(async (transaction, effects, descriptors) => {
-      const record = await transaction.objectStore('tool_calls').get(key);
+      const record = await callIn(transaction, key);
       if (record === undefined) return false;
       const descriptor = descriptors.get(record.call.tool);
       const app = descriptor === undefined ? undefined : descriptors.apps.get(descriptor.app_scope);
@@ -293,7 +294,7 @@ export class ConsentSteps {
         await this.#pipeline.end(transaction, record, settled, descriptors);
         return true;
       }
-      await transaction.objectStore('tool_calls').put(settled.record);
+      await putCall(transaction, settled.record);
       return this.#pipeline.route(transaction, effects, descriptors, settled.record);
     }, CONSENT_STORES);
   }

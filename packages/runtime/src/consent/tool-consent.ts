@@ -20,6 +20,7 @@
  * call's own timeout still ends it (`timeout`).
  */
 import { TOOL_CONSENT_LIMITS, type ToolErrorCode } from '@lineup/shared/protocol';
+import { putCall, unfinishedCallsIn } from '../execution/step-records.js';
 import type {
   AppRecord,
   ConsentTransaction,
@@ -136,7 +137,7 @@ export class ToolConsentStep {
         message: MESSAGES.noConsentUi,
         audit: 'no_consent_ui',
       };
-    const unfinished = await transaction.objectStore('tool_calls').index('by_due').getAll();
+    const unfinished = await unfinishedCallsIn(transaction);
     const waiting = unfinished.filter(
       (call) => call.conversationId === record.conversationId && call.stage === 'awaiting_consent',
     ).length;
@@ -150,7 +151,7 @@ export class ToolConsentStep {
       extraStep: policy.extraStep,
       askedAt: this.#clock.now(),
     };
-    await transaction.objectStore('tool_calls').put({ ...record, stage: 'awaiting_consent', consent });
+    await putCall(transaction, { ...record, stage: 'awaiting_consent', consent });
     return { kind: 'ask', consent };
   }
 

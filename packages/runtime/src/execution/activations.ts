@@ -21,6 +21,7 @@ import {
   progress,
   targetOf,
 } from './facts.js';
+import { callIn, instanceIn, putCall } from './step-records.js';
 
 /** Runs a call whose app is ready (the executor of its tool). */
 export type Execute = (
@@ -49,7 +50,7 @@ export async function instanceFor(
 ): Promise<InstanceRecord> {
   const instances = transaction.objectStore('instances');
   const key = instanceKeyOf(conversationId, descriptor.app_scope);
-  const known = await instances.get(key);
+  const known = await instanceIn(transaction, key);
   if (known !== undefined && known.state === 'open') return known;
   const appId = descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
   const instance: InstanceRecord = {
@@ -89,7 +90,7 @@ export async function startActivation(
   };
   await transaction.objectStore('activations').add(activation);
   await transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
-  await transaction.objectStore('tool_calls').put({ ...call, stage: 'waiting' });
+  await putCall(transaction, { ...call, stage: 'waiting' });
   await progress(parts.facts, transaction, call, descriptor, 'starting');
   await audit(parts.facts, transaction, 'activation_started', instance, { detail: requirement });
   const target = targetOf(instance);
@@ -131,7 +132,7 @@ export async function activationReady(
     .put({ ...ready, status: 'ready', settledAt: parts.facts.clock.now(), waiting: [] });
   await audit(parts.facts, transaction, 'activation_ready', instance, {});
   for (const callKey of [activation.callKey, ...activation.waiting]) {
-    const call = await transaction.objectStore('tool_calls').get(callKey);
+    const call = await callIn(transaction, callKey);
     const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
     if (call === undefined || call.stage === 'finished' || descriptor === undefined) continue;
     // The starting call says `activation_ready` unless its own progress says more (seed 003 §4.3).
@@ -172,7 +173,7 @@ export async function endActivation(
     );
   const code: ToolErrorCode = status === 'failed' ? 'app_activation_failed' : 'app_activation_cancelled';
   for (const callKey of [activation.callKey, ...activation.waiting]) {
-    const call = await transaction.objectStore('tool_calls').get(callKey);
+    const call = await callIn(transaction, callKey);
     if (call === undefined || call.stage === 'finished') continue;
     const descriptor = descriptors.get(call.call.tool);
     if (callKey === activation.callKey && descriptor !== undefined && reportsStarted(descriptor)) {

@@ -1,9 +1,10 @@
 /**
- * What a step of the pipeline reads of the registry, in its own transaction: every tool of every enabled app by its
- * name, each app scope's app id, record and (for an MCP server) URL. The execution steps and the consent step share it.
+ * What a step of the pipeline knows of the registry's apps (`registry-snapshot.ts` reads them): every tool of every
+ * enabled app by its name, each app scope's app id, record and (for an MCP server) URL. The execution steps and the
+ * consent step share it.
  */
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
-import type { AppRecord, ExecutionTransaction } from '../storage/database.js';
+import type { AppRecord } from '../storage/database.js';
 
 /**
  * The tools by name, the app id of each app scope, the URL of each MCP server's app scope, and each app scope's
@@ -15,12 +16,8 @@ export type Descriptors = Map<string, AgentToolDescriptor> & {
   readonly apps: ReadonlyMap<string, AppRecord>;
 };
 
-/**
- * Every tool of every enabled app by its name (`pomodoro.start`), with its executor, and each app scope's app
- * id, read in the step's own transaction (so a step sees the apps as they are when it commits).
- */
-export async function descriptorsIn(transaction: ExecutionTransaction): Promise<Descriptors> {
-  const apps = await transaction.objectStore('apps').getAll();
+/** Every tool of every enabled app of `apps` by its name (`pomodoro.start`), with its executor, and each app scope's app id. */
+export function descriptorsOf(apps: readonly AppRecord[]): Descriptors {
   const map = new Map<string, AgentToolDescriptor>() as Descriptors;
   const appIds = new Map<string, string>();
   const servers = new Map<string, string>();

@@ -21,6 +21,7 @@ import {
 import type { McpExecutor } from './mcp-executor.js';
 import { interruptOperation, type OperationParts, startOperation } from './operation-executor.js';
 import type { MiniAppInvocation, RuntimeHost } from './runtime-host.js';
+import { instanceIn, putCall } from './step-records.js';
 
 export interface ExecutorParts {
   readonly facts: Facts;
@@ -79,9 +80,7 @@ async function invoke(
   );
   const invocationId = parts.ids();
   const current = isCurrent ? call : await reread(transaction, call);
-  await transaction
-    .objectStore('tool_calls')
-    .put({ ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
+  await putCall(transaction, { ...current, stage: 'running', invocationId, instanceId: instance.instanceId });
   const target = targetOf(instance);
   const invocation: MiniAppInvocation = {
     invocationId,
@@ -100,7 +99,7 @@ async function interrupt(
   descriptors: Descriptors,
 ): Promise<void> {
   const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
-  const instance = await transaction.objectStore('instances').get(key);
+  const instance = await instanceIn(transaction, key);
   let status: OperationInterruptResult['status'] = 'nothing_to_interrupt';
   if (instance !== undefined) {
     const activation = await currentActivation(transaction, instance);

@@ -24,6 +24,7 @@ import {
   type RuntimeHost,
   type SessionDataSnapshot,
 } from './runtime-host.js';
+import { callIn, putCall, unfinishedCallsIn } from './step-records.js';
 
 /** What happens after a commit: host notifications, in order. */
 export type Effect = (host: RuntimeHost) => void;
@@ -80,8 +81,8 @@ export async function progress(
     type: 'lineup.v1.tool.progress',
     payload: { call_id: call.callId, app_scope: descriptor.app_scope, status },
   };
-  const current = ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
-  await transaction.objectStore('tool_calls').put({ ...current, latest: answer });
+  const current = (await callIn(transaction, call.key)) ?? call;
+  await putCall(transaction, { ...current, latest: answer });
   await outbox(facts, transaction, call.conversationId, answer);
 }
 
@@ -98,9 +99,7 @@ export async function finish(
   /** `call` is the record as this transaction last wrote it (no need to read it again). */
   isCurrent = false,
 ): Promise<void> {
-  const current = isCurrent
-    ? call
-    : (((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord);
+  const current = isCurrent ? call : ((await callIn(transaction, call.key)) ?? call);
   if (current.stage === 'finished') return;
   if (current.stage === 'awaiting_consent') {
     // Its question closes once this commits (a timeout, a withdrawal, an answer).
@@ -134,7 +133,7 @@ export async function finish(
   // failing one aborts the step, whose commit says so. The final result of a call handed to an MCP server names
   // the request it ends: a second one for that request fails (`OutboxRecord.requestEnded`).
   issue(
-    transaction.objectStore('tool_calls').put({ ...finished, stage: 'finished', latest: answer }),
+    putCall(transaction, { ...finished, stage: 'finished', latest: answer }),
     outbox(facts, transaction, call.conversationId, answer, mcpInFlight),
     transaction.objectStore('audit').add({
       at: facts.clock.now(),
@@ -217,7 +216,7 @@ export async function runningInvocations(
   transaction: ExecutionTransaction,
   instance: InstanceRecord,
 ): Promise<ToolCallRecord[]> {
-  const unfinished = await transaction.objectStore('tool_calls').index('by_due').getAll();
+  const unfinished = await unfinishedCallsIn(transaction);
   return unfinished.filter(
     (call) =>
       call.stage === 'running' && call.invocationId !== undefined && call.instanceId === instance.instanceId,
@@ -245,5 +244,5 @@ export async function reread(
   transaction: ExecutionTransaction,
   call: ToolCallRecord,
 ): Promise<ToolCallRecord> {
-  return ((await transaction.objectStore('tool_calls').get(call.key)) ?? call) as ToolCallRecord;
+  return (await callIn(transaction, call.key)) ?? call;
 }

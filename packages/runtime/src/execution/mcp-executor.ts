@@ -21,6 +21,7 @@ import type { Clock } from '../time/clock.js';
 import type { Descriptors } from './descriptors.js';
 import { type Effect, fail, finish, reread } from './facts.js';
 import type { McpCallRecord } from './runtime-host.js';
+import { putCall } from './step-records.js';
 import type { StepRunner } from './step-runner.js';
 
 const callKeyOf = (conversationId: string, callId: string) => `${conversationId}\n${callId}`;
@@ -76,7 +77,7 @@ export class McpExecutor {
     const current = isCurrent ? call : await reread(transaction, call);
     const { dispatched, send } = this.dispatched(current, descriptor, descriptors);
     // Not awaited: the step's commit confirms it, and the request leaves only after that commit.
-    issue(transaction.objectStore('tool_calls').put(dispatched));
+    issue(putCall(transaction, dispatched));
     effects.push(send);
   }
 

@@ -26,6 +26,7 @@ import {
   project,
   runningOperation,
 } from './facts.js';
+import { callIn, putCall } from './step-records.js';
 
 export interface OperationParts {
   readonly facts: Facts;
@@ -65,7 +66,7 @@ export async function startOperation(
     dueAt: now + minutes * 60_000,
   };
   await transaction.objectStore('operations').add(operation);
-  await transaction.objectStore('tool_calls').put({ ...call, stage: 'running' });
+  await putCall(transaction, { ...call, stage: 'running' });
   await progress(parts.facts, transaction, call, descriptor, 'started');
   const instance = (await transaction.objectStore('instances').get(key)) as InstanceRecord;
   await audit(parts.facts, transaction, 'operation_started', instance, {
@@ -140,7 +141,7 @@ async function endOperation(
     const { status: _, ...times } = result;
     await project(transaction, effects, instance, { status: result.status, ...times });
   }
-  const call = await transaction.objectStore('tool_calls').get(operation.callKey);
+  const call = await callIn(transaction, operation.callKey);
   if (call !== undefined && call.stage !== 'finished')
     await finish(parts.facts, transaction, call, { outcome: 'completed', result }, descriptors);
 }

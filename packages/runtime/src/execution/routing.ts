@@ -10,6 +10,7 @@ import { instanceFor, startActivation } from './activations.js';
 import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
 import { currentActivation, type Effect, finish } from './facts.js';
+import { callIn, putCall } from './step-records.js';
 
 export interface RoutingParts {
   readonly executors: ExecutorParts;
@@ -30,8 +31,7 @@ export async function routeIn(
   written?: ToolCallRecord,
 ): Promise<boolean> {
   const descriptor = descriptors.get(call.tool);
-  const calls = transaction.objectStore('tool_calls');
-  const record = written ?? (await calls.get(callKeyOf(conversationId, call.call_id)));
+  const record = written ?? (await callIn(transaction, callKeyOf(conversationId, call.call_id)));
   if (record === undefined || record.stage === 'finished') return false;
   if (descriptor === undefined) {
     // The tool was withdrawn between the intake and now.
@@ -50,7 +50,7 @@ export async function routeIn(
   const now = parts.executors.facts.clock.now();
   const dueAt = record.receivedAt + descriptor.timeout_ms;
   const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
-  if (record.stage !== 'received' || record.dueAt !== dueAt) await calls.put(withDue);
+  if (record.stage !== 'received' || record.dueAt !== dueAt) await putCall(transaction, withDue);
   if (descriptor.activation === 'activation_not_required') {
     await execute(parts.executors, transaction, effects, withDue, descriptor, descriptors, true);
     return true;
@@ -69,7 +69,7 @@ export async function routeIn(
     await transaction
       .objectStore('activations')
       .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
-    await calls.put({ ...withDue, stage: 'waiting' });
+    await putCall(transaction, { ...withDue, stage: 'waiting' });
     return true;
   }
   const ready =

@@ -15,9 +15,11 @@ import {
   STRICT,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
-import { type Descriptors, descriptorsIn } from './descriptors.js';
+import type { Descriptors } from './descriptors.js';
 import type { Effect, Facts } from './facts.js';
+import { type RegistryRead, RegistryReader } from './registry-snapshot.js';
 import type { RuntimeHost } from './runtime-host.js';
+import { releaseCalls } from './step-records.js';
 
 /**
  * The registry as a step read it: the published inventory with its counter, and the descriptors of the enabled
@@ -47,6 +49,8 @@ export class StepRunner {
   readonly #questionsEnded = new WeakMap<object, string[]>();
   /** The facts steps write, with the runtime's clock; a consent question a step ends closes after its commit. */
   readonly facts: Facts;
+  /** The registry as the steps read it: kept between steps while its stamp stays. */
+  readonly registry = new RegistryReader();
 
   constructor(options: StepRunnerOptions) {
     this.#options = options;
@@ -60,12 +64,16 @@ export class StepRunner {
     };
   }
 
-  /** Runs `body` in one strict transaction over the execution stores; host effects only after the commit. */
+  /**
+   * Runs `body` in one strict transaction over the execution stores; host effects only after the commit. The
+   * transaction commits as soon as `body` is done (it issues nothing after), not once its last answers came back.
+   */
   async step(
     body: (
       transaction: ExecutionTransaction,
       effects: Effect[],
       descriptors: Descriptors,
+      registry: RegistryRead,
     ) => Promise<boolean>,
     /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
     first?: (transaction: ExecutionTransaction) => Promise<void>,
@@ -80,8 +88,10 @@ export class StepRunner {
     const effects: Effect[] = [];
     let changed: boolean;
     try {
-      const [descriptors] = await Promise.all([descriptorsIn(transaction), first?.(transaction)]);
-      changed = await body(transaction, effects, descriptors);
+      const [registry] = await Promise.all([this.registry.readIn(transaction), first?.(transaction)]);
+      changed = await body(transaction, effects, registry.descriptors, registry);
+      releaseCalls(transaction);
+      commitNow(transaction);
     } catch (error) {
       abortQuietly(transaction);
       await transaction.done.catch(() => {});

@@ -23,6 +23,7 @@ import {
   type ExecutionTransaction,
   issue,
   type RuntimeDatabase,
+  type ToolCallRecord,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import {
@@ -32,7 +33,7 @@ import {
   ToolCallIntake,
 } from '../tools/intake.js';
 import { type ActivationParts, endActivation, onForeground } from './activations.js';
-import { type Descriptors, descriptorsIn } from './descriptors.js';
+import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
 import { audit, currentActivation, type Effect, finish, instanceKeyOf, runningOperation } from './facts.js';
 import { McpExecutor } from './mcp-executor.js';
@@ -62,6 +63,7 @@ import type {
   ToolRuntimeOptions,
   UIActionHandler,
 } from './runtime-host.js';
+import { holdCall, readInstanceAhead } from './step-records.js';
 import { type RegistrySnapshot, StepRunner } from './step-runner.js';
 
 // The host seam and the entry points' shapes are part of this module's API (index.ts and the hosts import them here).
@@ -208,18 +210,28 @@ export class ToolRuntime {
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
     const written = await this.#receiveWriteOnly(conversationId, call);
     if (written !== undefined) return written;
-    let received: Awaited<ReturnType<ToolCallIntake['receiveIn']>> | undefined;
+    let received: ReturnType<ToolCallIntake['answerIn']> | undefined;
+    let known: ToolCallRecord | undefined;
     // One strict transaction: the call is recorded and, once accepted, routed — `accepted` and what follows
-    // from it (an activation, an operation, the final result of a command) commit together or not at all.
+    // from it (an activation, an operation, the final result of a command) commit together or not at all. Its reads
+    // go out together: the call's record, the registry's stamp, and the instance a tool of the app would run in.
     await this.#runner.step(
-      async (transaction, effects, descriptors) => {
-        if (received?.published !== undefined)
+      async (transaction, effects, descriptors, registry) => {
+        received = this.#intake.answerIn(
+          transaction as unknown as IntakeTransaction,
+          conversationId,
+          call,
+          known,
+          registry.published,
+          (record) => holdCall(transaction, record),
+        );
+        if (received.published !== undefined)
           this.#registry = {
             counter: received.published.counter,
             inventory: received.published.inventory,
             descriptors,
           };
-        if (received?.disposition === 'accepted')
+        if (received.disposition === 'accepted')
           await routeIn(
             this.#routingParts,
             transaction,
@@ -232,11 +244,9 @@ export class ToolRuntime {
         return true;
       },
       async (transaction) => {
-        received = await this.#intake.receiveIn(
-          transaction as unknown as IntakeTransaction,
-          conversationId,
-          call,
-        );
+        const scope = call.tool.slice(0, Math.max(0, call.tool.lastIndexOf('.')));
+        readInstanceAhead(transaction, instanceKeyOf(conversationId, scope));
+        known = await this.#intake.knownIn(transaction as unknown as IntakeTransaction, conversationId, call);
       },
     );
     const { answer, disposition } = received!;
@@ -491,7 +501,9 @@ export class ToolRuntime {
 
   async #descriptors(): Promise<Descriptors> {
     const transaction = this.#db.transaction(EXECUTION_STORES, 'readonly');
-    const descriptors = await descriptorsIn(transaction as unknown as ExecutionTransaction);
+    const { descriptors } = await this.#runner.registry.readIn(
+      transaction as unknown as ExecutionTransaction,
+    );
     await transaction.done;
     return descriptors;
   }

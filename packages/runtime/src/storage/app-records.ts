@@ -68,11 +68,14 @@ export interface InventoryRecord {
 }
 
 /**
- * A row of `inventory_fences`: the fence of a counter that a newer inventory replaced (`retired\n<counter>`), or
- * the guard row a step that reads nothing writes (`guard`), which holds the counter it assumes. The `by_retired`
- * index is unique: the guard cannot hold a replaced counter.
+ * A row of `inventory_fences`: the fence of a counter that a newer inventory replaced (`retired\n<counter>`), the
+ * guard row a step that reads nothing writes (`guard`), which holds the counter it assumes, or the registry's stamp
+ * (`registry`), which every change of the apps or the inventory replaces. The `by_retired` index is unique: the
+ * guard cannot hold a replaced counter.
  */
 export interface InventoryFenceRecord {
   readonly key: string;
   readonly retired?: number;
+  /** The registry stamp row's stamp: new with every change of the `apps` store or of the inventory. */
+  readonly stamp?: string;
 }

@@ -27,6 +27,7 @@ async function holdOlder(name: string) {
   request.onupgradeneeded = () => {
     request.result.createObjectStore('inventory', { keyPath: 'key' });
     request.result.createObjectStore('tool_calls', { keyPath: 'key' });
+    request.result.createObjectStore('inventory_fences', { keyPath: 'key' });
   };
   return new Promise<IDBDatabase>((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);

@@ -45,7 +45,7 @@ describe('openRuntimeDatabase', () => {
       'tool_grants',
       'view_states',
     ]);
-    expect(RUNTIME_DATABASE_VERSION).toBe(12);
+    expect(RUNTIME_DATABASE_VERSION).toBe(13);
     db.close();
   });
 
@@ -88,7 +88,8 @@ describe('openRuntimeDatabase', () => {
     const db = await openRuntimeDatabase('db-upgrade-11');
     expect(await db.get('inventory', 'current')).toMatchObject({ counter: 4 });
     expect(await db.count('tool_calls')).toBe(1);
-    expect(await db.count('inventory_fences')).toBe(0);
+    // No fence yet; the registry's stamp, written by version 13's step.
+    expect(await db.getAll('inventory_fences')).toEqual([{ key: 'registry', stamp: expect.any(String) }]);
     const stores = db.transaction(['inventory', 'inventory_fences', 'outbox', 'tool_calls']);
     expect(stores.objectStore('inventory_fences').index('by_retired').unique).toBe(true);
     expect(stores.objectStore('outbox').index('by_request_ended').unique).toBe(true);

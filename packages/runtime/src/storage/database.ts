@@ -57,7 +57,7 @@ export type {
   ToolCallRecord,
   ToolCallStage,
 } from './execution-records.js';
-export { guardInventory, writeInventoryFence } from './inventory-fence.js';
+export { guardInventory, registryStampIn, stampRegistry, writeInventoryFence } from './inventory-fence.js';
 export { OUTBOX_PENDING, type OutboxRecord } from './outbox-records.js';
 export {
   RUNTIME_DATABASE_NAME,

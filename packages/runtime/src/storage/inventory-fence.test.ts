@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openRuntimeDatabase } from './database.js';
-import { guardInventory, writeInventoryFence } from './inventory-fence.js';
+import { guardInventory, registryStampIn, stampRegistry, writeInventoryFence } from './inventory-fence.js';
 import { commitNow, issue, STRICT } from './transactions.js';
 
 describe('guardInventory and writeInventoryFence', () => {
@@ -34,7 +34,11 @@ describe('guardInventory and writeInventoryFence', () => {
     const db = await openRuntimeDatabase('db-guard-holds');
     for (const counter of [3, 3, 4, 3])
       expect(await attempt(db, counter)).toEqual({ committed: true, kept: true });
-    expect(await db.getAll('inventory_fences')).toEqual([{ key: 'guard', retired: 3 }]);
+    // Beside the guard, only the registry's stamp, which the database was created with.
+    expect(await db.getAll('inventory_fences')).toEqual([
+      { key: 'guard', retired: 3 },
+      { key: 'registry', stamp: expect.any(String) },
+    ]);
     db.close();
   });
 
@@ -48,7 +52,12 @@ describe('guardInventory and writeInventoryFence', () => {
     await fence(db, 4);
     for (const counter of [3, 4]) expect((await attempt(db, counter)).committed).toBe(false);
     expect((await attempt(db, 5)).committed).toBe(true);
-    expect(await db.getAllKeys('inventory_fences')).toEqual(['guard', 'retired\n3', 'retired\n4']);
+    expect(await db.getAllKeys('inventory_fences')).toEqual([
+      'guard',
+      'registry',
+      'retired\n3',
+      'retired\n4',
+    ]);
     db.close();
   });
 
@@ -61,7 +70,31 @@ describe('guardInventory and writeInventoryFence', () => {
     commitNow(transaction);
     await expect(transaction.done).rejects.toThrow();
     expect(await db.get('tool_calls', 'conv\ncall_1')).toMatchObject({ stage: 'running' });
-    expect(await db.count('inventory_fences')).toBe(0);
+    expect(await db.getAllKeys('inventory_fences')).toEqual(['registry']);
+    db.close();
+  });
+});
+
+describe('stampRegistry and registryStampIn', () => {
+  it('stamps a new database, and every stamp differs from the one before', async () => {
+    const db = await openRuntimeDatabase('db-registry-stamp');
+    const read = async () => {
+      const transaction = db.transaction('inventory_fences');
+      const stamp = await registryStampIn(transaction);
+      await transaction.done;
+      return stamp;
+    };
+    const first = await read();
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    const seen = new Set([first]);
+    for (let change = 0; change < 5; change++) {
+      const transaction = db.transaction('inventory_fences', 'readwrite');
+      stampRegistry(transaction);
+      await transaction.done;
+      const stamp = await read();
+      expect(seen.has(stamp)).toBe(false);
+      seen.add(stamp);
+    }
     db.close();
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The fences of replaced inventory counters (`inventory_fences`, from version 11): a step that reads nothing asserts,
- * with a request that succeeds, that the inventory counter it assumes was not replaced meanwhile.
+ * with a request that succeeds, that the inventory counter it assumes was not replaced meanwhile. And the registry's
+ * stamp: a step that reads one small row knows whether the apps and the inventory it read before are still the ones
+ * stored, instead of reading every app again.
  */
 import type { InventoryFenceRecord } from './app-records.js';
 import { issue } from './transactions.js';
@@ -8,12 +10,36 @@ import { issue } from './transactions.js';
 /** The key of the guard row of `inventory_fences`. */
 const INVENTORY_GUARD_KEY = 'guard';
 
+/** The key of the registry stamp row of `inventory_fences`. */
+const REGISTRY_STAMP_KEY = 'registry';
+
 /** A transaction that writes `inventory_fences`. */
 interface FenceTransaction {
   objectStore(name: 'inventory_fences'): {
     put(value: InventoryFenceRecord): Promise<unknown>;
     delete(key: string): Promise<unknown>;
   };
+}
+
+/** A transaction that reads `inventory_fences`. */
+interface FenceReadTransaction {
+  objectStore(name: 'inventory_fences'): { get(key: string): Promise<InventoryFenceRecord | undefined> };
+}
+
+/**
+ * The apps or the inventory change in this transaction: the registry gets a new stamp, so that every reader that
+ * keeps what it read under the old one reads again (`registryStampIn`). Every transaction that writes the `apps`
+ * store or publishes an inventory calls it; issued, not awaited.
+ */
+export function stampRegistry(transaction: FenceTransaction): void {
+  issue(
+    transaction.objectStore('inventory_fences').put({ key: REGISTRY_STAMP_KEY, stamp: crypto.randomUUID() }),
+  );
+}
+
+/** The registry's stamp as this transaction sees it; undefined in a database no change has stamped yet. */
+export async function registryStampIn(transaction: FenceReadTransaction): Promise<string | undefined> {
+  return (await transaction.objectStore('inventory_fences').get(REGISTRY_STAMP_KEY))?.stamp;
 }
 
 /**

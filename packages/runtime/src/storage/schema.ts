@@ -24,7 +24,7 @@ import type {
 import type { OutboxRecord } from './outbox-records.js';
 
 /** The schema version this code writes. */
-export const RUNTIME_DATABASE_VERSION = 12;
+export const RUNTIME_DATABASE_VERSION = 13;
 
 /** The default database name; a host with several profiles passes one name per profile. */
 export const RUNTIME_DATABASE_NAME = 'lineup-runtime';

@@ -26,12 +26,13 @@ export const TOOL_CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 
 /**
  * The stores a step of executing calls writes together: facts and their outbox rows in one transaction. It
- * reads the apps and the inventory in the same transaction (the tools it routes to, the revision a call is
- * checked against), so a step never sees a registry change halfway.
+ * reads the registry's stamp, and the apps and the inventory when it changed, in the same transaction (the tools it
+ * routes to, the revision a call is checked against), so a step never sees a registry change halfway.
  */
 export const EXECUTION_STORES = [
   'apps',
   'inventory',
+  'inventory_fences',
   'tool_calls',
   'instances',
   'activations',

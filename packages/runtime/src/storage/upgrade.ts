@@ -19,9 +19,11 @@
  * `writeInventoryFence`); version 12 keeps the consent of Agent Tool calls: the grants a user remembered for a
  * conversation (`tool_grants`, bound to the tool's definition), and — in records of existing stores, needing no
  * upgrade step of their own — a call's open question (`ToolCallRecord.consent`, stage `awaiting_consent`) and each
- * app's consent settings (`AppRecord.consent`).
+ * app's consent settings (`AppRecord.consent`); version 13 stamps the registry (the `registry` row of
+ * `inventory_fences`), so a step knows from one small row whether the apps it read before are still the stored ones.
  */
 import { type IDBPDatabase, type IDBPTransaction, type StoreNames, unwrap } from 'idb';
+import { stampRegistry } from './inventory-fence.js';
 import { OUTBOX_PENDING, type OutboxRecord } from './outbox-records.js';
 import type { RuntimeDatabaseSchema } from './schema.js';
 
@@ -138,5 +140,10 @@ export async function upgradeRuntimeDatabase(
     database
       .createObjectStore('tool_grants', { keyPath: 'key' })
       .createIndex('by_conversation', 'conversationId');
+  }
+  if (oldVersion < 13) {
+    // The registry's stamp (`stampRegistry`), which every change of the apps or the inventory replaces from now on.
+    // The number moves so that code of version 12, which changes the apps without a new stamp, refuses this database.
+    stampRegistry(transaction as never);
   }
 }

@@ -150,11 +150,40 @@ export class ToolCallIntake {
     /** The published inventory as the transaction read it (absent before anything was published). */
     readonly published?: InventoryRecord;
   }> {
-    const key = callKey(conversationId, call.call_id);
     const [known, current] = await Promise.all([
-      transaction.objectStore('tool_calls').get(key),
+      this.knownIn(transaction, conversationId, call),
       transaction.objectStore('inventory').get('current'),
     ]);
+    return this.answerIn(transaction, conversationId, call, known, current);
+  }
+
+  /** The record of the call with `call`'s `call_id` in `conversationId`, if the conversation recorded one. */
+  knownIn(
+    transaction: IntakeTransaction,
+    conversationId: string,
+    call: ToolCallPayload,
+  ): Promise<ToolCallRecord | undefined> {
+    return transaction.objectStore('tool_calls').get(callKey(conversationId, call.call_id));
+  }
+
+  /**
+   * `receiveIn` with its reads done by the caller: `known`, what `knownIn` read, and `current`, the published
+   * inventory as the transaction sees it. Reads nothing. With `hold`, the record of a new call is handed to it rather
+   * than written: the caller, which writes it again in the same transaction, writes it once.
+   */
+  answerIn(
+    transaction: IntakeTransaction,
+    conversationId: string,
+    call: ToolCallPayload,
+    known: ToolCallRecord | undefined,
+    current: InventoryRecord | undefined,
+    hold?: (record: ToolCallRecord) => void,
+  ): {
+    readonly answer: ToolCallAnswer;
+    readonly disposition: ToolCallDisposition;
+    readonly record?: ToolCallRecord;
+    readonly published?: InventoryRecord;
+  } {
     const published = current === undefined ? {} : { published: current };
     if (known !== undefined) {
       if (known.contentHash !== contentHashOf(call))
@@ -166,7 +195,7 @@ export class ToolCallIntake {
       return { answer: known.latest, disposition: 'replayed', ...published };
     }
     const inventory = current?.inventory ?? buildInventory(0, []);
-    return { ...this.recordIn(transaction, conversationId, call, inventory), ...published };
+    return { ...this.recordIn(transaction, conversationId, call, inventory, undefined, hold), ...published };
   }
 
   /**
@@ -183,6 +212,8 @@ export class ToolCallIntake {
     call: ToolCallPayload,
     inventory: ClientInventoryPayload,
     continued?: (record: ToolCallRecord) => ToolCallRecord,
+    /** Takes the record to write instead of adding it (the caller knows the `call_id` is new). */
+    hold?: (record: ToolCallRecord) => void,
   ): {
     readonly answer: ToolCallAnswer;
     readonly disposition: 'accepted' | 'rejected';
@@ -223,8 +254,10 @@ export class ToolCallIntake {
     };
     // Issued together, not awaited: the transaction applies them in order, and a failing one aborts all of them
     // (the caller's commit says so).
+    const written = verdict === null && continued ? continued(record) : record;
+    if (hold === undefined) issue(transaction.objectStore('tool_calls').add(written));
+    else hold(written);
     issue(
-      transaction.objectStore('tool_calls').add(verdict === null && continued ? continued(record) : record),
       transaction.objectStore('audit').add({
         at: now,
         type: verdict === null ? 'tool_call_accepted' : 'tool_call_rejected',
