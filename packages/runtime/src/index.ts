@@ -90,7 +90,6 @@ export {
   type ToolPolicyDecision,
   type ToolPolicyRule,
   type ToolPolicySource,
-  toolConsentPolicy,
 } from './consent/policy.js';
 export {
   type ConsentTool,
@@ -100,10 +99,8 @@ export {
   type ToolConsentAnswer,
   type ToolConsentConfirm,
   type ToolConsentQuestion,
-  toolDefinitionHash,
 } from './consent/tool-consent.js';
 export {
-  CONVERSATION_TITLE_LENGTH,
   type ConversationJournal,
   type ConversationPage,
   ConversationStore,

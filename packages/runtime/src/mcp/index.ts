@@ -5,15 +5,12 @@
  * both), and call its tools (`createMcpToolCaller`, the `mcp` option of `ToolRuntime`).
  */
 export {
-  checkCallToolResult,
   createMcpToolCaller,
-  hasContentOutput,
   type McpCallOutcome,
   type McpCallToolResult,
   type McpToolCaller,
   type McpToolCallerOptions,
   type McpToolCallRequest,
-  mcpFinalResult,
 } from './calls.js';
 export {
   installMcpServer,
