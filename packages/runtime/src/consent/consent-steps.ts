@@ -44,11 +44,14 @@ export interface ConsentEffects {
   push(effect: (host: ConsentEvents) => void): unknown;
 }
 
-type StepBody = (
-  transaction: ExecutionTransaction,
-  effects: ConsentEffects,
-  descriptors: Descriptors,
-) => Promise<boolean>;
+/** What the consent step uses of a step of the runtime (`Step`): its transaction, its effects, the registry's tools. */
+export interface ConsentStepContext {
+  readonly transaction: ExecutionTransaction;
+  readonly effects: ConsentEffects;
+  readonly descriptors: Descriptors;
+}
+
+type StepBody = (step: ConsentStepContext) => Promise<boolean>;
 
 /** What the runtime lends the consent step: its steps, routing, its way of ending a call, and withdrawal. */
 export interface ConsentPipeline {
@@ -57,19 +60,13 @@ export interface ConsentPipeline {
   readonly ids: () => string;
   /** One strict step over `stores`, host effects after the commit. */
   step(body: StepBody, stores: typeof EXECUTION_STORES | typeof CONSENT_STORES): Promise<boolean>;
-  /** Routes an allowed call (steps 4–8), in the caller's transaction. */
-  route(
-    transaction: ExecutionTransaction,
-    effects: ConsentEffects,
-    descriptors: Descriptors,
-    record: ToolCallRecord,
-  ): Promise<boolean>;
+  /** Routes an allowed call (steps 4–8), in the caller's step. */
+  route(step: ConsentStepContext, record: ToolCallRecord): Promise<boolean>;
   /** Ends a call with its one final result, an error. */
   end(
-    transaction: ExecutionTransaction,
+    step: ConsentStepContext,
     record: ToolCallRecord,
     error: { readonly code: ToolErrorCode; readonly message: string },
-    descriptors: Descriptors,
   ): Promise<void>;
   /** The registry as it is now (a read of its own). */
   descriptors(): Promise<Descriptors>;
@@ -98,14 +95,13 @@ export class ConsentSteps {
    * is asked about after the commit.
    */
   async gateIn(
-    transaction: ExecutionTransaction,
-    effects: ConsentEffects,
-    descriptors: Descriptors,
+    step: ConsentStepContext,
     record: ToolCallRecord,
     descriptor: AgentToolDescriptor,
   ): Promise<boolean> {
     if (record.consent?.allowed !== undefined) return true;
-    const app = descriptors.apps.get(descriptor.app_scope) as AppRecord;
+    const { transaction, effects } = step;
+    const app = step.descriptors.apps.get(descriptor.app_scope) as AppRecord;
     const tool = consentToolOf(descriptor);
     const outright = this.#consent.allowsOutright(app, tool);
     if (outright !== false) {
@@ -115,7 +111,7 @@ export class ConsentSteps {
     const verdict = await this.#consent.gateIn(transaction, record, app, tool);
     issue(this.auditIn(transaction, record, descriptor, verdict.kind === 'ask' ? 'waiting' : verdict.audit));
     if (verdict.kind === 'deny') {
-      await this.#pipeline.end(transaction, record, verdict, descriptors);
+      await this.#pipeline.end(step, record, verdict);
       return false;
     }
     if (verdict.kind === 'ask') {
@@ -271,7 +267,8 @@ export class ConsentSteps {
       tool: ConsentTool | undefined,
     ) => Promise<ConsentOutcome | undefined>,
   ): Promise<boolean> {
-    return this.#pipeline.step(async (transaction, effects, descriptors) => {
+    return this.#pipeline.step(async (step) => {
+      const { transaction, effects, descriptors } = step;
       const record = await callIn(transaction, key);
       if (record === undefined) return false;
       const descriptor = descriptors.get(record.call.tool);
@@ -291,11 +288,11 @@ export class ConsentSteps {
         ),
       );
       if (settled.kind === 'end') {
-        await this.#pipeline.end(transaction, record, settled, descriptors);
+        await this.#pipeline.end(step, record, settled);
         return true;
       }
       await putCall(transaction, settled.record);
-      return this.#pipeline.route(transaction, effects, descriptors, settled.record);
+      return this.#pipeline.route(step, settled.record);
     }, CONSENT_STORES);
   }
 }

@@ -4,36 +4,15 @@
  * order; the activation ready (its calls run) or ended (each gets its final result).
  */
 import type { AgentToolDescriptor, ToolErrorCode } from '@lineup/shared/protocol';
-import type {
-  ActivationRecord,
-  ExecutionTransaction,
-  InstanceRecord,
-  ToolCallRecord,
-} from '../storage/database.js';
-import type { Descriptors } from './descriptors.js';
-import {
-  audit,
-  currentActivation,
-  type Effect,
-  type Facts,
-  finish,
-  instanceKeyOf,
-  progress,
-  targetOf,
-} from './facts.js';
+import type { ActivationRecord, InstanceRecord, ToolCallRecord } from '../storage/database.js';
+import { audit, currentActivation, finish, instanceKeyOf, progress, targetOf } from './facts.js';
+import type { Step } from './step.js';
 import { callIn, instanceIn, putCall } from './step-records.js';
 
 /** Runs a call whose app is ready (the executor of its tool). */
-export type Execute = (
-  transaction: ExecutionTransaction,
-  effects: Effect[],
-  call: ToolCallRecord,
-  descriptor: AgentToolDescriptor,
-  descriptors: Descriptors,
-) => Promise<void>;
+export type Execute = (step: Step, call: ToolCallRecord, descriptor: AgentToolDescriptor) => Promise<void>;
 
 export interface ActivationParts {
-  readonly facts: Facts;
   readonly ids: () => string;
   /** How long an activation may wait for the foreground (or the app's start) before it fails. */
   readonly foregroundTimeoutMs: number;
@@ -42,17 +21,14 @@ export interface ActivationParts {
 
 export async function instanceFor(
   parts: ActivationParts,
-  transaction: ExecutionTransaction,
+  step: Step,
   conversationId: string,
   descriptor: AgentToolDescriptor,
-  descriptors: Descriptors,
-  now: number,
 ): Promise<InstanceRecord> {
-  const instances = transaction.objectStore('instances');
   const key = instanceKeyOf(conversationId, descriptor.app_scope);
-  const known = await instanceIn(transaction, key);
+  const known = await instanceIn(step.transaction, key);
   if (known !== undefined && known.state === 'open') return known;
-  const appId = descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
+  const appId = step.descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
   const instance: InstanceRecord = {
     key,
     instanceId: parts.ids(),
@@ -62,21 +38,20 @@ export async function instanceFor(
     appId,
     state: 'open',
     foreground: false,
-    createdAt: now,
+    createdAt: step.clock.now(),
   };
-  await instances.put(instance);
+  await step.transaction.objectStore('instances').put(instance);
   return instance;
 }
 
 export async function startActivation(
   parts: ActivationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   instance: InstanceRecord,
   call: ToolCallRecord,
   descriptor: AgentToolDescriptor,
-  now: number,
 ): Promise<void> {
+  const now = step.clock.now();
   const requirement = descriptor.activation === 'foreground_required' ? 'foreground_required' : 'app_ready';
   const activation: ActivationRecord = {
     activationId: parts.ids(),
@@ -88,57 +63,49 @@ export async function startActivation(
     startedAt: now,
     dueAt: now + parts.foregroundTimeoutMs,
   };
-  await transaction.objectStore('activations').add(activation);
-  await transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
-  await putCall(transaction, { ...call, stage: 'waiting' });
-  await progress(parts.facts, transaction, call, descriptor, 'starting');
-  await audit(parts.facts, transaction, 'activation_started', instance, { detail: requirement });
+  await step.transaction.objectStore('activations').add(activation);
+  await step.transaction.objectStore('instances').put({ ...instance, activationId: activation.activationId });
+  await putCall(step.transaction, { ...call, stage: 'waiting' });
+  await progress(step, call, descriptor, 'starting');
+  await audit(step, 'activation_started', instance, { detail: requirement });
   const target = targetOf(instance);
-  effects.push((host) =>
+  step.effects.push((host) =>
     requirement === 'foreground_required' ? host.requestForeground(target) : host.startApp?.(target),
   );
 }
 
 /** The host confirmed the foreground: the activation is ready, and its calls run, in arrival order. */
-export async function onForeground(
-  parts: ActivationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
-  key: string,
-  descriptors: Descriptors,
-): Promise<boolean> {
-  const instance = await transaction.objectStore('instances').get(key);
+export async function onForeground(parts: ActivationParts, step: Step, key: string): Promise<boolean> {
+  const instance = await step.transaction.objectStore('instances').get(key);
   if (instance === undefined || instance.state !== 'open') return false;
   const foregrounded = { ...instance, foreground: true };
-  await transaction.objectStore('instances').put(foregrounded);
-  const activation = await currentActivation(transaction, foregrounded);
+  await step.transaction.objectStore('instances').put(foregrounded);
+  const activation = await currentActivation(step, foregrounded);
   if (activation?.status !== 'starting') return true;
-  await activationReady(parts, transaction, effects, foregrounded, activation, descriptors);
+  await activationReady(parts, step, foregrounded, activation);
   return true;
 }
 
 /** A starting activation is ready: it is persisted so, and its calls run, in arrival order. */
 export async function activationReady(
   parts: ActivationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   instance: InstanceRecord,
   activation: ActivationRecord,
-  descriptors: Descriptors,
 ): Promise<void> {
   const { dueAt: _, ...ready } = activation;
-  await transaction
+  await step.transaction
     .objectStore('activations')
-    .put({ ...ready, status: 'ready', settledAt: parts.facts.clock.now(), waiting: [] });
-  await audit(parts.facts, transaction, 'activation_ready', instance, {});
+    .put({ ...ready, status: 'ready', settledAt: step.clock.now(), waiting: [] });
+  await audit(step, 'activation_ready', instance, {});
   for (const callKey of [activation.callKey, ...activation.waiting]) {
-    const call = await callIn(transaction, callKey);
-    const descriptor = call === undefined ? undefined : descriptors.get(call.call.tool);
+    const call = await callIn(step.transaction, callKey);
+    const descriptor = call === undefined ? undefined : step.descriptors.get(call.call.tool);
     if (call === undefined || call.stage === 'finished' || descriptor === undefined) continue;
     // The starting call says `activation_ready` unless its own progress says more (seed 003 §4.3).
     if (callKey === activation.callKey && !reportsStarted(descriptor))
-      await progress(parts.facts, transaction, call, descriptor, 'activation_ready');
-    await parts.execute(transaction, effects, call, descriptor, descriptors);
+      await progress(step, call, descriptor, 'activation_ready');
+    await parts.execute(step, call, descriptor);
   }
 }
 
@@ -149,59 +116,44 @@ export function reportsStarted(descriptor: AgentToolDescriptor): boolean {
 
 /** Ends a starting activation: its starting call and every waiting call get their final result. */
 export async function endActivation(
-  parts: ActivationParts,
-  transaction: ExecutionTransaction,
+  step: Step,
   activation: ActivationRecord,
   status: 'failed' | 'cancelled',
   reason: 'foreground_not_confirmed' | 'cancelled' | 'app_failed',
-  descriptors: Descriptors,
 ): Promise<void> {
   const { dueAt: _, ...ended } = activation;
-  await transaction
+  await step.transaction
     .objectStore('activations')
-    .put({ ...ended, status, reason, settledAt: parts.facts.clock.now(), waiting: [] });
-  const instance = await transaction.objectStore('instances').get(activation.instanceKey);
+    .put({ ...ended, status, reason, settledAt: step.clock.now(), waiting: [] });
+  const instance = await step.transaction.objectStore('instances').get(activation.instanceKey);
   if (instance !== undefined)
-    await audit(
-      parts.facts,
-      transaction,
-      status === 'failed' ? 'activation_failed' : 'activation_cancelled',
-      instance,
-      {
-        detail: reason,
-      },
-    );
+    await audit(step, status === 'failed' ? 'activation_failed' : 'activation_cancelled', instance, {
+      detail: reason,
+    });
   const code: ToolErrorCode = status === 'failed' ? 'app_activation_failed' : 'app_activation_cancelled';
   for (const callKey of [activation.callKey, ...activation.waiting]) {
-    const call = await callIn(transaction, callKey);
+    const call = await callIn(step.transaction, callKey);
     if (call === undefined || call.stage === 'finished') continue;
-    const descriptor = descriptors.get(call.call.tool);
+    const descriptor = step.descriptors.get(call.call.tool);
     if (callKey === activation.callKey && descriptor !== undefined && reportsStarted(descriptor)) {
       // A deadline operation that never started is a business result of its own (seed 003 §7).
-      await finish(
-        parts.facts,
-        transaction,
-        call,
-        {
-          outcome: 'completed',
-          // An app that failed to start never came to the foreground either.
-          result: {
-            status: 'not_started',
-            reason: reason === 'app_failed' ? 'foreground_not_confirmed' : reason,
-          },
+      await finish(step, call, {
+        outcome: 'completed',
+        // An app that failed to start never came to the foreground either.
+        result: {
+          status: 'not_started',
+          reason: reason === 'app_failed' ? 'foreground_not_confirmed' : reason,
         },
-        descriptors,
-      );
+      });
       continue;
     }
     if (callKey === activation.callKey && descriptor !== undefined)
       await progress(
-        parts.facts,
-        transaction,
+        step,
         call,
         descriptor,
         status === 'failed' ? 'activation_failed' : 'activation_cancelled',
       );
-    await finish(parts.facts, transaction, call, { outcome: 'error', error: { code } }, descriptors);
+    await finish(step, call, { outcome: 'error', error: { code } });
   }
 }

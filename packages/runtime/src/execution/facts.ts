@@ -7,34 +7,19 @@ import type { AgentToolDescriptor, ToolProgressStatus, ToolResultPayload } from 
 import {
   type ActivationRecord,
   type AuditType,
-  type ExecutionTransaction,
   type InstanceRecord,
   issue,
   type OperationRecord,
   OUTBOX_PENDING,
   type ToolCallRecord,
 } from '../storage/database.js';
-import type { Clock } from '../time/clock.js';
 import { type ToolCallAnswer, withPlaces } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
-import type { Descriptors } from './descriptors.js';
-import {
-  type AppTarget,
-  OPERATION_SESSION_KEY,
-  type RuntimeHost,
-  type SessionDataSnapshot,
-} from './runtime-host.js';
+import { type AppTarget, OPERATION_SESSION_KEY, type SessionDataSnapshot } from './runtime-host.js';
+import type { Step } from './step.js';
 import { callIn, putCall, unfinishedCallsIn } from './step-records.js';
 
-/** What happens after a commit: host notifications, in order. */
-export type Effect = (host: RuntimeHost) => void;
-
-/** What the facts need from the runtime: its clock, and where a consent question that a step ends is noted. */
-export interface Facts {
-  readonly clock: Clock;
-  /** The consent question of the call with this key closes once `transaction` commits. */
-  questionEnded(transaction: ExecutionTransaction, key: string): void;
-}
+export type { Effect } from './step.js';
 
 export const instanceKeyOf = (conversationId: string, appScope: string) => `${conversationId}\n${appScope}`;
 
@@ -53,26 +38,13 @@ export function targetOf(instance: InstanceRecord): AppTarget {
 }
 
 /** Ends `call` with `execution_failed` and a message for the agent. */
-export function fail(
-  facts: Facts,
-  transaction: ExecutionTransaction,
-  call: ToolCallRecord,
-  message: string,
-  descriptors: Descriptors,
-): Promise<void> {
-  return finish(
-    facts,
-    transaction,
-    call,
-    { outcome: 'error', error: { code: 'execution_failed', message } },
-    descriptors,
-  );
+export function fail(step: Step, call: ToolCallRecord, message: string): Promise<void> {
+  return finish(step, call, { outcome: 'error', error: { code: 'execution_failed', message } });
 }
 
 /** Persists a protocol progress of `call` as its latest answer, with its outbox row. */
 export async function progress(
-  facts: Facts,
-  transaction: ExecutionTransaction,
+  step: Step,
   call: ToolCallRecord,
   descriptor: AgentToolDescriptor,
   status: ToolProgressStatus,
@@ -81,9 +53,9 @@ export async function progress(
     type: 'lineup.v1.tool.progress',
     payload: { call_id: call.callId, app_scope: descriptor.app_scope, status },
   };
-  const current = (await callIn(transaction, call.key)) ?? call;
-  await putCall(transaction, { ...current, latest: answer });
-  await outbox(facts, transaction, call.conversationId, answer);
+  const current = (await callIn(step.transaction, call.key)) ?? call;
+  await putCall(step.transaction, { ...current, latest: answer });
+  await outbox(step, call.conversationId, answer);
 }
 
 /**
@@ -91,21 +63,20 @@ export async function progress(
  * tool's output schema, or the agent gets `invalid_output` instead.
  */
 export async function finish(
-  facts: Facts,
-  transaction: ExecutionTransaction,
+  step: Step,
   call: ToolCallRecord,
   result: Omit<ToolResultPayload, 'call_id'>,
-  descriptors: Descriptors,
   /** `call` is the record as this transaction last wrote it (no need to read it again). */
   isCurrent = false,
 ): Promise<void> {
+  const { transaction } = step;
   const current = isCurrent ? call : ((await callIn(transaction, call.key)) ?? call);
   if (current.stage === 'finished') return;
   if (current.stage === 'awaiting_consent') {
     // Its question closes once this commits (a timeout, a withdrawal, an answer).
-    facts.questionEnded(transaction, current.key);
+    step.questionEnded(current.key);
   }
-  const descriptor = descriptors.get(call.call.tool);
+  const descriptor = step.descriptors.get(call.call.tool);
   let payload: ToolResultPayload = { call_id: call.callId, ...result };
   if (
     result.outcome === 'completed' &&
@@ -134,9 +105,9 @@ export async function finish(
   // the request it ends: a second one for that request fails (`OutboxRecord.requestEnded`).
   issue(
     putCall(transaction, { ...finished, stage: 'finished', latest: answer }),
-    outbox(facts, transaction, call.conversationId, answer, mcpInFlight),
+    outbox(step, call.conversationId, answer, mcpInFlight),
     transaction.objectStore('audit').add({
-      at: facts.clock.now(),
+      at: step.clock.now(),
       type: 'tool_call_finished',
       appId: descriptor?.app_scope ?? '',
       version: descriptor?.contract_version ?? '',
@@ -148,14 +119,13 @@ export async function finish(
 }
 
 export async function outbox(
-  facts: Facts,
-  transaction: ExecutionTransaction,
+  step: Step,
   conversationId: string,
   answer: ToolCallAnswer,
   requestEnded?: string,
 ): Promise<void> {
-  await transaction.objectStore('outbox').add({
-    at: facts.clock.now(),
+  await step.transaction.objectStore('outbox').add({
+    at: step.clock.now(),
     pending: OUTBOX_PENDING,
     conversationId,
     ...(requestEnded === undefined ? {} : { requestEnded }),
@@ -165,12 +135,11 @@ export async function outbox(
 
 /** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
 export async function project(
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   instance: InstanceRecord,
   operation: Readonly<Record<string, unknown>>,
 ): Promise<void> {
-  const store = transaction.objectStore('session_data');
+  const store = step.transaction.objectStore('session_data');
   const key = sessionKeyOf(instance);
   const known = await store.get(key);
   const snapshot: SessionDataSnapshot = {
@@ -179,18 +148,17 @@ export async function project(
   };
   await store.put({ key, ...snapshot });
   const target = targetOf(instance);
-  effects.push((host) => host.sessionDataChanged(target, snapshot));
+  step.effects.push((host) => host.sessionDataChanged(target, snapshot));
 }
 
 export async function audit(
-  facts: Facts,
-  transaction: ExecutionTransaction,
+  step: Step,
   type: AuditType,
   instance: InstanceRecord,
   extra: { readonly operationId?: string; readonly detail?: string },
 ): Promise<void> {
-  await transaction.objectStore('audit').add({
-    at: facts.clock.now(),
+  await step.transaction.objectStore('audit').add({
+    at: step.clock.now(),
     type,
     appId: instance.appId,
     version: '',
@@ -201,22 +169,16 @@ export async function audit(
 }
 
 /** The open instance `target` names, if it is still the conversation's current one. */
-export async function currentInstance(
-  transaction: ExecutionTransaction,
-  target: AppTarget,
-): Promise<InstanceRecord | undefined> {
-  const instance = await transaction
+export async function currentInstance(step: Step, target: AppTarget): Promise<InstanceRecord | undefined> {
+  const instance = await step.transaction
     .objectStore('instances')
     .get(instanceKeyOf(target.conversationId, target.appScope));
   return instance?.state === 'open' && instance.instanceId === target.instanceId ? instance : undefined;
 }
 
 /** The unfinished calls of `instance` whose SDK handler runs in its page. */
-export async function runningInvocations(
-  transaction: ExecutionTransaction,
-  instance: InstanceRecord,
-): Promise<ToolCallRecord[]> {
-  const unfinished = await unfinishedCallsIn(transaction);
+export async function runningInvocations(step: Step, instance: InstanceRecord): Promise<ToolCallRecord[]> {
+  const unfinished = await unfinishedCallsIn(step.transaction);
   return unfinished.filter(
     (call) =>
       call.stage === 'running' && call.invocationId !== undefined && call.instanceId === instance.instanceId,
@@ -224,25 +186,22 @@ export async function runningInvocations(
 }
 
 export async function currentActivation(
-  transaction: ExecutionTransaction,
+  step: Step,
   instance: InstanceRecord,
 ): Promise<ActivationRecord | undefined> {
   if (instance.activationId === undefined) return undefined;
-  return transaction.objectStore('activations').get(instance.activationId);
+  return step.transaction.objectStore('activations').get(instance.activationId);
 }
 
 export async function runningOperation(
-  transaction: ExecutionTransaction,
+  step: Step,
   instanceKey: string,
 ): Promise<OperationRecord | undefined> {
-  const running = await transaction.objectStore('operations').index('by_due').getAll();
+  const running = await step.transaction.objectStore('operations').index('by_due').getAll();
   return running.find((operation) => operation.instanceKey === instanceKey);
 }
 
 /** The record of `call` as this transaction sees it now. */
-export async function reread(
-  transaction: ExecutionTransaction,
-  call: ToolCallRecord,
-): Promise<ToolCallRecord> {
-  return (await callIn(transaction, call.key)) ?? call;
+export async function reread(step: Step, call: ToolCallRecord): Promise<ToolCallRecord> {
+  return (await callIn(step.transaction, call.key)) ?? call;
 }

@@ -11,16 +11,12 @@ import {
   type McpToolCaller,
   mcpFinalResult,
 } from '../mcp/calls.js';
-import {
-  type ExecutionTransaction,
-  issue,
-  type RuntimeDatabase,
-  type ToolCallRecord,
-} from '../storage/database.js';
+import { issue, type RuntimeDatabase, type ToolCallRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { Descriptors } from './descriptors.js';
-import { type Effect, fail, finish, reread } from './facts.js';
+import { fail, finish, reread } from './facts.js';
 import type { McpCallRecord } from './runtime-host.js';
+import type { Effect, Step } from './step.js';
 import { putCall } from './step-records.js';
 import type { StepRunner } from './step-runner.js';
 
@@ -57,28 +53,20 @@ export class McpExecutor {
    * server may have it (`recover` ends it `outcome_unknown`, never sending it again).
    */
   async dispatch(
-    transaction: ExecutionTransaction,
-    effects: Effect[],
+    step: Step,
     call: ToolCallRecord,
     descriptor: AgentToolDescriptor,
-    descriptors: Descriptors,
     isCurrent = false,
   ): Promise<void> {
-    if (!this.canCall(descriptor, descriptors)) {
-      await fail(
-        this.#parts.runner.facts,
-        transaction,
-        call,
-        'This host cannot call MCP servers.',
-        descriptors,
-      );
+    if (!this.canCall(descriptor, step.descriptors)) {
+      await fail(step, call, 'This host cannot call MCP servers.');
       return;
     }
-    const current = isCurrent ? call : await reread(transaction, call);
-    const { dispatched, send } = this.dispatched(current, descriptor, descriptors);
+    const current = isCurrent ? call : await reread(step, call);
+    const { dispatched, send } = this.dispatched(current, descriptor, step.descriptors);
     // Not awaited: the step's commit confirms it, and the request leaves only after that commit.
-    issue(putCall(transaction, dispatched));
-    effects.push(send);
+    issue(putCall(step.transaction, dispatched));
+    step.effects.push(send);
   }
 
   /**
@@ -157,16 +145,9 @@ export class McpExecutor {
         : { ...dispatched, mcpResult: result as unknown as Readonly<Record<string, unknown>> };
     // Nothing is kept when the call no longer waits for this request (it ended meanwhile) — or when a write fails,
     // as a step that read first would fail too: the call then ends by its timeout.
-    await this.#parts.runner.writeOnlyStep(undefined, async (transaction, effects) => {
-      effects.push((host) => host.outboxChanged?.());
-      await finish(
-        this.#parts.runner.facts,
-        transaction,
-        kept,
-        mcpFinalResult(outcome, descriptor.output_schema),
-        descriptors,
-        true,
-      );
+    await this.#parts.runner.writeOnlyStep({ descriptors }, async (step) => {
+      step.effects.push((host) => host.outboxChanged?.());
+      await finish(step, kept, mcpFinalResult(outcome, descriptor.output_schema), true);
     });
   }
 

@@ -8,28 +8,12 @@ import {
   DeadlineOperationArgumentsSchema,
   type DeadlineOperationResult,
 } from '@lineup/shared/protocol';
-import type {
-  ExecutionTransaction,
-  InstanceRecord,
-  OperationRecord,
-  ToolCallRecord,
-} from '../storage/database.js';
-import type { Descriptors } from './descriptors.js';
-import {
-  audit,
-  type Effect,
-  type Facts,
-  fail,
-  finish,
-  instanceKeyOf,
-  progress,
-  project,
-  runningOperation,
-} from './facts.js';
+import type { InstanceRecord, OperationRecord, ToolCallRecord } from '../storage/database.js';
+import { audit, fail, finish, instanceKeyOf, progress, project, runningOperation } from './facts.js';
+import type { Step } from './step.js';
 import { callIn, putCall } from './step-records.js';
 
 export interface OperationParts {
-  readonly facts: Facts;
   readonly ids: () => string;
 }
 
@@ -37,23 +21,22 @@ const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export async function startOperation(
   parts: OperationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   call: ToolCallRecord,
   descriptor: AgentToolDescriptor,
-  descriptors: Descriptors,
 ): Promise<void> {
   const parsed = DeadlineOperationArgumentsSchema.safeParse(call.call.arguments);
   if (!parsed.success) {
-    await fail(parts.facts, transaction, call, 'deadline_operation needs whole minutes.', descriptors);
+    await fail(step, call, 'deadline_operation needs whole minutes.');
     return;
   }
   const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
-  if ((await runningOperation(transaction, key)) !== undefined) {
-    await fail(parts.facts, transaction, call, 'An operation is already running.', descriptors);
+  if ((await runningOperation(step, key)) !== undefined) {
+    await fail(step, call, 'An operation is already running.');
     return;
   }
-  const now = parts.facts.clock.now();
+  const { transaction } = step;
+  const now = step.clock.now();
   const minutes = parsed.data.minutes;
   const operation: OperationRecord = {
     operationId: parts.ids(),
@@ -67,13 +50,11 @@ export async function startOperation(
   };
   await transaction.objectStore('operations').add(operation);
   await putCall(transaction, { ...call, stage: 'running' });
-  await progress(parts.facts, transaction, call, descriptor, 'started');
+  await progress(step, call, descriptor, 'started');
   const instance = (await transaction.objectStore('instances').get(key)) as InstanceRecord;
-  await audit(parts.facts, transaction, 'operation_started', instance, {
-    operationId: operation.operationId,
-  });
+  await audit(step, 'operation_started', instance, { operationId: operation.operationId });
   const label = call.call.arguments.label;
-  await project(transaction, effects, instance, {
+  await project(step, instance, {
     status: 'running',
     minutes,
     ...(typeof label === 'string' ? { label } : {}),
@@ -83,16 +64,13 @@ export async function startOperation(
 }
 
 export async function interruptOperation(
-  parts: OperationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   operation: OperationRecord,
   by: 'agent' | 'user_left',
-  now: number,
-  descriptors: Descriptors,
 ): Promise<void> {
+  const now = step.clock.now();
   const { dueAt: _, ...ended } = operation;
-  await transaction.objectStore('operations').put({ ...ended, status: 'interrupted', endedAt: now, by });
+  await step.transaction.objectStore('operations').put({ ...ended, status: 'interrupted', endedAt: now, by });
   const result: DeadlineOperationResult = {
     status: 'interrupted',
     started_at: iso(operation.startedAt),
@@ -100,19 +78,13 @@ export async function interruptOperation(
     focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
     by,
   };
-  await endOperation(parts, transaction, effects, operation, result, descriptors);
+  await endOperation(step, operation, result);
 }
 
-export async function completeOperation(
-  parts: OperationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
-  operation: OperationRecord,
-  descriptors: Descriptors,
-): Promise<void> {
+export async function completeOperation(step: Step, operation: OperationRecord): Promise<void> {
   const { dueAt: _, ...ended } = operation;
   // It ended at its deadline, whenever the runtime got to settle it (a page closed in between).
-  await transaction
+  await step.transaction
     .objectStore('operations')
     .put({ ...ended, status: 'completed', endedAt: operation.deadlineAt });
   const result: DeadlineOperationResult = {
@@ -121,27 +93,24 @@ export async function completeOperation(
     started_at: iso(operation.startedAt),
     ended_at: iso(operation.deadlineAt),
   };
-  await endOperation(parts, transaction, effects, operation, result, descriptors);
+  await endOperation(step, operation, result);
 }
 
 async function endOperation(
-  parts: OperationParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
+  step: Step,
   operation: OperationRecord,
   result: DeadlineOperationResult,
-  descriptors: Descriptors,
 ): Promise<void> {
-  const instance = await transaction.objectStore('instances').get(operation.instanceKey);
+  const instance = await step.transaction.objectStore('instances').get(operation.instanceKey);
   if (instance !== undefined) {
-    await audit(parts.facts, transaction, 'operation_finished', instance, {
+    await audit(step, 'operation_finished', instance, {
       operationId: operation.operationId,
       detail: result.status,
     });
     const { status: _, ...times } = result;
-    await project(transaction, effects, instance, { status: result.status, ...times });
+    await project(step, instance, { status: result.status, ...times });
   }
-  const call = await callIn(transaction, operation.callKey);
+  const call = await callIn(step.transaction, operation.callKey);
   if (call !== undefined && call.stage !== 'finished')
-    await finish(parts.facts, transaction, call, { outcome: 'completed', result }, descriptors);
+    await finish(step, call, { outcome: 'completed', result });
 }

@@ -64,30 +64,29 @@ export async function openApps(
 }
 
 export async function appReady(parts: PageParts, target: AppTarget): Promise<boolean> {
-  return parts.runner.step(async (transaction, effects, descriptors) => {
-    const instance = await currentInstance(transaction, target);
+  return parts.runner.step(async (step) => {
+    const instance = await currentInstance(step, target);
     if (instance === undefined) return false;
-    await audit(parts.runner.facts, transaction, 'app_ready', instance, {});
-    const activation = await currentActivation(transaction, instance);
+    await audit(step, 'app_ready', instance, {});
+    const activation = await currentActivation(step, instance);
     if (activation?.status === 'starting' && activation.requirement === 'app_ready') {
-      await activationReady(parts.activations, transaction, effects, instance, activation, descriptors);
-      effects.push((host) => host.outboxChanged?.());
+      await activationReady(parts.activations, step, instance, activation);
+      step.effects.push((host) => host.outboxChanged?.());
     }
     return true;
   });
 }
 
 export async function appFailed(parts: PageParts, target: AppTarget, code: string): Promise<boolean> {
-  return parts.runner.step(async (transaction, effects, descriptors) => {
-    const instance = await currentInstance(transaction, target);
+  return parts.runner.step(async (step) => {
+    const instance = await currentInstance(step, target);
     if (instance === undefined) return false;
-    effects.push((host) => host.outboxChanged?.());
-    await audit(parts.runner.facts, transaction, 'app_failed', instance, { detail: code });
-    const activation = await currentActivation(transaction, instance);
-    if (activation?.status === 'starting')
-      await endActivation(parts.activations, transaction, activation, 'failed', 'app_failed', descriptors);
-    for (const call of await runningInvocations(transaction, instance))
-      await fail(parts.runner.facts, transaction, call, `The app failed (${code}).`, descriptors);
+    step.effects.push((host) => host.outboxChanged?.());
+    await audit(step, 'app_failed', instance, { detail: code });
+    const activation = await currentActivation(step, instance);
+    if (activation?.status === 'starting') await endActivation(step, activation, 'failed', 'app_failed');
+    for (const call of await runningInvocations(step, instance))
+      await fail(step, call, `The app failed (${code}).`);
     return true;
   });
 }
@@ -98,23 +97,21 @@ export async function completeInvocation(
   invocationId: string,
   outcome: InvocationOutcome,
 ): Promise<boolean> {
-  return parts.runner.step(async (transaction, effects, descriptors) => {
-    const instance = await currentInstance(transaction, target);
+  return parts.runner.step(async (step) => {
+    const instance = await currentInstance(step, target);
     if (instance === undefined) return false;
-    const call = (await runningInvocations(transaction, instance)).find(
+    const call = (await runningInvocations(step, instance)).find(
       (record) => record.invocationId === invocationId,
     );
     if (call === undefined) return false;
     // The page, not the host, ended this call: the host learns its final result is waiting.
-    effects.push((host) => host.outboxChanged?.());
+    step.effects.push((host) => host.outboxChanged?.());
     await finish(
-      parts.runner.facts,
-      transaction,
+      step,
       call,
       outcome.status === 'ok'
         ? { outcome: 'completed', result: outcome.result as NonNullable<ToolResultPayload['result']> }
-        : { outcome: 'error', error: handlerError(outcome, descriptors.get(call.call.tool)) },
-      descriptors,
+        : { outcome: 'error', error: handlerError(outcome, step.descriptors.get(call.call.tool)) },
     );
     return true;
   });
@@ -128,14 +125,14 @@ export async function writeSessionData(
   baseRevision?: number,
 ): Promise<PageRequestAnswer> {
   let answer: PageRequestAnswer = { status: 'error', code: 'not_current', message: 'This app has ended.' };
-  await parts.runner.step(async (transaction, effects) => {
-    const instance = await currentInstance(transaction, target);
+  await parts.runner.step(async (step) => {
+    const instance = await currentInstance(step, target);
     if (instance === undefined) return false;
     if (key === OPERATION_SESSION_KEY) {
       answer = refused('reserved_key', `The ${key} key is written by the runtime.`);
       return false;
     }
-    const store = transaction.objectStore('session_data');
+    const store = step.transaction.objectStore('session_data');
     const known = await store.get(sessionKeyOf(instance));
     const revision = known?.revision ?? 0;
     if (baseRevision !== undefined && baseRevision !== revision) {
@@ -152,9 +149,9 @@ export async function writeSessionData(
     }
     const snapshot: SessionDataSnapshot = { revision: revision + 1, data };
     await store.put({ key: sessionKeyOf(instance), ...snapshot });
-    await audit(parts.runner.facts, transaction, 'session_data_written', instance, { detail: key });
+    await audit(step, 'session_data_written', instance, { detail: key });
     const current = targetOf(instance);
-    effects.push((host) => host.sessionDataChanged(current, snapshot));
+    step.effects.push((host) => host.sessionDataChanged(current, snapshot));
     answer = { status: 'ok', revision: snapshot.revision };
     return true;
   });
@@ -183,8 +180,8 @@ export async function uiAction(
       answer = refused('action_failed', error instanceof Error ? error.message.slice(0, 256) : 'It failed.');
     }
   }
-  await parts.runner.step(async (transaction) => {
-    await audit(parts.runner.facts, transaction, 'ui_action', instance, {
+  await parts.runner.step(async (step) => {
+    await audit(step, 'ui_action', instance, {
       detail: `${action} ${answer.status === 'ok' ? 'ok' : answer.code}`,
     });
     return true;

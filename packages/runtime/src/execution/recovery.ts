@@ -5,9 +5,8 @@
  * waited too long, calls past their timeout) and `nextDueAt`.
  */
 import type { ToolCallPayload } from '@lineup/shared/protocol';
-import type { ExecutionTransaction, RuntimeDatabase, ToolCallRecord } from '../storage/database.js';
+import type { RuntimeDatabase, ToolCallRecord } from '../storage/database.js';
 import { endActivation } from './activations.js';
-import type { Descriptors } from './descriptors.js';
 import type { ExecutorParts } from './executors.js';
 import {
   audit,
@@ -20,6 +19,7 @@ import {
   targetOf,
 } from './facts.js';
 import { completeOperation } from './operation-executor.js';
+import type { Step } from './step.js';
 import type { StepRunner } from './step-runner.js';
 
 const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
@@ -42,33 +42,21 @@ export async function recover(parts: RecoveryParts): Promise<void> {
     else if (record.stage === 'received') await parts.route(record.conversationId, record.call);
     else if (record.stage === 'running' && record.dispatchedAt !== undefined)
       // Handed to an MCP server before the page closed: it may have run there. Never sent again.
-      await parts.runner.step(async (transaction, _effects, descriptors) => {
-        await finish(
-          parts.runner.facts,
-          transaction,
-          record,
-          {
-            outcome: 'error',
-            error: {
-              code: 'outcome_unknown',
-              message:
-                'The page closed while the MCP server had the call: it may have run there, and is not sent again.',
-            },
+      await parts.runner.step(async (step) => {
+        await finish(step, record, {
+          outcome: 'error',
+          error: {
+            code: 'outcome_unknown',
+            message:
+              'The page closed while the MCP server had the call: it may have run there, and is not sent again.',
           },
-          descriptors,
-        );
+        });
         return true;
       });
     else if (record.stage === 'running' && record.invocationId !== undefined)
       // The page that ran the handler is gone with the old page; running it again could do it twice.
-      await parts.runner.step(async (transaction, _effects, descriptors) => {
-        await fail(
-          parts.runner.facts,
-          transaction,
-          record,
-          'The app was reloaded while its handler ran; it was not run again.',
-          descriptors,
-        );
+      await parts.runner.step(async (step) => {
+        await fail(step, record, 'The app was reloaded while its handler ran; it was not run again.');
         return true;
       });
   }
@@ -78,51 +66,38 @@ export async function recover(parts: RecoveryParts): Promise<void> {
 
 export async function withdraw(parts: RecoveryParts): Promise<number> {
   let ended = 0;
-  await parts.runner.step(async (transaction, effects, descriptors) => {
-    const now = parts.runner.facts.clock.now();
+  await parts.runner.step(async (step) => {
+    const { transaction, descriptors } = step;
+    const now = step.clock.now();
     const calls = transaction.objectStore('tool_calls');
     for (const call of await calls.index('by_due').getAll()) {
       if (call.stage === 'finished' || descriptors.has(call.call.tool)) continue;
-      await finish(
-        parts.runner.facts,
-        transaction,
-        call,
-        { outcome: 'error', error: { code: 'revoked' } },
-        descriptors,
-      );
+      await finish(step, call, { outcome: 'error', error: { code: 'revoked' } });
       ended++;
     }
     const installed = new Set((await transaction.objectStore('apps').getAll()).map((app) => app.id));
     for (const instance of await transaction.objectStore('instances').getAll()) {
       if (instance.state !== 'open' || descriptors.appIds.get(instance.appScope) === instance.appId) continue;
-      const activation = await currentActivation(transaction, instance);
-      if (activation?.status === 'starting')
-        await endActivation(
-          parts.executors.activations,
-          transaction,
-          activation,
-          'cancelled',
-          'cancelled',
-          descriptors,
-        );
-      const operation = await runningOperation(transaction, instance.key);
+      const activation = await currentActivation(step, instance);
+      if (activation?.status === 'starting') await endActivation(step, activation, 'cancelled', 'cancelled');
+      const operation = await runningOperation(step, instance.key);
       if (operation !== undefined) {
         const { dueAt: _, ...stopped } = operation;
         await transaction.objectStore('operations').put({ ...stopped, status: 'interrupted', endedAt: now });
         // A disabled app keeps its data (enabled again, it shows the operation ended); an uninstalled one
         // has none left to write to.
         if (installed.has(instance.appId))
-          await project(transaction, effects, instance, {
+          await project(step, instance, {
             status: 'interrupted',
             started_at: iso(operation.startedAt),
             interrupted_at: iso(now),
             focused_seconds: Math.max(0, Math.floor((now - operation.startedAt) / 1_000)),
           });
       }
-      await audit(parts.runner.facts, transaction, 'instance_withdrawn', instance, {});
+      await audit(step, 'instance_withdrawn', instance, {});
       await transaction.objectStore('instances').put({ ...instance, state: 'closed', foreground: false });
       const target = targetOf(instance);
-      effects.push((host) => host.closeApp(target));
+      step.effects.push((host) => host.closeApp(target));
     }
     return true;
   });
@@ -132,29 +107,22 @@ export async function withdraw(parts: RecoveryParts): Promise<number> {
 export async function settle(parts: RecoveryParts): Promise<number> {
   let settled = 0;
   for (;;) {
-    const changed = await parts.runner.step(async (transaction, effects, descriptors) => {
-      const now = parts.runner.facts.clock.now();
-      const range = IDBKeyRange.upperBound(now);
+    const changed = await parts.runner.step(async (step) => {
+      const { transaction, effects, descriptors } = step;
+      const range = IDBKeyRange.upperBound(step.clock.now());
       const operation = await transaction.objectStore('operations').index('by_due').get(range);
       if (operation !== undefined) {
-        await completeOperation(parts.executors.operations, transaction, effects, operation, descriptors);
+        await completeOperation(step, operation);
         return true;
       }
       const activation = await transaction.objectStore('activations').index('by_due').get(range);
       if (activation !== undefined) {
-        await endActivation(
-          parts.executors.activations,
-          transaction,
-          activation,
-          'failed',
-          'foreground_not_confirmed',
-          descriptors,
-        );
+        await endActivation(step, activation, 'failed', 'foreground_not_confirmed');
         return true;
       }
       const call = await transaction.objectStore('tool_calls').index('by_due').get(range);
       if (call !== undefined) {
-        await timeOut(parts, transaction, call, descriptors);
+        await timeOut(step, call);
         const instance = await transaction
           .objectStore('instances')
           .get(instanceKeyOf(call.conversationId, descriptors.get(call.call.tool)?.app_scope ?? ''));
@@ -187,12 +155,8 @@ export async function nextDueAt(parts: RecoveryParts): Promise<number | undefine
   return keys.length === 0 ? undefined : Math.min(...keys);
 }
 
-async function timeOut(
-  parts: RecoveryParts,
-  transaction: ExecutionTransaction,
-  call: ToolCallRecord,
-  descriptors: Descriptors,
-): Promise<void> {
+async function timeOut(step: Step, call: ToolCallRecord): Promise<void> {
+  const { transaction } = step;
   const key = call.key;
   // Whatever the call had going ends with it, so that its one final result stays the timeout.
   const operations = await transaction.objectStore('operations').index('by_due').getAll();
@@ -201,7 +165,7 @@ async function timeOut(
       const { dueAt: _, ...ended } = operation;
       await transaction
         .objectStore('operations')
-        .put({ ...ended, status: 'interrupted', endedAt: parts.runner.facts.clock.now() });
+        .put({ ...ended, status: 'interrupted', endedAt: step.clock.now() });
     }
   const activations = await transaction.objectStore('activations').index('by_due').getAll();
   for (const activation of activations)
@@ -209,25 +173,16 @@ async function timeOut(
       const { dueAt: _, ...ended } = activation;
       await transaction
         .objectStore('activations')
-        .put({ ...ended, status: 'failed', reason: 'timeout', settledAt: parts.runner.facts.clock.now() });
+        .put({ ...ended, status: 'failed', reason: 'timeout', settledAt: step.clock.now() });
     } else if (activation.waiting.includes(key))
       await transaction
         .objectStore('activations')
         .put({ ...activation, waiting: activation.waiting.filter((waiting) => waiting !== key) });
-  await finish(
-    parts.runner.facts,
-    transaction,
-    call,
-    {
-      outcome: 'error',
-      error:
-        call.stage === 'awaiting_consent'
-          ? {
-              code: 'timeout',
-              message: "The user did not answer before the call's deadline; it did not run.",
-            }
-          : { code: 'timeout' },
-    },
-    descriptors,
-  );
+  await finish(step, call, {
+    outcome: 'error',
+    error:
+      call.stage === 'awaiting_consent'
+        ? { code: 'timeout', message: "The user did not answer before the call's deadline; it did not run." }
+        : { code: 'timeout' },
+  });
 }

@@ -5,11 +5,11 @@
  */
 import type { ToolCallPayload } from '@lineup/shared/protocol';
 import type { ConsentSteps } from '../consent/consent-steps.js';
-import type { ExecutionTransaction, ToolCallRecord } from '../storage/database.js';
+import type { ToolCallRecord } from '../storage/database.js';
 import { instanceFor, startActivation } from './activations.js';
-import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
-import { currentActivation, type Effect, finish } from './facts.js';
+import { currentActivation, finish } from './facts.js';
+import type { Step } from './step.js';
 import { callIn, putCall } from './step-records.js';
 
 export interface RoutingParts {
@@ -22,71 +22,47 @@ const callKeyOf = (conversationId: string, callId: string) => `${conversationId}
 
 export async function routeIn(
   parts: RoutingParts,
-  transaction: ExecutionTransaction,
-  effects: Effect[],
-  descriptors: Descriptors,
+  step: Step,
   conversationId: string,
   call: ToolCallPayload,
   /** The call's record when the caller just wrote it in this transaction. */
   written?: ToolCallRecord,
 ): Promise<boolean> {
-  const descriptor = descriptors.get(call.tool);
-  const record = written ?? (await callIn(transaction, callKeyOf(conversationId, call.call_id)));
+  const descriptor = step.descriptors.get(call.tool);
+  const record = written ?? (await callIn(step.transaction, callKeyOf(conversationId, call.call_id)));
   if (record === undefined || record.stage === 'finished') return false;
   if (descriptor === undefined) {
     // The tool was withdrawn between the intake and now.
-    await finish(
-      parts.executors.facts,
-      transaction,
-      record,
-      { outcome: 'error', error: { code: 'revoked' } },
-      descriptors,
-    );
+    await finish(step, record, { outcome: 'error', error: { code: 'revoked' } });
     return true;
   }
   if (record.stage === 'awaiting_consent') return false;
   // The consent step (consent/): nothing below runs before the decision the call's policy requires.
-  if (!(await parts.consent.gateIn(transaction, effects, descriptors, record, descriptor))) return true;
-  const now = parts.executors.facts.clock.now();
+  if (!(await parts.consent.gateIn(step, record, descriptor))) return true;
   const dueAt = record.receivedAt + descriptor.timeout_ms;
   const withDue: ToolCallRecord = { ...record, stage: 'received', dueAt };
-  if (record.stage !== 'received' || record.dueAt !== dueAt) await putCall(transaction, withDue);
+  if (record.stage !== 'received' || record.dueAt !== dueAt) await putCall(step.transaction, withDue);
   if (descriptor.activation === 'activation_not_required') {
-    await execute(parts.executors, transaction, effects, withDue, descriptor, descriptors, true);
+    await execute(parts.executors, step, withDue, descriptor, true);
     return true;
   }
-  const instance = await instanceFor(
-    parts.executors.activations,
-    transaction,
-    conversationId,
-    descriptor,
-    descriptors,
-    now,
-  );
-  const activation = await currentActivation(transaction, instance);
+  const instance = await instanceFor(parts.executors.activations, step, conversationId, descriptor);
+  const activation = await currentActivation(step, instance);
   if (activation?.status === 'starting') {
     // seed 003 §4.3: a call that needs the app, arriving while it starts, waits for it in arrival order.
-    await transaction
+    await step.transaction
       .objectStore('activations')
       .put({ ...activation, waiting: [...activation.waiting, withDue.key] });
-    await putCall(transaction, { ...withDue, stage: 'waiting' });
+    await putCall(step.transaction, { ...withDue, stage: 'waiting' });
     return true;
   }
   const ready =
     activation?.status === 'ready' &&
     (descriptor.activation === 'app_ready' || (instance.foreground && instance.state === 'open'));
   if (ready) {
-    await execute(parts.executors, transaction, effects, withDue, descriptor, descriptors, true);
+    await execute(parts.executors, step, withDue, descriptor, true);
     return true;
   }
-  await startActivation(
-    parts.executors.activations,
-    transaction,
-    effects,
-    instance,
-    withDue,
-    descriptor,
-    now,
-  );
+  await startActivation(parts.executors.activations, step, instance, withDue, descriptor);
   return true;
 }

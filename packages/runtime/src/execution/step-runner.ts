@@ -16,9 +16,9 @@ import {
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { Descriptors } from './descriptors.js';
-import type { Effect, Facts } from './facts.js';
 import { type RegistryRead, RegistryReader } from './registry-snapshot.js';
 import type { RuntimeHost } from './runtime-host.js';
+import type { Effect, Step } from './step.js';
 import { releaseCalls } from './step-records.js';
 
 /**
@@ -35,6 +35,12 @@ export interface RegistrySnapshot {
 const CALL_STORES = ['tool_calls', 'audit', 'outbox'] as const;
 const WRITE_ONLY_STORES = ['inventory_fences', ...CALL_STORES] as const;
 
+/** A step's context while it runs, with the consent questions it ended. */
+interface StepInProgress {
+  readonly step: Step;
+  readonly questionsEnded: string[];
+}
+
 export interface StepRunnerOptions {
   readonly db: RuntimeDatabase;
   readonly host: RuntimeHost;
@@ -45,23 +51,34 @@ export interface StepRunnerOptions {
 
 export class StepRunner {
   readonly #options: StepRunnerOptions;
-  /** Calls that stopped waiting for the user in a step's transaction: their questions close after its commit. */
-  readonly #questionsEnded = new WeakMap<object, string[]>();
-  /** The facts steps write, with the runtime's clock; a consent question a step ends closes after its commit. */
-  readonly facts: Facts;
   /** The registry as the steps read it: kept between steps while its stamp stays. */
   readonly registry = new RegistryReader();
 
   constructor(options: StepRunnerOptions) {
     this.#options = options;
-    this.facts = {
-      clock: options.clock,
-      questionEnded: (transaction, key) => {
-        const ended = this.#questionsEnded.get(transaction) ?? [];
-        ended.push(key);
-        this.#questionsEnded.set(transaction, ended);
-      },
+  }
+
+  /** The context of a step in `transaction`, and the consent questions it ends (closed after its commit). */
+  #stepIn(transaction: ExecutionTransaction, descriptors: Descriptors): StepInProgress {
+    const questionsEnded: string[] = [];
+    const step: Step = {
+      transaction,
+      effects: [],
+      descriptors,
+      clock: this.#options.clock,
+      questionEnded: (key) => void questionsEnded.push(key),
     };
+    return { step, questionsEnded };
+  }
+
+  /** After a step committed: the questions it ended close, and its host effects run, in order. */
+  #committed({ step, questionsEnded }: StepInProgress): void {
+    for (const key of questionsEnded) {
+      this.#options.closeQuestion(key);
+      const [conversationId = '', callId = ''] = key.split('\n');
+      step.effects.push((host) => host.consentChanged?.(conversationId, callId));
+    }
+    this.run(step.effects);
   }
 
   /**
@@ -69,12 +86,7 @@ export class StepRunner {
    * transaction commits as soon as `body` is done (it issues nothing after), not once its last answers came back.
    */
   async step(
-    body: (
-      transaction: ExecutionTransaction,
-      effects: Effect[],
-      descriptors: Descriptors,
-      registry: RegistryRead,
-    ) => Promise<boolean>,
+    body: (step: Step, registry: RegistryRead) => Promise<boolean>,
     /** Work that needs no descriptors, issued alongside their read (one round trip fewer). */
     first?: (transaction: ExecutionTransaction) => Promise<void>,
     /** The consent steps that read or write remembered allowances take `CONSENT_STORES`. */
@@ -85,11 +97,12 @@ export class StepRunner {
       'readwrite',
       STRICT,
     ) as unknown as ExecutionTransaction;
-    const effects: Effect[] = [];
     let changed: boolean;
+    let inProgress: StepInProgress;
     try {
       const [registry] = await Promise.all([this.registry.readIn(transaction), first?.(transaction)]);
-      changed = await body(transaction, effects, registry.descriptors, registry);
+      inProgress = this.#stepIn(transaction, registry.descriptors);
+      changed = await body(inProgress.step, registry);
       releaseCalls(transaction);
       commitNow(transaction);
     } catch (error) {
@@ -98,12 +111,7 @@ export class StepRunner {
       throw error;
     }
     await transaction.done;
-    for (const key of this.#questionsEnded.get(transaction) ?? []) {
-      this.#options.closeQuestion(key);
-      const [conversationId = '', callId = ''] = key.split('\n');
-      effects.push((host) => host.consentChanged?.(conversationId, callId));
-    }
-    this.run(effects);
+    this.#committed(inProgress);
     return changed;
   }
 
@@ -119,18 +127,21 @@ export class StepRunner {
    * the writes, would cost before the commit could even be asked for.
    */
   async writeOnlyStep(
-    registry: RegistrySnapshot | undefined,
-    body: (transaction: ExecutionTransaction, effects: Effect[]) => Promise<void>,
+    /** The registry the step assumes (asserted), or only the tools it knows (nothing asserted of the registry). */
+    assumed: RegistrySnapshot | { readonly descriptors: Descriptors },
+    body: (step: Step) => Promise<void>,
   ): Promise<boolean> {
+    const registry = 'counter' in assumed ? assumed : undefined;
     const transaction = this.#options.db.transaction(
       registry === undefined ? CALL_STORES : WRITE_ONLY_STORES,
       'readwrite',
       STRICT,
     ) as unknown as ExecutionTransaction;
     if (registry !== undefined) guardInventory(transaction as never, registry.counter);
-    const effects: Effect[] = [];
+    const inProgress = this.#stepIn(transaction, assumed.descriptors);
     try {
-      await body(transaction, effects);
+      await body(inProgress.step);
+      releaseCalls(transaction);
       commitNow(transaction);
       await transaction.done;
     } catch {
@@ -138,7 +149,7 @@ export class StepRunner {
       await transaction.done.catch(() => {});
       return false;
     }
-    this.run(effects);
+    this.#committed(inProgress);
     return true;
   }
 

@@ -35,7 +35,7 @@ import {
 import { type ActivationParts, endActivation, onForeground } from './activations.js';
 import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
-import { audit, currentActivation, type Effect, finish, instanceKeyOf, runningOperation } from './facts.js';
+import { audit, currentActivation, finish, instanceKeyOf, runningOperation } from './facts.js';
 import { McpExecutor } from './mcp-executor.js';
 import { mcpViewCall, type ViewCallParts } from './mcp-view-calls.js';
 import { interruptOperation, type OperationParts } from './operation-executor.js';
@@ -63,6 +63,7 @@ import type {
   ToolRuntimeOptions,
   UIActionHandler,
 } from './runtime-host.js';
+import type { Step } from './step.js';
 import { holdCall, readInstanceAhead } from './step-records.js';
 import { type RegistrySnapshot, StepRunner } from './step-runner.js';
 
@@ -116,14 +117,12 @@ export class ToolRuntime {
       clock: this.#clock,
       closeQuestion: (key) => this.#consent.close(key),
     });
-    this.#operationParts = { facts: this.#runner.facts, ids: this.#ids };
+    this.#operationParts = { ids: this.#ids };
     this.#foregroundTimeoutMs = options.foregroundTimeoutMs ?? 60_000;
     this.#activationParts = {
-      facts: this.#runner.facts,
       ids: this.#ids,
       foregroundTimeoutMs: this.#foregroundTimeoutMs,
-      execute: (transaction, effects, call, descriptor, descriptors) =>
-        execute(this.#executorParts, transaction, effects, call, descriptor, descriptors),
+      execute: (step, call, descriptor) => execute(this.#executorParts, step, call, descriptor),
     };
     this.#uiActions = options.uiActions ?? {};
     this.#mcp = options.mcp;
@@ -136,7 +135,6 @@ export class ToolRuntime {
       descriptors: () => this.#descriptors(),
     });
     this.#executorParts = {
-      facts: this.#runner.facts,
       ids: this.#ids,
       host: this.#host,
       activations: this.#activationParts,
@@ -175,25 +173,15 @@ export class ToolRuntime {
       db,
       now: () => this.#clock.now(),
       ids: this.#ids,
-      step: (body, stores) => this.#runner.step(body, undefined, stores),
-      route: (transaction, effects, descriptors, record) =>
-        routeIn(
-          this.#routingParts,
-          transaction,
-          effects as Effect[],
-          descriptors,
-          record.conversationId,
-          record.call,
-          record,
-        ),
-      end: (transaction, record, error, descriptors) =>
-        finish(
-          this.#runner.facts,
-          transaction,
-          record,
-          { outcome: 'error', error: { code: error.code, message: error.message } },
-          descriptors,
-        ),
+      step: (body, stores) => this.#runner.step((step) => body(step), undefined, stores),
+      // The consent step hands back the runtime's own step (`ConsentStepContext` is a view of it).
+      route: (step, record) =>
+        routeIn(this.#routingParts, step as Step, record.conversationId, record.call, record),
+      end: (step, record, error) =>
+        finish(step as Step, record, {
+          outcome: 'error',
+          error: { code: error.code, message: error.message },
+        }),
       descriptors: () => this.#descriptors(),
       withdraw: () => this.withdraw(),
     });
@@ -216,7 +204,8 @@ export class ToolRuntime {
     // from it (an activation, an operation, the final result of a command) commit together or not at all. Its reads
     // go out together: the call's record, the registry's stamp, and the instance a tool of the app would run in.
     await this.#runner.step(
-      async (transaction, effects, descriptors, registry) => {
+      async (step, registry) => {
+        const { transaction, descriptors } = step;
         received = this.#intake.answerIn(
           transaction as unknown as IntakeTransaction,
           conversationId,
@@ -232,15 +221,7 @@ export class ToolRuntime {
             descriptors,
           };
         if (received.disposition === 'accepted')
-          await routeIn(
-            this.#routingParts,
-            transaction,
-            effects,
-            descriptors,
-            conversationId,
-            call,
-            received.record,
-          );
+          await routeIn(this.#routingParts, step, conversationId, call, received.record);
         return true;
       },
       async (transaction) => {
@@ -281,7 +262,7 @@ export class ToolRuntime {
     );
     if (consent === false) return undefined;
     let answer: ToolCallAnswer | undefined;
-    const committed = await this.#runner.writeOnlyStep(registry, async (transaction, effects) => {
+    const committed = await this.#runner.writeOnlyStep(registry, async ({ transaction, effects }) => {
       const received = this.#intake.recordIn(
         transaction as unknown as IntakeTransaction,
         conversationId,
@@ -312,48 +293,26 @@ export class ToolRuntime {
 
   /** The host shows the conversation's instance of `appScope` to the user: a starting activation is ready. */
   async confirmForeground(conversationId: string, appScope: string): Promise<boolean> {
-    return this.#runner.step((transaction, effects, descriptors) =>
-      onForeground(
-        this.#activationParts,
-        transaction,
-        effects,
-        instanceKeyOf(conversationId, appScope),
-        descriptors,
-      ),
+    return this.#runner.step((step) =>
+      onForeground(this.#activationParts, step, instanceKeyOf(conversationId, appScope)),
     );
   }
 
   /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one. */
   async hostIntent(conversationId: string, appScope: string, intent: HostIntent): Promise<void> {
-    await this.#runner.step(async (transaction, effects, descriptors) => {
+    await this.#runner.step(async (step) => {
+      const { transaction } = step;
       const key = instanceKeyOf(conversationId, appScope);
       const instance = await transaction.objectStore('instances').get(key);
       if (instance === undefined) return false;
-      await audit(this.#runner.facts, transaction, 'host_intent', instance, { detail: intent });
+      await audit(step, 'host_intent', instance, { detail: intent });
       if (intent !== 'leave' && intent !== 'close') return true;
-      const now = this.#clock.now();
       // Leaving ends what needs the foreground: a start waiting for it, and an operation the user watched.
-      const activation = await currentActivation(transaction, instance);
+      const activation = await currentActivation(step, instance);
       if (activation?.status === 'starting' && activation.requirement === 'foreground_required')
-        await endActivation(
-          this.#activationParts,
-          transaction,
-          activation,
-          'failed',
-          'foreground_not_confirmed',
-          descriptors,
-        );
-      const operation = await runningOperation(transaction, key);
-      if (operation !== undefined)
-        await interruptOperation(
-          this.#operationParts,
-          transaction,
-          effects,
-          operation,
-          'user_left',
-          now,
-          descriptors,
-        );
+        await endActivation(step, activation, 'failed', 'foreground_not_confirmed');
+      const operation = await runningOperation(step, key);
+      if (operation !== undefined) await interruptOperation(step, operation, 'user_left');
       await transaction
         .objectStore('instances')
         .put({ ...instance, foreground: false, ...(intent === 'close' ? { state: 'closed' as const } : {}) });
@@ -481,9 +440,7 @@ export class ToolRuntime {
   // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
 
   #route(conversationId: string, call: ToolCallPayload): Promise<boolean> {
-    return this.#runner.step((transaction, effects, descriptors) =>
-      routeIn(this.#routingParts, transaction, effects, descriptors, conversationId, call),
-    );
+    return this.#runner.step((step) => routeIn(this.#routingParts, step, conversationId, call));
   }
 
   /**
