@@ -5,6 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { installSurfaceBridge } from './bridge.js';
 import { installSurfaceContainment } from './containment.js';
+import { guardSurfaceFocus } from './containment-focus.js';
+import { captureFrameIntrinsics } from './containment-intrinsics.js';
+import { guardSurfaceNavigation } from './containment-navigation.js';
+import { closeSurfaceRealm } from './containment-realm.js';
 import { buildFrameDocuments, buildSurfaceDocuments, surfacePrelude } from './documents.js';
 import { SURFACE_CSP } from './sandbox.js';
 
@@ -79,7 +83,14 @@ const HOSTILE_TEXTS = [
 /** The configuration a prelude calls the containment with, read back from its text. */
 function preludeConfig(prelude: string): Record<string, unknown> {
   const head = `(${installSurfaceContainment.toString()})(window, `;
-  const tail = `, ${installSurfaceBridge.toString()});`;
+  const parts = [
+    `captureIntrinsics: ${captureFrameIntrinsics.toString()}`,
+    `closeRealm: ${closeSurfaceRealm.toString()}`,
+    `guardNavigation: ${guardSurfaceNavigation.toString()}`,
+    `guardFocus: ${guardSurfaceFocus.toString()}`,
+    `installBridge: ${installSurfaceBridge.toString()}`,
+  ];
+  const tail = `, {${parts.join(', ')}});`;
   expect(prelude.startsWith(head) && prelude.endsWith(tail)).toBe(true);
   return JSON.parse(prelude.slice(head.length, -tail.length));
 }

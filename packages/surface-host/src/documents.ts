@@ -5,8 +5,9 @@
  *   `iframe sandbox="allow-scripts"` holding the content, and a CSP whose `frame-src 'none'` makes it the
  *   parent that blocks any navigation of the content frame before a request is sent (a frame's navigation is
  *   checked against its parent's policy; a `srcdoc` is not a fetch, so the content itself still loads);
- * - the **content**, whose only parsed script is the containment prelude with the bridge (containment.ts,
- *   bridge.ts). The prelude receives the bundle in the host's `start` message and inserts its CSS, HTML and JS.
+ * - the **content**, whose only parsed script is the containment prelude with the bridge (containment.ts with
+ *   its parts, bridge.ts). The prelude receives the bundle in the host's `start` message and inserts its CSS,
+ *   HTML and JS.
  *
  * Neither document depends on the bundle, so a host can load a frame before it knows which Surface it will
  * hold (frame-link.ts keeps spares ready). A frame loaded for one Surface is the exception
@@ -21,7 +22,15 @@ import {
   SURFACE_RESERVED_EVENT_NAMES,
 } from '@lineup/shared/bridge';
 import { installSurfaceBridge } from './bridge.js';
-import { installSurfaceContainment, type SurfaceContainmentConfig } from './containment.js';
+import {
+  installSurfaceContainment,
+  type SurfaceContainmentConfig,
+  type SurfaceContainmentParts,
+} from './containment.js';
+import { guardSurfaceFocus } from './containment-focus.js';
+import { captureFrameIntrinsics } from './containment-intrinsics.js';
+import { guardSurfaceNavigation } from './containment-navigation.js';
+import { closeSurfaceRealm } from './containment-realm.js';
 import {
   SURFACE_ELEMENT_STAND_INS,
   SURFACE_FORBIDDEN_ELEMENTS,
@@ -129,9 +138,21 @@ function createNonce(): string {
   return btoa(binary);
 }
 
-/** The prelude script: containment, then the bridge. */
+/** The parts of the containment, each a self-contained function that goes into the prelude as its source text. */
+const CONTAINMENT_PARTS: SurfaceContainmentParts = {
+  captureIntrinsics: captureFrameIntrinsics,
+  closeRealm: closeSurfaceRealm,
+  guardNavigation: guardSurfaceNavigation,
+  guardFocus: guardSurfaceFocus,
+  installBridge: installSurfaceBridge,
+};
+
+/** The prelude script: the containment, called with its parts (the bridge among them). */
 export function surfacePrelude(nonce: string, start?: SurfaceInlineStart): string {
-  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(nonce, start))}, ${installSurfaceBridge.toString()});`;
+  const parts = Object.entries(CONTAINMENT_PARTS)
+    .map(([name, part]) => `${name}: ${part.toString()}`)
+    .join(', ');
+  return `(${installSurfaceContainment.toString()})(window, ${scriptJSON(surfaceContainmentConfig(nonce, start))}, {${parts}});`;
 }
 
 /** Both documents of one Surface frame, with a fresh nonce. */
