@@ -4,7 +4,7 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { fromZodIssue, MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES } from '@lineup/shared';
+import { MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES, UI_SCHEMA_LIMITS } from '@lineup/shared';
 import {
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ISSUE_PATH_PATTERN,
@@ -19,6 +19,64 @@ const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
 const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
 /** A key that may be named (it is a name, as in the schema): any other is `[*]`. */
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
+/** A path segment written as a name (`a.b`); any other is quoted (`["a b"]`), as `@lineup/shared` writes paths. */
+const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+/** The zod origins whose size is a count of entries (`too_many`, `too_few`). */
+const COLLECTIONS: readonly unknown[] = ['array', 'set', 'object', 'record'];
+
+/**
+ * The code `fromZodIssue` of `@lineup/shared` gives a zod issue, without the message it writes for people (the
+ * channel carries only the code): the runtime names refused places with the same codes.
+ */
+function codeOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'missing_property' : 'invalid_type';
+    case 'unrecognized_keys':
+      return 'unknown_property';
+    case 'too_big':
+    case 'too_small':
+      return issue.origin === 'string'
+        ? issue.code === 'too_big'
+          ? 'string_too_long'
+          : 'string_too_short'
+        : COLLECTIONS.includes(issue.origin)
+          ? issue.code === 'too_big'
+            ? 'too_many'
+            : 'too_few'
+          : 'number_out_of_range';
+    case 'invalid_value':
+      return issue.input === undefined && issue.path.length > 0 ? 'missing_property' : 'invalid_value';
+    case 'invalid_key':
+      return 'invalid_identifier';
+    case 'custom':
+      return issue.params?.code ?? 'invalid_value';
+    default:
+      return 'invalid_value';
+  }
+}
+
+/**
+ * The path `fromZodIssue` gives a zod issue (`items[1].text`, `tags["my key"]`, `$` for the value itself; for
+ * `invalid_key`, the key's object), or `…` for one longer than an issue path may be (it names no place).
+ */
+function pathOf(issue: z.core.$ZodIssue): string {
+  const segments = issue.path.filter((segment) => typeof segment !== 'symbol');
+  if (issue.code === 'invalid_key') segments.pop();
+  let text = '';
+  for (const segment of segments) {
+    text +=
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : SEGMENT.test(segment)
+          ? text === ''
+            ? segment
+            : `.${segment}`
+          : `[${JSON.stringify(segment)}]`;
+    if (text.length > UI_SCHEMA_LIMITS.maxIssuePathLength) return '…';
+  }
+  return text || '$';
+}
 
 /**
  * Every refused place of a value, as the channel carries them to the runtime (and it to the agent): a path of
@@ -38,12 +96,12 @@ function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[]
     });
   };
   for (const issue of issues) {
-    const ours = fromZodIssue(issue);
+    const path = pathOf(issue);
     if (issue.code === 'unrecognized_keys') {
-      const at = ours.path === '$' ? '' : ours.path;
+      const at = path === '$' ? '' : path;
       for (const key of issue.keys)
         add(NAME.test(key) ? (at === '' ? key : `${at}.${key}`) : `${at}[*]`, 'unknown_property');
-    } else add(ours.path, ours.code);
+    } else add(path, codeOf(issue));
   }
   return places;
 }

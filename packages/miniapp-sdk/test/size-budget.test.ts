@@ -12,12 +12,15 @@ import { afterAll, expect, it } from 'vitest';
 import { lineupMiniApp } from '../src/vite.js';
 
 /**
- * The most the SDK may add to a page, gzip bytes: 8 KiB. Measured: 15,563 B when the page converted JSON Schemas
+ * The most the SDK may add to a page, gzip bytes: 6.5 KiB. Measured: 15,563 B when the page converted JSON Schemas
  * and validated descriptors at load; 10,374 B with build-time descriptors; 5,443 B since the page checks the
  * channel's messages with the zod-free parsers (`parseMiniAppMessage…Compact` of `@lineup/shared/bridge`) instead
- * of the runtime's zod ones.
+ * of the runtime's zod ones; 6,843 B once a refused value's located issues went to the runtime; 6,436 B since the
+ * page maps zod's issues to codes and paths itself (not `fromZodIssue`, whose messages it never sent) and the
+ * compact parsers read their bounds as constants a bundler inlines (budget 8 KiB until then). Issue 45 asks for
+ * 4 KiB: `bench/page-size.mjs` prints the figure against that target.
  */
-const BUDGET_BYTES = 8 * 1024;
+const BUDGET_BYTES = 6.5 * 1024;
 
 const root = fileURLToPath(new URL('./size/', import.meta.url));
 const outDirs: string[] = [];

@@ -3,12 +3,15 @@
  * the zod-free MiniApp parser of a page, `miniapp-compact.ts`, checks with them).
  */
 
-/** Bounds shared by both channels. */
-export const BRIDGE_LIMITS = Object.freeze({
-  /** UTF-16 code units of an instance id (seed 000 §4.1). */
-  maxInstanceIdLength: 128,
-  /** UTF-16 code units of a message-local id (an invocation or request id). */
-  maxMessageIdLength: 128,
+/** UTF-16 code units of an instance id (seed 000 §4.1). */
+export const MAX_INSTANCE_ID_LENGTH = 128;
+/** UTF-16 code units of a message-local id (an invocation or request id). */
+export const MAX_MESSAGE_ID_LENGTH = 128;
+
+/** Bounds shared by both channels (the constants above, by name: a page's bundler inlines those it reads). */
+export const BRIDGE_LIMITS = /* @__PURE__ */ Object.freeze({
+  maxInstanceIdLength: MAX_INSTANCE_ID_LENGTH,
+  maxMessageIdLength: MAX_MESSAGE_ID_LENGTH,
 } as const);
 
 /** seed 000 §4.1: `instance_id` is `[A-Za-z0-9._:-]{1,128}`. */

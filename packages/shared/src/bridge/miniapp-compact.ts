@@ -20,10 +20,28 @@ import { createIssue, UI_ISSUE_CODES, type UIIssueCode } from '../errors/issues.
 import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { TOKEN_PATTERN, TOOL_METHOD_PATTERN, UI_IDENTIFIER_PATTERN } from '../names/patterns.js';
-import { BRIDGE_INSTANCE_ID_PATTERN, BRIDGE_LIMITS, BRIDGE_MESSAGE_ID_PATTERN } from './channel-constants.js';
+import {
+  BRIDGE_INSTANCE_ID_PATTERN,
+  BRIDGE_MESSAGE_ID_PATTERN,
+  MAX_INSTANCE_ID_LENGTH,
+  MAX_MESSAGE_ID_LENGTH,
+} from './channel-constants.js';
 import type { MiniAppMessageFromFrame, MiniAppMessageToFrame } from './miniapp.js';
 import {
-  MINIAPP_CHANNEL_LIMITS as LIMITS,
+  MAX_ERROR_CODE_LENGTH,
+  MAX_ERROR_ISSUE_PATH_LENGTH,
+  MAX_ERROR_ISSUES,
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_INVOCATION_ARGUMENT_BYTES,
+  MAX_NAME_LENGTH,
+  MAX_REVISION,
+  MAX_SESSION_DATA_BYTES,
+  MAX_SESSION_DATA_KEYS,
+  MAX_SESSION_KEY_LENGTH,
+  MAX_SESSION_VALUE_BYTES,
+  MAX_TOOL_RESULT_BYTES,
+  MAX_UI_ACTION_ARGUMENT_BYTES,
+  MAX_UI_ACTION_ARGUMENTS,
   MINIAPP_FROM_FRAME_MAX_BYTES,
   MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
@@ -133,13 +151,43 @@ function copyJSON(value: unknown, path: Path, count: { values: number }): unknow
 const isObject = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !isArray(value);
 
-/** The message's own fields: exactly `required` and any of `optional`. */
-function fields(message: Data, required: readonly string[], optional: readonly string[] = []): void {
-  for (const key of objectKeys(message))
-    if (!required.includes(key) && !optional.includes(key))
-      refuse([key], 'unknown_property', 'This property is not allowed here.');
-  for (const key of required)
-    if (!hasOwn(message, key)) refuse([key], 'missing_property', 'This property is required.');
+/** Checks one field's value at `path`; refuses at the first problem. */
+type Rule = (value: unknown, path: Path) => void;
+/**
+ * The fields of an object, in the order they are checked: each with its rule, a name ending in `?` optional.
+ * Every other field is refused.
+ */
+type Shape = Readonly<Record<string, Rule>>;
+/** A message type whose fields depend on its `status` (`ok` or `error`). */
+type ByStatus = { readonly ok: Shape; readonly error: Shape };
+
+/** The fields every message has; `parse` checks them itself. */
+const ENVELOPE = ['namespace', 'type', 'instance_id'];
+
+/**
+ * The own fields of `value`: exactly `head` and the fields of `shape` (first a field it may not have, then a
+ * required one it lacks, each named by the field alone), then each present field's rule in the shape's order —
+ * with `idLast`, the first field's rule after the others' (the id of a `request_result` or `tool_return` is
+ * checked after its payload).
+ */
+function checkShape(
+  value: Data,
+  path: Path,
+  shape: Shape,
+  head: readonly string[] = [],
+  idLast = false,
+): void {
+  const entries = Object.entries(shape).map(([name, rule]) => [name.replace('?', ''), rule, name] as const);
+  const names = [...head, ...entries.map(([name]) => name)];
+  for (const key of objectKeys(value))
+    if (!names.includes(key)) refuse([key], 'unknown_property', 'This property is not allowed here.');
+  for (const key of [
+    ...head,
+    ...entries.filter(([name, , written]) => name === written).map(([name]) => name),
+  ])
+    if (!hasOwn(value, key)) refuse([key], 'missing_property', 'This property is required.');
+  if (idLast) entries.push(entries.shift() as (typeof entries)[number]);
+  for (const [name, rule] of entries) if (hasOwn(value, name)) rule(value[name], [...path, name]);
 }
 
 /** A string of `min`–`max` code points matching `pattern`. */
@@ -155,167 +203,74 @@ function text(value: unknown, path: Path, max: number, pattern?: RegExp, min = 0
   if (pattern !== undefined && !pattern.test(value)) refuse(path, 'invalid_value', 'Not an allowed name.');
 }
 
-const messageId = (message: Data, key: string) =>
-  text(message[key], [key], BRIDGE_LIMITS.maxMessageIdLength, BRIDGE_MESSAGE_ID_PATTERN, 1);
+/** A rule: a name of 1 to `max` code points matching `pattern`. */
+const name =
+  (max: number, pattern: RegExp): Rule =>
+  (value, path) =>
+    text(value, path, max, pattern, 1);
 
-function revision(value: unknown, path: Path): void {
-  if (!isSafeInteger(value) || (value as number) < 0 || (value as number) > LIMITS.maxRevision)
+const messageId = name(MAX_MESSAGE_ID_LENGTH, BRIDGE_MESSAGE_ID_PATTERN);
+
+const revision: Rule = (value, path) => {
+  if (!isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_REVISION)
     refuse(path, 'invalid_value', 'A revision is a whole number from 0.');
-}
+};
 
-function bounded(value: unknown, path: Path, maxBytes: number, what: string): void {
-  if (jsonBytes(value) > maxBytes)
-    refuse(path, 'too_large', `${what} may be at most ${maxBytes} bytes as UTF-8 JSON.`);
-}
+/** A rule: JSON data of at most `maxBytes` (`what` names it in the refusal). */
+const bounded =
+  (maxBytes: number, what: string): Rule =>
+  (value, path) => {
+    if (jsonBytes(value) > maxBytes)
+      refuse(path, 'too_large', `${what} may be at most ${maxBytes} bytes as UTF-8 JSON.`);
+  };
 
 const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
 
-function error(value: unknown, path: Path): void {
+/** One located issue of an error: where (names and indexes, never a value) and a known code. */
+const ISSUE: Shape = {
+  path: name(MAX_ERROR_ISSUE_PATH_LENGTH, MINIAPP_ISSUE_PATH_PATTERN),
+  code: (value, path) => {
+    if (typeof value !== 'string' || !ISSUE_CODES.has(value))
+      refuse(path, 'invalid_value', 'Not a known issue code.');
+  },
+};
+
+const ERROR: Shape = {
+  code: name(MAX_ERROR_CODE_LENGTH, TOKEN_PATTERN),
+  'message?': (value, path) => text(value, path, MAX_ERROR_MESSAGE_LENGTH),
+  'issues?': (issues, path) => {
+    if (!isArray(issues)) refuse(path, 'invalid_type', 'An array is required.');
+    if (issues.length < 1 || issues.length > MAX_ERROR_ISSUES)
+      refuse(
+        path,
+        issues.length < 1 ? 'too_few' : 'too_many',
+        `1 to ${MAX_ERROR_ISSUES} issues are allowed.`,
+      );
+    issues.forEach((issue: unknown, index) => {
+      const at = [...path, index];
+      if (!isObject(issue)) refuse(at, 'invalid_type', 'An issue object is required.');
+      checkShape(issue, at, ISSUE);
+    });
+  },
+};
+
+const error: Rule = (value, path) => {
   if (!isObject(value)) refuse(path, 'invalid_type', 'An error object is required.');
-  fields(value, ['code'], ['message', 'issues']);
-  text(value.code, [...path, 'code'], LIMITS.maxErrorCodeLength, TOKEN_PATTERN, 1);
-  if (hasOwn(value, 'message')) text(value.message, [...path, 'message'], LIMITS.maxErrorMessageLength);
-  if (!hasOwn(value, 'issues')) return;
-  const issues = value.issues;
-  if (!isArray(issues)) refuse([...path, 'issues'], 'invalid_type', 'An array is required.');
-  if (issues.length < 1 || issues.length > LIMITS.maxErrorIssues)
-    refuse(
-      [...path, 'issues'],
-      issues.length < 1 ? 'too_few' : 'too_many',
-      `1 to ${LIMITS.maxErrorIssues} issues are allowed.`,
-    );
-  issues.forEach((issue: unknown, index) => {
-    const at = [...path, 'issues', index];
-    if (!isObject(issue)) refuse(at, 'invalid_type', 'An issue object is required.');
-    fields(issue, ['path', 'code']);
-    text(issue.path, [...at, 'path'], LIMITS.maxErrorIssuePathLength, MINIAPP_ISSUE_PATH_PATTERN, 1);
-    if (typeof issue.code !== 'string' || !ISSUE_CODES.has(issue.code))
-      refuse([...at, 'code'], 'invalid_value', 'Not a known issue code.');
-  });
-}
+  checkShape(value, path, ERROR);
+};
 
-/** A dictionary whose keys match `key`, at most `maxEntries` of them and `maxBytes` as JSON. */
-function dictionary(
-  value: unknown,
-  path: Path,
-  key: RegExp,
-  maxKeyLength: number,
-  maxEntries: number,
-  maxBytes: number,
-  what: string,
-): Data {
-  if (!isObject(value)) refuse(path, 'invalid_type', 'An object is required.');
-  const names = objectKeys(value);
-  if (names.length > maxEntries) refuse(path, 'too_many', `At most ${maxEntries} entries are allowed.`);
-  // A bad key is reported at the dictionary, never with its (hostile) name in the path.
-  if (!names.every((name) => codePoints(name) <= maxKeyLength && key.test(name)))
-    refuse(path, 'invalid_identifier', 'A key of this object is not allowed.');
-  bounded(value, path, maxBytes, what);
-  return value;
-}
-
-/** Checks the fields of the message `type`; false for a type this direction does not have. */
-function checkToFrame(message: Data): boolean {
-  switch (message.type) {
-    case 'tool_invocation':
-      fields(message, [
-        'namespace',
-        'type',
-        'instance_id',
-        'invocation_id',
-        'app_scope',
-        'method',
-        'arguments',
-      ]);
-      messageId(message, 'invocation_id');
-      text(message.app_scope, ['app_scope'], AGENT_TOOL_LIMITS.maxAppScopeLength, TOKEN_PATTERN, 1);
-      text(message.method, ['method'], AGENT_TOOL_LIMITS.maxMethodLength, TOOL_METHOD_PATTERN, 1);
-      if (!isObject(message.arguments)) refuse(['arguments'], 'invalid_type', 'An object is required.');
-      bounded(message.arguments, ['arguments'], LIMITS.maxInvocationArgumentBytes, 'Tool arguments');
-      return true;
-    case 'tool_invocation_cancel':
-      fields(message, ['namespace', 'type', 'instance_id', 'invocation_id']);
-      messageId(message, 'invocation_id');
-      return true;
-    case 'session_data':
-      fields(message, ['namespace', 'type', 'instance_id', 'revision', 'data']);
-      revision(message.revision, ['revision']);
-      dictionary(
-        message.data,
-        ['data'],
-        MINIAPP_SESSION_KEY_PATTERN,
-        LIMITS.maxSessionKeyLength,
-        LIMITS.maxSessionDataKeys,
-        LIMITS.maxSessionDataBytes,
-        'Session data',
-      );
-      return true;
-    case 'lifecycle':
-      fields(message, ['namespace', 'type', 'instance_id', 'phase']);
-      if (!(MINIAPP_LIFECYCLE_PHASES as readonly unknown[]).includes(message.phase))
-        refuse(['phase'], 'invalid_value', 'Not a lifecycle phase.');
-      return true;
-    case 'request_result':
-      if (message.status === 'ok') {
-        fields(message, ['namespace', 'type', 'instance_id', 'request_id', 'status'], ['revision']);
-        if (hasOwn(message, 'revision')) revision(message.revision, ['revision']);
-      } else if (message.status === 'error') {
-        fields(message, ['namespace', 'type', 'instance_id', 'request_id', 'status', 'error']);
-        error(message.error, ['error']);
-      } else refuse(['status'], 'invalid_value', 'The status is ok or error.');
-      messageId(message, 'request_id');
-      return true;
-    default:
-      return false;
-  }
-}
-
-function checkFromFrame(message: Data): boolean {
-  switch (message.type) {
-    case 'app_ready':
-      fields(message, ['namespace', 'type', 'instance_id']);
-      return true;
-    case 'app_failed':
-      fields(message, ['namespace', 'type', 'instance_id', 'error']);
-      error(message.error, ['error']);
-      return true;
-    case 'tool_return':
-      if (message.status === 'ok') {
-        fields(message, ['namespace', 'type', 'instance_id', 'invocation_id', 'status', 'result']);
-        bounded(message.result, ['result'], LIMITS.maxToolResultBytes, 'A tool result');
-      } else if (message.status === 'error') {
-        fields(message, ['namespace', 'type', 'instance_id', 'invocation_id', 'status', 'error']);
-        error(message.error, ['error']);
-      } else refuse(['status'], 'invalid_value', 'The status is ok or error.');
-      messageId(message, 'invocation_id');
-      return true;
-    case 'session_data_write':
-      fields(message, ['namespace', 'type', 'instance_id', 'request_id', 'key', 'value'], ['base_revision']);
-      messageId(message, 'request_id');
-      text(message.key, ['key'], LIMITS.maxSessionKeyLength, MINIAPP_SESSION_KEY_PATTERN, 1);
-      bounded(message.value, ['value'], LIMITS.maxSessionValueBytes, 'A session data value');
-      if (hasOwn(message, 'base_revision')) revision(message.base_revision, ['base_revision']);
-      return true;
-    case 'ui_action': {
-      fields(message, ['namespace', 'type', 'instance_id', 'request_id', 'action', 'arguments']);
-      messageId(message, 'request_id');
-      text(message.action, ['action'], LIMITS.maxNameLength, MINIAPP_NAME_PATTERN, 1);
-      const args = dictionary(
-        message.arguments,
-        ['arguments'],
-        UI_IDENTIFIER_PATTERN,
-        Number.POSITIVE_INFINITY,
-        LIMITS.maxUIActionArguments,
-        LIMITS.maxUIActionArgumentBytes,
-        'UI action arguments',
-      );
-      for (const [name, value] of Object.entries(args)) scalar(value, ['arguments', name]);
-      return true;
-    }
-    default:
-      return false;
-  }
-}
+/** A rule: a dictionary whose keys match `key`, at most `maxEntries` of them and `maxBytes` as JSON. */
+const dictionary =
+  (key: RegExp, maxKeyLength: number, maxEntries: number, maxBytes: number, what: string): Rule =>
+  (value, path) => {
+    if (!isObject(value)) refuse(path, 'invalid_type', 'An object is required.');
+    const names = objectKeys(value);
+    if (names.length > maxEntries) refuse(path, 'too_many', `At most ${maxEntries} entries are allowed.`);
+    // A bad key is reported at the dictionary, never with its (hostile) name in the path.
+    if (!names.every((name) => codePoints(name) <= maxKeyLength && key.test(name)))
+      refuse(path, 'invalid_identifier', 'A key of this object is not allowed.');
+    bounded(maxBytes, what)(value, path);
+  };
 
 /** A DSL scalar: a string of at most 4,096 code points, a number with |x| ≤ 1e15, a boolean or null. */
 function scalar(value: unknown, path: Path): void {
@@ -326,10 +281,96 @@ function scalar(value: unknown, path: Path): void {
     refuse(path, 'invalid_type', 'A scalar is required.');
 }
 
+const uiActionArguments = dictionary(
+  UI_IDENTIFIER_PATTERN,
+  Number.POSITIVE_INFINITY,
+  MAX_UI_ACTION_ARGUMENTS,
+  MAX_UI_ACTION_ARGUMENT_BYTES,
+  'UI action arguments',
+);
+
+/** The fields of each message type the runtime sends a frame. */
+const TO_FRAME: Readonly<Record<string, Shape | ByStatus>> = {
+  tool_invocation: {
+    invocation_id: messageId,
+    app_scope: name(AGENT_TOOL_LIMITS.maxAppScopeLength, TOKEN_PATTERN),
+    method: name(AGENT_TOOL_LIMITS.maxMethodLength, TOOL_METHOD_PATTERN),
+    arguments: (value, path) => {
+      if (!isObject(value)) refuse(path, 'invalid_type', 'An object is required.');
+      bounded(MAX_INVOCATION_ARGUMENT_BYTES, 'Tool arguments')(value, path);
+    },
+  },
+  tool_invocation_cancel: { invocation_id: messageId },
+  session_data: {
+    revision,
+    data: dictionary(
+      MINIAPP_SESSION_KEY_PATTERN,
+      MAX_SESSION_KEY_LENGTH,
+      MAX_SESSION_DATA_KEYS,
+      MAX_SESSION_DATA_BYTES,
+      'Session data',
+    ),
+  },
+  lifecycle: {
+    phase: (value, path) => {
+      if (!(MINIAPP_LIFECYCLE_PHASES as readonly unknown[]).includes(value))
+        refuse(path, 'invalid_value', 'Not a lifecycle phase.');
+    },
+  },
+  request_result: {
+    ok: { request_id: messageId, status: () => {}, 'revision?': revision },
+    error: { request_id: messageId, status: () => {}, error },
+  },
+};
+
+/** The fields of each message type a frame sends the runtime. */
+const FROM_FRAME: Readonly<Record<string, Shape | ByStatus>> = {
+  app_ready: {},
+  app_failed: { error },
+  tool_return: {
+    ok: {
+      invocation_id: messageId,
+      status: () => {},
+      result: bounded(MAX_TOOL_RESULT_BYTES, 'A tool result'),
+    },
+    error: { invocation_id: messageId, status: () => {}, error },
+  },
+  session_data_write: {
+    request_id: messageId,
+    key: name(MAX_SESSION_KEY_LENGTH, MINIAPP_SESSION_KEY_PATTERN),
+    value: bounded(MAX_SESSION_VALUE_BYTES, 'A session data value'),
+    'base_revision?': revision,
+  },
+  ui_action: {
+    request_id: messageId,
+    action: name(MAX_NAME_LENGTH, MINIAPP_NAME_PATTERN),
+    arguments: (value, path) => {
+      uiActionArguments(value, path);
+      for (const [key, scalarValue] of Object.entries(value as Data)) scalar(scalarValue, [...path, key]);
+    },
+  },
+};
+
+/** Checks the fields of the message's type in `types`; false for a type this direction does not have. */
+function checkMessage(message: Data, types: Readonly<Record<string, Shape | ByStatus>>): boolean {
+  const type = message.type;
+  if (typeof type !== 'string' || !hasOwn(types, type)) return false;
+  let shape = types[type] as Shape | ByStatus;
+  const byStatus = hasOwn(shape, 'ok');
+  if (byStatus) {
+    const status = message.status;
+    if (status !== 'ok' && status !== 'error')
+      refuse(['status'], 'invalid_value', 'The status is ok or error.');
+    shape = (shape as ByStatus)[status];
+  }
+  checkShape(message, [], shape as Shape, ENVELOPE, byStatus);
+  return true;
+}
+
 function parse(
   input: unknown,
   maxBytes: number,
-  check: (message: Data) => boolean,
+  types: Readonly<Record<string, Shape | ByStatus>>,
   expectedInstanceId: string | undefined,
 ): unknown {
   let message: unknown;
@@ -350,14 +391,9 @@ function parse(
       'invalid_value',
       `Only messages of the ${MINIAPP_NAMESPACE} channel are accepted here.`,
     );
-  if (!check(message)) refuse(['type'], 'invalid_value', 'Not a message type of this direction.');
-  text(
-    message.instance_id,
-    ['instance_id'],
-    BRIDGE_LIMITS.maxInstanceIdLength,
-    BRIDGE_INSTANCE_ID_PATTERN,
-    1,
-  );
+  if (!checkMessage(message, types))
+    refuse(['type'], 'invalid_value', 'Not a message type of this direction.');
+  text(message.instance_id, ['instance_id'], MAX_INSTANCE_ID_LENGTH, BRIDGE_INSTANCE_ID_PATTERN, 1);
   if (expectedInstanceId !== undefined && message.instance_id !== expectedInstanceId)
     refuse(['instance_id'], 'invalid_value', 'This message belongs to another instance.');
   return message;
@@ -372,7 +408,7 @@ export function parseMiniAppMessageToFrameCompact(
   input: unknown,
   expectedInstanceId?: string,
 ): MiniAppMessageToFrame {
-  return parse(input, MINIAPP_TO_FRAME_MAX_BYTES, checkToFrame, expectedInstanceId) as MiniAppMessageToFrame;
+  return parse(input, MINIAPP_TO_FRAME_MAX_BYTES, TO_FRAME, expectedInstanceId) as MiniAppMessageToFrame;
 }
 
 /**
@@ -387,7 +423,7 @@ export function parseMiniAppMessageFromFrameCompact(
   return parse(
     input,
     MINIAPP_FROM_FRAME_MAX_BYTES,
-    checkFromFrame,
+    FROM_FRAME,
     expectedInstanceId,
   ) as MiniAppMessageFromFrame;
 }

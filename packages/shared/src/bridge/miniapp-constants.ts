@@ -9,38 +9,59 @@ export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
 /** The URL fragment parameter that tells a MiniApp page its instance id: `index.html#lineup-instance=<id>`. */
 export const MINIAPP_INSTANCE_PARAMETER = 'lineup-instance';
 
-/** Bounds of the MiniApp channel. Seed 003 names none; each is a judgment stated here once. */
-export const MINIAPP_CHANNEL_LIMITS = Object.freeze({
-  /** UTF-16 code units of a method, UI action name or app scope. */
-  maxNameLength: 128,
-  /** UTF-8 bytes of a tool invocation's arguments. */
-  maxInvocationArgumentBytes: 65_536,
-  /** UTF-8 bytes of a handler's `ok` result. */
-  maxToolResultBytes: 65_536,
-  /** UTF-8 bytes of a whole session data snapshot: bounded like a DSL state object (seed 002 §9). */
-  maxSessionDataBytes: UI_LIMITS.maxStateBytes,
-  /** Keys of a session data snapshot. */
-  maxSessionDataKeys: 256,
-  /** UTF-16 code units of a session data key. */
-  maxSessionKeyLength: 128,
-  /** UTF-8 bytes of the value of one session data write. */
-  maxSessionValueBytes: 65_536,
-  /** Flat arguments of a UI action: as many as a DSL tool action may have (seed 002 §13). */
-  maxUIActionArguments: UI_PROTOCOL_LIMITS.maxActionArguments,
-  /** UTF-8 bytes of a UI action's arguments: as a DSL tool action's (seed 002 §13). */
-  maxUIActionArgumentBytes: UI_PROTOCOL_LIMITS.maxActionArgumentBytes,
-  /** UTF-16 code units of an error code. */
-  maxErrorCodeLength: 64,
-  /** UTF-16 code units of an error message for people. */
-  maxErrorMessageLength: 512,
-  /** Located issues an error may carry (a `tool_return`'s `invalid_arguments` or `invalid_output`). */
-  maxErrorIssues: 3,
-  /** UTF-16 code units of one issue's path. */
-  maxErrorIssuePathLength: 256,
-  /** Largest session data revision. */
-  maxRevision: Number.MAX_SAFE_INTEGER,
-  /** UTF-8 bytes the fixed fields of a message may add to its payload. */
-  maxEnvelopeBytes: 2_048,
+/*
+ * The bounds of the MiniApp channel, one constant each: the page parser (`miniapp-compact.ts`) reads these, so
+ * a page's bundler writes the numbers in place and leaves out those it does not read. `MINIAPP_CHANNEL_LIMITS`
+ * names them all. Seed 003 names none; each is a judgment stated here once.
+ */
+/** UTF-16 code units of a method, UI action name or app scope. */
+export const MAX_NAME_LENGTH = 128;
+/** UTF-8 bytes of a tool invocation's arguments. */
+export const MAX_INVOCATION_ARGUMENT_BYTES = 65_536;
+/** UTF-8 bytes of a handler's `ok` result. */
+export const MAX_TOOL_RESULT_BYTES = 65_536;
+/** UTF-8 bytes of a whole session data snapshot: bounded like a DSL state object (seed 002 §9). */
+export const MAX_SESSION_DATA_BYTES = UI_LIMITS.maxStateBytes;
+/** Keys of a session data snapshot. */
+export const MAX_SESSION_DATA_KEYS = 256;
+/** UTF-16 code units of a session data key. */
+export const MAX_SESSION_KEY_LENGTH = 128;
+/** UTF-8 bytes of the value of one session data write. */
+export const MAX_SESSION_VALUE_BYTES = 65_536;
+/** Flat arguments of a UI action: as many as a DSL tool action may have (seed 002 §13). */
+export const MAX_UI_ACTION_ARGUMENTS = UI_PROTOCOL_LIMITS.maxActionArguments;
+/** UTF-8 bytes of a UI action's arguments: as a DSL tool action's (seed 002 §13). */
+export const MAX_UI_ACTION_ARGUMENT_BYTES = UI_PROTOCOL_LIMITS.maxActionArgumentBytes;
+/** UTF-16 code units of an error code. */
+export const MAX_ERROR_CODE_LENGTH = 64;
+/** UTF-16 code units of an error message for people. */
+export const MAX_ERROR_MESSAGE_LENGTH = 512;
+/** Located issues an error may carry (a `tool_return`'s `invalid_arguments` or `invalid_output`). */
+export const MAX_ERROR_ISSUES = 3;
+/** UTF-16 code units of one issue's path. */
+export const MAX_ERROR_ISSUE_PATH_LENGTH = 256;
+/** Largest session data revision. */
+export const MAX_REVISION = Number.MAX_SAFE_INTEGER;
+/** UTF-8 bytes the fixed fields of a message may add to its payload. */
+export const MAX_ENVELOPE_BYTES = 2_048;
+
+/** Bounds of the MiniApp channel (the constants above, by name). */
+export const MINIAPP_CHANNEL_LIMITS = /* @__PURE__ */ Object.freeze({
+  maxNameLength: MAX_NAME_LENGTH,
+  maxInvocationArgumentBytes: MAX_INVOCATION_ARGUMENT_BYTES,
+  maxToolResultBytes: MAX_TOOL_RESULT_BYTES,
+  maxSessionDataBytes: MAX_SESSION_DATA_BYTES,
+  maxSessionDataKeys: MAX_SESSION_DATA_KEYS,
+  maxSessionKeyLength: MAX_SESSION_KEY_LENGTH,
+  maxSessionValueBytes: MAX_SESSION_VALUE_BYTES,
+  maxUIActionArguments: MAX_UI_ACTION_ARGUMENTS,
+  maxUIActionArgumentBytes: MAX_UI_ACTION_ARGUMENT_BYTES,
+  maxErrorCodeLength: MAX_ERROR_CODE_LENGTH,
+  maxErrorMessageLength: MAX_ERROR_MESSAGE_LENGTH,
+  maxErrorIssues: MAX_ERROR_ISSUES,
+  maxErrorIssuePathLength: MAX_ERROR_ISSUE_PATH_LENGTH,
+  maxRevision: MAX_REVISION,
+  maxEnvelopeBytes: MAX_ENVELOPE_BYTES,
 } as const);
 
 /** Phases of a `lifecycle` notice, a closed set. */
@@ -70,16 +91,11 @@ export const MINIAPP_SESSION_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9._:-]*$/;
 
 /** UTF-8 bytes of a whole message a frame may send: its largest payload plus the fixed fields. */
 export const MINIAPP_FROM_FRAME_MAX_BYTES =
-  Math.max(
-    MINIAPP_CHANNEL_LIMITS.maxToolResultBytes,
-    MINIAPP_CHANNEL_LIMITS.maxSessionValueBytes,
-    MINIAPP_CHANNEL_LIMITS.maxUIActionArgumentBytes,
-  ) + MINIAPP_CHANNEL_LIMITS.maxEnvelopeBytes;
+  Math.max(MAX_TOOL_RESULT_BYTES, MAX_SESSION_VALUE_BYTES, MAX_UI_ACTION_ARGUMENT_BYTES) + MAX_ENVELOPE_BYTES;
 
 /** UTF-8 bytes of a whole message the runtime may send a frame: its largest payload plus the fixed fields. */
 export const MINIAPP_TO_FRAME_MAX_BYTES =
-  Math.max(MINIAPP_CHANNEL_LIMITS.maxInvocationArgumentBytes, MINIAPP_CHANNEL_LIMITS.maxSessionDataBytes) +
-  MINIAPP_CHANNEL_LIMITS.maxEnvelopeBytes;
+  Math.max(MAX_INVOCATION_ARGUMENT_BYTES, MAX_SESSION_DATA_BYTES) + MAX_ENVELOPE_BYTES;
 
 /**
  * The path of an issue an error carries: `$` (the value itself), or names and indexes as an author writes them
