@@ -13,7 +13,16 @@
  *   initialized out of sight): moved into place, bound to its call, its tool input sent, the next frame painted —
  *   against the same bare frame to its `ui/initialize`.
  */
-import { AppRegistry, openRuntimeDatabase, type RuntimeHost, ToolRuntime } from '@lineup/runtime';
+import {
+  AppRegistry,
+  type AuditRecord,
+  type OutboxRecord,
+  openRuntimeDatabase,
+  type RuntimeDatabase,
+  type RuntimeHost,
+  type ToolCallRecord,
+  ToolRuntime,
+} from '@lineup/runtime';
 import { createMcpConnector, createMcpToolCaller, installMcpServer } from '@lineup/runtime/mcp';
 import { mcpViewBundle, mountMcpView, prepareSurfaceFrame } from '@lineup/surface-host';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -28,6 +37,15 @@ export interface CallTimings {
    * call costs at least, with nothing of the runtime.
    */
   readonly skeleton: number[];
+  /** Of `pipeline`: until `ToolRuntime.receive` returned (the receipt committed, the request about to leave). */
+  readonly pipelineReceipt: number[];
+  /** Of `skeleton`: until its first row committed. */
+  readonly skeletonReceipt: number[];
+  /**
+   * The floor of the pipeline's facts: the bare call between two strict transactions that write, in a database of the
+   * runtime's schema, exactly the rows the pipeline writes for a call (`writeFacts`) — nothing of the pipeline's work.
+   */
+  readonly facts: number[];
 }
 
 export interface OpenTimings {
@@ -110,11 +128,84 @@ function openSkeletonDatabase(): Promise<IDBDatabase> {
   });
 }
 
+/** The rows the pipeline wrote for one call, taken from its database, to write again as they are (`writeFacts`). */
+interface FactsSample {
+  readonly call: ToolCallRecord;
+  readonly accepted: OutboxRecord;
+  readonly result: OutboxRecord;
+  readonly audit: readonly AuditRecord[];
+}
+
+async function factsSample(
+  db: RuntimeDatabase,
+  conversationId: string,
+  callId: string,
+): Promise<FactsSample> {
+  const call = await db.get('tool_calls', `${conversationId}\n${callId}`);
+  const rows = (await db.getAll('outbox')).filter(
+    (row) =>
+      row.conversationId === conversationId && (row.payload as { call_id?: string }).call_id === callId,
+  );
+  const audit = (await db.getAll('audit')).filter((entry) => entry.callId === callId);
+  const [accepted, result] = rows;
+  if (call?.stage !== 'finished' || accepted === undefined || result === undefined || audit.length === 0)
+    throw new Error(`The pipeline did not write the facts of ${callId} as expected.`);
+  return { call, accepted, result, audit };
+}
+
+/**
+ * Writes the facts of a call as the pipeline does, with nothing of its work: at `receipt` one strict transaction with
+ * the guard row, the call record as dispatched, its `accepted` outbox row and its audit entries but the last; at
+ * `result` one with the finished record, the result's outbox row and the last audit entry. Each asks to commit at once.
+ */
+function writeFacts(db: RuntimeDatabase, sample: FactsSample, round: number, at: 'receipt' | 'result') {
+  const callId = `floor_${round}`;
+  const key = `${sample.call.conversationId}\n${callId}`;
+  const renamed = <T extends { readonly payload: unknown }>(row: T): T => ({
+    ...row,
+    payload: { ...(row.payload as object), call_id: callId },
+  });
+  const { id: _accepted, ...accepted } = renamed(sample.accepted);
+  const { id: _result, ...result } = renamed(sample.result);
+  const entries = sample.audit.map(({ id: _, ...entry }) => ({ ...entry, callId }));
+  const stores =
+    at === 'receipt'
+      ? (['inventory_fences', 'tool_calls', 'audit', 'outbox'] as const)
+      : (['tool_calls', 'audit', 'outbox'] as const);
+  const transaction = db.transaction(stores, 'readwrite', { durability: 'strict' });
+  const { mcpResult: _, ...dispatchedBase } = sample.call;
+  if (at === 'receipt') {
+    void transaction.objectStore('inventory_fences').put({ key: 'guard', retired: 1 });
+    void transaction.objectStore('tool_calls').add({
+      ...dispatchedBase,
+      key,
+      callId,
+      stage: 'running',
+      latest: { type: accepted.type, payload: accepted.payload } as ToolCallRecord['latest'],
+      dueAt: Date.now() + 60_000,
+      mcpInFlight: `request_${round}`,
+    });
+    for (const entry of entries.slice(0, -1)) void transaction.objectStore('audit').add(entry);
+    void transaction.objectStore('outbox').add(accepted);
+  } else {
+    void transaction.objectStore('tool_calls').put({ ...sample.call, key, callId });
+    void transaction.objectStore('outbox').add({ ...result, requestEnded: `request_${round}` });
+    for (const entry of entries.slice(-1)) void transaction.objectStore('audit').add(entry);
+  }
+  (transaction as unknown as { commit(): void }).commit();
+  return transaction.done;
+}
+
 /**
  * The skeleton of an exactly-once call, with nothing of the runtime: a strict transaction of one row committed
  * before the request (the receipt), the bare call, and another after it (the result) — each asking to commit at once.
  */
-async function skeletonCall(db: IDBDatabase, round: number, call: () => Promise<unknown>): Promise<number> {
+async function skeletonCall(
+  db: IDBDatabase,
+  round: number,
+  call: () => Promise<unknown>,
+  receipt: (ms: number) => void,
+): Promise<number> {
   const row = (step: string) =>
     new Promise<void>((resolve, reject) => {
       const transaction = db.transaction('rows', 'readwrite', { durability: 'strict' });
@@ -125,6 +216,7 @@ async function skeletonCall(db: IDBDatabase, round: number, call: () => Promise<
     });
   const start = now();
   await row('receipt');
+  receipt(now() - start);
   await call();
   await row('result');
   return now() - start;
@@ -147,7 +239,16 @@ window.lineupMcpBench = {
     const bare = new Client({ name: 'bare', version: '0.0.0' });
     await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
     const skeletonDb = await openSkeletonDatabase();
-    const timings: CallTimings = { pipeline: [], bare: [], skeleton: [] };
+    const timings: CallTimings = {
+      pipeline: [],
+      bare: [],
+      skeleton: [],
+      pipelineReceipt: [],
+      skeletonReceipt: [],
+      facts: [],
+    };
+    const floorDb = await openRuntimeDatabase(`lineup-mcp-bench-floor-${crypto.randomUUID()}`);
+    let sample: FactsSample | undefined;
     const pipelineCall = async (round: number) => {
       const done = new Promise<void>((resolve) => {
         finished = resolve;
@@ -159,6 +260,7 @@ window.lineupMcpBench = {
         tool: `${tool.app_scope}.${tool.method}`,
         arguments: {},
       });
+      if (round >= 0) timings.pipelineReceipt.push(now() - start);
       await done;
       return now() - start;
     };
@@ -167,15 +269,32 @@ window.lineupMcpBench = {
       await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
       return now() - start;
     };
+    const factsCall = async (round: number) => {
+      if (sample === undefined) throw new Error('No sample of the facts yet.');
+      const start = now();
+      await writeFacts(floorDb, sample, round, 'receipt');
+      await bare.callTool({ name: tool.executor.tool as string, arguments: {} });
+      await writeFacts(floorDb, sample, round, 'result');
+      return now() - start;
+    };
     const kinds = {
+      facts: factsCall,
       pipeline: pipelineCall,
       bare: bareCall,
       skeleton: (round: number) =>
-        skeletonCall(skeletonDb, round, () =>
-          bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
+        skeletonCall(
+          skeletonDb,
+          round,
+          () => bare.callTool({ name: tool.executor.tool as string, arguments: {} }),
+          (ms) => {
+            if (round >= 0) timings.skeletonReceipt.push(ms);
+          },
         ),
     };
-    const order = ['pipeline', 'bare', 'skeleton'] as const;
+    // One pipeline call first, unmeasured, whose rows the floor of the facts writes again.
+    await pipelineCall(-2);
+    sample = await factsSample(db, 'conv_bench', 'call_-1');
+    const order = ['pipeline', 'bare', 'skeleton', 'facts'] as const;
     // One call of each first, unmeasured: both sessions open, both code paths warm. Each round then takes the three
     // in another order (rotated), so that each follows each of the others as often: what ran just before (the
     // server and the browser still finishing a request, or a commit) weighs on every kind alike.
@@ -188,6 +307,7 @@ window.lineupMcpBench = {
       }
     }
     skeletonDb.close();
+    floorDb.close();
     await bare.close();
     db.close();
     return timings;

@@ -36,6 +36,12 @@ const p95 = (values: readonly number[]) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN;
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+/** Quartiles of ratios: `p25 / median / p75`. */
+const spread = (ratios: readonly number[]) => {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.floor((sorted.length - 1) * q)] ?? Number.NaN).toFixed(2);
+  return `quartiles ${at(0.25)} / ${at(0.5)} / ${at(0.75)}`;
+};
 
 let server: PreviewServer;
 let mcp: ChildProcess;
@@ -138,6 +144,24 @@ test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs
       calls.skeleton,
       calls.bare,
     ),
+    line('the pipeline against the exactly-once skeleton (target ≤ 1.1×)', calls.pipeline, calls.skeleton),
+    line(
+      "the floor of the pipeline's facts: the bare call between two strict transactions writing exactly the rows the pipeline writes, in a database of the runtime's schema, nothing of its work (vs the skeleton)",
+      calls.facts,
+      calls.skeleton,
+    ),
+    line(
+      "the pipeline against the floor of its facts (the pipeline's own work)",
+      calls.pipeline,
+      calls.facts,
+    ),
+    `  the pipeline ÷ the skeleton, per round: ${spread(calls.pipeline.map((ours, round) => ours / (calls.skeleton[round] as number)))}; ${median(calls.pipeline) / median(calls.skeleton) <= 1.1 ? 'target met' : 'target NOT met'} (medians)`,
+    line(
+      '  until the receipt is committed (receive returned vs first row)',
+      calls.pipelineReceipt,
+      calls.skeletonReceipt,
+    ),
+    `  after the receipt (the call and keeping its result): LineUp ${ms(median(calls.pipeline) - median(calls.pipelineReceipt))} · skeleton ${ms(median(calls.skeleton) - median(calls.skeletonReceipt))} (medians' difference)`,
     line(
       'kept view to ui/initialize, a frame loaded for it (contained vs bare srcdoc)',
       cold.contained,
