@@ -130,23 +130,23 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
     post(checked, '*');
   };
 
-  const request = (message: Record<string, unknown>): Promise<number | undefined> => {
-    if (closed)
-      return Promise.reject(new MiniAppRequestError({ code: 'closed', message: 'The client is closed.' }));
-    const requestId = `r${nextRequest++}`;
-    try {
+  /** Sends a request; settles with the runtime's `request_result` (its revision), or on a timeout or close. */
+  const request = (message: Record<string, unknown>) =>
+    new Promise<number | undefined>((resolve, reject) => {
+      if (closed) throw new MiniAppRequestError({ code: 'closed', message: 'The client is closed.' });
+      const requestId = `r${nextRequest++}`;
       send({ ...message, request_id: requestId });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return new Promise((resolve, reject) => {
-      const timer = view.setTimeout(() => {
-        pending.delete(requestId);
-        reject(new MiniAppRequestError({ code: 'timeout', message: 'The runtime did not answer in time.' }));
-      }, timeoutMs);
-      pending.set(requestId, { resolve, reject, timer });
+      pending.set(requestId, {
+        resolve,
+        reject,
+        timer: view.setTimeout(() => {
+          pending.delete(requestId);
+          reject(
+            new MiniAppRequestError({ code: 'timeout', message: 'The runtime did not answer in time.' }),
+          );
+        }, timeoutMs),
+      });
     });
-  };
 
   const runInvocation = async (message: MiniAppToolInvocationMessage): Promise<void> => {
     const controller = new AbortController();

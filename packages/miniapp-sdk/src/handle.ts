@@ -4,10 +4,12 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES, UI_SCHEMA_LIMITS } from '@lineup/shared';
+import { MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES, zodIssuePlace } from '@lineup/shared';
 import {
-  MINIAPP_CHANNEL_LIMITS,
   MINIAPP_ISSUE_PATH_PATTERN,
+  MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH,
+  MINIAPP_MAX_ERROR_ISSUES,
+  MINIAPP_MAX_ERROR_MESSAGE_LENGTH,
   type MiniAppErrorIssue,
 } from '@lineup/shared/bridge';
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
@@ -19,64 +21,6 @@ const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
 const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
 /** A key that may be named (it is a name, as in the schema): any other is `[*]`. */
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
-/** A path segment written as a name (`a.b`); any other is quoted (`["a b"]`), as `@lineup/shared` writes paths. */
-const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-/** The zod origins whose size is a count of entries (`too_many`, `too_few`). */
-const COLLECTIONS: readonly unknown[] = ['array', 'set', 'object', 'record'];
-
-/**
- * The code `fromZodIssue` of `@lineup/shared` gives a zod issue, without the message it writes for people (the
- * channel carries only the code): the runtime names refused places with the same codes.
- */
-function codeOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'missing_property' : 'invalid_type';
-    case 'unrecognized_keys':
-      return 'unknown_property';
-    case 'too_big':
-    case 'too_small':
-      return issue.origin === 'string'
-        ? issue.code === 'too_big'
-          ? 'string_too_long'
-          : 'string_too_short'
-        : COLLECTIONS.includes(issue.origin)
-          ? issue.code === 'too_big'
-            ? 'too_many'
-            : 'too_few'
-          : 'number_out_of_range';
-    case 'invalid_value':
-      return issue.input === undefined && issue.path.length > 0 ? 'missing_property' : 'invalid_value';
-    case 'invalid_key':
-      return 'invalid_identifier';
-    case 'custom':
-      return issue.params?.code ?? 'invalid_value';
-    default:
-      return 'invalid_value';
-  }
-}
-
-/**
- * The path `fromZodIssue` gives a zod issue (`items[1].text`, `tags["my key"]`, `$` for the value itself; for
- * `invalid_key`, the key's object), or `…` for one longer than an issue path may be (it names no place).
- */
-function pathOf(issue: z.core.$ZodIssue): string {
-  const segments = issue.path.filter((segment) => typeof segment !== 'symbol');
-  if (issue.code === 'invalid_key') segments.pop();
-  let text = '';
-  for (const segment of segments) {
-    text +=
-      typeof segment === 'number'
-        ? `[${segment}]`
-        : SEGMENT.test(segment)
-          ? text === ''
-            ? segment
-            : `.${segment}`
-          : `[${JSON.stringify(segment)}]`;
-    if (text.length > UI_SCHEMA_LIMITS.maxIssuePathLength) return '…';
-  }
-  return text || '$';
-}
 
 /**
  * Every refused place of a value, as the channel carries them to the runtime (and it to the agent): a path of
@@ -89,19 +33,21 @@ function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[]
     const safe = path.replace(QUOTED_KEY, '[*]');
     places.push({
       path:
-        safe.length <= MINIAPP_CHANNEL_LIMITS.maxErrorIssuePathLength && MINIAPP_ISSUE_PATH_PATTERN.test(safe)
+        safe.length <= MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH && MINIAPP_ISSUE_PATH_PATTERN.test(safe)
           ? safe
           : '$',
       code: (ISSUE_CODES.has(code) ? code : 'invalid_value') as MiniAppErrorIssue['code'],
     });
   };
   for (const issue of issues) {
-    const path = pathOf(issue);
+    // The code and path `fromZodIssue` gives, without the message it writes for people (the channel carries
+    // only the code); a path longer than an issue path may be ends in `…`, which names no place (`$`).
+    const { path, code } = zodIssuePlace(issue);
     if (issue.code === 'unrecognized_keys') {
       const at = path === '$' ? '' : path;
       for (const key of issue.keys)
         add(NAME.test(key) ? (at === '' ? key : `${at}.${key}`) : `${at}[*]`, 'unknown_property');
-    } else add(path, codeOf(issue));
+    } else add(path, code);
   }
   return places;
 }
@@ -121,6 +67,10 @@ export const placesOnly: DescribePlaces = (_, places, root) => {
   return `${named.map((place) => `${place.path === '$' ? root : place.path}: ${place.code}`).join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
 };
 
+/** `text`, or its first `max - 1` characters and `…`. */
+const bounded = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
 /** A refusal as the SDK returns it: its code, one line naming the places, the places. */
 function refusal(
   code: 'invalid_arguments' | 'invalid_output',
@@ -136,18 +86,9 @@ function refusal(
   return {
     status: 'error',
     code,
-    message:
-      where.length <= MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength
-        ? where
-        : `${where.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength - 1)}…`,
-    issues: places.slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorIssues),
+    message: bounded(where, MINIAPP_MAX_ERROR_MESSAGE_LENGTH),
+    issues: places.slice(0, MINIAPP_MAX_ERROR_ISSUES),
   };
-}
-
-/** The message of a handler's exception, bounded; never its stack. */
-function failureMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : 'The handler failed.';
-  return message.length <= 300 ? message : `${message.slice(0, 299)}…`;
 }
 
 /** The frozen `AgentTools` of validated `descriptors` and the tools that declared them. */
@@ -177,7 +118,12 @@ export function agentToolsOf(
       try {
         result = await tool.handler(parsed.data, { ...context, appScope, method });
       } catch (error) {
-        return { status: 'error', code: 'handler_failed', message: failureMessage(error) };
+        // The message of the exception, bounded; never its stack.
+        return {
+          status: 'error',
+          code: 'handler_failed',
+          message: bounded(error instanceof Error ? error.message : 'The handler failed.', 300),
+        };
       }
       const output = tool.output.safeParse(result, { reportInput: true });
       if (!output.success)

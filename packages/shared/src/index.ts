@@ -120,6 +120,8 @@ export { canonicalJSONString, hashCanonicalJSON } from './json/canonical.js';
 export { fromZodIssue } from './json/parse.js';
 // JSON safety and content binding
 export { assertSafeJSON, type SafeJSONBudget } from './json/safe-json.js';
+// The code and path of a zod issue without a message: what fromZodIssue reports, for a checker that sends no text
+export { type ZodIssuePlace, zodIssuePlace } from './json/zod-issue-place.js';
 export {
   type JSONSchemaFromZodOptions,
   type JSONSchemaObject,

@@ -128,6 +128,7 @@ describe('@lineup/shared public surface', () => {
       'schemaWants',
       'startUIStream',
       'updateState',
+      'zodIssuePlace',
     ]);
   });
 
@@ -260,6 +261,9 @@ describe('@lineup/shared public surface', () => {
       'MINIAPP_INSTANCE_PARAMETER',
       'MINIAPP_ISSUE_PATH_PATTERN',
       'MINIAPP_LIFECYCLE_PHASES',
+      'MINIAPP_MAX_ERROR_ISSUES',
+      'MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH',
+      'MINIAPP_MAX_ERROR_MESSAGE_LENGTH',
       'MINIAPP_NAMESPACE',
       'MINIAPP_SDK_ERROR_CODES',
       'MiniAppErrorIssueSchema',

@@ -59,6 +59,12 @@ export {
   parseMiniAppMessageFromFrameCompact,
   parseMiniAppMessageToFrameCompact,
 } from './miniapp-compact.js';
+// The bounds of a lineup.miniapp.v1 error by name (MINIAPP_CHANNEL_LIMITS has them too): a bundler inlines them
+export {
+  MAX_ERROR_ISSUE_PATH_LENGTH as MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH,
+  MAX_ERROR_ISSUES as MINIAPP_MAX_ERROR_ISSUES,
+  MAX_ERROR_MESSAGE_LENGTH as MINIAPP_MAX_ERROR_MESSAGE_LENGTH,
+} from './miniapp-constants.js';
 // lineup.surface.v1
 export {
   MCP_VIEW_CHANNEL_LIMITS,

@@ -17,8 +17,8 @@
  */
 import { LineUpProtocolError } from '../errors/errors.js';
 import { createIssue, UI_ISSUE_CODES, type UIIssueCode } from '../errors/issues.js';
-import { AGENT_TOOL_LIMITS } from '../limits/tool-limits.js';
-import { UI_LIMITS } from '../limits/ui-limits.js';
+import { MAX_APP_SCOPE_LENGTH, MAX_METHOD_LENGTH } from '../limits/tool-limits.js';
+import { MAX_ABS_NUMBER, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_STRING_LENGTH } from '../limits/ui-limits.js';
 import { TOKEN_PATTERN, TOOL_METHOD_PATTERN, UI_IDENTIFIER_PATTERN } from '../names/patterns.js';
 import {
   BRIDGE_INSTANCE_ID_PATTERN,
@@ -56,15 +56,7 @@ type Data = Readonly<Record<string, unknown>>;
 
 const OBJECT_PROTOTYPE: object = Object.prototype;
 const ARRAY_PROTOTYPE: object = Array.prototype;
-const {
-  freeze,
-  getOwnPropertyDescriptor,
-  getOwnPropertyNames,
-  getOwnPropertySymbols,
-  getPrototypeOf,
-  hasOwn,
-  keys: objectKeys,
-} = Object;
+const { freeze, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, keys: objectKeys } = Object;
 const { isArray } = Array;
 const { ownKeys } = Reflect;
 const { isFinite: isFiniteNumber, isSafeInteger } = Number;
@@ -74,17 +66,8 @@ function refuse(path: Path, code: UIIssueCode, message: string): never {
   throw new LineUpProtocolError([createIssue(path, code, message)]);
 }
 
-/** Unicode code points of `text` (a surrogate pair is one), as zod measures string lengths. */
-function codePoints(text: string): number {
-  let count = text.length;
-  for (let index = 0; index < text.length - 1; index++) {
-    if ((text.charCodeAt(index) & 0xfc00) === 0xd800 && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
-      count--;
-      index++;
-    }
-  }
-  return count;
-}
+/** Unicode code points of `text` (a surrogate pair is one, a lone surrogate too), as zod measures string lengths. */
+const codePoints = (text: string): number => [...text].length;
 
 /** UTF-8 bytes of `value` as `JSON.stringify` writes it (its output has no lone surrogates: they are escaped). */
 function jsonBytes(value: unknown): number {
@@ -103,8 +86,8 @@ function jsonBytes(value: unknown): number {
  * through property descriptors only; refuses at the first value that is not.
  */
 function copyJSON(value: unknown, path: Path, count: { values: number }): unknown {
-  if (++count.values > UI_LIMITS.maxJsonValues)
-    refuse([], 'too_many', `JSON data may contain at most ${UI_LIMITS.maxJsonValues} values.`);
+  if (++count.values > MAX_JSON_VALUES)
+    refuse([], 'too_many', `JSON data may contain at most ${MAX_JSON_VALUES} values.`);
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -113,22 +96,19 @@ function copyJSON(value: unknown, path: Path, count: { values: number }): unknow
       return isFiniteNumber(value) ? value : refuse(path, 'invalid_json', 'Numbers must be finite.');
     case 'object': {
       if (value === null) return null;
-      if (path.length >= UI_LIMITS.maxJsonDepth)
-        refuse(path, 'too_deep', `JSON data may nest at most ${UI_LIMITS.maxJsonDepth} levels deep.`);
+      if (path.length >= MAX_JSON_DEPTH)
+        refuse(path, 'too_deep', `JSON data may nest at most ${MAX_JSON_DEPTH} levels deep.`);
       const array = isArray(value);
       const prototype: unknown = getPrototypeOf(value);
       if (array ? prototype !== ARRAY_PROTOTYPE : prototype !== OBJECT_PROTOTYPE && prototype !== null)
         refuse(path, 'invalid_json', 'Objects and arrays must be plain ones.');
       const names = array ? undefined : objectKeys(value);
       const size = names === undefined ? (value as unknown[]).length : names.length;
-      if (size > UI_LIMITS.maxJsonValues - count.values)
-        refuse([], 'too_many', `JSON data may contain at most ${UI_LIMITS.maxJsonValues} values.`);
+      if (size > MAX_JSON_VALUES - count.values)
+        refuse([], 'too_many', `JSON data may contain at most ${MAX_JSON_VALUES} values.`);
+      // Its own keys are exactly the enumerable string keys (an array's, and its `length`): no symbol, no hidden key.
       const own = ownKeys(value);
-      if (
-        array
-          ? own.length !== size + 1 || own[size] !== 'length'
-          : getOwnPropertyNames(value).length !== size || getOwnPropertySymbols(value).length !== 0
-      )
+      if (own.length !== size + (array ? 1 : 0) || (array && own[size] !== 'length'))
         refuse(path, 'invalid_json', 'Arrays must be dense; objects may only have enumerable string keys.');
       const copy: Record<string | number, unknown> = array ? ([] as unknown as Record<number, unknown>) : {};
       for (let index = 0; index < size; index++) {
@@ -177,17 +157,17 @@ function checkShape(
   head: readonly string[] = [],
   idLast = false,
 ): void {
-  const entries = Object.entries(shape).map(([name, rule]) => [name.replace('?', ''), rule, name] as const);
-  const names = [...head, ...entries.map(([name]) => name)];
+  const fields = objectKeys(shape);
+  const names = [...head, ...fields.map((field) => field.replace('?', ''))];
   for (const key of objectKeys(value))
     if (!names.includes(key)) refuse([key], 'unknown_property', 'This property is not allowed here.');
-  for (const key of [
-    ...head,
-    ...entries.filter(([name, , written]) => name === written).map(([name]) => name),
-  ])
+  for (const key of [...head, ...fields.filter((field) => !field.endsWith('?'))])
     if (!hasOwn(value, key)) refuse([key], 'missing_property', 'This property is required.');
-  if (idLast) entries.push(entries.shift() as (typeof entries)[number]);
-  for (const [name, rule] of entries) if (hasOwn(value, name)) rule(value[name], [...path, name]);
+  if (idLast) fields.push(fields.shift() as string);
+  for (const field of fields) {
+    const name = field.replace('?', '');
+    if (hasOwn(value, name)) (shape[field] as Rule)(value[name], [...path, name]);
+  }
 }
 
 /** A string of `min`–`max` code points matching `pattern`. */
@@ -274,9 +254,9 @@ const dictionary =
 
 /** A DSL scalar: a string of at most 4,096 code points, a number with |x| ≤ 1e15, a boolean or null. */
 function scalar(value: unknown, path: Path): void {
-  if (typeof value === 'string') text(value, path, UI_LIMITS.maxStringLength);
+  if (typeof value === 'string') text(value, path, MAX_STRING_LENGTH);
   else if (typeof value === 'number') {
-    if (Math.abs(value) > UI_LIMITS.maxAbsNumber) refuse(path, 'number_out_of_range', 'Out of range.');
+    if (Math.abs(value) > MAX_ABS_NUMBER) refuse(path, 'number_out_of_range', 'Out of range.');
   } else if (typeof value !== 'boolean' && value !== null)
     refuse(path, 'invalid_type', 'A scalar is required.');
 }
@@ -293,8 +273,8 @@ const uiActionArguments = dictionary(
 const TO_FRAME: Readonly<Record<string, Shape | ByStatus>> = {
   tool_invocation: {
     invocation_id: messageId,
-    app_scope: name(AGENT_TOOL_LIMITS.maxAppScopeLength, TOKEN_PATTERN),
-    method: name(AGENT_TOOL_LIMITS.maxMethodLength, TOOL_METHOD_PATTERN),
+    app_scope: name(MAX_APP_SCOPE_LENGTH, TOKEN_PATTERN),
+    method: name(MAX_METHOD_LENGTH, TOOL_METHOD_PATTERN),
     arguments: (value, path) => {
       if (!isObject(value)) refuse(path, 'invalid_type', 'An object is required.');
       bounded(MAX_INVOCATION_ARGUMENT_BYTES, 'Tool arguments')(value, path);
@@ -351,22 +331,6 @@ const FROM_FRAME: Readonly<Record<string, Shape | ByStatus>> = {
   },
 };
 
-/** Checks the fields of the message's type in `types`; false for a type this direction does not have. */
-function checkMessage(message: Data, types: Readonly<Record<string, Shape | ByStatus>>): boolean {
-  const type = message.type;
-  if (typeof type !== 'string' || !hasOwn(types, type)) return false;
-  let shape = types[type] as Shape | ByStatus;
-  const byStatus = hasOwn(shape, 'ok');
-  if (byStatus) {
-    const status = message.status;
-    if (status !== 'ok' && status !== 'error')
-      refuse(['status'], 'invalid_value', 'The status is ok or error.');
-    shape = (shape as ByStatus)[status];
-  }
-  checkShape(message, [], shape as Shape, ENVELOPE, byStatus);
-  return true;
-}
-
 function parse(
   input: unknown,
   maxBytes: number,
@@ -391,8 +355,19 @@ function parse(
       'invalid_value',
       `Only messages of the ${MINIAPP_NAMESPACE} channel are accepted here.`,
     );
-  if (!checkMessage(message, types))
+  // The fields of the message's type (of its status, for a type whose fields depend on it).
+  const type = message.type;
+  if (typeof type !== 'string' || !hasOwn(types, type))
     refuse(['type'], 'invalid_value', 'Not a message type of this direction.');
+  let shape = types[type] as Shape | ByStatus;
+  const byStatus = hasOwn(shape, 'ok');
+  if (byStatus) {
+    const status = message.status;
+    if (status !== 'ok' && status !== 'error')
+      refuse(['status'], 'invalid_value', 'The status is ok or error.');
+    shape = (shape as ByStatus)[status];
+  }
+  checkShape(message, [], shape as Shape, ENVELOPE, byStatus);
   text(message.instance_id, ['instance_id'], MAX_INSTANCE_ID_LENGTH, BRIDGE_INSTANCE_ID_PATTERN, 1);
   if (expectedInstanceId !== undefined && message.instance_id !== expectedInstanceId)
     refuse(['instance_id'], 'invalid_value', 'This message belongs to another instance.');

@@ -2,7 +2,7 @@
  * The constants of `lineup.miniapp.v1` without zod: its namespace, bounds, name patterns and closed sets. The
  * channel's zod schemas (`miniapp.ts`) and its zod-free page parser (`miniapp-compact.ts`) both read them here.
  */
-import { UI_LIMITS, UI_PROTOCOL_LIMITS } from '../limits/ui-limits.js';
+import { MAX_ACTION_ARGUMENT_BYTES, MAX_ACTION_ARGUMENTS, MAX_STATE_BYTES } from '../limits/ui-limits.js';
 
 export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
 
@@ -21,7 +21,7 @@ export const MAX_INVOCATION_ARGUMENT_BYTES = 65_536;
 /** UTF-8 bytes of a handler's `ok` result. */
 export const MAX_TOOL_RESULT_BYTES = 65_536;
 /** UTF-8 bytes of a whole session data snapshot: bounded like a DSL state object (seed 002 §9). */
-export const MAX_SESSION_DATA_BYTES = UI_LIMITS.maxStateBytes;
+export const MAX_SESSION_DATA_BYTES = MAX_STATE_BYTES;
 /** Keys of a session data snapshot. */
 export const MAX_SESSION_DATA_KEYS = 256;
 /** UTF-16 code units of a session data key. */
@@ -29,9 +29,9 @@ export const MAX_SESSION_KEY_LENGTH = 128;
 /** UTF-8 bytes of the value of one session data write. */
 export const MAX_SESSION_VALUE_BYTES = 65_536;
 /** Flat arguments of a UI action: as many as a DSL tool action may have (seed 002 §13). */
-export const MAX_UI_ACTION_ARGUMENTS = UI_PROTOCOL_LIMITS.maxActionArguments;
+export const MAX_UI_ACTION_ARGUMENTS = MAX_ACTION_ARGUMENTS;
 /** UTF-8 bytes of a UI action's arguments: as a DSL tool action's (seed 002 §13). */
-export const MAX_UI_ACTION_ARGUMENT_BYTES = UI_PROTOCOL_LIMITS.maxActionArgumentBytes;
+export const MAX_UI_ACTION_ARGUMENT_BYTES = MAX_ACTION_ARGUMENT_BYTES;
 /** UTF-16 code units of an error code. */
 export const MAX_ERROR_CODE_LENGTH = 64;
 /** UTF-16 code units of an error message for people. */

@@ -7,7 +7,7 @@
  * particular class (`instanceof UISchemaError`) stay exact, and hold within one copy; across copies, compare
  * `code`.
  */
-import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { MAX_ISSUES } from '../limits/ui-limits.js';
 import { createIssue, type UIIssue } from './issues.js';
 
 const LINEUP_ERROR_BRAND: unique symbol = Symbol.for('@lineup/error') as never;
@@ -62,7 +62,7 @@ function summarize(name: string, issues: readonly UIIssue[]): string {
 }
 
 function freezeIssues(issues: readonly UIIssue[]): readonly UIIssue[] {
-  return Object.freeze(issues.slice(0, UI_SCHEMA_LIMITS.maxIssues));
+  return Object.freeze(issues.slice(0, MAX_ISSUES));
 }
 
 /** The errors that are about located issues: the message summarizes the first. */
@@ -73,21 +73,32 @@ abstract class IssuesError<Code extends string> extends LineUpError<Code> {
   }
 }
 
+/*
+ * Each class's code, one constant each: a class reads its own, so a page that throws only some classes leaves the
+ * others' codes (and `LINEUP_ERROR_CODES`) out.
+ */
+const UI_SCHEMA_INVALID = 'ui_schema_invalid';
+const UI_STATE_REJECTED = 'ui_state_rejected';
+const UI_EXPRESSION_FAILED = 'ui_expression_failed';
+const UI_ACTION_INVALID = 'ui_action_invalid';
+const UI_STREAM_REJECTED = 'ui_stream_rejected';
+const PROTOCOL_INVALID = 'protocol_invalid';
+
 /** The `code` of each error class of `@lineup/shared`. */
 export const LINEUP_ERROR_CODES = {
-  UISchemaError: 'ui_schema_invalid',
-  UIStateError: 'ui_state_rejected',
-  UIExpressionError: 'ui_expression_failed',
-  UIActionError: 'ui_action_invalid',
-  UIStreamError: 'ui_stream_rejected',
-  LineUpProtocolError: 'protocol_invalid',
+  UISchemaError: UI_SCHEMA_INVALID,
+  UIStateError: UI_STATE_REJECTED,
+  UIExpressionError: UI_EXPRESSION_FAILED,
+  UIActionError: UI_ACTION_INVALID,
+  UIStreamError: UI_STREAM_REJECTED,
+  LineUpProtocolError: PROTOCOL_INVALID,
 } as const;
 
 /** A document (or a value inside one) failed validation. `issues` holds at most 20 located problems. */
 export class UISchemaError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UISchemaError']> {
   override readonly name = 'UISchemaError';
   constructor(issues: readonly UIIssue[]) {
-    super('UISchemaError', LINEUP_ERROR_CODES.UISchemaError, issues);
+    super('UISchemaError', UI_SCHEMA_INVALID, issues);
   }
 }
 
@@ -95,7 +106,7 @@ export class UISchemaError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UISc
 export class UIStateError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UIStateError']> {
   override readonly name = 'UIStateError';
   constructor(issues: readonly UIIssue[]) {
-    super('UIStateError', LINEUP_ERROR_CODES.UIStateError, issues);
+    super('UIStateError', UI_STATE_REJECTED, issues);
   }
 }
 
@@ -106,7 +117,7 @@ export class UIExpressionError extends LineUpError<(typeof LINEUP_ERROR_CODES)['
   readonly path: string;
   constructor(message: string, path = '$') {
     const issue = createIssue([], 'evaluation_failed', message, path);
-    super(LINEUP_ERROR_CODES.UIExpressionError, issue.message, { issues: [issue] });
+    super(UI_EXPRESSION_FAILED, issue.message, { issues: [issue] });
     this.path = path;
   }
 }
@@ -115,7 +126,7 @@ export class UIExpressionError extends LineUpError<(typeof LINEUP_ERROR_CODES)['
 export class UIActionError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UIActionError']> {
   override readonly name = 'UIActionError';
   constructor(issues: readonly UIIssue[]) {
-    super('UIActionError', LINEUP_ERROR_CODES.UIActionError, issues);
+    super('UIActionError', UI_ACTION_INVALID, issues);
   }
 }
 
@@ -126,7 +137,7 @@ export class UIActionError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UIAc
 export class UIStreamError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UIStreamError']> {
   override readonly name = 'UIStreamError';
   constructor(issues: readonly UIIssue[]) {
-    super('UIStreamError', LINEUP_ERROR_CODES.UIStreamError, issues);
+    super('UIStreamError', UI_STREAM_REJECTED, issues);
   }
 }
 
@@ -137,6 +148,6 @@ export class UIStreamError extends IssuesError<(typeof LINEUP_ERROR_CODES)['UISt
 export class LineUpProtocolError extends IssuesError<(typeof LINEUP_ERROR_CODES)['LineUpProtocolError']> {
   override readonly name = 'LineUpProtocolError';
   constructor(issues: readonly UIIssue[]) {
-    super('LineUpProtocolError', LINEUP_ERROR_CODES.LineUpProtocolError, issues);
+    super('LineUpProtocolError', PROTOCOL_INVALID, issues);
   }
 }

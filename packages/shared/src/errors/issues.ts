@@ -5,7 +5,7 @@
  *
  * This folder is the bottom of the module graph: it imports nothing but the limits.
  */
-import { UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { MAX_ISSUE_MESSAGE_LENGTH, MAX_ISSUE_PATH_LENGTH, MAX_ISSUES } from '../limits/ui-limits.js';
 
 /** Every issue code, stable across releases (renaming one is a breaking change, VERSIONING.md). */
 export const UI_ISSUE_CODES = [
@@ -72,9 +72,9 @@ export function formatIssuePath(path: IssuePath, prefix?: string): string {
     if (typeof segment === 'number') text += `[${segment}]`;
     else if (IDENTIFIER_SEGMENT.test(segment)) text += text === '' ? segment : `.${segment}`;
     else text += `[${JSON.stringify(segment)}]`;
-    if (text.length > UI_SCHEMA_LIMITS.maxIssuePathLength) break;
+    if (text.length > MAX_ISSUE_PATH_LENGTH) break;
   }
-  return truncate(text || '$', UI_SCHEMA_LIMITS.maxIssuePathLength);
+  return truncate(text || '$', MAX_ISSUE_PATH_LENGTH);
 }
 
 export function truncate(text: string, max: number): string {
@@ -86,7 +86,7 @@ export function createIssue(path: IssuePath, code: UIIssueCode, message: string,
   return Object.freeze({
     path: formatIssuePath(path, prefix),
     code,
-    message: truncate(message, UI_SCHEMA_LIMITS.maxIssueMessageLength),
+    message: truncate(message, MAX_ISSUE_MESSAGE_LENGTH),
   });
 }
 
@@ -98,7 +98,7 @@ export class IssueCollector {
   readonly issues: UIIssue[] = [];
   constructor(
     private readonly prefix?: string,
-    private readonly limit: number = UI_SCHEMA_LIMITS.maxIssues,
+    private readonly limit: number = MAX_ISSUES,
   ) {}
 
   add(path: IssuePath, code: UIIssueCode, message: string): void {

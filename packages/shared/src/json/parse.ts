@@ -5,17 +5,12 @@
  * rejected value is echoed back.
  */
 import type { z } from 'zod';
-import {
-  createIssue,
-  IssueCollector,
-  type IssuePath,
-  type UIIssue,
-  type UIIssueCode,
-} from '../errors/issues.js';
+import { IssueCollector, truncate, type UIIssue, type UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { deepFreeze } from './freeze.js';
 import { protoKeyPaths } from './proto-keys.js';
 import { measureSafeJSON, type SafeJSONBudget } from './safe-json.js';
+import { zodIssuePlace } from './zod-issue-place.js';
 
 /** A JSON budget for a protocol message: its byte limit, with generous depth and value counts. */
 export function messageBudget(maxBytes: number, maxDepth: number = UI_LIMITS.maxJsonDepth): SafeJSONBudget {
@@ -28,113 +23,82 @@ function describeBound(value: unknown): string {
   return typeof value === 'bigint' ? value.toString() : String(value);
 }
 
-/** Converts one zod issue into ours (code, path, a message that echoes nothing the sender wrote). */
+/**
+ * Converts one zod issue into ours: the code and path of `zodIssuePlace`, and a message that echoes nothing the
+ * sender wrote.
+ */
 export function fromZodIssue(issue: ZodIssue, prefix?: string): UIIssue {
-  const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
-  let code: UIIssueCode;
-  let message: string;
-  let at: IssuePath = path;
+  const { path, code } = zodIssuePlace(issue, prefix);
+  return Object.freeze({
+    path,
+    code,
+    message: truncate(zodIssueMessage(issue, code), UI_SCHEMA_LIMITS.maxIssueMessageLength),
+  });
+}
+
+/** The message of a zod issue whose code `zodIssuePlace` gave as `code`. */
+function zodIssueMessage(issue: ZodIssue, code: UIIssueCode): string {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) {
-        code = 'missing_property';
-        message = 'This property is required.';
-      } else {
-        code = 'invalid_type';
-        message = `Expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
-      }
-      break;
+      return code === 'missing_property'
+        ? 'This property is required.'
+        : `Expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
     case 'unrecognized_keys':
-      code = 'unknown_property';
-      message = 'Unknown property; this object is closed.';
-      break;
+      return 'Unknown property; this object is closed.';
     case 'too_big':
-      ({ code, message } = tooBig(issue.origin, issue.maximum));
-      break;
+      return tooBig(code, describeBound(issue.maximum));
     case 'too_small':
-      ({ code, message } = tooSmall(issue.origin, issue.minimum));
-      break;
+      return tooSmall(code, describeBound(issue.minimum));
     case 'invalid_value': {
       const allowed =
         issue.values.length <= 12
           ? `one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`
           : undefined;
       // An enum or literal left out is missing, not a wrong value: say so, and what it may be.
-      if (issue.input === undefined && issue.path.length > 0) {
-        code = 'missing_property';
-        message =
-          allowed === undefined ? 'This property is required.' : `This property is required: ${allowed}.`;
-      } else {
-        code = 'invalid_value';
-        message = allowed === undefined ? 'Not one of the allowed values.' : `Must be ${allowed}.`;
-      }
-      break;
+      if (code === 'missing_property')
+        return allowed === undefined
+          ? 'This property is required.'
+          : `This property is required: ${allowed}.`;
+      return allowed === undefined ? 'Not one of the allowed values.' : `Must be ${allowed}.`;
     }
     case 'invalid_format':
-      code = 'invalid_value';
-      message =
-        issue.format === 'regex' && 'pattern' in issue
-          ? `Does not match the required format ${String(issue.pattern)}.`
-          : `Not a valid ${issue.format}.`;
-      break;
+      return issue.format === 'regex' && 'pattern' in issue
+        ? `Does not match the required format ${String(issue.pattern)}.`
+        : `Not a valid ${issue.format}.`;
     case 'not_multiple_of':
-      code = 'invalid_value';
-      message = `Must be a multiple of ${describeBound(issue.divisor)}.`;
-      break;
+      return `Must be a multiple of ${describeBound(issue.divisor)}.`;
     case 'invalid_union':
-      code = 'invalid_value';
-      message = 'Does not match any of the allowed shapes.';
-      break;
+      return 'Does not match any of the allowed shapes.';
     case 'invalid_key':
-      code = 'invalid_identifier';
-      message = 'A key of this object is not allowed.';
-      // zod puts the rejected key last in the path; report the object, never the key.
-      at = path.slice(0, -1);
-      break;
+      return 'A key of this object is not allowed.';
     case 'invalid_element':
-      code = 'invalid_value';
-      message = 'An element of this collection is not allowed.';
-      break;
-    case 'custom': {
-      const params = (issue.params ?? {}) as { code?: UIIssueCode };
-      code = params.code ?? 'invalid_value';
-      message = issue.message;
-      break;
-    }
+      return 'An element of this collection is not allowed.';
+    case 'custom':
+      return issue.message;
     default:
-      code = 'invalid_value';
-      message = 'Invalid value.';
-  }
-  return createIssue(at, code, message, prefix);
-}
-
-function tooBig(origin: string, maximum: unknown): { code: UIIssueCode; message: string } {
-  const bound = describeBound(maximum);
-  switch (origin) {
-    case 'string':
-      return { code: 'string_too_long', message: `Must be at most ${bound} UTF-16 code units long.` };
-    case 'array':
-    case 'set':
-    case 'object':
-    case 'record':
-      return { code: 'too_many', message: `At most ${bound} entries are allowed.` };
-    default:
-      return { code: 'number_out_of_range', message: `Must be at most ${bound}.` };
+      return 'Invalid value.';
   }
 }
 
-function tooSmall(origin: string, minimum: unknown): { code: UIIssueCode; message: string } {
-  const bound = describeBound(minimum);
-  switch (origin) {
-    case 'string':
-      return { code: 'string_too_short', message: `Must be at least ${bound} character(s) long.` };
-    case 'array':
-    case 'set':
-    case 'object':
-    case 'record':
-      return { code: 'too_few', message: `At least ${bound} entries are required.` };
+function tooBig(code: UIIssueCode, bound: string): string {
+  switch (code) {
+    case 'string_too_long':
+      return `Must be at most ${bound} UTF-16 code units long.`;
+    case 'too_many':
+      return `At most ${bound} entries are allowed.`;
     default:
-      return { code: 'number_out_of_range', message: `Must be at least ${bound}.` };
+      return `Must be at most ${bound}.`;
+  }
+}
+
+function tooSmall(code: UIIssueCode, bound: string): string {
+  switch (code) {
+    case 'string_too_short':
+      return `Must be at least ${bound} character(s) long.`;
+    case 'too_few':
+      return `At least ${bound} entries are required.`;
+    default:
+      return `Must be at least ${bound}.`;
   }
 }
 

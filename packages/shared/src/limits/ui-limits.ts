@@ -3,12 +3,38 @@
  * export, the renderer and the runtime read them from here; no other file writes one of these numbers.
  */
 
+/*
+ * The limits a MiniApp page reads (the SDK's zod-free channel parser, `bridge/miniapp-compact.ts`, and the
+ * issues and errors it throws), one constant each, so that a page's bundler writes the numbers in place and
+ * leaves out the frozen objects below, which name them with the rest. Each figure is written here only.
+ */
+/** `UI_LIMITS.maxStateBytes`: UTF-8 bytes of a complete state object serialized as JSON. */
+export const MAX_STATE_BYTES = 262_144;
+/** `UI_LIMITS.maxStringLength`: UTF-16 code units of any scalar string, literal or computed. */
+export const MAX_STRING_LENGTH = 4_096;
+/** `UI_LIMITS.maxAbsNumber`: largest absolute value of any number, literal or computed. */
+export const MAX_ABS_NUMBER = 1e15;
+/** `UI_LIMITS.maxJsonDepth`: JSON nesting depth (objects and arrays) that `assertSafeJSON` admits. */
+export const MAX_JSON_DEPTH = 128;
+/** `UI_LIMITS.maxJsonValues`: JSON values (every object, array and primitive) that `assertSafeJSON` admits. */
+export const MAX_JSON_VALUES = 65_536;
+/** `UI_PROTOCOL_LIMITS.maxActionArguments`: flat argument fields of one tool action. */
+export const MAX_ACTION_ARGUMENTS = 32;
+/** `UI_PROTOCOL_LIMITS.maxActionArgumentBytes`: UTF-8 bytes of the computed argument object of one action. */
+export const MAX_ACTION_ARGUMENT_BYTES = 16_384;
+/** `UI_SCHEMA_LIMITS.maxIssues`: issues reported by one error. */
+export const MAX_ISSUES = 20;
+/** `UI_SCHEMA_LIMITS.maxIssuePathLength`: characters of an issue path. */
+export const MAX_ISSUE_PATH_LENGTH = 512;
+/** `UI_SCHEMA_LIMITS.maxIssueMessageLength`: characters of an issue message. */
+export const MAX_ISSUE_MESSAGE_LENGTH = 300;
+
 /** The 20 document, expression and state budgets of seed 002 §9. */
-export const UI_LIMITS = Object.freeze({
+export const UI_LIMITS = /* @__PURE__ */ Object.freeze({
   /** UTF-8 bytes of a document serialized as JSON. Hosts may lower (never raise) this for generation. */
   maxDocumentBytes: 262_144,
   /** UTF-8 bytes of a complete state object serialized as JSON. */
-  maxStateBytes: 262_144,
+  maxStateBytes: MAX_STATE_BYTES,
   /** Components (nodes) in one document, root included. */
   maxComponents: 200,
   /** UI nesting depth; the root node is depth 1. */
@@ -24,9 +50,9 @@ export const UI_LIMITS = Object.freeze({
   /** Evaluation steps of one evaluation call (every node visited costs one step). */
   maxEvaluationSteps: 8_192,
   /** UTF-16 code units of any scalar string, literal or computed. */
-  maxStringLength: 4_096,
+  maxStringLength: MAX_STRING_LENGTH,
   /** Largest absolute value of any number, literal or computed; numbers must also be finite. */
-  maxAbsNumber: 1e15,
+  maxAbsNumber: MAX_ABS_NUMBER,
   /** UTF-16 code units of a document title (at least 1). */
   maxTitleLength: 256,
   /** UTF-16 code units of labels, card titles, placeholders and submit labels. */
@@ -42,19 +68,19 @@ export const UI_LIMITS = Object.freeze({
   /** Options of a Select (at least 1). */
   maxSelectOptions: 100,
   /** JSON nesting depth (objects and arrays) that `assertSafeJSON` admits for a document. */
-  maxJsonDepth: 128,
+  maxJsonDepth: MAX_JSON_DEPTH,
   /** JSON values (every object, array and primitive) that `assertSafeJSON` admits for a document. */
-  maxJsonValues: 65_536,
+  maxJsonValues: MAX_JSON_VALUES,
 } as const);
 
 /** The 14 budgets of the action, receipt, capability and streaming protocol (seed 002 §13). */
-export const UI_PROTOCOL_LIMITS = Object.freeze({
+export const UI_PROTOCOL_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Action definitions in one 1.1 document. */
   maxActions: 16,
   /** Flat argument fields of one tool action. */
-  maxActionArguments: 32,
+  maxActionArguments: MAX_ACTION_ARGUMENTS,
   /** UTF-8 bytes of the computed argument object of one action. */
-  maxActionArgumentBytes: 16_384,
+  maxActionArgumentBytes: MAX_ACTION_ARGUMENT_BYTES,
   /** Public result fields, `resultMap` entries and a capability's public field list. */
   maxActionResultFields: 32,
   /** UTF-8 bytes of a complete public scalar result. */
@@ -80,7 +106,7 @@ export const UI_PROTOCOL_LIMITS = Object.freeze({
 } as const);
 
 /** Limits of the DSL's vocabulary and of its diagnostics that are not budgets (seed 002 §2–§5, §8). */
-export const UI_SCHEMA_LIMITS = Object.freeze({
+export const UI_SCHEMA_LIMITS = /* @__PURE__ */ Object.freeze({
   /** Identifiers: `^[A-Za-z][A-Za-z0-9_-]{0,63}$`. */
   maxIdentifierLength: 64,
   /** Arguments of a variadic operator (`add`, `mul`, `min`, `max`, `and`, `or`, `concat`). */
@@ -90,11 +116,11 @@ export const UI_SCHEMA_LIMITS = Object.freeze({
   /** A string state's `maxLength` range. */
   minStringMaxLength: 1,
   /** Issues reported by one `UISchemaError` or `UIStreamError`. */
-  maxIssues: 20,
+  maxIssues: MAX_ISSUES,
   /** Characters of an issue path. */
-  maxIssuePathLength: 512,
+  maxIssuePathLength: MAX_ISSUE_PATH_LENGTH,
   /** Characters of an issue message. */
-  maxIssueMessageLength: 300,
+  maxIssueMessageLength: MAX_ISSUE_MESSAGE_LENGTH,
   /** Issues a host shows a model in a tool result (seed 002 §8). */
   maxToolIssues: 10,
 } as const);
@@ -103,7 +129,7 @@ export const UI_SCHEMA_LIMITS = Object.freeze({
  * seed 002 §13: a protocol pre-check reserves only 4 JSON levels and 64 JSON values for a message's fixed shell
  * on top of the budgets of the document or state it carries.
  */
-export const UI_PROTOCOL_SHELL_RESERVE = Object.freeze({ depth: 4, values: 64 } as const);
+export const UI_PROTOCOL_SHELL_RESERVE = /* @__PURE__ */ Object.freeze({ depth: 4, values: 64 } as const);
 
 /** The lowest document size a host may configure as its generation limit (seed 002 §9). */
 export const MIN_HOST_DOCUMENT_BYTES = 1_024;
