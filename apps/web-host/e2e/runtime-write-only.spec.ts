@@ -63,9 +63,10 @@ test('a call reads nothing after the first, and what it assumes is asserted in C
   expect(report.inventoryKeys).toEqual(['current']);
   expect(report.inFlight).toBe(0);
   // Installing published counter 1; the other tab's disable and enable published 2 and 3, fencing 1 and 2. The guard
-  // holds the counter the last receipt without a read assumed.
+  // holds the counter the last receipt without a read assumed; the registry's stamp is the last change's.
   expect(report.fences).toEqual([
     { key: 'guard', retired: 3 },
+    { key: 'registry', stamp: expect.stringMatching(/^[0-9a-f-]{36}$/) },
     { key: 'retired\n1', retired: 1 },
     { key: 'retired\n2', retired: 2 },
   ]);
@@ -75,8 +76,10 @@ test('a call reads nothing after the first, and what it assumes is asserted in C
   );
   expect(new Set(requests).size).toBe(6);
   expect(report.requestsEnded).toEqual(requests);
-  // Early commits: call_1's result; both steps of call_2, 3, 5 and 6; call_4's receipt (refused by the guard);
-  // call_7's receipt and its late answer (refused by the request's end); the replay of call_6 (its `add` refused:
-  // the call is recorded).
-  expect(report.commitsAsked).toBe(13);
+  // Early commits of the steps that read nothing: call_1's result; both steps of call_2, 3, 5 and 6; call_4's receipt
+  // (refused by the guard); call_7's receipt and its late answer (refused by the request's end); the replay of call_6
+  // (its `add` refused: the call is recorded) — 13. And of the steps that read, which ask to commit once their work is
+  // issued too: call_1's receipt, call_4's refusal, call_6's replay, and settle's two (call_7's timeout; nothing
+  // more) — 5.
+  expect(report.commitsAsked).toBe(13 + 5);
 });
