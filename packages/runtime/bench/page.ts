@@ -5,6 +5,7 @@
  */
 import {
   AppRegistry,
+  type AuditRecord,
   consentToolOf,
   effectivePolicy,
   OutboxDelivery,
@@ -191,7 +192,14 @@ const CONTENT_HASH = hashCanonicalJSON({ tool: TOOL, inventory_revision: 'invent
 
 // ── 1. Calls per second ───────────────────────────────────────────────────────────────────────────────
 
-export type ThroughputKind = 'runtime' | 'runtime10' | 'runtime50' | 'intake' | 'baseline' | 'baseline2';
+export type ThroughputKind =
+  | 'runtime'
+  | 'runtime10'
+  | 'runtime50'
+  | 'intake'
+  | 'facts'
+  | 'baseline'
+  | 'baseline2';
 
 /** The MiniApps installed in the database of each kind of `ToolRuntime.receive` run. */
 const INSTALLED: Readonly<Record<string, number>> = { runtime: 1, runtime10: 10, runtime50: 50, intake: 1 };
@@ -205,6 +213,7 @@ const INSTALLED: Readonly<Record<string, number>> = { runtime: 1, runtime10: 10,
  * - `baseline2`: two bare strict `put` transactions per call (the floor of two durable commits).
  */
 async function throughput(kind: ThroughputKind, prefix: string, count: number): Promise<number> {
+  if (kind === 'facts') return factsFloor(prefix, count);
   if (kind !== 'baseline' && kind !== 'baseline2') {
     const target = await runtimeNamed(`bench-${kind}`, INSTALLED[kind]);
     const calls = Array.from({ length: count }, (_, index) => callOf(`${prefix}_${index}`, target.revision));
@@ -231,6 +240,89 @@ async function throughput(kind: ThroughputKind, prefix: string, count: number): 
       await transaction.store.put(put === 0 ? record : { ...record, stage: 'finished' });
       await transaction.done;
     }
+  return performance.now() - started;
+}
+
+/** The rows `receive` wrote for one call of the runtime's database, to write again as they are (`factsFloor`). */
+interface FactsSample {
+  readonly call: ToolCallRecord;
+  readonly outbox: readonly OutboxRecord[];
+  readonly audit: readonly AuditRecord[];
+}
+
+let factsSample: FactsSample | undefined;
+
+/** The stores of the runtime's steps (its `EXECUTION_STORES`, as section 3 of the report lists them). */
+const STEP_STORES = [
+  'apps',
+  'inventory',
+  'inventory_fences',
+  'tool_calls',
+  'instances',
+  'activations',
+  'operations',
+  'session_data',
+  'audit',
+  'outbox',
+] as const;
+
+/** The rows the runtime wrote for the call `callId` (accepted and finished in its one step). */
+async function sampleOf(db: RuntimeDatabase, callId: string): Promise<FactsSample> {
+  const call = await db.get('tool_calls', `${CONVERSATION}\n${callId}`);
+  const outbox = (await db.getAll('outbox')).filter(
+    (row) => (row.payload as { call_id?: string }).call_id === callId,
+  );
+  const audit = (await db.getAll('audit')).filter((entry) => entry.callId === callId);
+  if (call?.stage !== 'finished' || outbox.length !== 2 || audit.length !== 2)
+    throw new Error(`The runtime did not write the facts of ${callId} as expected.`);
+  return { call, outbox, audit };
+}
+
+/**
+ * The floor of the facts one `receive` keeps, with nothing of the pipeline's work: per call, one strict transaction
+ * over the same stores of a database of the runtime's schema that issues the same requests — the registry's stamp,
+ * the instance and the call record read together, then the same rows (two audit entries, two outbox rows, the call
+ * record in its last state) written as the runtime wrote them for a call of the focus app — and asks to commit.
+ */
+async function factsFloor(prefix: string, count: number): Promise<number> {
+  const source = await runtimeNamed('bench-runtime');
+  factsSample ??= await sampleOf(source.db, (await source.db.getAll('tool_calls'))[0]?.callId ?? '');
+  const sample = factsSample;
+  const { db } = await runtimeNamed('bench-facts');
+  const started = performance.now();
+  for (let index = 0; index < count; index++) {
+    const callId = `${prefix}_${index}`;
+    const key = `${CONVERSATION}\n${callId}`;
+    const transaction = db.transaction(STEP_STORES, 'readwrite', STRICT);
+    await Promise.all([
+      transaction.objectStore('inventory_fences').get('registry'),
+      transaction.objectStore('instances').get(`${CONVERSATION}\nfocus`),
+      transaction.objectStore('tool_calls').get(key),
+    ]);
+    const rename = <T extends { readonly payload: unknown }>(row: T) => ({
+      ...row,
+      payload: { ...(row.payload as object), call_id: callId },
+    });
+    const writes: Promise<unknown>[] = [];
+    const [accepted, finished] = sample.audit.map(({ id: _, ...entry }) => ({ ...entry, callId }));
+    const [progress, result] = sample.outbox.map(({ id: _, ...row }) => rename(row));
+    writes.push(transaction.objectStore('audit').add(accepted as AuditRecord));
+    writes.push(transaction.objectStore('outbox').add(progress as OutboxRecord));
+    writes.push(transaction.objectStore('outbox').add(result as OutboxRecord));
+    writes.push(transaction.objectStore('audit').add(finished as AuditRecord));
+    writes.push(
+      transaction.objectStore('tool_calls').put({
+        ...sample.call,
+        key,
+        callId,
+        call: { ...sample.call.call, call_id: callId },
+        latest: rename(sample.call.latest),
+      }),
+    );
+    (transaction as unknown as { commit(): void }).commit();
+    await Promise.all(writes);
+    await transaction.done;
+  }
   return performance.now() - started;
 }
 

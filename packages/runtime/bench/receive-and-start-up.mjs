@@ -102,10 +102,11 @@ try {
   // ── 1. Calls per second ─────────────────────────────────────────────────────────────────────────────
   // Each round interleaves the kinds in blocks, alternating which goes first, so that they share whatever
   // else the machine is doing; the diagnostics (intake alone, two strict puts) run smaller blocks.
-  const KINDS = ['runtime', 'baseline', 'runtime10', 'runtime50', 'intake', 'baseline2'];
+  const KINDS = ['runtime', 'baseline', 'facts', 'runtime10', 'runtime50', 'intake', 'baseline2'];
   const blockOf = {
     runtime: BLOCK,
     baseline: BLOCK,
+    facts: BLOCK,
     runtime10: BLOCK,
     runtime50: BLOCK,
     intake: DIAGNOSTIC_BLOCK,
@@ -121,6 +122,7 @@ try {
   const perCall = Object.fromEntries(KINDS.map((kind) => [kind, []]));
   const ratios = [];
   const appRatios = { runtime10: [], runtime50: [] };
+  const factsRatios = [];
   for (let round = 0; round < ROUNDS; round++) {
     const totals = Object.fromEntries(KINDS.map((kind) => [kind, { ms: 0, calls: 0 }]));
     for (let block = 0; block * BLOCK < CALLS; block++) {
@@ -134,6 +136,7 @@ try {
     for (const kind of KINDS) perCall[kind].push(totals[kind].ms / totals[kind].calls);
     ratios.push(totals.runtime.ms / totals.baseline.ms);
     for (const kind of Object.keys(appRatios)) appRatios[kind].push(totals[kind].ms / totals.runtime.ms);
+    factsRatios.push(totals.facts.ms / totals.baseline.ms);
   }
   const received = WARMUP_CALLS + ROUNDS * CALLS;
   for (const kind of ['runtime', 'runtime10', 'runtime50']) {
@@ -204,6 +207,13 @@ try {
   console.log(`  ${''.padEnd(46)} ${'per call'.padStart(11)} ${'calls'.padStart(9)}`);
   console.log(row('ToolRuntime.receive (focus.interrupt, to result)', ms.runtime));
   console.log(row('baseline: one bare strict put transaction', ms.baseline));
+  console.log(
+    row(
+      "  the floor of the call's facts (same requests, bare)",
+      ms.facts,
+      `${fixed(median(factsRatios))} × baseline; the runtime ${fixed(ms.runtime / ms.facts)} × it`,
+    ),
+  );
   console.log(
     row(
       '  the same call, 10 apps installed',
@@ -291,6 +301,10 @@ try {
       ratio: callsRatio,
       target: TARGETS.calls,
       met: callsRatio <= TARGETS.calls,
+      factsFloorMsPerCall: ms.facts,
+      factsFloorRatio: median(factsRatios),
+      runtimeToFactsFloor: ms.runtime / ms.facts,
+      roundRatios: ratios,
       tenAppsMsPerCall: ms.runtime10,
       fiftyAppsMsPerCall: ms.runtime50,
       fiftyAppsRatio: appsRatio,
