@@ -16,7 +16,6 @@ import {
   type ToolCallRecord,
   ToolRuntime,
 } from '@lineup/runtime';
-import { hashCanonicalJSON } from '@lineup/shared';
 import type { ToolCallPayload } from '@lineup/shared/protocol';
 import { deleteDB, type IDBPDatabase, openDB, unwrap } from 'idb';
 import { focusManifest } from '../test/manifests.js';
@@ -175,7 +174,6 @@ function recordOf(conversationId: string, callId: string, revision: string, now:
     conversationId,
     callId,
     call,
-    contentHash: CONTENT_HASH,
     status: 'accepted',
     latest: {
       type: 'lineup.v1.tool.progress',
@@ -186,9 +184,6 @@ function recordOf(conversationId: string, callId: string, revision: string, now:
     dueAt: now + 10_000,
   };
 }
-
-/** Every `focus.interrupt {}` call at revision `inventory-1` hashes the same (the call id is not hashed). */
-const CONTENT_HASH = hashCanonicalJSON({ tool: TOOL, inventory_revision: 'inventory-1', arguments: {} });
 
 // ── 1. Calls per second ───────────────────────────────────────────────────────────────────────────────
 

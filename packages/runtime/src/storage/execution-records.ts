@@ -7,17 +7,20 @@ import type { ToolCallPayload, ToolProgressPayload, ToolResultPayload } from '@l
 import type { ToolCallConsent } from './consent-records.js';
 
 /**
- * One Agent Tool call (seed 003 §4.2): keyed by conversation and `call_id`, with a digest of its content (so a
- * reused `call_id` with other content is told apart), and the latest answer the runtime persisted for it —
- * a protocol receipt, or the one final result.
+ * One Agent Tool call (seed 003 §4.2): keyed by conversation and `call_id`, with the call as received (so a reused
+ * `call_id` with other content is told apart), and the latest answer the runtime persisted for it — a protocol
+ * receipt, or the one final result.
  */
 export interface ToolCallRecord {
   readonly key: string;
   readonly conversationId: string;
   readonly callId: string;
   readonly call: ToolCallPayload;
-  /** `hashCanonicalJSON` of the call's tool, inventory revision and arguments. */
-  readonly contentHash: string;
+  /**
+   * `hashCanonicalJSON` of the call's tool, inventory revision and arguments, in records written before 2026-12-06.
+   * Newer records carry none: a replay's content is compared with `call` itself, so a new call computes no digest.
+   */
+  readonly contentHash?: string;
   readonly status: 'accepted' | 'rejected';
   readonly latest:
     | { readonly type: 'lineup.v1.tool.progress'; readonly payload: ToolProgressPayload }

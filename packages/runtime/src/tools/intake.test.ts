@@ -173,6 +173,49 @@ describe('ToolCallIntake', () => {
     expect(await intake.receive('conv_1', call())).toEqual({ answer: first.answer, disposition: 'replayed' });
   });
 
+  it('compares a replay by content, not by how its arguments were written: key order does not count', async () => {
+    const first = await intake.receive('conv_1', call({ arguments: { minutes: 25, label: 'x' } as never }));
+    expect(first.disposition).toBe('rejected'); // `label` is not in the schema: refused, and recorded so
+    expect(await intake.receive('conv_1', call({ arguments: { label: 'x', minutes: 25 } as never }))).toEqual(
+      {
+        answer: first.answer,
+        disposition: 'replayed',
+      },
+    );
+    for (const other of [
+      call({ arguments: { minutes: 25, label: 'y' } as never }),
+      call({ arguments: { minutes: 25 } }),
+      call({ tool: 'pomodoro.other', arguments: { minutes: 25, label: 'x' } as never }),
+      call({ inventory_revision: 'inventory-9', arguments: { minutes: 25, label: 'x' } as never }),
+    ])
+      expect((await intake.receive('conv_1', other)).disposition).toBe('conflict');
+  });
+
+  it('tells a replay from a conflict for a record written with a content digest (before 2026-12-06)', async () => {
+    await intake.receive('conv_1', call());
+    const key = 'conv_1\ncall_1';
+    const record = await db.get('tool_calls', key);
+    if (record === undefined) throw new Error('not recorded');
+    expect(record.contentHash).toBeUndefined();
+    // As an older runtime wrote it: the digest of the call's tool, revision and arguments.
+    const { hashCanonicalJSON } = await import('@lineup/shared');
+    const { call: payload } = record;
+    await db.put('tool_calls', {
+      ...record,
+      contentHash: hashCanonicalJSON({
+        tool: payload.tool,
+        inventory_revision: payload.inventory_revision,
+        arguments: payload.arguments,
+      }),
+      // A digest is what counts for such a record, not the call it kept.
+      call: { ...payload, arguments: { minutes: 99 } },
+    });
+    expect((await intake.receive('conv_1', call())).disposition).toBe('replayed');
+    expect((await intake.receive('conv_1', call({ arguments: { minutes: 99 } }))).disposition).toBe(
+      'conflict',
+    );
+  });
+
   it('keeps call ids apart per conversation', async () => {
     await intake.receive('conv_1', call());
     expect((await intake.receive('conv_2', call())).disposition).toBe('accepted');

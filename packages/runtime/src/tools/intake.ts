@@ -14,7 +14,7 @@
  * Executing an accepted call — activation, the SDK handler or the runtime built-in, the final result — is the
  * next step of the pipeline and not part of this module.
  */
-import { hashCanonicalJSON } from '@lineup/shared';
+import { canonicalJSONString, hashCanonicalJSON } from '@lineup/shared';
 import {
   type AgentToolInventoryEntry,
   type ClientInventoryPayload,
@@ -84,13 +84,19 @@ function errorResult(
 const INTAKE_STORES = ['inventory', 'tool_calls', 'audit', 'outbox'] as const;
 export type IntakeTransaction = IDBPTransaction<RuntimeDatabaseSchema, typeof INTAKE_STORES, 'readwrite'>;
 
-/** What tells a reused `call_id` with other content apart: the digest of its tool, revision and arguments. */
-function contentHashOf(call: ToolCallPayload): string {
-  return hashCanonicalJSON({
-    tool: call.tool,
-    inventory_revision: call.inventory_revision,
-    arguments: call.arguments,
-  });
+/** What tells a reused `call_id` with other content apart: its tool, revision and arguments. */
+function contentOf(call: ToolCallPayload) {
+  return { tool: call.tool, inventory_revision: call.inventory_revision, arguments: call.arguments };
+}
+
+/**
+ * Whether `call` has the content of the recorded call `known`: the same tool, revision and arguments, compared as
+ * canonical JSON (key order does not count) — or, for a record written before 2026-12-06, by the digest it kept.
+ * Only a call whose `call_id` is known pays for it.
+ */
+function sameContent(known: ToolCallRecord, call: ToolCallPayload): boolean {
+  if (known.contentHash !== undefined) return known.contentHash === hashCanonicalJSON(contentOf(call));
+  return canonicalJSONString(contentOf(known.call)) === canonicalJSONString(contentOf(call));
 }
 
 /** The key of a call: conversation and call id (a call id is unique within its conversation). */
@@ -186,7 +192,7 @@ export class ToolCallIntake {
   } {
     const published = current === undefined ? {} : { published: current };
     if (known !== undefined) {
-      if (known.contentHash !== contentHashOf(call))
+      if (!sameContent(known, call))
         return {
           answer: errorResult(call.call_id, 'call_id_conflict'),
           disposition: 'conflict',
@@ -242,7 +248,6 @@ export class ToolCallIntake {
       conversationId,
       callId: call.call_id,
       call,
-      contentHash: contentHashOf(call),
       status: verdict === null ? 'accepted' : 'rejected',
       latest: answer,
       receivedAt: now,
