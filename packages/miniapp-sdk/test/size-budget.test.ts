@@ -3,13 +3,10 @@
  * with Vite as an app builds them (the SDK page with the plugin) — one declares its tools and starts the client,
  * the other only builds and uses the same schemas — and the gzip sizes of their JavaScript are compared.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build, defaultClientConditions } from 'vite';
 import { afterAll, expect, it } from 'vitest';
-import { lineupMiniApp } from '../src/vite.js';
+import { pageBytes } from './size/page-bytes.js';
 
 /**
  * The most the SDK may add to a page, gzip bytes: 5.75 KiB (a guard against growth with room for small changes, not
@@ -26,32 +23,12 @@ import { lineupMiniApp } from '../src/vite.js';
  */
 const BUDGET_BYTES = 5.75 * 1024;
 
-const root = fileURLToPath(new URL('./size/', import.meta.url));
 const outDirs: string[] = [];
 
-async function pageBytes(page: 'sdk' | 'schemas'): Promise<number> {
+async function gzipBytesOf(page: 'sdk' | 'schemas'): Promise<number> {
   const outDir = fileURLToPath(new URL(`./.out/size-${page}/`, import.meta.url));
   outDirs.push(outDir);
-  await build({
-    root,
-    configFile: false,
-    logLevel: 'silent',
-    publicDir: false,
-    resolve: { conditions: ['@lineup/source', ...defaultClientConditions] },
-    build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, `${page}.html`) } },
-    plugins:
-      page === 'sdk'
-        ? [
-            lineupMiniApp({
-              app: { id: 'com.example.notes', name: 'Notes', version: '0.1.0', entry: 'sdk.html' },
-              tools: './tools.ts',
-            }),
-          ]
-        : [],
-  });
-  const scripts = (await readdir(join(outDir, 'assets'))).filter((name) => name.endsWith('.js'));
-  expect(scripts).toHaveLength(1);
-  return gzipSync(await readFile(join(outDir, 'assets', scripts[0] as string)), { level: 9 }).length;
+  return (await pageBytes(page, outDir)).gzip;
 }
 
 afterAll(async () => {
@@ -59,8 +36,8 @@ afterAll(async () => {
 });
 
 it(`a page pays at most ${BUDGET_BYTES} gzip bytes for the SDK beyond its own zod schemas`, async () => {
-  const withSdk = await pageBytes('sdk');
-  const schemasOnly = await pageBytes('schemas');
+  const withSdk = await gzipBytesOf('sdk');
+  const schemasOnly = await gzipBytesOf('schemas');
   const paid = withSdk - schemasOnly;
   console.log(
     `size budget: SDK page ${withSdk} B gzip, schemas-only page ${schemasOnly} B gzip, the SDK costs ${paid} B (budget ${BUDGET_BYTES} B)`,

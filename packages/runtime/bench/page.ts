@@ -45,6 +45,7 @@ IDBDatabase.prototype.transaction = function transaction(
 ) {
   transactions.count++;
   if (options?.durability === 'strict') transactions.strict++;
+  if (mode === 'readwrite' && options?.durability === 'strict') lastStepStores = [stores].flat();
   if (transactions.recording)
     transactions.started.push(
       `${mode ?? 'readonly'}${options?.durability === 'strict' ? ' strict' : ''} [${[stores].flat().join(', ')}]`,
@@ -240,6 +241,8 @@ async function throughput(kind: ThroughputKind, prefix: string, count: number): 
 
 /** The rows `receive` wrote for one call of the runtime's database, to write again as they are (`factsFloor`). */
 interface FactsSample {
+  /** The stores of the runtime's step. */
+  readonly stores: readonly string[];
   readonly call: ToolCallRecord;
   readonly outbox: readonly OutboxRecord[];
   readonly audit: readonly AuditRecord[];
@@ -247,22 +250,11 @@ interface FactsSample {
 
 let factsSample: FactsSample | undefined;
 
-/** The stores of the runtime's steps (its `EXECUTION_STORES`, as section 3 of the report lists them). */
-const STEP_STORES = [
-  'apps',
-  'inventory',
-  'inventory_fences',
-  'tool_calls',
-  'instances',
-  'activations',
-  'operations',
-  'session_data',
-  'audit',
-  'outbox',
-] as const;
+/** The stores of the last strict read-write transaction the runtime started (a `receive`'s step). */
+let lastStepStores: string[] = [];
 
 /** The rows the runtime wrote for the call `callId` (accepted and finished in its one step). */
-async function sampleOf(db: RuntimeDatabase, callId: string): Promise<FactsSample> {
+async function sampleOf(db: RuntimeDatabase, callId: string): Promise<Omit<FactsSample, 'stores'>> {
   const call = await db.get('tool_calls', `${CONVERSATION}\n${callId}`);
   const outbox = (await db.getAll('outbox')).filter(
     (row) => (row.payload as { call_id?: string }).call_id === callId,
@@ -280,15 +272,28 @@ async function sampleOf(db: RuntimeDatabase, callId: string): Promise<FactsSampl
  * record in its last state) written as the runtime wrote them for a call of the focus app — and asks to commit.
  */
 async function factsFloor(prefix: string, count: number): Promise<number> {
-  const source = await runtimeNamed('bench-runtime');
-  factsSample ??= await sampleOf(source.db, (await source.db.getAll('tool_calls'))[0]?.callId ?? '');
+  if (factsSample === undefined) {
+    // One call through the runtime: its rows, and the stores of its step, are what the floor writes again.
+    const source = await runtimeNamed('bench-sample');
+    const callId = `facts_sample_${Date.now()}`;
+    await source.runtime.receive(CONVERSATION, callOf(callId, source.revision));
+    factsSample = { ...(await sampleOf(source.db, callId)), stores: lastStepStores };
+  }
   const sample = factsSample;
   const { db } = await runtimeNamed('bench-facts');
   const started = performance.now();
   for (let index = 0; index < count; index++) {
     const callId = `${prefix}_${index}`;
     const key = `${CONVERSATION}\n${callId}`;
-    const transaction = db.transaction(STEP_STORES, 'readwrite', STRICT);
+    // The runtime's own store list (typed as the stores this uses of it).
+    const stores = sample.stores as unknown as [
+      'inventory_fences',
+      'instances',
+      'tool_calls',
+      'audit',
+      'outbox',
+    ];
+    const transaction = db.transaction(stores, 'readwrite', STRICT);
     await Promise.all([
       transaction.objectStore('inventory_fences').get('registry'),
       transaction.objectStore('instances').get(`${CONVERSATION}\nfocus`),

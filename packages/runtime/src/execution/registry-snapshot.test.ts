@@ -5,6 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { countRequests } from '../../test/idb-requests.js';
 import { focusManifest } from '../../test/manifests.js';
 import { toolCall } from '../../test/utils.js';
 import { AppRegistry } from '../apps/registry.js';
@@ -19,27 +20,9 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
-/** Counts the `getAll` requests on the `apps` store and the reads of the inventory while `body` runs. */
-async function registryReads(body: () => Promise<void>): Promise<number> {
-  const getAll = IDBObjectStore.prototype.getAll;
-  const get = IDBObjectStore.prototype.get;
-  let reads = 0;
-  IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: unknown[]) {
-    if (this.name === 'apps') reads++;
-    return getAll.apply(this, args as never);
-  } as typeof getAll;
-  IDBObjectStore.prototype.get = function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
-    if (this.name === 'inventory') reads++;
-    return get.call(this, key);
-  } as typeof get;
-  try {
-    await body();
-  } finally {
-    IDBObjectStore.prototype.getAll = getAll;
-    IDBObjectStore.prototype.get = get;
-  }
-  return reads;
-}
+/** The reads of the apps and of the inventory while `body` runs. */
+const registryReads = (body: () => Promise<void>) =>
+  countRequests((request) => request === 'apps.getAll' || request === 'inventory.get', body);
 
 /** Two pages on one database: this page's runtime, and another page's registry. */
 async function twoPages() {

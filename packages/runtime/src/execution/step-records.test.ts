@@ -4,6 +4,7 @@
  */
 import 'fake-indexeddb/auto';
 import { expect, it } from 'vitest';
+import { countRequests } from '../../test/idb-requests.js';
 import { focusManifest } from '../../test/manifests.js';
 import { toolCall } from '../../test/utils.js';
 import { AppRegistry } from '../apps/registry.js';
@@ -13,26 +14,8 @@ import { ToolRuntime } from './tool-runtime.js';
 const CONVERSATION = 'conv_records';
 
 /** The writes of call records while `body` runs. */
-async function callWrites(body: () => Promise<unknown>): Promise<number> {
-  const put = IDBObjectStore.prototype.put;
-  const add = IDBObjectStore.prototype.add;
-  let writes = 0;
-  IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: unknown[]) {
-    if (this.name === 'tool_calls') writes++;
-    return put.apply(this, args as never);
-  } as typeof put;
-  IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: unknown[]) {
-    if (this.name === 'tool_calls') writes++;
-    return add.apply(this, args as never);
-  } as typeof add;
-  try {
-    await body();
-  } finally {
-    IDBObjectStore.prototype.put = put;
-    IDBObjectStore.prototype.add = add;
-  }
-  return writes;
-}
+const callWrites = (body: () => Promise<unknown>) =>
+  countRequests((request) => request === 'tool_calls.put' || request === 'tool_calls.add', body);
 
 it.each([
   ['a command that finishes in its step', 'focus.interrupt', {}, 'finished'],
