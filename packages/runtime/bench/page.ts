@@ -18,6 +18,7 @@ import {
 } from '@lineup/runtime';
 import type { ToolCallPayload } from '@lineup/shared/protocol';
 import { deleteDB, type IDBPDatabase, openDB, unwrap } from 'idb';
+import { REQUEST_METHODS } from '../test/idb-requests.js';
 import { focusManifest } from '../test/manifests.js';
 
 /** The tool every timed call uses: an `activation_not_required` command whose built-in returns at once. */
@@ -59,19 +60,7 @@ for (const [prototype, nameOf] of [
   [IDBObjectStore.prototype, (target: IDBObjectStore) => target.name],
   [IDBIndex.prototype, (target: IDBIndex) => `${target.objectStore.name}.${target.name}`],
 ] as const)
-  for (const method of [
-    'get',
-    'getAll',
-    'getKey',
-    'getAllKeys',
-    'count',
-    'openCursor',
-    'openKeyCursor',
-    'put',
-    'add',
-    'delete',
-    'clear',
-  ] as const) {
+  for (const method of REQUEST_METHODS) {
     const original = (prototype as unknown as Record<string, unknown>)[method];
     if (typeof original !== 'function') continue;
     (prototype as unknown as Record<string, unknown>)[method] = function request(

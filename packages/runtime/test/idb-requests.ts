@@ -2,17 +2,21 @@
  * Counts the IndexedDB requests a piece of work issues, by object store and method (`apps.getAll`,
  * `tool_calls.put`), on whatever IndexedDB the test runs (fake-indexeddb in the unit tests).
  */
-const METHODS = [
+/** The request methods of object stores and indexes. */
+export const REQUEST_METHODS = [
   'get',
   'getAll',
   'getKey',
   'getAllKeys',
   'count',
   'openCursor',
+  'openKeyCursor',
   'put',
   'add',
   'delete',
+  'clear',
 ] as const;
+const METHODS = REQUEST_METHODS;
 
 /** The requests issued on object stores while `body` runs that `counts` selects, by `store.method`. */
 export async function countRequests(
