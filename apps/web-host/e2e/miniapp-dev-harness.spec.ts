@@ -78,6 +78,47 @@ test('the mock runtime at /__lineup/ runs Pomodoro without a host: start, see it
   expect(errors).toEqual([]);
 });
 
+test('the mock runtime judges the page’s messages with the runtime’s parser and answers a refused one', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${base}/__lineup/`);
+  await expect(page.getByTestId('status')).toHaveText('app_ready', { timeout: 30_000 });
+  const frame = page.frame({ url: /#lineup-instance=/ });
+  if (frame === null) throw new Error('no app frame');
+  // What a page with a bad write sends, and what it hears back (the SDK's client reads the same answer).
+  const answer = await frame.evaluate(
+    () =>
+      new Promise<unknown>((resolve) => {
+        const instance = new URLSearchParams(location.hash.slice(1)).get('lineup-instance');
+        addEventListener('message', (event) => {
+          if (event.data?.type === 'request_result' && event.data.request_id === 'bad-1') resolve(event.data);
+        });
+        parent.postMessage(
+          {
+            namespace: 'lineup.miniapp.v1',
+            type: 'session_data_write',
+            instance_id: instance,
+            request_id: 'bad-1',
+            key: '1st',
+            value: 1,
+          },
+          '*',
+        );
+      }),
+  );
+  expect(answer).toMatchObject({
+    status: 'error',
+    error: { code: 'protocol_invalid', issues: [{ path: 'key', code: 'invalid_value' }] },
+  });
+  await expect(page.getByTestId('log')).toContainText('refused session_data_write: key: ');
+  // Nothing was committed.
+  await expect(page.getByTestId('revision')).toHaveText('0');
+  await page.screenshot({ path: 'test-results/miniapp-dev-harness-refused.png' });
+  expect(errors).toEqual([]);
+});
+
 test('a page that never starts its client is reported in the harness and its console, with the likely cause', async ({
   page,
 }, testInfo) => {

@@ -1,5 +1,9 @@
-/** The in-app client against a fake window: the runtime's messages in, validated messages out. */
+/**
+ * The in-app client against a fake window: the runtime's messages in, messages out (copied as `postMessage`
+ * copies them); a refused one answered as the runtime answers it, with the runtime's own parser.
+ */
 import { LineUpProtocolError } from '@lineup/shared';
+import { answerRefusedMiniAppMessage, parseMiniAppMessageFromFrame } from '@lineup/shared/bridge';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -18,7 +22,10 @@ function fakeWindow(hash = `#lineup-instance=${ID}`) {
   const listeners = new Set<(event: { source: unknown; data: unknown }) => void>();
   const timers = new Map<number, () => void>();
   let nextTimer = 1;
-  const parent = { postMessage: (message: Record<string, unknown>) => posted.push(message) };
+  // structuredClone throws a DataCloneError for what postMessage cannot copy (a function, a symbol).
+  const parent = {
+    postMessage: (message: Record<string, unknown>) => posted.push(structuredClone(message)),
+  };
   const view: MiniAppClientWindow = {
     parent,
     location: { hash },
@@ -45,6 +52,21 @@ function fakeWindow(hash = `#lineup-instance=${ID}`) {
       }
     },
     listenerCount: () => listeners.size,
+    /** Answers the last posted message as the runtime does when its parser refuses it (fails if it accepts it). */
+    refuseLast: () => {
+      const sent = posted.at(-1);
+      let error: LineUpProtocolError | undefined;
+      try {
+        parseMiniAppMessageFromFrame(sent, ID);
+      } catch (caught) {
+        if (caught instanceof LineUpProtocolError) error = caught;
+        else throw caught;
+      }
+      if (error === undefined) throw new Error('the runtime would accept this message');
+      const answer = answerRefusedMiniAppMessage(sent, ID, error);
+      if (answer?.kind !== 'request') throw new Error('the runtime would not answer this message');
+      for (const listener of [...listeners]) listener({ source: parent, data: answer.message });
+    },
   };
 }
 
@@ -75,6 +97,17 @@ const tools = defineAgentTools({
       risk: 'display_only',
       handler: () => ({ text: 'x'.repeat(70_000) }),
     },
+    uncopyable: {
+      contractVersion: '1.0',
+      description: 'Returns a function.',
+      input: z.strictObject({}),
+      output: z.strictObject({ value: z.any() }),
+      callModel: 'query',
+      timeoutMs: 5_000,
+      activation: 'app_ready',
+      risk: 'display_only',
+      handler: () => ({ value: () => 1 }),
+    },
     wait: {
       contractVersion: '1.0',
       description: 'Waits.',
@@ -93,6 +126,7 @@ const tools = defineAgentTools({
   },
 });
 
+type Client = ReturnType<typeof createMiniAppClient>;
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 let win: ReturnType<typeof fakeWindow>;
@@ -128,6 +162,7 @@ describe('createMiniAppClient', () => {
     invoke('i3', 'nope', {});
     invoke('i4', 'add', { text: 'x' }, 'other_app');
     invoke('i5', 'big', {});
+    invoke('i6', 'uncopyable', {});
     await flush();
     // Handlers run concurrently: compare the returns by invocation.
     const returns = win.posted
@@ -157,10 +192,13 @@ describe('createMiniAppClient', () => {
         status: 'error',
         error: expect.objectContaining({ code: 'unknown_method' }),
       }),
+      // Sent as it is: the runtime refuses a result over 64 KiB and fails the invocation itself.
+      expect.objectContaining({ invocation_id: 'i5', status: 'ok', result: { text: 'x'.repeat(70_000) } }),
+      // What postMessage cannot copy is an invalid result, never silence.
       expect.objectContaining({
-        invocation_id: 'i5',
+        invocation_id: 'i6',
         status: 'error',
-        error: expect.objectContaining({ code: 'invalid_output' }),
+        error: { code: 'invalid_output', message: 'The result could not be copied to the runtime.' },
       }),
     ]);
   });
@@ -177,8 +215,13 @@ describe('createMiniAppClient', () => {
     expect(late).not.toHaveBeenCalled();
     win.runTimers();
     expect(late).toHaveBeenCalledWith(client.sessionData);
-    win.fromRuntime({ type: 'session_data', revision: -1, data: {} });
+    // Only the parent's messages of this channel and instance are read.
+    win.fromRuntime({ type: 'session_data', revision: 9, data: {} }, {});
+    win.fromRuntime({ type: 'session_data', revision: 9, data: {}, instance_id: 'notes.2' });
+    win.fromRuntime({ type: 'session_data', revision: 9, data: {}, namespace: 'lineup.surface.v1' });
     expect(client.sessionData?.revision).toBe(3);
+    // The snapshot is frozen all the way down: a listener cannot change what the next one sees.
+    expect(Object.isFrozen(client.sessionData?.data.focus)).toBe(true);
   });
 
   it('writes one key and resolves with the committed revision, or rejects with the runtime’s code', async () => {
@@ -204,14 +247,43 @@ describe('createMiniAppClient', () => {
     await expect(refused).rejects.toMatchObject({ name: 'MiniAppRequestError', code: 'revision_conflict' });
   });
 
-  it('refuses an invalid write at the call, sending nothing', async () => {
+  it.each([
+    ['a key the channel refuses', (client: Client) => client.writeSessionData('1bad key', 1), 'key'],
+    [
+      'a value over 64 KiB',
+      (client: Client) => client.writeSessionData('draft', 'x'.repeat(66_000)),
+      'value',
+    ],
+    ['a value that is not JSON', (client: Client) => client.writeSessionData('when', new Date(0)), 'value'],
+    ['a UI action name', (client: Client) => client.uiAction('focus start'), 'action'],
+    [
+      'UI action arguments that are not scalars',
+      (client: Client) => client.uiAction('focus.start', { at: { x: 1 } as never }),
+      'arguments.at',
+    ],
+  ])('rejects %s with the runtime’s protocol_invalid and where it is', async (_name, call, path) => {
+    const client = createMiniAppClient({ tools, window: win.view });
+    const refused = call(client);
+    win.refuseLast();
+    const error = await refused.then(
+      () => {
+        throw new Error('resolved');
+      },
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(MiniAppRequestError);
+    expect(error).toMatchObject({ code: 'protocol_invalid' });
+    expect((error as MiniAppRequestError).message).toMatch(new RegExp(`^${path.replace('.', '\\.')}: `));
+    expect((error as MiniAppRequestError).issues[0]).toMatchObject({ path });
+  });
+
+  it('rejects a value postMessage cannot copy at the call, sending nothing', async () => {
     const client = createMiniAppClient({ tools, window: win.view });
     const before = win.posted.length;
-    await expect(client.writeSessionData('1bad key', 1)).rejects.toBeInstanceOf(LineUpProtocolError);
-    await expect(client.writeSessionData('draft', 'x'.repeat(70_000))).rejects.toBeInstanceOf(
-      LineUpProtocolError,
-    );
-    await expect(client.uiAction('focus start')).rejects.toBeInstanceOf(LineUpProtocolError);
+    await expect(client.writeSessionData('draft', () => 1)).rejects.toMatchObject({
+      name: 'MiniAppRequestError',
+      code: 'not_sendable',
+    });
     expect(win.posted).toHaveLength(before);
   });
 
@@ -279,6 +351,13 @@ describe('createMiniAppClient', () => {
       type: 'app_failed',
       error: { code: 'missing_audio', message: 'No audio output.' },
     });
+    const before = win.posted.length;
     expect(() => client.fail('Not A Code')).toThrow(LineUpProtocolError);
+    expect(() => client.fail(`a${'b'.repeat(64)}`)).toThrow(LineUpProtocolError);
+    expect(() => client.fail('no_audio', '😀'.repeat(513))).toThrow(LineUpProtocolError);
+    expect(win.posted).toHaveLength(before);
+    // 512 characters, counted as the runtime counts them (code points).
+    client.fail('no_audio', '😀'.repeat(512));
+    expect(win.posted).toHaveLength(before + 1);
   });
 });

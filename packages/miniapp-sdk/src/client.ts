@@ -5,24 +5,25 @@
  * runtime last committed it, writes single keys, sends local UI actions and hears lifecycle notices.
  *
  * The page never talks to the agent: a handler's result goes back to the runtime, which validates it against
- * the tool's output schema and delivers it (seed 003 §8.6). Every message the client sends is validated with
- * the channel's own rules first, so a bad write fails at the call with a located issue; every message it
- * receives must come from the parent window and pass the same rules for this instance. The page checks with the
- * channel's zod-free parsers (`…Compact` in `@lineup/shared/bridge`), which accept exactly what the runtime's
- * zod parsers accept and cost the page a fraction of the bytes.
+ * the tool's output schema and delivers it. The runtime is the one judge of the channel's rules: it validates
+ * every message the page sends and answers a refused write or UI action with `protocol_invalid` and where the
+ * problem is (a refused result fails its invocation), so the page ships no second copy of those rules. The
+ * client reads only messages from its parent window for this instance, which the runtime validated before
+ * posting them.
  */
 import { LineUpError, LineUpProtocolError } from '@lineup/shared';
 import {
+  MINIAPP_ERROR_CODE_PATTERN,
   MINIAPP_INSTANCE_PARAMETER,
+  MINIAPP_MAX_ERROR_CODE_LENGTH,
+  MINIAPP_MAX_ERROR_MESSAGE_LENGTH,
   MINIAPP_NAMESPACE,
   type MiniAppError,
   type MiniAppLifecyclePhase,
-  type MiniAppMessageFromFrame,
+  type MiniAppMessageToFrame,
   type MiniAppSessionData,
   type MiniAppToolInvocationMessage,
   type MiniAppUIActionArguments,
-  parseMiniAppMessageFromFrameCompact as parseMiniAppMessageFromFrame,
-  parseMiniAppMessageToFrameCompact as parseMiniAppMessageToFrame,
 } from '@lineup/shared/bridge';
 import type { AgentTools } from './agent-tool.js';
 
@@ -55,13 +56,22 @@ export interface SessionDataSnapshot {
   readonly data: MiniAppSessionData;
 }
 
-/** The runtime refused a request, or did not answer in time (`code` `timeout`). */
+/**
+ * The runtime refused a request, or it could not be sent or answered: `code` is the runtime's (`protocol_invalid`
+ * for a key, value, action or argument the channel refuses, with `issues` saying where; `revision_conflict`,
+ * `reserved_key`, …) or the client's (`timeout`, `closed`, `not_sendable` for a value that is not data).
+ */
 export class MiniAppRequestError extends LineUpError {
   override readonly name = 'MiniAppRequestError';
   constructor(error: MiniAppError) {
-    super(error.code, error.message ?? error.code);
+    super(error.code, error.message ?? error.code, {
+      // The channel carries where and what kind, never a sentence per place: the error's message says the first.
+      issues: (error.issues ?? []).map(({ path, code }) => ({ path, code, message: REFUSED_HERE })),
+    });
   }
 }
+
+const REFUSED_HERE = 'The runtime refused the value here; the error message says why for the first place.';
 
 export interface MiniAppClient {
   readonly instanceId: string;
@@ -73,8 +83,8 @@ export interface MiniAppClient {
   onLifecycle(listener: (phase: MiniAppLifecyclePhase) => void): () => void;
   /**
    * Writes one key of the session data; resolves with the new revision once the runtime committed it. With
-   * `baseRevision`, the write applies only at that revision. Rejects with `LineUpProtocolError` for a key or
-   * value the channel refuses (nothing is sent) and with `MiniAppRequestError` when the runtime refuses.
+   * `baseRevision`, the write applies only at that revision. Rejects with `MiniAppRequestError` when the runtime
+   * refuses: `protocol_invalid` (with `issues`) for a key or value the channel refuses, nothing written.
    */
   writeSessionData(
     key: string,
@@ -83,7 +93,10 @@ export interface MiniAppClient {
   ): Promise<number>;
   /** Sends a local UI action (seed 003 §3: its own entry point, never an agent tool call). */
   uiAction(action: string, args?: MiniAppUIActionArguments): Promise<void>;
-  /** Tells the runtime this app cannot start; its activation fails. */
+  /**
+   * Tells the runtime this app cannot start; its activation fails. Throws `LineUpProtocolError` (nothing sent)
+   * for a code that is not snake_case of at most 64 characters or a message over 512.
+   */
   fail(code: string, message?: string): void;
   /** Stops listening; pending requests reject, running handlers are aborted. */
   close(): void;
@@ -121,31 +134,32 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
     { resolve: (revision: number | undefined) => void; reject: (error: Error) => void; timer: unknown }
   >();
 
-  /** Validates a message for the runtime, then posts it; throws `LineUpProtocolError` for an invalid one. */
-  const send = (message: Record<string, unknown>): void => {
-    const checked: MiniAppMessageFromFrame = parseMiniAppMessageFromFrame(
-      { namespace: MINIAPP_NAMESPACE, instance_id: instanceId, ...message },
-      instanceId,
-    );
-    post(checked, '*');
-  };
+  /** Posts a message for the runtime (which validates it); throws what `postMessage` throws for a value that is not data. */
+  const send = (message: Record<string, unknown>): void =>
+    post({ namespace: MINIAPP_NAMESPACE, instance_id: instanceId, ...message }, '*');
 
   /** Sends a request; settles with the runtime's `request_result` (its revision), or on a timeout or close. */
   const request = (message: Record<string, unknown>) =>
     new Promise<number | undefined>((resolve, reject) => {
       if (closed) throw new MiniAppRequestError({ code: 'closed', message: 'The client is closed.' });
       const requestId = `r${nextRequest++}`;
-      send({ ...message, request_id: requestId });
-      pending.set(requestId, {
-        resolve,
-        reject,
-        timer: view.setTimeout(() => {
-          pending.delete(requestId);
-          reject(
-            new MiniAppRequestError({ code: 'timeout', message: 'The runtime did not answer in time.' }),
-          );
-        }, timeoutMs),
-      });
+      // Waiting before sending: a runtime in the same thread may answer within the send.
+      const timer = view.setTimeout(() => {
+        pending.delete(requestId);
+        reject(new MiniAppRequestError({ code: 'timeout', message: 'The runtime did not answer in time.' }));
+      }, timeoutMs);
+      pending.set(requestId, { resolve, reject, timer });
+      try {
+        send({ ...message, request_id: requestId });
+      } catch {
+        pending.delete(requestId);
+        view.clearTimeout(timer);
+        // A function, a symbol or a DOM node cannot be copied to the runtime (a DataCloneError, which may quote it).
+        throw new MiniAppRequestError({
+          code: 'not_sendable',
+          message: 'Only JSON data can be sent: the value could not be copied to the runtime.',
+        });
+      }
     });
 
   const runInvocation = async (message: MiniAppToolInvocationMessage): Promise<void> => {
@@ -178,32 +192,34 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
               },
             },
       );
-    } catch (error) {
-      if (!(error instanceof LineUpProtocolError)) throw error;
-      // A result the channel cannot carry (too large) is an invalid result, not silence.
+    } catch {
+      // A result that cannot be copied to the runtime is an invalid result, not silence (one the channel refuses,
+      // too large or not JSON, the runtime fails itself).
       send({
         ...base,
         status: 'error',
-        error: { code: 'invalid_output', message: 'The result is larger than the channel allows.' },
+        error: { code: 'invalid_output', message: 'The result could not be copied to the runtime.' },
       });
     }
   };
 
   const onMessage = (event: { source: unknown; data: unknown }): void => {
-    if (closed || event.source !== parent) return;
-    let message: ReturnType<typeof parseMiniAppMessageToFrame>;
-    try {
-      message = parseMiniAppMessageToFrame(event.data, instanceId);
-    } catch (error) {
-      if (error instanceof LineUpProtocolError) return;
-      throw error;
-    }
+    // Only the runtime's messages for this instance (it validated each before posting it).
+    const message = event.data as MiniAppMessageToFrame | null;
+    if (
+      closed ||
+      event.source !== parent ||
+      typeof message !== 'object' ||
+      message?.namespace !== MINIAPP_NAMESPACE ||
+      message.instance_id !== instanceId
+    )
+      return;
     switch (message.type) {
       case 'tool_invocation':
         void runInvocation(message);
         return;
       case 'session_data': {
-        snapshot = Object.freeze({ revision: message.revision, data: message.data });
+        snapshot = Object.freeze({ revision: message.revision, data: deepFreeze(message.data) });
         for (const listener of [...dataListeners]) listener(snapshot);
         return;
       }
@@ -266,6 +282,21 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
       await request({ type: 'ui_action', action, arguments: args });
     },
     fail(code, message) {
+      // Checked here, where the author calls: the runtime answers a refused app_failed with nothing.
+      const refuse = (path: string, text: string) => {
+        throw new LineUpProtocolError([{ path, code: 'invalid_value', message: text }]);
+      };
+      if (
+        typeof code !== 'string' ||
+        code.length > MINIAPP_MAX_ERROR_CODE_LENGTH ||
+        !MINIAPP_ERROR_CODE_PATTERN.test(code)
+      )
+        refuse('code', 'A code is snake_case, starting with a letter, at most 64 characters.');
+      if (
+        message !== undefined &&
+        (typeof message !== 'string' || [...message].length > MINIAPP_MAX_ERROR_MESSAGE_LENGTH)
+      )
+        refuse('message', 'A message is a string of at most 512 characters.');
       send({ type: 'app_failed', error: message === undefined ? { code } : { code, message } });
     },
     close() {
@@ -280,4 +311,13 @@ export function createMiniAppClient(options: MiniAppClientOptions): MiniAppClien
       pending.clear();
     },
   };
+}
+
+/** `value` and everything in it frozen: the snapshot a listener gets cannot be changed under the next one. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }

@@ -4,21 +4,17 @@
  * through the output schema. It never throws; a failure is a stable code for the runtime.
  */
 
-import { MAX_DESCRIBED_PLACES, type RefusedPlace, UI_ISSUE_CODES, zodIssuePlace } from '@lineup/shared';
+import { MAX_DESCRIBED_PLACES, type RefusedPlace, zodIssuePlace } from '@lineup/shared';
 import {
-  MINIAPP_ISSUE_PATH_PATTERN,
-  MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH,
   MINIAPP_MAX_ERROR_ISSUES,
   MINIAPP_MAX_ERROR_MESSAGE_LENGTH,
   type MiniAppErrorIssue,
+  miniAppErrorIssue,
 } from '@lineup/shared/bridge';
 import type { AgentToolDescriptor } from '@lineup/shared/protocol';
 import type { z } from 'zod';
 import type { AgentToolDefinition, AgentToolOutcome, AgentTools } from './agent-tool.js';
 
-const ISSUE_CODES: ReadonlySet<string> = new Set(UI_ISSUE_CODES);
-/** A quoted key (`["a b"]`): a key that is not a name could be anything the user wrote. */
-const QUOTED_KEY = /\["(?:[^"\\]|\\.)*"\]/g;
 /** A key that may be named (it is a name, as in the schema): any other is `[*]`. */
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
 
@@ -29,16 +25,7 @@ const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
  */
 function refusedPlaces(issues: readonly z.core.$ZodIssue[]): MiniAppErrorIssue[] {
   const places: MiniAppErrorIssue[] = [];
-  const add = (path: string, code: string) => {
-    const safe = path.replace(QUOTED_KEY, '[*]');
-    places.push({
-      path:
-        safe.length <= MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH && MINIAPP_ISSUE_PATH_PATTERN.test(safe)
-          ? safe
-          : '$',
-      code: (ISSUE_CODES.has(code) ? code : 'invalid_value') as MiniAppErrorIssue['code'],
-    });
-  };
+  const add = (path: string, code: string) => places.push(miniAppErrorIssue(path, code));
   for (const issue of issues) {
     // The code and path `fromZodIssue` gives, without the message it writes for people (the channel carries
     // only the code); a path longer than an issue path may be ends in `…`, which names no place (`$`).

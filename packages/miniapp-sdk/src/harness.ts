@@ -3,7 +3,9 @@
  * entry as the runtime would (`index.html#lineup-instance=<id>`) and speaks the runtime's end of
  * `lineup.miniapp.v1`: it answers `app_ready` with the session data, commits writes (with `base_revision`),
  * accepts UI actions, sends lifecycle notices, and calls each tool from a form — a handler tool through the
- * page's client, a runtime built-in through a small imitation of it. Nothing here is part of a build.
+ * page's client, a runtime built-in through a small imitation of it. It judges every message of the page with
+ * the runtime's own parser and answers a refused one as the runtime does (`answerRefusedMiniAppMessage`), so a
+ * bad write fails here as it would in a host. Nothing here is part of a build.
  *
  * It is a mock, not the runtime: no agent, no persistence (a reload starts a new session), no permission or
  * activation checks, and the built-ins only imitate what the runtime projects into the session data.
@@ -13,6 +15,8 @@ import type { MiniAppManifest } from '@lineup/shared/protocol';
 
 /** Where `vite` (dev) serves the harness. */
 export const HARNESS_PATH = '/__lineup/';
+/** The virtual module through which the harness page imports the channel's parser (served by the plugin). */
+export const HARNESS_CHANNEL_MODULE = 'lineup:harness-channel';
 
 /** `<`, `>` and `&` escaped so JSON can sit inside a `<script>` element. */
 function scriptJSON(value: unknown): string {
@@ -31,8 +35,8 @@ pre, output { display: block; white-space: pre-wrap; word-break: break-word; fon
 `;
 
 /**
- * The runtime's end of the channel, in the page. Plain ES2020 with no imports: it is sent as it is.
- * `manifest`, `namespace` and `parameter` are given as JSON.
+ * The runtime's end of the channel, in the page: a module script, sent as it is, whose one import (`channel`, the
+ * parser) Vite serves. `manifest`, `namespace` and `parameter` are given as JSON.
  */
 const SCRIPT = String.raw`
 const SILENT_AFTER_MS = 5000;
@@ -65,10 +69,30 @@ function commit(key, value) {
   showSession();
 }
 
+function refused(data, error) {
+  if (error === null || typeof error !== 'object' || error.code !== 'protocol_invalid') throw error;
+  if (data === null || typeof data !== 'object' || data.namespace !== namespace) return;
+  log('refused ' + String(data.type) + ': ' + error.message);
+  const answer = channel.answerRefusedMiniAppMessage(data, instanceId, error);
+  if (answer === undefined) return;
+  if (answer.kind === 'request') {
+    frame.contentWindow.postMessage(answer.message, '*');
+    return;
+  }
+  const settle = waiting.get(answer.invocationId);
+  waiting.delete(answer.invocationId);
+  if (settle) settle({ status: 'error', error: { code: answer.code, message: error.message } });
+}
+
 window.addEventListener('message', (event) => {
-  const message = event.data;
-  if (event.source !== frame.contentWindow || message === null || typeof message !== 'object') return;
-  if (message.namespace !== namespace || message.instance_id !== instanceId) return;
+  if (event.source !== frame.contentWindow) return;
+  let message;
+  try {
+    message = channel.parseMiniAppMessageFromFrame(event.data, instanceId);
+  } catch (error) {
+    refused(event.data, error);
+    return;
+  }
   switch (message.type) {
     case 'app_ready':
       ready = true;
@@ -248,7 +272,8 @@ export function harnessPage(manifest: MiniAppManifest, base: string): string {
 <h2>Log</h2>
 <ol id="log" data-testid="log"></ol>
 </aside>
-<script>
+<script type="module">
+import * as channel from ${scriptJSON(`${base.endsWith('/') ? base : `${base}/`}@id/__x00__${HARNESS_CHANNEL_MODULE}`)};
 const manifest = ${scriptJSON(manifest)};
 const namespace = ${scriptJSON(MINIAPP_NAMESPACE)};
 const parameter = ${scriptJSON(MINIAPP_INSTANCE_PARAMETER)};

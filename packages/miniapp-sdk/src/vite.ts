@@ -15,6 +15,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isLineUpError, LineUpError } from '@lineup/shared';
 import { type BundleFile, fileIntegrity } from '@lineup/shared/protocol';
 import {
@@ -30,7 +31,7 @@ import {
 } from 'vite';
 import type { AgentTools } from './agent-tool.js';
 import { DEV_BUNDLE_PATH, devBundleMiddleware } from './dev-bundle.js';
-import { HARNESS_PATH, harnessPage } from './harness.js';
+import { HARNESS_CHANNEL_MODULE, HARNESS_PATH, harnessPage } from './harness.js';
 import { generateManifest, MINIAPP_MANIFEST_FILE, type MiniAppInfo, manifestText } from './manifest.js';
 
 export { DEV_BUNDLE_PATH, HARNESS_PATH };
@@ -69,6 +70,7 @@ const TOOLS_ENVIRONMENT = 'lineup_tools';
 /** The virtual module of the precomputed descriptors a page built by the plugin imports. */
 const DESCRIPTORS_MODULE = 'lineup:miniapp-descriptors';
 const RESOLVED_DESCRIPTORS_MODULE = `\0${DESCRIPTORS_MODULE}`;
+const RESOLVED_HARNESS_CHANNEL_MODULE = `\0${HARNESS_CHANNEL_MODULE}`;
 
 function isAgentTools(value: unknown): value is AgentTools {
   return (
@@ -254,9 +256,10 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
     resolveId: {
       order: 'pre',
       // Only these two ids reach the hook (Rolldown skips the JS call for every other import).
-      filter: { id: [/^lineup:miniapp-descriptors$/, /^@lineup\/miniapp-sdk$/] },
+      filter: { id: [/^lineup:miniapp-descriptors$/, /^lineup:harness-channel$/, /^@lineup\/miniapp-sdk$/] },
       async handler(source, importer) {
         if (source === DESCRIPTORS_MODULE) return RESOLVED_DESCRIPTORS_MODULE;
+        if (source === HARNESS_CHANNEL_MODULE) return RESOLVED_HARNESS_CHANNEL_MODULE;
         // A page of this build gets the SDK entry that takes the descriptors computed here (page.ts).
         if (source !== '@lineup/miniapp-sdk' || !active() || this.environment.config.consumer !== 'client')
           return null;
@@ -266,8 +269,18 @@ export function lineupMiniApp(options: LineUpMiniAppPluginOptions): Plugin {
       },
     },
     load: {
-      filter: { id: /^\0lineup:miniapp-descriptors$/ },
+      filter: { id: [/^\0lineup:miniapp-descriptors$/, /^\0lineup:harness-channel$/] },
       async handler(id) {
+        if (id === RESOLVED_HARNESS_CHANNEL_MODULE) {
+          // The mock runtime judges the page's messages with the runtime's own parser, found from this package
+          // (an app need not depend on @lineup/shared itself).
+          const bridge = await this.resolve('@lineup/shared/bridge', fileURLToPath(import.meta.url), {
+            skipSelf: true,
+          });
+          if (bridge === null)
+            this.error('@lineup/miniapp-sdk: @lineup/shared/bridge could not be resolved.');
+          return `export { answerRefusedMiniAppMessage, parseMiniAppMessageFromFrame } from ${JSON.stringify(bridge.id)};\n`;
+        }
         if (id !== RESOLVED_DESCRIPTORS_MODULE) return null;
         let tools: AgentTools;
         try {

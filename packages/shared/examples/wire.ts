@@ -1,4 +1,9 @@
-import { parseMiniAppMessageToFrameCompact, parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
+import { LineUpProtocolError } from '@lineup/shared';
+import {
+  answerRefusedMiniAppMessage,
+  parseMiniAppMessageFromFrame,
+  parseSurfaceMessageFromFrame,
+} from '@lineup/shared/bridge';
 import { parseEnvelope, readEnvelopeText, wireIssues } from '@lineup/shared/protocol';
 
 // Agent → client: validate the envelope and its payload; unknown types are never executed.
@@ -48,11 +53,21 @@ const event = parseSurfaceMessageFromFrame(
 );
 console.log(event.type); // 'event'
 
-// Runtime → MiniApp page, checked in the page without zod: the same rules as parseMiniAppMessageToFrame, at a
-// fraction of the page's bytes (what @lineup/miniapp-sdk uses). It throws LineUpProtocolError naming the first
-// problem.
-const notice = parseMiniAppMessageToFrameCompact(
-  { namespace: 'lineup.miniapp.v1', type: 'lifecycle', instance_id: 'pomodoro.1', phase: 'background' },
-  'pomodoro.1',
-);
-console.log(notice.type); // 'lifecycle'
+// MiniApp page → runtime: the runtime judges every message of the page, and answers a refused write or UI action
+// with where the problem is (the page ships no copy of the rules).
+const write = {
+  namespace: 'lineup.miniapp.v1',
+  type: 'session_data_write',
+  instance_id: 'pomodoro.1',
+  request_id: 'r1',
+  key: '1st',
+  value: true,
+};
+try {
+  parseMiniAppMessageFromFrame(write, 'pomodoro.1');
+} catch (error) {
+  if (!(error instanceof LineUpProtocolError)) throw error;
+  const answer = answerRefusedMiniAppMessage(write, 'pomodoro.1', error);
+  if (answer?.kind === 'request' && answer.message.status === 'error')
+    console.log(answer.message.error.code, answer.message.error.issues); // 'protocol_invalid' [{ path: 'key', code: 'invalid_value' }]
+}

@@ -88,7 +88,7 @@ describe('README examples', () => {
       ['unsupported'],
       ['call_9', 'payload.inventory_revision'],
       ['event'],
-      ['lifecycle'],
+      ['protocol_invalid', [{ path: 'key', code: 'invalid_value' }]],
     ]);
   });
 

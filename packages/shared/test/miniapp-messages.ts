@@ -1,7 +1,6 @@
 /**
- * The MiniApp channel's test messages, shared by the zod parsers' tests (`miniapp.test.ts`) and the zod-free
- * page parsers' (`miniapp-compact.test.ts`): builders of one valid message per type, the valid messages at
- * their exact limits, and one rejection row per rule (with the zod parser's issue code and path).
+ * The MiniApp channel's test messages (`miniapp.test.ts`): builders of one valid message per type, the valid
+ * messages at their exact limits, and one rejection row per rule (with the parser's issue code and path).
  */
 
 import {

@@ -81,6 +81,18 @@ const tools = defineAgentTools({
       risk: 'display_only',
       handler: () => ({ items: [{ count: 1 }, { count: 'secret' as unknown as number }] }),
     },
+    huge: {
+      contractVersion: '1.0',
+      description: 'Returns more than the channel carries.',
+      input: z.strictObject({}),
+      output: z.strictObject({ text: z.string() }),
+      callModel: 'command',
+      timeoutMs: 5_000,
+      activation: 'app_ready',
+      risk: 'display_only',
+      // Over the 64 KiB of a result, within the bytes of a whole message: refused at `result`.
+      handler: () => ({ text: 'x'.repeat(66_000) }),
+    },
     fail: {
       contractVersion: '1.0',
       description: 'Throws.',
@@ -455,6 +467,42 @@ describe('session data and UI actions from the page', () => {
     expect(await runtime.sessionData(CONVERSATION, 'notes')).toMatchObject({ revision: 6 });
     const written = (await db.getAll('audit')).filter((entry) => entry.type === 'session_data_written');
     expect(written.map((entry) => entry.detail)).toEqual(['draft', 'count', 'big', 'big2', 'big3', 'big4']);
+  });
+
+  it('answers a write or UI action the channel refuses with protocol_invalid and where; nothing is written', async () => {
+    const page = await readyPage();
+    const audited = await db.count('audit');
+    const refusal = (pending: Promise<unknown>) =>
+      pending.then(
+        () => {
+          throw new Error('resolved');
+        },
+        (error: unknown) =>
+          error as { code: string; message: string; issues: { path: string; code: string }[] },
+      );
+    const badKey = await refusal(page.client.writeSessionData('1st', 1));
+    expect(badKey).toMatchObject({ name: 'MiniAppRequestError', code: 'protocol_invalid' });
+    expect(badKey.message).toMatch(/^key: /);
+    expect(badKey.issues.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: 'key', code: 'invalid_value' },
+    ]);
+    const notJSON = await refusal(page.client.writeSessionData('when', new Map([[1, 2]])));
+    expect(notJSON).toMatchObject({ code: 'protocol_invalid' });
+    expect(notJSON.issues[0]?.path).toBe('value');
+    const action = await refusal(page.client.uiAction('notes.highlight', { at: [1] as never }));
+    expect(action).toMatchObject({ code: 'protocol_invalid' });
+    expect(action.issues[0]?.path).toBe('arguments.at');
+    expect(page.rejected).toHaveLength(3);
+    expect(uiActions['notes.highlight']).not.toHaveBeenCalled();
+    expect(await runtime.sessionData(CONVERSATION, 'notes')).toMatchObject({ revision: 0, data: {} });
+    expect(await db.count('audit')).toBe(audited);
+  });
+
+  it('ends a call at once as invalid_output when the handler’s result is more than the channel carries', async () => {
+    const page = await readyPage();
+    await runtime.receive(CONVERSATION, toolCall('c2', 'notes.huge'));
+    await vi.waitFor(async () => expect((await answers()).at(-1)).toMatch(/^c2 invalid_output /));
+    expect(page.rejected.at(-1)?.message).toMatch(/^result: /);
   });
 
   it('runs a declared UI action with the page instance, refuses an unknown one, and audits both', async () => {

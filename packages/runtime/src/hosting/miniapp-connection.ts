@@ -5,13 +5,17 @@
  * `event.source`), so a host that is not a browser page can carry the channel its own way.
  *
  * Every message from the page is parsed for this instance (`parseMiniAppMessageFromFrame`); a message that
- * fails is dropped and reported, never half-used. What the page may do it does through the runtime's own
+ * fails is reported and never half-used: it is only answered when it names what to answer
+ * (`answerRefusedMiniAppMessage`: a write or UI action gets a `protocol_invalid` error saying where, a
+ * `tool_return` fails its invocation), since the runtime is the one judge of the channel's rules and the page
+ * ships no copy of them. What the page may do it does through the runtime's own
  * entry points, which decide from persisted facts: `app_ready`/`app_failed` (activation), `tool_return`
  * (a handler's outcome, still checked against the output schema), `session_data_write` (one key, optionally
  * at a base revision) and `ui_action` (a local UI action). The page never reaches the agent.
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import {
+  answerRefusedMiniAppMessage,
   MINIAPP_NAMESPACE,
   type MiniAppLifecyclePhase,
   type MiniAppMessageFromFrame,
@@ -80,6 +84,7 @@ export class MiniAppConnection {
     } catch (error) {
       if (!(error instanceof LineUpProtocolError)) throw error;
       this.#options.onRejected?.(error);
+      await this.#answerRefused(data, error);
       return;
     }
     try {
@@ -170,6 +175,24 @@ export class MiniAppConnection {
           await this.#runtime.uiAction(this.target, message.action, message.arguments),
         );
         return;
+    }
+  }
+
+  /** Answers a refused message that names a request or an invocation of this instance (nothing else is read). */
+  async #answerRefused(data: unknown, error: LineUpProtocolError): Promise<void> {
+    const answer = answerRefusedMiniAppMessage(data, this.target.instanceId, error);
+    if (answer === undefined) return;
+    if (answer.kind === 'request') {
+      this.#post(answer.message);
+      return;
+    }
+    try {
+      await this.#runtime.completeInvocation(this.target, answer.invocationId, {
+        status: 'error',
+        code: answer.code,
+      });
+    } catch (failure) {
+      this.#options.onError?.(failure);
     }
   }
 

@@ -1,6 +1,5 @@
 /**
- * The bounds and id patterns both iframe channels share, without zod (`channel.ts` builds its schemas from them;
- * the zod-free MiniApp parser of a page, `miniapp-compact.ts`, checks with them).
+ * The bounds and id patterns both iframe channels share, without zod (`channel.ts` builds its schemas from them).
  */
 
 /** UTF-16 code units of an instance id (seed 000 §4.1). */

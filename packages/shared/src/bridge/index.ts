@@ -13,11 +13,13 @@ export type {
 export { BRIDGE_LIMITS } from './channel.js';
 // lineup.miniapp.v1
 export {
+  answerRefusedMiniAppMessage,
   MINIAPP_CHANNEL_LIMITS,
   MINIAPP_INSTANCE_PARAMETER,
   MINIAPP_ISSUE_PATH_PATTERN,
   MINIAPP_LIFECYCLE_PHASES,
   MINIAPP_NAMESPACE,
+  MINIAPP_PROTOCOL_INVALID,
   MINIAPP_SDK_ERROR_CODES,
   type MiniAppError,
   type MiniAppErrorIssue,
@@ -33,6 +35,7 @@ export {
   MiniAppMessageToFrameSchema,
   type MiniAppReadyMessage,
   MiniAppReadyMessageSchema,
+  type MiniAppRefusalAnswer,
   type MiniAppRequestResultMessage,
   MiniAppRequestResultMessageSchema,
   type MiniAppSdkErrorCode,
@@ -54,17 +57,16 @@ export {
   parseMiniAppMessageFromFrame,
   parseMiniAppMessageToFrame,
 } from './miniapp.js';
-// lineup.miniapp.v1 without zod, for a MiniApp page (the same rules; the first problem only)
-export {
-  parseMiniAppMessageFromFrameCompact,
-  parseMiniAppMessageToFrameCompact,
-} from './miniapp-compact.js';
 // The bounds of a lineup.miniapp.v1 error by name (MINIAPP_CHANNEL_LIMITS has them too): a bundler inlines them
 export {
+  MAX_ERROR_CODE_LENGTH as MINIAPP_MAX_ERROR_CODE_LENGTH,
   MAX_ERROR_ISSUE_PATH_LENGTH as MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH,
   MAX_ERROR_ISSUES as MINIAPP_MAX_ERROR_ISSUES,
   MAX_ERROR_MESSAGE_LENGTH as MINIAPP_MAX_ERROR_MESSAGE_LENGTH,
+  MINIAPP_ERROR_CODE_PATTERN,
 } from './miniapp-constants.js';
+// A channel issue (path and code, never a value), zod-free: what a page's dispatcher and the runtime's refusals carry
+export { miniAppErrorIssue } from './miniapp-issues.js';
 // lineup.surface.v1
 export {
   MCP_VIEW_CHANNEL_LIMITS,

@@ -1,8 +1,12 @@
 /**
  * The constants of `lineup.miniapp.v1` without zod: its namespace, bounds, name patterns and closed sets. The
- * channel's zod schemas (`miniapp.ts`) and its zod-free page parser (`miniapp-compact.ts`) both read them here.
+ * channel's zod schemas (`miniapp.ts`) read them here, and a MiniApp page reads the few it needs without
+ * pulling in the schemas.
  */
 import { MAX_ACTION_ARGUMENT_BYTES, MAX_ACTION_ARGUMENTS, MAX_STATE_BYTES } from '../limits/ui-limits.js';
+
+/** An error code on the channel: snake_case, starting with a letter (`not_found`). */
+export { TOKEN_PATTERN as MINIAPP_ERROR_CODE_PATTERN } from '../names/patterns.js';
 
 export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
 
@@ -10,8 +14,8 @@ export const MINIAPP_NAMESPACE = 'lineup.miniapp.v1';
 export const MINIAPP_INSTANCE_PARAMETER = 'lineup-instance';
 
 /*
- * The bounds of the MiniApp channel, one constant each: the page parser (`miniapp-compact.ts`) reads these, so
- * a page's bundler writes the numbers in place and leaves out those it does not read. `MINIAPP_CHANNEL_LIMITS`
+ * The bounds of the MiniApp channel, one constant each, so a page's bundler writes the numbers it reads in place
+ * and leaves out those it does not read. `MINIAPP_CHANNEL_LIMITS`
  * names them all. Seed 003 names none; each is a judgment stated here once.
  */
 /** UTF-16 code units of a method, UI action name or app scope. */

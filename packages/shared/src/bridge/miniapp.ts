@@ -52,6 +52,7 @@ import {
   MINIAPP_SESSION_KEY_PATTERN,
   MINIAPP_TO_FRAME_MAX_BYTES,
 } from './miniapp-constants.js';
+import { miniAppErrorIssue } from './miniapp-issues.js';
 
 export {
   MINIAPP_CHANNEL_LIMITS,
@@ -330,4 +331,76 @@ export function parseMiniAppMessageToFrame(
     parseShape(TO_FRAME, input, { budget: TO_FRAME_BUDGET }, LineUpProtocolError),
     expectedInstanceId,
   );
+}
+
+/**
+ * How the runtime answers a message from a frame that `parseMiniAppMessageFromFrame` refused, when the message
+ * says whom to answer — so the page learns of its mistake at once, with where it is, instead of waiting out a
+ * timeout:
+ * - `request`: a `session_data_write` or `ui_action` gets this `request_result` error: code `protocol_invalid`,
+ *   the refusal's message (bounded) and its first issues as the channel carries them (paths into the message,
+ *   such as `key` or `value.items[2]`, and codes; never a value);
+ * - `invocation`: an `ok` `tool_return` whose result the channel refuses (over its bytes, not JSON data) ends its
+ *   invocation as `invalid_output`, the handler's result that could not be delivered. An `error` return the
+ *   channel refuses ends nothing: the SDK writes those within the rules, so one that breaks them is not the
+ *   SDK's, and the call goes on to its own end (its timeout, or a valid return).
+ * Only the envelope and the one id are read, through own data properties (a getter never runs), each checked
+ * by its own rule: namespace, the expected instance, the type, then the id. Anything else gets no answer.
+ */
+export type MiniAppRefusalAnswer =
+  | { readonly kind: 'request'; readonly message: MiniAppRequestResultMessage }
+  | { readonly kind: 'invocation'; readonly invocationId: string; readonly code: 'invalid_output' };
+
+/** The code of a `request_result` error for a request the channel refused. */
+export const MINIAPP_PROTOCOL_INVALID = 'protocol_invalid';
+
+/** See `MiniAppRefusalAnswer`; `undefined` when the refused message names nothing of `expectedInstanceId` to answer. */
+export function answerRefusedMiniAppMessage(
+  input: unknown,
+  expectedInstanceId: string,
+  error: LineUpProtocolError,
+): MiniAppRefusalAnswer | undefined {
+  const field = (key: string): unknown => {
+    const descriptor = Object.getOwnPropertyDescriptor(input, key);
+    return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
+  };
+  const id = (value: unknown): value is string =>
+    typeof value === 'string' && BridgeMessageIdSchema.safeParse(value).success;
+  try {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+    if (field('namespace') !== MINIAPP_NAMESPACE || field('instance_id') !== expectedInstanceId)
+      return undefined;
+    const type = field('type');
+    if (type === 'session_data_write' || type === 'ui_action') {
+      const requestId = field('request_id');
+      if (!id(requestId)) return undefined;
+      const issues = error.issues
+        .slice(0, MINIAPP_CHANNEL_LIMITS.maxErrorIssues)
+        .map((issue) => miniAppErrorIssue(issue.path, issue.code));
+      const max = MINIAPP_CHANNEL_LIMITS.maxErrorMessageLength;
+      return {
+        kind: 'request',
+        message: {
+          namespace: MINIAPP_NAMESPACE,
+          type: 'request_result',
+          instance_id: expectedInstanceId,
+          request_id: requestId,
+          status: 'error',
+          error: {
+            code: MINIAPP_PROTOCOL_INVALID,
+            message: error.message.length <= max ? error.message : `${error.message.slice(0, max - 1)}…`,
+            ...(issues.length === 0 ? {} : { issues }),
+          },
+        },
+      };
+    }
+    if (type === 'tool_return' && field('status') === 'ok') {
+      const invocationId = field('invocation_id');
+      return id(invocationId) ? { kind: 'invocation', invocationId, code: 'invalid_output' } : undefined;
+    }
+    return undefined;
+  } catch {
+    // Only a Proxy's trap can throw while its own properties are read.
+    return undefined;
+  }
 }

@@ -4,9 +4,9 @@
  */
 
 /*
- * The limits a MiniApp page reads (the SDK's zod-free channel parser, `bridge/miniapp-compact.ts`, and the
- * issues and errors it throws), one constant each, so that a page's bundler writes the numbers in place and
- * leaves out the frozen objects below, which name them with the rest. Each figure is written here only.
+ * The limits a MiniApp page may read (through the channel's constants and the issues and errors it builds), one
+ * constant each, so that a page's bundler writes the numbers in place and leaves out the frozen objects below,
+ * which name them with the rest. Each figure is written here only.
  */
 /** `UI_LIMITS.maxStateBytes`: UTF-8 bytes of a complete state object serialized as JSON. */
 export const MAX_STATE_BYTES = 262_144;

@@ -1,6 +1,6 @@
 /**
  * The name patterns as plain regular expressions, without zod: what `names.ts` and `dsl/scalars.ts` build their
- * schemas from, and what the zod-free MiniApp channel parser (`bridge/miniapp-compact.ts`) checks with.
+ * schemas from, and what a MiniApp page checks with where it checks by itself (an error code of `fail`).
  */
 
 /**
