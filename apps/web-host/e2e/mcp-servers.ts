@@ -13,7 +13,7 @@ export const MCP_CORPUS = [
   { package: '@modelcontextprotocol/server-basic-solid', bin: 'mcp-server-basic-solid', port: 3414 },
   { package: '@modelcontextprotocol/server-basic-svelte', bin: 'mcp-server-basic-svelte', port: 3415 },
   { package: '@modelcontextprotocol/server-basic-vue', bin: 'mcp-server-basic-vue', port: 3416 },
-  // Data views (Chart.js, React, WebGL), and two whose view is larger than the host keeps.
+  // Data views (Chart.js, React, WebGL), and the two largest views (614 and 706 KiB, kept since the 1 MiB default).
   {
     package: '@modelcontextprotocol/server-budget-allocator',
     bin: 'mcp-budget-allocator-server',

@@ -16,7 +16,9 @@ import { benchPageScript } from './page-script.ts';
  * 2. opening the kept view to its `ui/initialize` in a contained Surface frame against a bare sandboxed `srcdoc`
  *    frame, with a frame loaded for it (cold) and with a spare frame loaded ahead (warm), and a bare sandboxed frame
  *    loaded ahead with no containment that writes the same HTML into itself (the least a frame loaded ahead costs);
- * 3. showing a view the host prepared ahead (initialized out of sight) against the same bare frame.
+ * 3. showing a view the host prepared ahead (initialized out of sight) against the same bare frame;
+ * 4. the same three opens for the largest view of the corpus (`server-sheet-music`, 706 KiB, kept since the 1 MiB
+ *    default), against a bare frame of the same HTML and against the small view of (2) in the same run.
  * It asserts nothing about time: the figures are the report.
  */
 
@@ -25,6 +27,9 @@ const PAGE = fileURLToPath(new URL('./mcp-speed-page.ts', import.meta.url));
 const PORT = Number(process.env.PORT ?? 4199);
 const PAGE_PATH = '/__mcp-bench';
 const SERVER_PORT = 3431;
+/** The largest view of the corpus (706 KiB), served beside the small one. */
+const LARGE_BIN = 'mcp-sheet-music-server';
+const LARGE_PORT = 3432;
 const ROUNDS = Number(process.env.LINEUP_MCP_ROUNDS ?? 40);
 
 const median = (values: readonly number[]) => {
@@ -44,29 +49,34 @@ const spread = (ratios: readonly number[]) => {
 };
 
 let server: PreviewServer;
-let mcp: ChildProcess;
+const servers: ChildProcess[] = [];
 
-const answers = () =>
-  fetch(`http://127.0.0.1:${SERVER_PORT}/mcp`, { method: 'OPTIONS' }).then(
+const answers = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/mcp`, { method: 'OPTIONS' }).then(
     () => true,
     () => false,
   );
 
 test.beforeAll(async () => {
   const [corpus] = MCP_CORPUS;
-  // Another process on the port would be measured in place of the server started here.
-  if (await answers())
-    throw new Error(
-      `Port ${SERVER_PORT} is taken: stop what listens there (an earlier bench's server?) first.`,
+  for (const [bin, port] of [
+    [corpus.bin, SERVER_PORT],
+    [LARGE_BIN, LARGE_PORT],
+  ] as const) {
+    // Another process on the port would be measured in place of the server started here.
+    if (await answers(port))
+      throw new Error(`Port ${port} is taken: stop what listens there (an earlier bench's server?) first.`);
+    // In a process group of its own: the shell and the server it starts stop together (afterAll).
+    servers.push(
+      spawn(bin, [], {
+        cwd: APP_ROOT,
+        env: { ...process.env, PORT: String(port) },
+        stdio: 'ignore',
+        shell: true,
+        detached: true,
+      }),
     );
-  // In a process group of its own: the shell and the server it starts stop together (afterAll).
-  mcp = spawn(corpus.bin, [], {
-    cwd: APP_ROOT,
-    env: { ...process.env, PORT: String(SERVER_PORT) },
-    stdio: 'ignore',
-    shell: true,
-    detached: true,
-  });
+  }
   const script = await benchPageScript(PAGE, 'mcpSpeedPage');
   server = await preview({
     root: APP_ROOT,
@@ -86,21 +96,38 @@ test.beforeAll(async () => {
       },
     ],
   });
-  // The server is up once it answers.
-  for (let attempt = 0; attempt < 100 && !(await answers()); attempt++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // The servers are up once they answer.
+  for (const port of [SERVER_PORT, LARGE_PORT])
+    for (let attempt = 0; attempt < 100 && !(await answers(port)); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
 test.afterAll(async () => {
-  if (mcp?.pid !== undefined) {
-    try {
-      process.kill(-mcp.pid, 'SIGTERM');
-    } catch {
-      // Gone already.
+  for (const mcp of servers)
+    if (mcp.pid !== undefined) {
+      try {
+        process.kill(-mcp.pid, 'SIGTERM');
+      } catch {
+        // Gone already.
+      }
     }
-  }
   await server?.close();
 });
+
+/** The three ways a kept view opens, for the server at `url` (a fresh page for each, as the test above does). */
+async function openAllWays(page: import('@playwright/test').Page, url: string, rounds: number) {
+  const result: Record<'cold' | 'warm' | 'prepared', OpenTimings> = {} as never;
+  for (const mode of ['cold', 'warm', 'prepared'] as const) {
+    await page.goto(`http://127.0.0.1:${PORT}${PAGE_PATH}`);
+    await page.waitForFunction(() => window.lineupMcpBench !== undefined);
+    result[mode] = (await page.evaluate(
+      ([address, count, how]) =>
+        window.lineupMcpBench.opens(address as string, count as number, how as 'cold' | 'warm' | 'prepared'),
+      [url, rounds, mode] as const,
+    )) as OpenTimings;
+  }
+  return result;
+}
 
 test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs a bare frame', async ({
   page,
@@ -185,4 +212,26 @@ test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs
   ];
   console.log(`\n[mcp bench]\n${report.join('\n')}\n`);
   expect(calls.pipeline.length).toBe(ROUNDS);
+});
+
+test('MCP: the largest view of the corpus (706 KiB) opened vs a bare frame of it, and vs the small view', async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  const rounds = Math.min(ROUNDS, 20);
+  const small = await openAllWays(page, `http://127.0.0.1:${SERVER_PORT}/mcp`, rounds);
+  const large = await openAllWays(page, `http://127.0.0.1:${LARGE_PORT}/mcp`, rounds);
+  const ratio = (a: readonly number[], b: readonly number[]) => (median(a) / median(b)).toFixed(2);
+  const report = (['cold', 'warm', 'prepared'] as const).map((mode) => {
+    const what = {
+      cold: 'a frame loaded for it, to ui/initialize (Surface aim ≤ 1.2× bare)',
+      warm: 'a spare frame loaded ahead, to ui/initialize',
+      prepared: 'prepared ahead: shown, bound, tool input sent, next frame painted',
+    }[mode];
+    return `${mode} — ${what}: large ${ms(median(large[mode].contained))} (p95 ${ms(p95(large[mode].contained))}) · bare srcdoc of it ${ms(median(large[mode].bare))} · ratio ${ratio(large[mode].contained, large[mode].bare)}× · small view ${ms(median(small[mode].contained))} (large ÷ small ${ratio(large[mode].contained, small[mode].contained)}×)`;
+  });
+  console.log(
+    `\n[mcp bench: the largest view]\nrounds: ${large.cold.contained.length} opens each way\n${report.join('\n')}\n`,
+  );
+  expect(large.cold.contained.length).toBe(rounds);
 });

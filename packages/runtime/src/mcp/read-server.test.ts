@@ -146,6 +146,37 @@ describe('readMcpServer with the official SDK on both ends', () => {
     expect(error.subject).toBe('ui://get-time/mcp-app.html');
   });
 
+  it('keeps a view of 1 MiB by default (the largest ext-apps examples are 614 and 706 KiB), and refuses one byte more', async () => {
+    const sized = (bytes: number) => {
+      const head = '<!doctype html><html><body><p>Large</p><!--';
+      const tail = '--></body></html>';
+      return `${head}${'x'.repeat(bytes - head.length - tail.length)}${tail}`;
+    };
+    const serve = (html: string) =>
+      sdkServer({
+        name: 'Large view',
+        tools: [
+          {
+            name: 'show',
+            description: 'Shows the large view.',
+            _meta: { ui: { resourceUri: 'ui://large/view.html' } },
+            run: () => ({ content: [{ type: 'text', text: 'shown' }] }),
+          },
+        ],
+        resources: [{ uri: 'ui://large/view.html', text: html }],
+      });
+    expect(MCP_SERVER_LIMITS.defaultMaxViewBytes).toBe(1_048_576);
+    const largest = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes));
+    const { files } = await readMcpServer(largest.url, { connect: largest.connect });
+    expect([...files.values()].map((bytes) => bytes.byteLength)).toEqual([
+      MCP_SERVER_LIMITS.defaultMaxViewBytes,
+    ]);
+    const over = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes + 1));
+    const error = await refusal(readMcpServer(over.url, { connect: over.connect }));
+    expect(error.code).toBe('view_refused');
+    expect(error.message).toContain('at most 1048576 bytes');
+  });
+
   it("passes the host's view check, and refuses what it refuses", async () => {
     const server = timeServer();
     const seen: string[] = [];
