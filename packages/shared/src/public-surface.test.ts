@@ -240,6 +240,8 @@ describe('@lineup/shared public surface', () => {
       'mcpToolMethods',
       'mcpToolRisk',
       'mcpViewAsksForMore',
+      'mcpViewConnectSource',
+      'mcpViewConnectSourceProblem',
       'parseAgentToolDescriptor',
       'parseEnvelope',
       'parseEnvelopeText',

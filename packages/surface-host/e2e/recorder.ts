@@ -39,13 +39,24 @@ export class Recorder {
   async #listen(): Promise<void> {
     this.#http = createHttpServer((request, response) => {
       this.log.push(`http ${request.method} ${request.url}`);
-      // Answers any navigation with a page that opts in to every CSP, and /204 with No Content.
+      // Answers any navigation with a page that opts in to every CSP (and any page may read it), /204 with No
+      // Content, and /redirect?to=<url> with a redirect there.
       if (request.url?.startsWith('/204')) {
         response.writeHead(204);
         response.end();
         return;
       }
-      response.writeHead(200, { 'content-type': 'text/html', 'allow-csp-from': '*' });
+      if (request.url?.startsWith('/redirect?to=')) {
+        const to = decodeURIComponent(request.url.slice('/redirect?to='.length));
+        response.writeHead(302, { location: to, 'access-control-allow-origin': '*' });
+        response.end();
+        return;
+      }
+      response.writeHead(200, {
+        'content-type': 'text/html',
+        'allow-csp-from': '*',
+        'access-control-allow-origin': '*',
+      });
       response.end('<p>remote</p>');
     });
     this.#http.on('connection', (socket) => {

@@ -81,6 +81,11 @@ export interface SurfaceInlineStart extends SurfaceBundleText {
   /** An MCP App view (`mountMcpView`): its protocol and module scripts. */
   readonly protocol?: 'mcp_app';
   readonly modules?: readonly string[];
+  /**
+   * The sources the view's `connect-src` lists (origins the user granted it, as `mcpViewConnectSource` wrote
+   * them); none by default. Only a frame loaded for the view carries them: a spare frame's policy has none.
+   */
+  readonly connectSources?: readonly string[];
 }
 
 /** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
@@ -166,7 +171,7 @@ export function buildSurfaceDocuments(): SurfaceDocuments {
  */
 export function buildFrameDocuments(start?: SurfaceInlineStart): SurfaceDocuments {
   const nonce = createNonce();
-  const policy = surfaceContentSecurityPolicy(nonce);
+  const policy = surfaceContentSecurityPolicy(nonce, start?.connectSources);
   const head = [
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${policy}">`,

@@ -12,7 +12,7 @@ import type { UIIssue } from '@lineup/shared';
 import { LineUpProtocolError } from '@lineup/shared';
 import { parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
 import { buildFrameDocuments, type SurfaceInlineStart } from './documents.js';
-import { SURFACE_CSP, SURFACE_PERMISSIONS_POLICY, SURFACE_SANDBOX } from './sandbox.js';
+import { SURFACE_PERMISSIONS_POLICY, SURFACE_SANDBOX, surfaceEmbeddedPolicy } from './sandbox.js';
 
 /** What browsers report as the origin of a sandboxed frame without allow-same-origin. */
 const OPAQUE_ORIGIN = 'null';
@@ -48,8 +48,8 @@ export class FrameLink {
     frame.setAttribute('sandbox', SURFACE_SANDBOX);
     frame.setAttribute('allow', SURFACE_PERMISSIONS_POLICY);
     // CSP Embedded Enforcement (Chromium): whatever document the frame holds must accept at least the seed's
-    // policy. The wrapper's own policy is stricter.
-    frame.setAttribute('csp', SURFACE_CSP);
+    // policy (with the origins a view was granted, for a frame loaded for it). The wrapper's own policy is stricter.
+    frame.setAttribute('csp', surfaceEmbeddedPolicy(start?.connectSources));
     frame.setAttribute('referrerpolicy', 'no-referrer');
     frame.className = SURFACE_FRAME_CLASS;
     frame.srcdoc = buildFrameDocuments(start).wrapper;
@@ -321,6 +321,12 @@ export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineSt
     return link;
   }
   const pool = poolOf(document);
+  // A spare's policy grants no origin: a view granted some gets a frame loaded for it.
+  if ((start?.connectSources?.length ?? 0) > 0) {
+    const link = new FrameLink(document, start);
+    container.appendChild(link.frame);
+    return link;
+  }
   const spares = pool.spares.filter((spare) => spare.frame.isConnected);
   const spare = spares.find((candidate) => candidate.port !== null) ?? spares[0];
   let link: FrameLink;

@@ -126,6 +126,43 @@ describe('mountMcpView', () => {
     handle.close();
   });
 
+  it('gives a view granted origins a frame loaded for it, whose policies list exactly those', () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = { html: '<main></main>', css: '', js: '', modules: [] };
+    const handle = mountMcpView(container, {
+      instanceId: 'v3',
+      name: 'Map',
+      view,
+      connectDomains: ['https://Tiles.Example.com/', 'https://tiles.example.com', 'http://127.0.0.1:4000'],
+    });
+    const sources = 'connect-src https://tiles.example.com http://127.0.0.1:4000';
+    expect(handle.frame.getAttribute('csp')).toContain(`${sources};`);
+    // The wrapper and the content it holds carry the policy with the granted sources, and nothing more.
+    expect(handle.frame.srcdoc).toContain(`${sources};`);
+    expect(handle.frame.srcdoc).not.toContain("connect-src 'none'");
+    handle.close();
+    const plain = mountMcpView(container, { instanceId: 'v4', name: 'Plain', view });
+    expect(plain.frame.getAttribute('csp')).toContain("connect-src 'none'");
+    plain.close();
+  });
+
+  it.each([
+    ["'self'"],
+    ['*'],
+    ['https://a.com; script-src *'],
+    ['http://example.com'],
+    ['https://a.com/path'],
+  ])('refuses to grant %s, and mounts nothing', (domain) => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = { html: '<main></main>', css: '', js: '', modules: [] };
+    expect(() =>
+      mountMcpView(container, { instanceId: 'v5', name: 'View', view, connectDomains: [domain] }),
+    ).toThrow(TypeError);
+    expect(container.childElementCount).toBe(0);
+  });
+
   it('its transport refuses what is not a JSON-RPC message, and closes with the view', async () => {
     const container = document.createElement('div');
     document.body.append(container);

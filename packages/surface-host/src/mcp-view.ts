@@ -19,6 +19,7 @@
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { mcpViewConnectSource } from '@lineup/shared/protocol';
 import { canMoveFrames, hiddenHolder } from './frame-link.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
@@ -151,6 +152,14 @@ export interface MountMcpViewOptions {
   readonly initialHeight?: number;
   /** The most a size change may ask for here (default 1,200 CSS pixels). */
   readonly maxHeight?: number;
+  /**
+   * Origins the view may connect to (fetch, XHR, WebSocket, EventSource, beacons): those of its declared
+   * `connectDomains` that the user granted, and no other. Each must be one origin as
+   * `mcpViewConnectSourceProblem` of `@lineup/shared/protocol` allows (`https://api.example.com`,
+   * `wss://*.example.com:443`; `http:` only on the loopback host; never a keyword); a `TypeError` says which is not.
+   * None by default. A view granted any gets a frame loaded for it: a spare frame's policy grants nothing.
+   */
+  readonly connectDomains?: readonly string[];
 }
 
 export interface McpViewHandle {
@@ -174,6 +183,7 @@ export interface McpViewHandle {
 
 /** Mounts an MCP App view in `container`. Throws `LineUpProtocolError` for a view a frame cannot run. */
 export function mountMcpView(container: HTMLElement, options: MountMcpViewOptions): McpViewHandle {
+  const connectSources = [...new Set((options.connectDomains ?? []).map(mcpViewConnectSource))];
   const waiting: McpJsonRpcMessage[] = [];
   let transportClosed = false;
   const transport: McpViewTransport = {
@@ -205,6 +215,7 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       modules: options.view.modules,
       maxBytes: options.maxBytes ?? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
       onMessage: deliver,
+      ...(connectSources.length === 0 ? {} : { connectSources }),
     },
   );
   // Messages that came before the bridge connected are handed on once it listens.

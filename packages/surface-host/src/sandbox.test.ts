@@ -1,9 +1,11 @@
 /** The policy builder and the markup a Surface can never hold. */
 import { describe, expect, it } from 'vitest';
 import {
+  SURFACE_CSP,
   SURFACE_FORBIDDEN_ELEMENTS,
   SURFACE_FORBIDDEN_MARKUP,
   surfaceContentSecurityPolicy,
+  surfaceEmbeddedPolicy,
 } from './sandbox.js';
 
 const NONCE = 'AbCdEfGhIjKlMnOpQrStUv==';
@@ -19,6 +21,31 @@ describe('surfaceContentSecurityPolicy', () => {
       expect(() => surfaceContentSecurityPolicy(nonce)).toThrow(/base64 of 16 bytes/);
     },
   );
+});
+
+describe('the policies of a view granted origins', () => {
+  const granted = ['https://api.example.com', 'http://127.0.0.1:3000'];
+  const directives = (policy: string) => policy.split('; ');
+
+  it('lists exactly the granted sources in connect-src, and changes no other directive', () => {
+    const plain = directives(surfaceContentSecurityPolicy(NONCE));
+    const open = directives(surfaceContentSecurityPolicy(NONCE, granted));
+    expect(plain).toContain("connect-src 'none'");
+    expect(open).toContain('connect-src https://api.example.com http://127.0.0.1:3000');
+    expect(open.filter((directive) => !directive.startsWith('connect-src'))).toEqual(
+      plain.filter((directive) => !directive.startsWith('connect-src')),
+    );
+    expect(open).toContain("frame-src 'none'");
+    expect(open).toContain("worker-src 'none'");
+  });
+
+  it("asks the frame's document for the same (the frame's csp attribute), or the seed's policy when none is granted", () => {
+    expect(surfaceEmbeddedPolicy()).toBe(SURFACE_CSP);
+    expect(surfaceEmbeddedPolicy([])).toBe(SURFACE_CSP);
+    expect(surfaceEmbeddedPolicy(granted)).toBe(
+      SURFACE_CSP.replace("connect-src 'none'", 'connect-src https://api.example.com http://127.0.0.1:3000'),
+    );
+  });
 });
 
 describe('SURFACE_FORBIDDEN_MARKUP', () => {

@@ -40,6 +40,16 @@ export const SURFACE_TRUSTED_TYPES_POLICY = 'lineup-surface';
 export const SURFACE_OWN_TRUSTED_TYPES_POLICY = 'lineup-surface-own';
 
 /**
+ * `SURFACE_CSP` with `connect-src` listing `connect` (sources `mcpViewConnectSource` of `@lineup/shared/protocol`
+ * wrote), or `SURFACE_CSP` itself when it is empty: what a frame's `csp` attribute requires of its document.
+ */
+export function surfaceEmbeddedPolicy(connect: readonly string[] = []): string {
+  return connect.length === 0
+    ? SURFACE_CSP
+    : SURFACE_CSP.replace("connect-src 'none'", `connect-src ${connect.join(' ')}`);
+}
+
+/**
  * The policy of a Surface's wrapper and content documents: `SURFACE_CSP`, with
  * - `script-src` narrowed to the frame's nonce, which only the host's prelude and the bundle script it creates
  *   carry (`'unsafe-inline'` stays for the letter of the seed; a browser ignores it when a nonce is present), so
@@ -47,14 +57,16 @@ export const SURFACE_OWN_TRUSTED_TYPES_POLICY = 'lineup-surface-own';
  * - `frame-src`/`child-src 'none'`: no frame loads, and a navigation of the Surface's own frame is blocked by
  *   its parent, the wrapper, before any request is sent;
  * - no workers, objects, manifests, `<base>` or form targets;
- * - Trusted Types: every HTML parsing sink goes through the containment's default policy.
+ * - Trusted Types: every HTML parsing sink goes through the containment's default policy;
+ * - with `connect` (an MCP App view the user granted origins to), `connect-src` lists exactly those sources: fetch,
+ *   XHR, WebSocket, EventSource and beacons may reach them and nothing else; every other directive stays.
  */
-export function surfaceContentSecurityPolicy(nonce: string): string {
+export function surfaceContentSecurityPolicy(nonce: string, connect: readonly string[] = []): string {
   if (!/^[A-Za-z0-9+/]{22}==$/.test(nonce))
     throw new TypeError('surfaceContentSecurityPolicy: the nonce must be the base64 of 16 bytes.');
   return [
     "default-src 'none'",
-    "connect-src 'none'",
+    connect.length === 0 ? "connect-src 'none'" : `connect-src ${connect.join(' ')}`,
     'img-src data: blob:',
     "style-src 'unsafe-inline'",
     `script-src 'unsafe-inline' 'nonce-${nonce}'`,

@@ -150,6 +150,8 @@ export interface ViewChannel {
   readonly maxBytes: number;
   /** Each valid JSON-RPC message of the view (one object, `jsonrpc: "2.0"`), in order. */
   readonly onMessage: (message: Readonly<Record<string, unknown>>) => void;
+  /** The sources of the view's `connect-src` (checked origins the user granted); none by default. */
+  readonly connectSources?: readonly string[];
 }
 
 /** A mounted frame's handle, with what only a view uses: its messages, and a height the host sets. */
@@ -194,7 +196,13 @@ export function mountSurfaceFrame(
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
   const viewStart =
-    viewChannel === undefined ? {} : { protocol: 'mcp_app' as const, modules: viewChannel.modules };
+    viewChannel === undefined
+      ? {}
+      : {
+          protocol: 'mcp_app' as const,
+          modules: viewChannel.modules,
+          ...(viewChannel.connectSources === undefined ? {} : { connectSources: viewChannel.connectSources }),
+        };
   const link = takeSurfaceFrame(container, { instanceId, ...bundle, ...viewStart });
   const frame = link.frame;
   frame.setAttribute('title', bundle.name);

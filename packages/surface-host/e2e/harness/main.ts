@@ -151,11 +151,18 @@ function attackView(bundle: { html: string; css: string; js: string }): string {
   return `<!doctype html><html><head><style>${bundle.css}</style><script>${report}</script></head><body>${bundle.html}<script type="module">${bundle.js}</script></body></html>`;
 }
 
+/** How a view is mounted: its host context, and the origins it was granted (`connectDomains`). */
+interface ViewContext {
+  readonly theme?: 'light' | 'dark';
+  readonly locale?: string;
+  readonly connectDomains?: readonly string[];
+}
+
 /** Mounts `html` as an MCP App view, with the MCP Apps SDK's AppBridge as the host end (connected at once). */
 function mountView(
   id: string,
   html: string,
-  context: { theme?: 'light' | 'dark'; locale?: string } = {},
+  context: ViewContext = {},
   onLog?: (data: unknown) => void,
   /** Mounted ahead, out of sight (`prepareMcpView`), instead of in its slot. */
   ahead = false,
@@ -165,6 +172,7 @@ function mountView(
     name: `View ${id}`,
     view: mcpViewBundle(html),
     onRejected: (rejection: SurfaceRejection) => mounted.get(id)?.rejections.push(rejection),
+    ...(context.connectDomains === undefined ? {} : { connectDomains: context.connectDomains }),
   };
   const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
   if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
@@ -232,14 +240,14 @@ function mountView(
 
 const harness = {
   /** Mounts an MCP App view (the HTML of a server's `ui://` resource) with the SDK's AppBridge as its host. */
-  mountView(id: string, html: string, context: { theme?: 'light' | 'dark'; locale?: string } = {}) {
+  mountView(id: string, html: string, context: ViewContext = {}) {
     const record = track(id);
     const view = mountView(id, html, context);
     record.handle = view.handle as unknown as SurfaceHandle;
     record.warm = view.handle.ready;
   },
   /** Mounts a view ahead, out of sight (`prepareMcpView`), its bridge connected: `showView` moves it into a slot. */
-  prepareView(id: string, html: string, context: { theme?: 'light' | 'dark'; locale?: string } = {}) {
+  prepareView(id: string, html: string, context: ViewContext = {}) {
     const record = track(id);
     const view = mountView(id, html, context, undefined, true);
     record.handle = view.handle as unknown as SurfaceHandle;

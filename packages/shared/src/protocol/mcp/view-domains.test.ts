@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { mcpViewConnectSource, mcpViewConnectSourceProblem } from './view-domains.js';
+
+describe('mcpViewConnectSourceProblem', () => {
+  it.each([
+    'https://api.weather.com',
+    'wss://realtime.service.com',
+    'https://*.example.com',
+    'https://api.example.com:8443',
+    'https://api.example.com:*',
+    'https://api.example.com/',
+    'HTTPS://API.Example.com',
+    'http://127.0.0.1:3000',
+    'http://localhost:8080',
+    'ws://127.0.0.2:9000',
+    'http://[::1]:3000',
+    'https://[2001:db8::1]',
+    'https://203.0.113.7',
+  ])('grants %s', (domain) => {
+    expect(mcpViewConnectSourceProblem(domain)).toBeUndefined();
+  });
+
+  it.each([
+    ["'self'", /one origin/],
+    ['*', /one origin/],
+    ['https:', /one origin/],
+    ['https://', /one origin/],
+    ['api.example.com', /one origin/],
+    ['https://api.example.com/v1', /one origin/],
+    ['https://api.example.com?x=1', /one origin|not a name/],
+    ['https://a.com; script-src *', /one origin|not a name/],
+    ['https://a.com https://b.com', /one origin/],
+    ['https://a.com,https://b.com', /one origin|not a name/],
+    ["https://a.com'", /not a name/],
+    ['https://user@a.com', /not a name/],
+    ['ftp://a.com', /one origin/],
+    ['data:', /one origin/],
+    ['https://*', /not a name/],
+    ['https://a.*.com', /not a name/],
+    ['https://-a.com', /not a name/],
+    ['https://a.com:0', /port/],
+    ['https://a.com:70000', /port/],
+    ['http://api.example.com', /only on this machine/],
+    ['ws://example.com', /only on this machine/],
+    ['', /1 to 256/],
+    [`https://${'a'.repeat(300)}.com`, /1 to 256/],
+  ])('refuses %s', (domain, reason) => {
+    expect(mcpViewConnectSourceProblem(domain)).toMatch(reason);
+  });
+
+  it('never grants text that could end the directive or add a keyword (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const domain = `https://${text}`;
+        if (mcpViewConnectSourceProblem(domain) === undefined)
+          expect(mcpViewConnectSource(domain)).toMatch(/^https:\/\/[a-z0-9.*:[\]-]+$/);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('mcpViewConnectSource', () => {
+  it('writes the source a policy lists, and throws for one it cannot grant', () => {
+    expect(mcpViewConnectSource('HTTPS://Api.Example.com/')).toBe('https://api.example.com');
+    expect(() => mcpViewConnectSource("'self'")).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The origins an MCP App view may be granted to connect to (its resource's `_meta.ui.csp.connectDomains`, once the
+ * user grants them): each becomes a source of the view frame's `connect-src`, so each is checked here to be exactly
+ * one origin a Content Security Policy reads as intended — never a keyword, a scheme alone, a path, or text that
+ * would end the directive and start another.
+ */
+
+/** Hosts a browser treats as this machine: the only ones a view may reach over plain `http:` or `ws:`. */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+/** A DNS name (its labels, an optional leading `*.` for every subdomain), an IPv4 address, or a bracketed IPv6. */
+const HOST =
+  /^(?:(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+const ORIGIN = /^(https|wss|http|ws):\/\/([^/:]+|\[[^\]]+\])(?::(\d{1,5}|\*))?\/?$/;
+
+/**
+ * Why `domain` cannot be granted as a source of a view's `connect-src`, or undefined when it can: it must be one
+ * origin, `scheme://host[:port]`, with the scheme `https:` or `wss:` (`http:` and `ws:` only on this machine's
+ * loopback host, as a page served over `https:` could not use them anyway), a host that is a name (`*.` may stand
+ * for every subdomain), an IPv4 address or a bracketed IPv6 address, and a port of 1–65535 or `*`. Keywords such as
+ * `'self'` are refused: in a view's frame `'self'` would name the host page's own origin.
+ */
+export function mcpViewConnectSourceProblem(domain: string): string | undefined {
+  if (typeof domain !== 'string' || domain.length === 0 || domain.length > 256)
+    return 'An origin is 1 to 256 characters.';
+  const match = ORIGIN.exec(domain.toLowerCase());
+  if (match === null)
+    return 'Not one origin: write scheme://host or scheme://host:port (https or wss), with no path, keyword or space.';
+  const [, scheme, host, port] = match as unknown as [string, string, string, string | undefined];
+  if (!HOST.test(host)) return 'The host is not a name, an IPv4 address or a bracketed IPv6 address.';
+  if (port !== undefined && port !== '*' && (Number(port) < 1 || Number(port) > 65_535))
+    return 'The port is 1 to 65535, or *.';
+  if ((scheme === 'http' || scheme === 'ws') && !LOOPBACK_HOST.test(host))
+    return `${scheme}: only on this machine (localhost, 127.0.0.1, [::1]); elsewhere use ${scheme}s:.`;
+  return undefined;
+}
+
+/** `domain` as the source a policy lists: lower case, without a trailing `/`. Throws for one that cannot be granted. */
+export function mcpViewConnectSource(domain: string): string {
+  const problem = mcpViewConnectSourceProblem(domain);
+  if (problem !== undefined) throw new TypeError(`${JSON.stringify(domain.slice(0, 256))}: ${problem}`);
+  return domain.toLowerCase().replace(/\/$/, '');
+}

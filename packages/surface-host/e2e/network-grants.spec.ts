@@ -1,0 +1,145 @@
+import { call, expect, test } from './fixtures.ts';
+import { Recorder } from './recorder.ts';
+
+/**
+ * An MCP App view granted origins to connect to (`mountMcpView`'s `connectDomains`), in the hostile-Surface style:
+ * two recording servers on 127.0.0.1, A (granted) and B (not), told apart by their ports, as two domains are. A view
+ * granted A reaches A — its fetch, its beacon — and nothing reaches B: not a fetch, a redirect from A to B, a
+ * beacon, a WebSocket, an EventSource, an image, WebRTC, a worker or a nested frame of A. The controls prove the
+ * suite can fail: the same view granted nothing reaches neither, and granted both reaches B.
+ */
+
+/** Stray connections of an attempt arrive within milliseconds; this is the margin after the view finished. */
+const SETTLE_MS = 400;
+
+/** The view: each attempt in turn, each outcome reported as a log notification (`{ step, outcome }`), then `done`. */
+function grantView(a: string, b: string, bWs: string, turn: number): string {
+  const script = `
+const report = (step, outcome) => window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'grant', data: { step, outcome: String(outcome) } } }, '*');
+const attempt = async (step, run) => { try { report(step, await run()); } catch (error) { report(step, 'refused: ' + (error && error.name)); } };
+await attempt('fetch A', () => fetch(${JSON.stringify(`${a}/hello`)}).then((answer) => answer.text()));
+await attempt('fetch B', () => fetch(${JSON.stringify(`${b}/fetch`)}).then((answer) => answer.status));
+await attempt('redirect A to B', () => fetch(${JSON.stringify(`${a}/redirect?to=${encodeURIComponent(`${b}/redirected`)}`)}).then((answer) => answer.status));
+await attempt('beacon A', () => navigator.sendBeacon(${JSON.stringify(`${a}/beacon`)}, 'a'));
+await attempt('beacon B', () => navigator.sendBeacon(${JSON.stringify(`${b}/beacon`)}, 'b'));
+await attempt('WebSocket B', () => new Promise((resolve, reject) => { const socket = new WebSocket(${JSON.stringify(bWs)}); socket.onopen = () => resolve('open'); socket.onerror = () => reject(new Error('error')); }));
+await attempt('EventSource B', () => new Promise((resolve) => { const source = new EventSource(${JSON.stringify(`${b}/events`)}); source.onerror = () => { source.close(); resolve('error'); }; }));
+await attempt('image B', () => new Promise((resolve) => { const image = new Image(); image.onload = () => resolve('load'); image.onerror = () => resolve('error'); image.src = ${JSON.stringify(`${b}/image`)}; }));
+await attempt('WebRTC', () => typeof RTCPeerConnection === 'function' ? new RTCPeerConnection({ iceServers: [{ urls: ${JSON.stringify(`turn:127.0.0.1:${turn}?transport=tcp`)}, username: 'u', credential: 'c' }] }) && 'made' : 'no RTCPeerConnection');
+await attempt('worker', () => typeof Worker === 'function' ? new Worker(URL.createObjectURL(new Blob(['fetch(${JSON.stringify(`${b}/worker`)})']))) && 'made' : 'no Worker');
+await attempt('nested frame of A', () => { const frame = document.createElement('iframe'); frame.src = ${JSON.stringify(`${a}/frame`)}; document.body.append(frame); return 'appended'; });
+report('done', true);
+`;
+  return `<!doctype html><html><body><main>grants</main><script type="module">${script}</script></body></html>`;
+}
+
+async function outcomes(page: import('@playwright/test').Page, id: string) {
+  await expect
+    .poll(
+      async () =>
+        ((await call(page, 'viewState', id))?.logs ?? []).some(
+          (entry) => (entry as { step?: string }).step === 'done',
+        ),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  await page.waitForTimeout(SETTLE_MS);
+  const logs = ((await call(page, 'viewState', id))?.logs ?? []) as { step: string; outcome: string }[];
+  return Object.fromEntries(logs.map(({ step, outcome }) => [step, outcome]));
+}
+
+let granted: Recorder;
+test.beforeEach(async () => {
+  granted = await Recorder.start();
+});
+test.afterEach(async () => {
+  await granted.close();
+});
+
+const origin = (recorder: Recorder) => `http://127.0.0.1:${recorder.httpPort}`;
+const leaked = (recorder: Recorder) => {
+  const traffic = recorder.traffic();
+  return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets;
+};
+
+for (const how of ['mounted', 'prepared ahead'] as const)
+  test(`a view granted A (${how}) reaches A, and nothing reaches B`, async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    const a = origin(granted);
+    const b = origin(recorder);
+    const html = grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, recorder.tcpPorts[0] as number);
+    if (how === 'mounted') await call(page, 'mountView', 'g', html, { connectDomains: [a] });
+    else {
+      await call(page, 'prepareView', 'g', html, { connectDomains: [a] });
+      await call(page, 'showView', 'g');
+    }
+    const seen = await outcomes(page, 'g');
+    // A answered the view, and got its beacon (sendBeacon says true whether or not the policy lets it go: only
+    // the recorders tell).
+    expect(seen['fetch A']).toBe('<p>remote</p>');
+    expect(granted.log).toContain('http GET /hello');
+    expect(granted.log).toContain('http POST /beacon');
+    // The redirect's first request reached A; its target, on B, was never asked for.
+    expect(granted.log.some((line) => line.startsWith('http GET /redirect?to='))).toBe(true);
+    for (const step of ['fetch B', 'redirect A to B', 'WebSocket B']) expect(seen[step]).toMatch(/^refused/);
+    expect(seen['EventSource B']).toBe('error');
+    expect(seen['image B']).toBe('error');
+    expect(seen.WebRTC).toBe('no RTCPeerConnection');
+    expect(seen.worker).toBe('no Worker');
+    expect(seen['nested frame of A']).toMatch(/^refused/);
+    expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
+    // Nothing else of the view reached A: no frame, no worker.
+    const requests = granted.log.filter((line) => /^http /.test(line));
+    expect(requests).toHaveLength(3);
+    expect(requests).toEqual(
+      expect.arrayContaining([
+        'http GET /hello',
+        'http POST /beacon',
+        expect.stringMatching(/^http GET \/redirect/),
+      ]),
+    );
+  });
+
+test('control: the same view granted nothing reaches neither A nor B', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  const a = origin(granted);
+  const b = origin(recorder);
+  await call(page, 'mountView', 'n', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1));
+  const seen = await outcomes(page, 'n');
+  expect(seen['fetch A']).toMatch(/^refused/);
+  expect(leaked(granted), granted.traffic().log.join('\n')).toBe(0);
+  expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
+});
+
+test('control: granted A and B, the view reaches B — the recorder sees what a grant lets through', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  const a = origin(granted);
+  const b = origin(recorder);
+  await call(page, 'mountView', 'ab', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1), {
+    connectDomains: [a, b],
+  });
+  const seen = await outcomes(page, 'ab');
+  expect(seen['fetch B']).toBe('200');
+  expect(recorder.log).toContain('http GET /fetch');
+  expect(recorder.log).toContain('http GET /redirected');
+  expect(leaked(recorder)).toBeGreaterThan(0);
+});
+
+test("a granted view's frame is loaded for it, and its policy lists the grant; a spare frame's lists none", async ({
+  harnessPage: page,
+}) => {
+  await call(page, 'mountView', 'p', '<!doctype html><main>p</main>', {
+    connectDomains: ['https://api.example.com'],
+  });
+  await call(page, 'mountView', 'q', '<!doctype html><main>q</main>');
+  const policy = (id: string) => page.locator(`iframe[data-instance-id="${id}"]`).getAttribute('csp');
+  expect(await policy('p')).toContain('connect-src https://api.example.com;');
+  expect(await policy('q')).toContain("connect-src 'none';");
+  expect(await call(page, 'wasWarm', 'p')).toBe(false);
+});
