@@ -36,6 +36,8 @@ export async function startTestMcpServer(spec: {
   readonly name: string;
   readonly tools: readonly TestTool[];
   readonly views?: Readonly<Record<string, string>>;
+  /** A view's resource `_meta` (what it declares: `ui.csp`, `ui.permissions`), by its URI. */
+  readonly viewMeta?: Readonly<Record<string, Record<string, unknown>>>;
 }): Promise<TestMcpServer> {
   const calls: string[] = [];
   let tools = spec.tools;
@@ -62,7 +64,14 @@ export async function startTestMcpServer(spec: {
       );
     for (const [uri, html] of Object.entries(spec.views ?? {}))
       server.registerResource(uri, uri, { mimeType: VIEW_MIME }, async () => ({
-        contents: [{ uri, mimeType: VIEW_MIME, text: html }],
+        contents: [
+          {
+            uri,
+            mimeType: VIEW_MIME,
+            text: html,
+            ...(spec.viewMeta?.[uri] === undefined ? {} : { _meta: spec.viewMeta[uri] }),
+          },
+        ],
       }));
     return server;
   });

@@ -242,6 +242,8 @@ describe('@lineup/shared public surface', () => {
       'mcpViewAsksForMore',
       'mcpViewConnectSource',
       'mcpViewConnectSourceProblem',
+      'mcpViewGrantableSources',
+      'mcpViewGrantedSources',
       'parseAgentToolDescriptor',
       'parseEnvelope',
       'parseEnvelopeText',

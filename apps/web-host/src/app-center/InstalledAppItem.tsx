@@ -175,7 +175,7 @@ export function InstalledAppItem({
       {record.kind === 'mcp_server' && <ServerTrust center={center} record={record} />}
       <GrantList center={center} name={name} grants={app.grants} />
       {record.kind === 'mcp_server' ? (
-        <McpServerParts name={name} manifest={record.manifest} />
+        <McpServerParts name={name} record={record} center={center} />
       ) : (
         <>
           <h3 className="host__app-section">{text.apps.surfacesTitle}</h3>

@@ -1,16 +1,28 @@
-import { type McpServerManifest, mcpViewAsksForMore } from '@lineup/shared/protocol';
+import type { AppRecord } from '@lineup/runtime';
+import {
+  mcpViewConnectSourceProblem,
+  mcpViewGrantableSources,
+  mcpViewGrantedSources,
+} from '@lineup/shared/protocol';
 import { useText } from '../i18n/LanguageProvider.tsx';
+import type { AppCenter as AppCenterModel } from './app-center.ts';
 import { formatBytes } from './installed-apps.ts';
 
-/** An MCP server's views (what each declared it needs, and that it gets none of it) and its view-only tools. */
+/**
+ * An MCP server's views — what each declared it needs, the origins the user may let it connect to (all or nothing
+ * for the view, revocable here; nothing by default), and what it never gets — and its view-only tools.
+ */
 export function McpServerParts({
   name,
-  manifest,
+  record,
+  center,
 }: {
   readonly name: string;
-  readonly manifest: McpServerManifest;
+  readonly record: Extract<AppRecord, { kind: 'mcp_server' }>;
+  readonly center: AppCenterModel;
 }) {
   const text = useText();
+  const { manifest } = record;
   const sizes = new Map(manifest.files.map((file) => [file.path, file.size]));
   return (
     <>
@@ -21,8 +33,13 @@ export function McpServerParts({
         <ul className="host__tools" aria-label={`${name} ${text.apps.mcp.viewsTitle}`}>
           {manifest.views.map((view) => {
             const { declared } = view;
+            const grantable = mcpViewGrantableSources(declared);
+            const granted = mcpViewGrantedSources(declared, record.consent?.network?.[view.id]);
+            // What it declared that no view gets: other domains, origins that cannot be granted, devices.
             const domains = [
-              ...declared.connect_domains,
+              ...declared.connect_domains.filter(
+                (domain) => mcpViewConnectSourceProblem(domain) !== undefined,
+              ),
               ...declared.resource_domains,
               ...declared.frame_domains,
               ...declared.base_uri_domains,
@@ -39,7 +56,25 @@ export function McpServerParts({
                 <span className="host__tool-meta">
                   {text.apps.mcp.viewSize(formatBytes(sizes.get(view.path) ?? 0))}
                 </span>
-                {mcpViewAsksForMore(declared) && (
+                {grantable.length > 0 && (
+                  <div className="host__view-network">
+                    <p className="host__app-hint">
+                      {granted.length > 0
+                        ? text.apps.mcp.connectGranted(granted)
+                        : text.apps.mcp.connectAsked(grantable)}
+                    </p>
+                    <button
+                      type="button"
+                      aria-label={
+                        granted.length > 0 ? undefined : text.apps.mcp.connectLabel(view.uri, grantable)
+                      }
+                      onClick={() => void center.setViewNetwork(record.id, view.id, granted.length === 0)}
+                    >
+                      {granted.length > 0 ? text.apps.mcp.stopConnect : text.apps.mcp.allowConnect}
+                    </button>
+                  </div>
+                )}
+                {needs.length > 0 && (
                   <p className="host__app-hint">{text.apps.mcp.asksFor(needs.join(' · '))}</p>
                 )}
               </li>

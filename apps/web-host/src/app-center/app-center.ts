@@ -306,6 +306,14 @@ export class AppCenter {
     return this.#consentChange(() => this.#registry.setTrusted(appId, trusted));
   }
 
+  /**
+   * Lets a view of an MCP server connect to every origin it declared that can be granted (`granted`), or to none
+   * again: its next mount gets the change (a view already shown keeps the frame it has).
+   */
+  setViewNetwork(appId: string, viewId: string, granted: boolean): Promise<void> {
+    return this.#consentChange(() => this.#registry.setViewNetwork(appId, viewId, granted));
+  }
+
   /** Accepts the change of an MCP server's tool that a refresh held back: the agent is offered it again. */
   acceptToolChange(appId: string, method: string): Promise<void> {
     return this.#consentChange(() => this.#registry.acceptToolChange(appId, method));

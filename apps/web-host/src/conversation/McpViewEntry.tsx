@@ -18,13 +18,19 @@
  * - Closing the view (its close button, or the entry going away) asks it to tear down, then removes the frame.
  */
 import type { CapabilityRecord } from '@lineup/runtime';
-import { type McpViewDeclarations, mcpViewAsksForMore } from '@lineup/shared/protocol';
+import {
+  type McpViewDeclarations,
+  mcpViewAsksForMore,
+  mcpViewConnectSource,
+  mcpViewConnectSourceProblem,
+  mcpViewGrantedSources,
+} from '@lineup/shared/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useLanguage, useText } from '../i18n/LanguageProvider.tsx';
 import { useRuntime } from '../runtime.tsx';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { proposeDraft } from './drafts.ts';
-import { McpViewSession, mcpViewKey, readMcpViewSource } from './mcp-views.ts';
+import { installedViewKey, McpViewSession, readMcpViewSource } from './mcp-views.ts';
 import type { Entry } from './model.ts';
 
 type ViewEntry = Extract<Entry, { kind: 'mcp_view' }>;
@@ -79,9 +85,24 @@ export function McpViewEntry({
     let session: McpViewSession | null = null;
     const { registry, host, capabilities, mcpViews } = runtime;
     /** Binds the view shown to this call: its requests, its input and result, and a view ready for the next. */
-    const begin = (opened: McpViewSession, server: string, declared: McpViewDeclarations) => {
+    const begin = (
+      opened: McpViewSession,
+      server: string,
+      declared: McpViewDeclarations,
+      granted: readonly string[],
+    ) => {
       session = opened;
-      setAsksForMore(mcpViewAsksForMore(declared));
+      // What it declared beyond what it was granted: a view granted all it asked for runs as it asked.
+      setAsksForMore(
+        mcpViewAsksForMore({
+          ...declared,
+          connect_domains: declared.connect_domains.filter(
+            (domain) =>
+              mcpViewConnectSourceProblem(domain) !== undefined ||
+              !granted.includes(mcpViewConnectSource(domain)),
+          ),
+        }),
+      );
       const state = { session: opened, initialized: false, resultSent: false };
       live.current = state;
       // The view acts for its call only once the user allowed the call: before, it gets no input, and what it asks
@@ -134,14 +155,17 @@ export function McpViewEntry({
     const container = slot.current;
     const prepared =
       app?.kind === 'mcp_server' && kept !== undefined && container !== null
-        ? mcpViews.take(
-            mcpViewKey({ appId: app.id, manifest: app.manifest, view: kept, serverTool: entry.serverTool }),
-          )
+        ? mcpViews.take(installedViewKey(app, kept, entry.serverTool))
         : undefined;
     if (prepared !== undefined && container !== null && app !== undefined && kept !== undefined) {
       mcpViews.setWidth(container.clientWidth);
       prepared.show(container);
-      begin(prepared, app.manifest.name, kept.declared);
+      begin(
+        prepared,
+        app.manifest.name,
+        kept.declared,
+        mcpViewGrantedSources(kept.declared, app.consent?.network?.[kept.id]),
+      );
     }
     // Otherwise the view is read from the verified files and mounted here.
     else
@@ -155,7 +179,7 @@ export function McpViewEntry({
             { language: languageRef.current, width: slot.current.clientWidth },
             instanceIdOf(entry),
           ) as McpViewSession;
-          begin(opened, source.manifest.name, source.view.declared);
+          begin(opened, source.manifest.name, source.view.declared, source.connectDomains);
         })
         .catch((error: unknown) => {
           if (active) setProblem(error instanceof Error ? error.message : String(error));

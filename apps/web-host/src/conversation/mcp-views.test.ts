@@ -69,6 +69,7 @@ function registryOf(host: FakeHost) {
       return {
         manifest: app.manifest as never,
         files: new Map([['views/main.html', new TextEncoder().encode('<main>view</main>')]]),
+        connectSources: new Map<string, readonly string[]>(),
       };
     },
   };
@@ -129,6 +130,10 @@ describe('PreparedMcpViews', () => {
     expect(views.take(mcpViewKey({ ...source, serverTool: 'other' }))).toBeUndefined();
     expect(
       views.take(mcpViewKey({ ...source, manifest: { ...source.manifest, integrity: OTHER_INTEGRITY } })),
+    ).toBeUndefined();
+    // A view prepared before the user let it connect somewhere never serves a call after.
+    expect(
+      views.take(mcpViewKey({ ...source, connectDomains: ['https://api.example.com'] })),
     ).toBeUndefined();
     expect(views.size).toBe(1);
   });

@@ -16,7 +16,12 @@
  * view's own SDK would give up on them soon after.
  */
 import type { AppRecord, AppRegistry } from '@lineup/runtime';
-import type { AgentToolDescriptor, McpServerManifest, McpView } from '@lineup/shared/protocol';
+import {
+  type AgentToolDescriptor,
+  type McpServerManifest,
+  type McpView,
+  mcpViewGrantedSources,
+} from '@lineup/shared/protocol';
 import { type McpViewHandle, mcpViewBundle, mountMcpView, prepareMcpView } from '@lineup/surface-host';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { HostLanguage } from '../i18n/language.ts';
@@ -48,6 +53,8 @@ export interface McpViewSource {
   readonly html: string;
   /** The server's own name of the tool whose call shows the view. */
   readonly serverTool: string;
+  /** The origins the user let the view connect to (its `connect-src`); none by default. */
+  readonly connectDomains: readonly string[];
 }
 
 /** What a view's requests do once the view is shown beside a call. */
@@ -64,9 +71,31 @@ export interface McpViewBinding {
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
 export function mcpViewKey(
-  source: Pick<McpViewSource, 'appId' | 'manifest' | 'view' | 'serverTool'>,
+  source: Pick<McpViewSource, 'appId' | 'manifest' | 'view' | 'serverTool' | 'connectDomains'>,
 ): string {
-  return JSON.stringify([source.appId, source.manifest.integrity, source.view.id, source.serverTool]);
+  // The grant is part of the key: a view prepared before the user changed it never serves a call after.
+  return JSON.stringify([
+    source.appId,
+    source.manifest.integrity,
+    source.view.id,
+    source.serverTool,
+    source.connectDomains,
+  ]);
+}
+
+/** The key of `view` of the installed server `app` for `serverTool`, with the origins the user granted it now. */
+export function installedViewKey(
+  app: Extract<AppRecord, { kind: 'mcp_server' }>,
+  view: McpView,
+  serverTool: string,
+): string {
+  return mcpViewKey({
+    appId: app.id,
+    manifest: app.manifest,
+    view,
+    serverTool,
+    connectDomains: mcpViewGrantedSources(view.declared, app.consent?.network?.[view.id]),
+  });
 }
 
 /** Reads a kept view of `appId` from the registry (verified against its hash); throws when it is not kept. */
@@ -76,11 +105,18 @@ export async function readMcpViewSource(
   viewId: string,
   serverTool: string,
 ): Promise<McpViewSource> {
-  const { manifest, files } = await registry.mcpViewFiles(appId);
+  const { manifest, files, connectSources } = await registry.mcpViewFiles(appId);
   const view = manifest.views.find((candidate) => candidate.id === viewId);
   const bytes = view === undefined ? undefined : files.get(view.path);
   if (view === undefined || bytes === undefined) throw new Error('The server no longer keeps this view.');
-  return { appId, manifest, view, html: new TextDecoder().decode(bytes), serverTool };
+  return {
+    appId,
+    manifest,
+    view,
+    html: new TextDecoder().decode(bytes),
+    serverTool,
+    connectDomains: connectSources.get(viewId) ?? [],
+  };
 }
 
 interface Waiter {
@@ -119,6 +155,7 @@ export class McpViewSession {
       view: mcpViewBundle(source.html),
       maxHeight: MAX_VIEW_HEIGHT,
       initialHeight: INITIAL_VIEW_HEIGHT,
+      connectDomains: source.connectDomains,
     };
     const handle =
       container === null
@@ -300,7 +337,7 @@ export class PreparedMcpViews {
       const tool = app.manifest.tools.find((candidate) => candidate.executor.view !== undefined);
       const view = app.manifest.views.find((candidate) => candidate.id === tool?.executor.view);
       if (tool?.executor.tool === undefined || view === undefined) continue;
-      const key = mcpViewKey({ appId: app.id, manifest: app.manifest, view, serverTool: tool.executor.tool });
+      const key = installedViewKey(app, view, tool.executor.tool);
       if (this.#prepared.has(key)) continue;
       this.prepareSoon(app.id, view.id, tool.executor.tool);
       room--;

@@ -157,9 +157,16 @@ const en = {
     viewsTitle: 'Views',
     noViews: 'No views.',
     viewSize: (size: string) => `kept, ${size}`,
-    asksFor: (what: string) =>
-      `It declares it needs ${what}; LineUp views run with no network and no device features, so it gets none of it.`,
+    asksFor: (what: string) => `It declares it needs ${what}, which LineUp never gives a view.`,
     network: (domains: readonly string[]) => `network access to ${domains.join(', ')}`,
+    connectAsked: (domains: readonly string[]) =>
+      `It asks to connect to ${domains.join(', ')}. Not allowed: it runs with no network.`,
+    connectGranted: (domains: readonly string[]) =>
+      `Allowed to connect to ${domains.join(', ')}, and to nothing else.`,
+    allowConnect: 'Allow these connections',
+    stopConnect: 'Stop allowing',
+    connectLabel: (uri: string, domains: readonly string[]) =>
+      `Allow these connections: ${uri} to ${domains.join(', ')}`,
     devices: 'device features',
     viewTools: 'Tools only its views call',
     agentOnly: 'not callable from its views',
@@ -311,9 +318,15 @@ const zh: AppCenterText = {
     viewsTitle: '视图',
     noViews: '没有视图。',
     viewSize: (size: string) => `已保存，${size}`,
-    asksFor: (what: string) =>
-      `它声明需要${what}；LineUp 视图在无网络、无设备功能的环境中运行，因此不会获得这些。`,
+    asksFor: (what: string) => `它声明需要${what}；LineUp 从不给视图这些。`,
     network: (domains: readonly string[]) => `访问网络（${domains.join('、')}）`,
+    connectAsked: (domains: readonly string[]) =>
+      `它请求连接 ${domains.join('、')}。未允许：它在无网络的环境中运行。`,
+    connectGranted: (domains: readonly string[]) => `已允许连接 ${domains.join('、')}，且仅限这些。`,
+    allowConnect: '允许这些连接',
+    stopConnect: '停止允许',
+    connectLabel: (uri: string, domains: readonly string[]) =>
+      `允许这些连接：${uri} 连接 ${domains.join('、')}`,
     devices: '设备功能',
     viewTools: '仅供其视图调用的工具',
     agentOnly: '其视图不可调用',

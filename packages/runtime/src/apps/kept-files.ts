@@ -4,7 +4,7 @@
  * verified. A failed check is audited as `bundle_rejected`.
  */
 import type { McpServerManifest, MiniAppManifest } from '@lineup/shared/protocol';
-import type { BundleFileRecord, RegistryTransaction } from '../storage/database.js';
+import type { AppRecord, BundleFileRecord, RegistryTransaction } from '../storage/database.js';
 import { BundleIntegrityError, digestIntegrity } from './bundle.js';
 import { notInstalled } from './registry-errors.js';
 import type { RegistryContext } from './registry-persistence.js';
@@ -52,6 +52,7 @@ export async function verifyKeptFiles(
   context: RegistryContext,
   appId: string,
 ): Promise<{
+  readonly app: AppRecord;
   readonly manifest: MiniAppManifest | McpServerManifest;
   readonly files: ReadonlyMap<string, Uint8Array>;
 }> {
@@ -99,7 +100,7 @@ export async function verifyKeptFiles(
       await recordRejected(context, manifest.id, manifest.version, error);
     throw error;
   }
-  return { manifest, files };
+  return { app, manifest, files };
 }
 
 /** Audits a bundle that failed its check (`bundle_rejected`: the code and the file). */

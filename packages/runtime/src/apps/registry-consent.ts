@@ -6,7 +6,7 @@
  */
 import { canonicalJSONString, LineUpProtocolError } from '@lineup/shared';
 import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
-import { acceptedChange, toolPolicyChange, trustChange } from '../consent/settings.js';
+import { acceptedChange, toolPolicyChange, trustChange, viewNetworkChange } from '../consent/settings.js';
 import {
   type AppConsentSettings,
   type AppRecord,
@@ -78,6 +78,16 @@ export async function setToolPolicy(
 /** See `AppRegistry.setTrusted`. */
 export async function setTrusted(context: RegistryContext, appId: string, trusted: boolean): Promise<void> {
   await changeConsent(context, appId, (app) => trustChange(app, trusted));
+}
+
+/** See `AppRegistry.setViewNetwork`. */
+export async function setViewNetwork(
+  context: RegistryContext,
+  appId: string,
+  viewId: string,
+  granted: boolean,
+): Promise<void> {
+  await changeConsent(context, appId, (app) => viewNetworkChange(app, viewId, granted));
 }
 
 /** See `AppRegistry.acceptToolChange`. */

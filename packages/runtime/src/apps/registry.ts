@@ -31,6 +31,7 @@ import type {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/surface-reference.js';
 import type { ToolPolicyDecision, ToolPolicyRule } from '../consent/policy.js';
+import { viewConnectSources } from '../consent/settings.js';
 import type { AppRecord, CapabilityRecord, RuntimeDatabase, ToolGrantRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { BundlePolicy } from './bundle.js';
@@ -109,6 +110,16 @@ export class AppRegistry {
    */
   acceptToolChange(appId: string, method: string): Promise<void> {
     return consentSettings.acceptToolChange(this.#context, appId, method);
+  }
+
+  /**
+   * Grants a view of an MCP server every origin of its declared `connectDomains` that can be granted (all or nothing
+   * for the view), or takes them back (`granted` false): what `mcpViewFiles` then gives its mounts. Audited
+   * (`consent_settings`, naming the view and the origins); throws for an app that is no MCP server, a view it does
+   * not have, or a grant of a view that declares no origin that can be granted.
+   */
+  setViewNetwork(appId: string, viewId: string, granted: boolean): Promise<void> {
+    return consentSettings.setViewNetwork(this.#context, appId, viewId, granted);
   }
 
   /** The grants the user remembered, each for a conversation and a tool (newest first). */
@@ -224,12 +235,15 @@ export class AppRegistry {
    * mount), with its manifest. Throws `LineUpProtocolError` (`unknown_reference`) for an app that is no MCP server,
    * and `BundleIntegrityError` when a kept view fails its check.
    */
-  async mcpViewFiles(
-    appId: string,
-  ): Promise<{ readonly manifest: McpServerManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
-    const { manifest, files } = await verifyKeptFiles(this.#context, appId);
+  async mcpViewFiles(appId: string): Promise<{
+    readonly manifest: McpServerManifest;
+    readonly files: ReadonlyMap<string, Uint8Array>;
+    /** The origins each view may connect to, by view id: what the user granted that it still declares. */
+    readonly connectSources: ReadonlyMap<string, readonly string[]>;
+  }> {
+    const { app, manifest, files } = await verifyKeptFiles(this.#context, appId);
     if (!('kind' in manifest)) throw notAnMcpServer();
-    return { manifest, files };
+    return { manifest, files, connectSources: viewConnectSources(app) };
   }
 
   /**

@@ -5,6 +5,7 @@
  * one transaction.
  */
 import { LineUpProtocolError } from '@lineup/shared';
+import { mcpViewGrantableSources, mcpViewGrantedSources } from '@lineup/shared/protocol';
 import type { AppConsentSettings, AppRecord, HeldToolChange, McpServerRecord } from '../storage/database.js';
 import type { ToolPolicyDecision } from './policy.js';
 import { claimsOf, consentToolOf, toolDefinitionHash } from './tool-consent.js';
@@ -36,6 +37,48 @@ export function toolPolicyChange(
           [method]: { decision, definitionHash: toolDefinitionHash(app, consentToolOf(tool)), at: now },
         };
   return { consent: { ...app.consent, tools }, detail: `${method} ${decision ?? 'default'}` };
+}
+
+/** The origins each view of `app` may connect to now: what the user granted that the view still declares. */
+export function viewConnectSources(app: AppRecord): ReadonlyMap<string, readonly string[]> {
+  const granted = new Map<string, readonly string[]>();
+  if (app.kind !== 'mcp_server') return granted;
+  for (const view of app.manifest.views) {
+    const sources = mcpViewGrantedSources(view.declared, app.consent?.network?.[view.id]);
+    if (sources.length > 0) granted.set(view.id, sources);
+  }
+  return granted;
+}
+
+/**
+ * The user grants a view of an MCP server every origin of its declared `connectDomains` that can be granted (all or
+ * nothing for the view), or takes them back. Throws for an app that is no MCP server, a view it does not have, or a
+ * grant of a view that declares no origin that can be granted.
+ */
+export function viewNetworkChange(app: AppRecord, viewId: string, granted: boolean): ConsentChange {
+  if (app.kind !== 'mcp_server')
+    throw new LineUpProtocolError([
+      { path: 'appId', code: 'invalid_value', message: 'Only an MCP server has views to grant.' },
+    ]);
+  const view = app.manifest.views.find((candidate) => candidate.id === viewId);
+  if (view === undefined)
+    throw new LineUpProtocolError([
+      { path: 'viewId', code: 'unknown_reference', message: 'This server has no view of this id.' },
+    ]);
+  const sources = mcpViewGrantableSources(view.declared);
+  if (granted && sources.length === 0)
+    throw new LineUpProtocolError([
+      { path: 'viewId', code: 'invalid_value', message: 'This view declares no origin that can be granted.' },
+    ]);
+  const { [viewId]: _previous, ...others } = app.consent?.network ?? {};
+  const { network: _network, ...rest } = app.consent ?? {};
+  const network = granted ? { ...others, [viewId]: sources } : others;
+  return {
+    consent: { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }) },
+    detail: granted
+      ? `view ${view.uri} may connect to ${sources.join(', ')}`
+      : `view ${view.uri} may connect to nothing`,
+  };
 }
 
 /** Whether the user trusts an MCP server's claims. */

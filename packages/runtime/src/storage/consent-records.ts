@@ -21,6 +21,12 @@ export interface AppConsentSettings {
    * definition the user had accepted, to show what changed.
    */
   readonly held?: Readonly<Record<string, HeldToolChange>>;
+  /**
+   * For an MCP server: the origins each view may connect to, by view id — those of its declared `connectDomains`
+   * the user granted (`AppRegistry.setViewNetwork`), as policy sources. None by default. A refresh that declares
+   * more grants nothing more: a view gets the granted origins it still declares.
+   */
+  readonly network?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A changed tool held back from the inventory: what it was when the user last accepted it. */

@@ -77,7 +77,12 @@ export {
   mcpViewAsksForMore,
   parseMcpServerManifest,
 } from './mcp/server.js';
-export { mcpViewConnectSource, mcpViewConnectSourceProblem } from './mcp/view-domains.js';
+export {
+  mcpViewConnectSource,
+  mcpViewConnectSourceProblem,
+  mcpViewGrantableSources,
+  mcpViewGrantedSources,
+} from './mcp/view-domains.js';
 // ui.action / ui.action_result (DSL 1.1 agent callbacks)
 export {
   UI_ACTION_ANSWER_STATUSES,

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mcpViewConnectSource, mcpViewConnectSourceProblem } from './view-domains.js';
+import {
+  mcpViewConnectSource,
+  mcpViewConnectSourceProblem,
+  mcpViewGrantableSources,
+  mcpViewGrantedSources,
+} from './view-domains.js';
 
 describe('mcpViewConnectSourceProblem', () => {
   it.each([
@@ -65,5 +70,32 @@ describe('mcpViewConnectSource', () => {
   it('writes the source a policy lists, and throws for one it cannot grant', () => {
     expect(mcpViewConnectSource('HTTPS://Api.Example.com/')).toBe('https://api.example.com');
     expect(() => mcpViewConnectSource("'self'")).toThrow(TypeError);
+  });
+});
+
+describe('mcpViewGrantableSources and mcpViewGrantedSources', () => {
+  const declared = {
+    connect_domains: [
+      'https://API.example.com/',
+      'https://api.example.com',
+      "'self'",
+      'wss://live.example.com',
+    ],
+  };
+
+  it('offers the origins that can be granted, once each, as a policy lists them', () => {
+    expect(mcpViewGrantableSources(declared)).toEqual(['https://api.example.com', 'wss://live.example.com']);
+    expect(mcpViewGrantableSources({ connect_domains: ["'self'", 'http://example.com'] })).toEqual([]);
+  });
+
+  it('gives what was granted and is still declared, nothing for no grant', () => {
+    expect(mcpViewGrantedSources(declared, undefined)).toEqual([]);
+    expect(mcpViewGrantedSources(declared, ['https://api.example.com', 'https://gone.example.com'])).toEqual([
+      'https://api.example.com',
+    ]);
+    // A grant of an origin the view no longer declares gives nothing; one it newly declares was never granted.
+    expect(
+      mcpViewGrantedSources({ connect_domains: ['https://new.example.com'] }, ['https://api.example.com']),
+    ).toEqual([]);
   });
 });

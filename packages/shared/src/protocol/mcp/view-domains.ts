@@ -40,3 +40,29 @@ export function mcpViewConnectSource(domain: string): string {
   if (problem !== undefined) throw new TypeError(`${JSON.stringify(domain.slice(0, 256))}: ${problem}`);
   return domain.toLowerCase().replace(/\/$/, '');
 }
+
+/**
+ * The origins of a view's declared `connectDomains` (its manifest's `declared.connect_domains`) that can be granted,
+ * as policy sources, without repeats: what a host offers the user to grant, all or nothing for the view.
+ */
+export function mcpViewGrantableSources(declared: { readonly connect_domains: readonly string[] }): string[] {
+  return [
+    ...new Set(
+      declared.connect_domains
+        .filter((domain) => mcpViewConnectSourceProblem(domain) === undefined)
+        .map(mcpViewConnectSource),
+    ),
+  ];
+}
+
+/**
+ * What a view may connect to: of the sources the user granted it, those it still declares (a view refreshed to
+ * declare more gets nothing more; one that declares fewer loses the rest).
+ */
+export function mcpViewGrantedSources(
+  declared: { readonly connect_domains: readonly string[] },
+  granted: readonly string[] | undefined,
+): string[] {
+  if (granted === undefined || granted.length === 0) return [];
+  return mcpViewGrantableSources(declared).filter((source) => granted.includes(source));
+}

@@ -1,0 +1,136 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { addMcpServer, callToolFromConsole, viewFrame } from './mcp-servers.ts';
+import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
+
+/**
+ * Network the user grants an MCP App view, in the built host: a test server whose view declares it needs to connect
+ * to A (a recording server on 127.0.0.1) — and also `'self'` and a CDN, which no view gets. Nothing is granted at
+ * install: the view's request never reaches A. "Allow these connections" in the app center lets the next view
+ * reach A, and only A; "Stop allowing" takes it back. Each change is in the app's audit log.
+ */
+
+// The SDK's client asks the test server for a stream it does not offer (405, logged by the browser).
+test.use({ allowedConsoleErrors: /405 \(Method Not Allowed\)|Content Security Policy|Failed to fetch/ });
+
+let server: TestMcpServer;
+let recorder: Server;
+let requests: string[];
+let origin: string;
+
+/** The view: asks A once it loads, and writes what came back (or that it was refused) on its body. */
+const view = (a: string) =>
+  `<!doctype html><html><body><main>Network view</main><script type="module">
+fetch(${JSON.stringify(`${a}/hello`)}).then((answer) => answer.text()).then(
+  (text) => { document.body.dataset.outcome = 'reached: ' + text; },
+  () => { document.body.dataset.outcome = 'refused'; },
+);
+</script></body></html>`;
+
+test.beforeEach(async () => {
+  requests = [];
+  recorder = createServer((request: IncomingMessage, response: ServerResponse) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
+    response.end('hello from A');
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  const uri = 'ui://network/view.html';
+  server = await startTestMcpServer({
+    name: 'Network',
+    tools: [{ name: 'show', view: uri, run: () => ({ content: [{ type: 'text', text: 'shown' }] }) }],
+    views: { [uri]: view(origin) },
+    viewMeta: {
+      [uri]: {
+        ui: { csp: { connectDomains: [origin, "'self'"], resourceDomains: ['https://cdn.example.com'] } },
+      },
+    },
+  });
+});
+test.afterEach(async () => {
+  await server.close();
+  recorder.closeAllConnections();
+  await new Promise((resolve) => recorder.close(resolve));
+});
+
+/** Calls the tool from the console and waits for its view to say what its request got. */
+async function viewOutcome(page: Page, consent: 'remember' | 'none'): Promise<string | null> {
+  const call = await callToolFromConsole(page, 'network.show', {}, consent);
+  await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+  const body = viewFrame(page).locator('body');
+  await expect(body).toHaveAttribute('data-outcome', /.+/, { timeout: 30_000 });
+  const outcome = await body.getAttribute('data-outcome');
+  await page
+    .getByRole('button', { name: /^Close the view of Network/ })
+    .last()
+    .click();
+  return outcome;
+}
+
+test('a view reaches the origin it declared only once the user allows it, and no longer after', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+    'Agent: connected (demo agent)',
+  );
+  const center = await addMcpServer(page, server.url);
+  const views = center.getByRole('list', { name: 'Network Views' });
+  // Nothing is granted when it is added: the center says what it asks for, and what it never gets.
+  await expect(views).toContainText(`It asks to connect to ${origin}. Not allowed: it runs with no network.`);
+  await expect(views).toContainText("network access to 'self', https://cdn.example.com");
+  expect(await viewOutcome(page, 'remember')).toBe('refused');
+  expect(requests).toEqual([]);
+
+  await views
+    .getByRole('button', { name: `Allow these connections: ui://network/view.html to ${origin}` })
+    .click();
+  await expect(views).toContainText(`Allowed to connect to ${origin}, and to nothing else.`);
+  await views.screenshot({ path: 'test-results/mcp-view-network-granted-en.png' });
+  expect(await axeViolations(page)).toEqual([]);
+  expect(await viewOutcome(page, 'none')).toBe('reached: hello from A');
+  expect(requests).toEqual(['GET /hello']);
+
+  await views.getByRole('button', { name: 'Stop allowing' }).click();
+  await expect(views).toContainText(`It asks to connect to ${origin}.`);
+  expect(await viewOutcome(page, 'none')).toBe('refused');
+  expect(requests).toEqual(['GET /hello']);
+
+  // Both changes are in the app's audit log.
+  const app = center.getByRole('listitem', { name: 'Network' });
+  await app.locator('.host__app-audit summary').click();
+  const audit = app.getByRole('list', { name: 'Network audit log' });
+  await expect(audit).toContainText(`view ui://network/view.html may connect to ${origin}`);
+  await expect(audit).toContainText('view ui://network/view.html may connect to nothing');
+});
+
+/** Axe on the app center's part of a view, as WCAG 2.1 AA asks. */
+async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .include('.host__view-network')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations.map((violation) => `${violation.id}: ${violation.help}`);
+}
+
+test.describe('in Chinese, dark', () => {
+  test.use({ locale: 'zh-CN', colorScheme: 'dark' });
+  test('the app center asks, and says what it allowed', async ({ page }) => {
+    await page.goto('/');
+    const center = page.locator('aside.host__apps');
+    await center.getByLabel('MCP 服务器 URL（Streamable HTTP）').fill(server.url);
+    await center.getByRole('button', { name: '添加服务器' }).click();
+    const views = center.getByRole('list', { name: 'Network 视图' });
+    await expect(views).toContainText(`它请求连接 ${origin}`, { timeout: 30_000 });
+    await views.screenshot({ path: 'test-results/mcp-view-network-asked-zh-dark.png' });
+    expect(await axeViolations(page)).toEqual([]);
+    await views.getByRole('button', { name: `允许这些连接：ui://network/view.html 连接 ${origin}` }).click();
+    await expect(views).toContainText(`已允许连接 ${origin}，且仅限这些。`);
+    await views.screenshot({ path: 'test-results/mcp-view-network-granted-zh-dark.png' });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
