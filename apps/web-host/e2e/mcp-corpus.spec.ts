@@ -1,7 +1,15 @@
 import { MCP_SERVER_LIMITS } from '@lineup/shared/protocol';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { addMcpServer, callToolFromConsole, corpusServer, mcpUrl, viewFrame } from './mcp-servers.ts';
+import {
+  addMcpServer,
+  answerToolQuestion,
+  callToolFromConsole,
+  corpusServer,
+  mcpUrl,
+  toolQuestion,
+  viewFrame,
+} from './mcp-servers.ts';
 import { startTestMcpServer } from './test-mcp-server.ts';
 
 /**
@@ -9,7 +17,7 @@ import { startTestMcpServer } from './test-mcp-server.ts';
  * each installed into the built host by URL, its tool called from the agent console, and its kept view shown
  * contained — the basic view in Preact, Solid, Svelte and Vue (its button calls the server again), four data views
  * (Chart.js, React), a WebGL one and sheet music (the two largest views, 614 and 706 KiB); and a view larger than
- * this host keeps (1 MiB by default), refused with the reason. No request of the page leaves 127.0.0.1.
+ * this host keeps (2 MiB by default), refused with the reason. No request of the page leaves 127.0.0.1.
  * (`mcp-apps.spec.ts` does the vanilla JS and React servers in depth.)
  */
 
@@ -134,6 +142,54 @@ test.describe('data views', () => {
       await view.screenshot({ path: `test-results/mcp-corpus-${bin}.png` });
       expect(outside).toEqual([]);
     });
+});
+
+test('System Monitor: its view asks to poll a tool only views call; allowed, it draws live figures', async ({
+  page,
+}) => {
+  const outside = await openHost(page);
+  const name = 'System Monitor Server';
+  await addMcpServer(
+    page,
+    mcpUrl(corpusServer('mcp-system-monitor-server').port),
+    /^Installed System Monitor Server 1\.0\.0\+/,
+  );
+  const view = await calledView(page, 'system_monitor_server.get_system_info', name);
+  await expect(viewFrame(page).locator('body')).toContainText('System Monitor', { timeout: 30_000 });
+  // Its view polls poll-system-stats, a tool only views call: the user is asked, and allows it for the conversation.
+  await expect(toolQuestion(page)).toContainText('system_monitor_server.poll-system-stats', {
+    timeout: 30_000,
+  });
+  await answerToolQuestion(page, 'remember');
+  // The figures arrive: memory in use out of the total, and an uptime.
+  await expect(viewFrame(page).locator('body')).not.toContainText('-- / --', { timeout: 30_000 });
+  await view.screenshot({ path: 'test-results/mcp-corpus-mcp-system-monitor-server.png' });
+  expect(outside).toEqual([]);
+});
+
+test.describe('Three.js', () => {
+  // The view's own error, logged in its frame.
+  test.use({ allowedConsoleErrors: /unsafe-eval|Content Security Policy/ });
+  test('installed (1.12 MiB) and called; its view runs the scene as code from a string, which no view may', async ({
+    page,
+  }) => {
+    const outside = await openHost(page);
+    await addMcpServer(
+      page,
+      mcpUrl(corpusServer('mcp-threejs-server').port),
+      /^Installed Three\.js Server 1\.0\.0\+/,
+    );
+    const view = await calledView(page, 'three_js_server.show_threejs_scene', 'Three.js Server');
+    // `new Function(code)`: the frame's policy has no 'unsafe-eval' (the containment suite's "eval and Function").
+    await expect(viewFrame(page).locator('body')).toContainText(
+      "'unsafe-eval' is not an allowed source of script",
+      {
+        timeout: 30_000,
+      },
+    );
+    await view.screenshot({ path: 'test-results/mcp-corpus-mcp-threejs-server.png' });
+    expect(outside).toEqual([]);
+  });
 });
 
 test.describe('a view larger than the host keeps', () => {

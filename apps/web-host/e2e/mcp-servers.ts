@@ -13,7 +13,7 @@ export const MCP_CORPUS = [
   { package: '@modelcontextprotocol/server-basic-solid', bin: 'mcp-server-basic-solid', port: 3414 },
   { package: '@modelcontextprotocol/server-basic-svelte', bin: 'mcp-server-basic-svelte', port: 3415 },
   { package: '@modelcontextprotocol/server-basic-vue', bin: 'mcp-server-basic-vue', port: 3416 },
-  // Data views (Chart.js, React, WebGL), and the two largest views (614 and 706 KiB, kept since the 1 MiB default).
+  // Data views (Chart.js, React, WebGL), and two large views (614 and 706 KiB, kept since the 2 MiB default).
   {
     package: '@modelcontextprotocol/server-budget-allocator',
     bin: 'mcp-budget-allocator-server',
@@ -32,6 +32,13 @@ export const MCP_CORPUS = [
     port: 3421,
   },
   { package: '@modelcontextprotocol/server-sheet-music', bin: 'mcp-sheet-music-server', port: 3422 },
+  // Live system charts (its view polls a tool only views may call), and a Three.js scene (1.12 MiB).
+  {
+    package: '@modelcontextprotocol/server-system-monitor',
+    bin: 'mcp-system-monitor-server',
+    port: 3423,
+  },
+  { package: '@modelcontextprotocol/server-threejs', bin: 'mcp-threejs-server', port: 3424 },
 ] as const;
 
 /** The corpus server of `bin`. */

@@ -146,7 +146,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
     expect(error.subject).toBe('ui://get-time/mcp-app.html');
   });
 
-  it('keeps a view of 1 MiB by default (the largest ext-apps examples are 614 and 706 KiB), and refuses one byte more', async () => {
+  it('keeps a view of 2 MiB by default (the largest ext-apps example that runs offline is 1.12 MiB), and refuses one byte more', async () => {
     const sized = (bytes: number) => {
       const head = '<!doctype html><html><body><p>Large</p><!--';
       const tail = '--></body></html>';
@@ -165,7 +165,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
         ],
         resources: [{ uri: 'ui://large/view.html', text: html }],
       });
-    expect(MCP_SERVER_LIMITS.defaultMaxViewBytes).toBe(1_048_576);
+    expect(MCP_SERVER_LIMITS.defaultMaxViewBytes).toBe(2_097_152);
     const largest = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes));
     const { files } = await readMcpServer(largest.url, { connect: largest.connect });
     expect([...files.values()].map((bytes) => bytes.byteLength)).toEqual([
@@ -174,7 +174,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
     const over = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes + 1));
     const error = await refusal(readMcpServer(over.url, { connect: over.connect }));
     expect(error.code).toBe('view_refused');
-    expect(error.message).toContain('at most 1048576 bytes');
+    expect(error.message).toContain('at most 2097152 bytes');
   });
 
   it("passes the host's view check, and refuses what it refuses", async () => {
