@@ -7,7 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const CSS = readFileSync(new URL('./styles.css', import.meta.url), 'utf8');
+/** The whole sheet: `styles.css` with each of its `@import`ed parts in place, in order. */
+const CSS = readFileSync(new URL('./styles.css', import.meta.url), 'utf8').replace(
+  /@import '(\.\/styles\/[a-z-]+\.css)';/g,
+  (_line, path: string) => readFileSync(new URL(path, import.meta.url), 'utf8'),
+);
 
 type Rgba = readonly [r: number, g: number, b: number, a: number];
 
@@ -112,6 +116,11 @@ function backgrounds(tokens: Map<string, string>): { name: string; color: Rgba }
   }
   return found;
 }
+
+it('reads the whole sheet: every part in place, no import left', () => {
+  expect(CSS).not.toMatch(/@import/);
+  expect(CSS).toContain('.host__view-network');
+});
 
 describe('host colour tokens', () => {
   it('every token the sheet uses is declared, and every colour it writes is a token', () => {
