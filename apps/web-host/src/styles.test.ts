@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 /** The whole sheet: `styles.css` with each of its `@import`ed parts in place, in order. */
 const CSS = readFileSync(new URL('./styles.css', import.meta.url), 'utf8').replace(
-  /@import '(\.\/styles\/[a-z-]+\.css)';/g,
+  /@import ["'](\.\/styles\/[a-z-]+\.css)["'];/g,
   (_line, path: string) => readFileSync(new URL(path, import.meta.url), 'utf8'),
 );
 
