@@ -117,20 +117,38 @@ async function axeViolations(page: Page) {
   return results.violations.map((violation) => `${violation.id}: ${violation.help}`);
 }
 
-test.describe('in Chinese, dark', () => {
-  test.use({ locale: 'zh-CN', colorScheme: 'dark' });
-  test('the app center asks, and says what it allowed', async ({ page }) => {
-    await page.goto('/');
-    const center = page.locator('aside.host__apps');
-    await center.getByLabel('MCP 服务器 URL（Streamable HTTP）').fill(server.url);
-    await center.getByRole('button', { name: '添加服务器' }).click();
-    const views = center.getByRole('list', { name: 'Network 视图' });
-    await expect(views).toContainText(`它请求连接 ${origin}`, { timeout: 30_000 });
-    await views.screenshot({ path: 'test-results/mcp-view-network-asked-zh-dark.png' });
-    expect(await axeViolations(page)).toEqual([]);
-    await views.getByRole('button', { name: `允许这些连接：ui://network/view.html 连接 ${origin}` }).click();
-    await expect(views).toContainText(`已允许连接 ${origin}，且仅限这些。`);
-    await views.screenshot({ path: 'test-results/mcp-view-network-granted-zh-dark.png' });
-    expect(await axeViolations(page)).toEqual([]);
+for (const [language, scheme] of [
+  ['en', 'dark'],
+  ['zh', 'light'],
+  ['zh', 'dark'],
+] as const)
+  test.describe(`in ${language === 'zh' ? 'Chinese' : 'English'}, ${scheme}`, () => {
+    test.use({ locale: language === 'zh' ? 'zh-CN' : 'en-US', colorScheme: scheme });
+    test('the app center asks, and says what it allowed', async ({ page }) => {
+      const zh = language === 'zh';
+      await page.goto('/');
+      const center = page.locator('aside.host__apps');
+      await center
+        .getByLabel(zh ? 'MCP 服务器 URL（Streamable HTTP）' : 'MCP server URL (Streamable HTTP)')
+        .fill(server.url);
+      await center.getByRole('button', { name: zh ? '添加服务器' : 'Add server' }).click();
+      const views = center.getByRole('list', { name: zh ? 'Network 视图' : 'Network Views' });
+      await expect(views).toContainText(zh ? `它请求连接 ${origin}` : `It asks to connect to ${origin}`, {
+        timeout: 30_000,
+      });
+      await views.screenshot({ path: `test-results/mcp-view-network-asked-${language}-${scheme}.png` });
+      expect(await axeViolations(page)).toEqual([]);
+      await views
+        .getByRole('button', {
+          name: zh
+            ? `允许这些连接：ui://network/view.html 连接 ${origin}`
+            : `Allow these connections: ui://network/view.html to ${origin}`,
+        })
+        .click();
+      await expect(views).toContainText(
+        zh ? `已允许连接 ${origin}，且仅限这些。` : `Allowed to connect to ${origin}, and to nothing else.`,
+      );
+      await views.screenshot({ path: `test-results/mcp-view-network-granted-${language}-${scheme}.png` });
+      expect(await axeViolations(page)).toEqual([]);
+    });
   });
-});

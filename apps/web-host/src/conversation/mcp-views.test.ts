@@ -122,6 +122,31 @@ describe('PreparedMcpViews', () => {
     session?.close();
   });
 
+  it('never prepares a view the user let connect somewhere (it would reach the network unseen)', async () => {
+    const asking = (id: string, granted: boolean) => {
+      const record = server(id) as unknown as {
+        manifest: { views: { declared: unknown }[] };
+        consent?: unknown;
+      };
+      record.manifest.views[0] = {
+        ...record.manifest.views[0],
+        declared: { connect_domains: ['https://api.example.com'] },
+      };
+      if (granted) record.consent = { network: { main: ['https://api.example.com'] } };
+      return record as unknown as AppRecord;
+    };
+    host.apps = [];
+    views = new PreparedMcpViews(registryOf(host), host, 'en');
+    host.change([asking('granted', true)]);
+    await settle();
+    expect(views.size).toBe(0);
+    expect(holders()).toBe(0);
+    // The same view with nothing granted is prepared as any other.
+    host.change([asking('granted', true), asking('asking', false)]);
+    await settle();
+    expect(views.size).toBe(1);
+  });
+
   it('has nothing for another version of the view, or another tool', async () => {
     views = new PreparedMcpViews(registryOf(host), host, 'en');
     host.change([server('a')]);

@@ -375,6 +375,11 @@ export class PreparedMcpViews {
   async #prepare(appId: string, viewId: string, serverTool: string): Promise<void> {
     const app = this.#host.apps.find((record) => record.id === appId);
     if (this.#disposed || app?.kind !== 'mcp_server' || !app.enabled) return;
+    // A view the user let connect somewhere is never prepared: out of sight, it would reach the network before
+    // anyone saw it (and for a call that may never come). It opens when its call shows it.
+    const view = app.manifest.views.find((candidate) => candidate.id === viewId);
+    if (view === undefined || mcpViewGrantedSources(view.declared, app.consent?.network?.[viewId]).length > 0)
+      return;
     const source = await readMcpViewSource(this.#registry, appId, viewId, serverTool);
     const key = mcpViewKey(source);
     const current = this.#host.apps.find((record) => record.id === appId);
