@@ -245,6 +245,16 @@ describe('createMiniAppClient', () => {
       error: { code: 'revision_conflict', message: 'The data changed.' },
     });
     await expect(refused).rejects.toMatchObject({ name: 'MiniAppRequestError', code: 'revision_conflict' });
+
+    // An answer whose issues are not a list (no runtime sends one) still rejects, with none.
+    const odd = client.writeSessionData('draft', 2);
+    win.fromRuntime({
+      type: 'request_result',
+      request_id: win.posted.at(-1)!.request_id,
+      status: 'error',
+      error: { code: 'protocol_invalid', message: 'key: Not an allowed name.', issues: 'key' },
+    });
+    await expect(odd).rejects.toMatchObject({ code: 'protocol_invalid', issues: [] });
   });
 
   it.each([

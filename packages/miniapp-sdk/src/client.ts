@@ -66,7 +66,11 @@ export class MiniAppRequestError extends LineUpError {
   constructor(error: MiniAppError) {
     super(error.code, error.message ?? error.code, {
       // The channel carries where and what kind, never a sentence per place: the error's message says the first.
-      issues: (error.issues ?? []).map(({ path, code }) => ({ path, code, message: REFUSED_HERE })),
+      issues: (Array.isArray(error.issues) ? error.issues : []).map(({ path, code }) => ({
+        path,
+        code,
+        message: REFUSED_HERE,
+      })),
     });
   }
 }
