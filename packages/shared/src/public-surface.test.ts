@@ -271,6 +271,7 @@ describe('@lineup/shared public surface', () => {
       'MINIAPP_MAX_ERROR_ISSUE_PATH_LENGTH',
       'MINIAPP_MAX_ERROR_MESSAGE_LENGTH',
       'MINIAPP_NAMESPACE',
+      'MINIAPP_PAGE_CHANNEL_LIMITS',
       'MINIAPP_PROTOCOL_INVALID',
       'MINIAPP_SDK_ERROR_CODES',
       'MiniAppErrorIssueSchema',
@@ -298,6 +299,7 @@ describe('@lineup/shared public surface', () => {
       'SurfaceMcpMessageSchema',
       'SurfaceMessageFromFrameSchema',
       'SurfaceMessageToFrameSchema',
+      'SurfacePageMessageSchema',
       'SurfaceReadyMessageSchema',
       'SurfaceResizeMessageSchema',
       'SurfaceStartMessageSchema',
@@ -310,6 +312,7 @@ describe('@lineup/shared public surface', () => {
       'parseSurfaceMcpMessage',
       'parseSurfaceMessageFromFrame',
       'parseSurfaceMessageToFrame',
+      'parseSurfacePageMessage',
     ]);
   });
 

@@ -70,9 +70,11 @@ export { miniAppErrorIssue } from './miniapp-issues.js';
 // lineup.surface.v1
 export {
   MCP_VIEW_CHANNEL_LIMITS,
+  MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
+  parseSurfacePageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_EVENT_NAME_PATTERN,
   SURFACE_FRAME_PROTOCOLS,
@@ -89,6 +91,8 @@ export {
   SurfaceMessageFromFrameSchema,
   type SurfaceMessageToFrame,
   SurfaceMessageToFrameSchema,
+  type SurfacePageMessage,
+  SurfacePageMessageSchema,
   type SurfaceReadyMessage,
   SurfaceReadyMessageSchema,
   type SurfaceResizeMessage,

@@ -11,9 +11,11 @@ import type { UIIssueCode } from '../errors/issues.js';
 import { jsonByteLength } from '../json/safe-json.js';
 import {
   MCP_VIEW_CHANNEL_LIMITS,
+  MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
+  parseSurfacePageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_NAMESPACE,
   SurfaceMessageFromFrameSchema,
@@ -583,10 +585,28 @@ describe('MCP App views on the Surface channel', () => {
     ).toEqual([{ code: 'too_large', path: '$' }]);
   });
 
-  it('only a view has modules, and no other protocol exists', () => {
+  it('only a view or a page has modules, only a page a fragment, and no other protocol exists', () => {
     expect(refused(() => parseSurfaceMessageToFrame(start({ modules: ['export {}'] })))).toEqual([
       { code: 'unknown_property', path: 'modules' },
     ]);
+    const page = { protocol: 'miniapp', modules: ['export {}'], fragment: `lineup-instance=${INSTANCE}` };
+    expect(parseSurfaceMessageToFrame(start(page))).toMatchObject(page);
+    expect(refused(() => parseSurfaceMessageToFrame(start({ fragment: 'x=1' })))).toEqual([
+      { code: 'unknown_property', path: 'fragment' },
+    ]);
+    expect(
+      refused(() => parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', fragment: 'x=1' }))),
+    ).toEqual([{ code: 'unknown_property', path: 'fragment' }]);
+    expect(
+      refused(() =>
+        parseSurfaceMessageToFrame(
+          start({
+            protocol: 'miniapp',
+            fragment: 'x'.repeat(MINIAPP_PAGE_CHANNEL_LIMITS.maxFragmentLength + 1),
+          }),
+        ),
+      )[0],
+    ).toMatchObject({ path: 'fragment' });
     expect(refused(() => parseSurfaceMessageToFrame(start({ protocol: 'mcp' })))).toEqual([
       { code: 'invalid_value', path: 'protocol' },
     ]);
@@ -619,6 +639,59 @@ describe('MCP App views on the Surface channel', () => {
     expect(
       refused(() => parseSurfaceMcpMessage({ ...rpc(), namespace: 'lineup.miniapp.v1' }, INSTANCE)),
     ).toEqual([{ code: 'invalid_value', path: 'namespace' }]);
+  });
+
+  it("a page's start is bounded by the page's bound: larger than a view's, no larger than a bundle file", () => {
+    const big = 'x'.repeat(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes + 1);
+    expect(parseSurfaceMessageToFrame(start({ protocol: 'miniapp', js: big }))).toMatchObject({
+      type: 'start',
+    });
+    expect(refused(() => parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', js: big })))[0]?.code).toBe(
+      'too_large',
+    );
+    const tooBig = 'x'.repeat(MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes - 10);
+    expect(
+      refused(() =>
+        parseSurfaceMessageToFrame(start({ protocol: 'miniapp', js: tooBig, modules: ['y'.repeat(20)] })),
+      )[0]?.code,
+    ).toBe('too_large');
+  });
+
+  it('parseSurfacePageMessage takes one JSON object of the instance, within its bound', () => {
+    const pageMessage = (overrides: Record<string, unknown> = {}) => ({
+      namespace: 'lineup.surface.v1',
+      type: 'page',
+      instance_id: INSTANCE,
+      message: { namespace: 'lineup.miniapp.v1', type: 'app_ready', instance_id: INSTANCE },
+      ...overrides,
+    });
+    expect(parseSurfacePageMessage(pageMessage(), INSTANCE).message).toEqual({
+      namespace: 'lineup.miniapp.v1',
+      type: 'app_ready',
+      instance_id: INSTANCE,
+    });
+    expect(refused(() => parseSurfacePageMessage(pageMessage({ message: [1] }), INSTANCE))).toEqual([
+      { code: WRONG_TYPE, path: 'message' },
+    ]);
+    expect(refused(() => parseSurfacePageMessage(pageMessage({ message: 'text' }), INSTANCE))).toEqual([
+      { code: WRONG_TYPE, path: 'message' },
+    ]);
+    expect(refused(() => parseSurfacePageMessage(pageMessage(), 'another.instance'))).toEqual([
+      { code: 'invalid_value', path: 'instance_id' },
+    ]);
+    expect(refused(() => parseSurfacePageMessage(pageMessage({ extra: 1 }), INSTANCE))[0]).toMatchObject({
+      code: 'unknown_property',
+    });
+    const large = { text: 'x'.repeat(MINIAPP_PAGE_CHANNEL_LIMITS.maxMessageBytes) };
+    expect(refused(() => parseSurfacePageMessage(pageMessage({ message: large }), INSTANCE))[0]?.code).toBe(
+      'too_large',
+    );
+    // An mcp message is not a page message, and a page message is not a Surface's or a view's.
+    expect(refused(() => parseSurfacePageMessage(rpc(), INSTANCE))[0]).toMatchObject({ path: 'type' });
+    expect(refused(() => parseSurfaceMcpMessage(pageMessage(), INSTANCE))[0]).toMatchObject({ path: 'type' });
+    expect(refused(() => parseSurfaceMessageFromFrame(pageMessage(), INSTANCE))[0]).toMatchObject({
+      path: 'type',
+    });
   });
 
   it("a Surface's parsers refuse mcp messages either way", () => {

@@ -34,6 +34,12 @@
  * kept view (`MCP_VIEW_CHANNEL_LIMITS.maxViewBytes`); the frame then has no `LineUpSurface` bridge, and the view's
  * JSON-RPC messages travel as `mcp` messages both ways (`message`: one JSON-RPC 2.0 object), read by
  * `parseSurfaceMcpMessage`. A plain Surface never sends or gets `mcp`: the other parsers refuse the type.
+ *
+ * An installed MiniApp's page runs there too. Its `start` says `protocol: "miniapp"`, may carry `modules`, and
+ * carries the page's URL `fragment` (`lineup-instance=<id>&lang=…`, set on the document's URL before the page's
+ * scripts run), within `MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes`. Its `lineup.miniapp.v1` messages travel as
+ * `page` messages both ways (`message`: one JSON object; the MiniApp channel's own parsers judge it), read by
+ * `parseSurfacePageMessage`.
  */
 import { z } from 'zod';
 import { LineUpProtocolError } from '../errors/errors.js';
@@ -43,6 +49,7 @@ import { messageBudget, parseShape } from '../json/parse.js';
 import { utf8ByteLength } from '../json/safe-json.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
 import { assertInstance, BridgeInstanceIdSchema, namespaceGate } from './channel.js';
+import { MAX_ENVELOPE_BYTES, MAX_SESSION_DATA_BYTES } from './miniapp-constants.js';
 
 export const SURFACE_NAMESPACE = 'lineup.surface.v1';
 
@@ -92,8 +99,25 @@ export const MCP_VIEW_CHANNEL_LIMITS = Object.freeze({
   messagesPerSecond: 32,
 } as const);
 
-/** The protocols a Surface frame speaks: none (a Surface, with `LineUpSurface`), or an MCP App view's. */
-export const SURFACE_FRAME_PROTOCOLS = Object.freeze(['mcp_app'] as const);
+/**
+ * Bounds of an installed MiniApp's page in a Surface frame. `maxPageBytes`: its HTML, CSS and scripts together,
+ * with its images inlined as `data:` URLs — at most one bundle file's size (`BUNDLE_LIMITS.maxFileBytes`, 8 MiB).
+ * `maxMessageBytes`: one `lineup.miniapp.v1` message, whose largest is a whole session data snapshot with its
+ * envelope. `maxFragmentLength`: the page's URL fragment, in UTF-16 code units.
+ */
+export const MINIAPP_PAGE_CHANNEL_LIMITS = Object.freeze({
+  maxPageBytes: 8_388_608,
+  maxMessageBytes: MAX_SESSION_DATA_BYTES + MAX_ENVELOPE_BYTES,
+  maxFragmentLength: 2_048,
+  messageBurst: 64,
+  messagesPerSecond: 32,
+} as const);
+
+/**
+ * The protocols a Surface frame speaks: none (a Surface, with `LineUpSurface`), an MCP App view's, or an installed
+ * MiniApp page's.
+ */
+export const SURFACE_FRAME_PROTOCOLS = Object.freeze(['mcp_app', 'miniapp'] as const);
 
 /** What a frame's containment reports (`violation` messages). */
 export const SURFACE_VIOLATION_KINDS = Object.freeze(['navigation', 'focus'] as const);
@@ -176,6 +200,16 @@ export const SurfaceMcpMessageSchema = z
   })
   .meta({ id: 'SurfaceMcpMessage' });
 
+/** A MiniApp page's `lineup.miniapp.v1` message, either way (`start` said `protocol: "miniapp"`). */
+export const SurfacePageMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('page'),
+    instance_id: BridgeInstanceIdSchema,
+    message: boundedJSONObject(MINIAPP_PAGE_CHANNEL_LIMITS.maxMessageBytes, 'A MiniApp message'),
+  })
+  .meta({ id: 'SurfacePageMessage' });
+
 export const SurfaceViolationMessageSchema = z
   .strictObject({
     namespace,
@@ -185,8 +219,8 @@ export const SurfaceViolationMessageSchema = z
   })
   .meta({ id: 'SurfaceViolationMessage' });
 
-const bundleText = () => z.string().max(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes);
-const viewText = () => z.string().max(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes);
+const bundleText = () => z.string().max(MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes);
+const viewText = () => z.string().max(MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes);
 
 export const SurfaceStartMessageSchema = z
   .strictObject({
@@ -201,32 +235,46 @@ export const SurfaceStartMessageSchema = z
      * moved into place runs the bundle only once its document is that wide (or its size changed again).
      */
     width: z.number().int().positive().max(SURFACE_CHANNEL_LIMITS.maxFrameWidth).optional(),
-    /** `mcp_app`: an MCP App view, which speaks JSON-RPC in `mcp` messages and has no `LineUpSurface`. */
+    /**
+     * `mcp_app`: an MCP App view, which speaks JSON-RPC in `mcp` messages; `miniapp`: an installed MiniApp's page,
+     * which speaks `lineup.miniapp.v1` in `page` messages. Neither has `LineUpSurface` or gets a state.
+     */
     protocol: z.enum(SURFACE_FRAME_PROTOCOLS).optional(),
-    /** An MCP App view's module scripts, run in order after `js`. */
+    /** A view's or a page's module scripts, run in order after `js`. */
     modules: z.array(viewText()).max(64).optional(),
+    /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set on its document's URL before its scripts run. */
+    fragment: z.string().max(MINIAPP_PAGE_CHANNEL_LIMITS.maxFragmentLength).optional(),
   })
   .superRefine((message, context) => {
-    const view = message.protocol === 'mcp_app';
     const bytes =
       utf8ByteLength(message.html) +
       utf8ByteLength(message.css) +
       utf8ByteLength(message.js) +
       (message.modules ?? []).reduce((sum, text) => sum + utf8ByteLength(text), 0);
-    const max = view ? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes : SURFACE_CHANNEL_LIMITS.maxBundleBytes;
+    const [max, what] =
+      message.protocol === 'mcp_app'
+        ? [MCP_VIEW_CHANNEL_LIMITS.maxViewBytes, "A view's html, css and scripts"]
+        : message.protocol === 'miniapp'
+          ? [MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes, "A MiniApp page's html, css and scripts"]
+          : [SURFACE_CHANNEL_LIMITS.maxBundleBytes, "A bundle's html, css and js"];
     if (bytes > max)
       context.addIssue({
         code: 'custom',
-        message: view
-          ? `A view's html, css and scripts may be at most ${max} bytes together as UTF-8.`
-          : `A bundle's html, css and js may be at most ${max} bytes together as UTF-8.`,
+        message: `${what} may be at most ${max} bytes together as UTF-8.`,
         params: { code: 'too_large' satisfies UIIssueCode },
       });
-    if (!view && message.modules !== undefined)
+    if (message.protocol === undefined && message.modules !== undefined)
       context.addIssue({
         code: 'custom',
         path: ['modules'],
-        message: 'Only an MCP App view (protocol mcp_app) has module scripts.',
+        message: 'Only an MCP App view or a MiniApp page (a protocol) has module scripts.',
+        params: { code: 'unknown_property' satisfies UIIssueCode },
+      });
+    if (message.protocol !== 'miniapp' && message.fragment !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['fragment'],
+        message: 'Only a MiniApp page (protocol miniapp) has a URL fragment.',
         params: { code: 'unknown_property' satisfies UIIssueCode },
       });
   })
@@ -263,6 +311,7 @@ export type SurfaceViolationMessage = z.infer<typeof SurfaceViolationMessageSche
 export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
 export type SurfaceStartMessage = z.infer<typeof SurfaceStartMessageSchema>;
 export type SurfaceMcpMessage = z.infer<typeof SurfaceMcpMessageSchema>;
+export type SurfacePageMessage = z.infer<typeof SurfacePageMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
@@ -272,7 +321,7 @@ const FROM_FRAME_BUDGET = messageBudget(
   SURFACE_CHANNEL_LIMITS.maxEventDataBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
 const TO_FRAME_BUDGET = messageBudget(
-  Math.max(SURFACE_CHANNEL_LIMITS.maxStateBytes, MCP_VIEW_CHANNEL_LIMITS.maxViewBytes) +
+  Math.max(SURFACE_CHANNEL_LIMITS.maxStateBytes, MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes) +
     SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
 );
 const MCP = namespaceGate(SURFACE_NAMESPACE, SurfaceMcpMessageSchema);
@@ -289,6 +338,24 @@ const MCP_BUDGET = messageBudget(
 export function parseSurfaceMcpMessage(input: unknown, expectedInstanceId?: string): SurfaceMcpMessage {
   return assertInstance(
     parseShape(MCP, input, { budget: MCP_BUDGET }, LineUpProtocolError),
+    expectedInstanceId,
+  );
+}
+
+const PAGE = namespaceGate(SURFACE_NAMESPACE, SurfacePageMessageSchema);
+const PAGE_BUDGET = messageBudget(
+  MINIAPP_PAGE_CHANNEL_LIMITS.maxMessageBytes + SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
+);
+
+/**
+ * Validates a `page` message of a MiniApp page's frame (either way), for the instance the host mounted: one JSON
+ * object within `MINIAPP_PAGE_CHANNEL_LIMITS.maxMessageBytes` — what it says is the MiniApp channel's to judge
+ * (`parseMiniAppMessageFromFrame`). Only a host that started a page (`protocol: "miniapp"`) reads these. Returns
+ * a deep-frozen copy; throws `LineUpProtocolError`.
+ */
+export function parseSurfacePageMessage(input: unknown, expectedInstanceId?: string): SurfacePageMessage {
+  return assertInstance(
+    parseShape(PAGE, input, { budget: PAGE_BUDGET }, LineUpProtocolError),
     expectedInstanceId,
   );
 }

@@ -32,9 +32,11 @@ import {
 } from '../bridge/miniapp.js';
 import {
   MCP_VIEW_CHANNEL_LIMITS,
+  MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
+  parseSurfacePageMessage,
   SURFACE_CHANNEL_LIMITS,
   SurfaceMessageFromFrameSchema,
   SurfaceMessageToFrameSchema,
@@ -314,6 +316,14 @@ const VALIDATORS: Readonly<Record<string, (example: Example) => void>> = {
   },
   'surface-mcp': (example) =>
     void parseSurfaceMcpMessage(example.value, requireAttribute(example, 'instance')),
+  'surface-page-start'(example) {
+    const message = parseSurfaceMessageToFrame(example.value, requireAttribute(example, 'instance'));
+    expect(message).toMatchObject({ type: 'start', protocol: 'miniapp' });
+  },
+  'surface-page'(example) {
+    const { message } = parseSurfacePageMessage(example.value, requireAttribute(example, 'instance'));
+    void parseMiniAppMessageFromFrame(message, requireAttribute(example, 'instance'));
+  },
   'mcp-manifest': (example) => void parseMcpServerManifest(example.value),
   'miniapp-from-frame': (example) =>
     void parseMiniAppMessageFromFrame(example.value, requireAttribute(example, 'instance')),
@@ -594,6 +604,7 @@ describe('docs/protocol.md: the limits tables', () => {
     BRIDGE_LIMITS,
     SURFACE_CHANNEL_LIMITS,
     MCP_VIEW_CHANNEL_LIMITS,
+    MINIAPP_PAGE_CHANNEL_LIMITS,
     MCP_SERVER_LIMITS,
     MINIAPP_CHANNEL_LIMITS,
     AGENT_TOOL_LIMITS,

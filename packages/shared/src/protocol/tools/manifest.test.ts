@@ -76,6 +76,41 @@ const rejection = (input: unknown): LineUpProtocolError =>
   thrownBy(LineUpProtocolError, () => parseMiniAppManifest(input));
 
 const REJECT: [rule: string, input: () => unknown, code: UIIssueCode, path: string][] = [
+  ...(
+    [
+      ["'self'", "'self'"],
+      ['a wildcard alone', '*'],
+      ['a path', 'https://api.example.com/v1'],
+      ['plain http off the loopback host', 'http://api.example.com'],
+      ['a scheme alone', 'https:'],
+      ['a directive break', 'https://a.example.com; script-src *'],
+    ] as const
+  ).map(
+    ([what, domain]) =>
+      [
+        `a connect domain that is ${what}`,
+        () => manifest((m) => (m.connect_domains = [domain])),
+        'invalid_value',
+        'connect_domains[0]',
+      ] as [string, () => unknown, UIIssueCode, string],
+  ),
+  [
+    'a connect domain twice (case and a trailing slash do not make another)',
+    () => manifest((m) => (m.connect_domains = ['https://api.example.com', 'HTTPS://api.example.com/'])),
+    'duplicate_id',
+    'connect_domains[1]',
+  ],
+  ['an empty connect_domains', () => manifest((m) => (m.connect_domains = [])), 'too_few', 'connect_domains'],
+  [
+    'more than 32 connect domains',
+    () =>
+      manifest(
+        (m) =>
+          (m.connect_domains = Array.from({ length: 33 }, (_, index) => `https://h${index}.example.com`)),
+      ),
+    'too_many',
+    'connect_domains',
+  ],
   ['a handler field', () => manifest((m) => (m.handler = 'main')), 'unknown_property', '$'],
   ['a js field', () => manifest((m) => (m.js = 'boot()')), 'unknown_property', '$'],
   ['a script field', () => manifest((m) => (m.script = 'boot()')), 'unknown_property', '$'],
@@ -295,6 +330,18 @@ describe('MiniApp manifests (seed 003 §4.1)', () => {
     expect(Object.isFrozen(parsed.tools[0]!.executor)).toBe(true);
     expect(Object.isFrozen(input.tools[0].executor)).toBe(false);
     expect(parseMiniAppManifest(JSON.parse(JSON.stringify(parsed)))).toEqual(parsed);
+  });
+
+  it('accepts declared connect domains: https, wss, subdomains, ports, and http on the loopback host', () => {
+    const domains = [
+      'https://api.example.com',
+      'wss://*.example.com:443',
+      'http://127.0.0.1:8080',
+      'ws://localhost:9000',
+    ];
+    expect(parseMiniAppManifest(manifest((m) => (m.connect_domains = domains))).connect_domains).toEqual(
+      domains,
+    );
   });
 
   it('accepts a headless app (no surfaces, no tools) and one without integrity', () => {

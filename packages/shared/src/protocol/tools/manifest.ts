@@ -14,6 +14,7 @@ import type { UIIssueCode } from '../../errors/issues.js';
 import { messageBudget, parseShape } from '../../json/parse.js';
 import { AGENT_TOOL_LIMITS } from '../../limits/tool-limits.js';
 import { AppScopeSchema } from '../../names/names.js';
+import { mcpViewConnectSourceProblem } from '../mcp/view-domains.js';
 import {
   AppIdSchema,
   CapabilityNameSchema,
@@ -39,7 +40,27 @@ export const MINIAPP_MANIFEST_LIMITS = Object.freeze({
   maxTools: 64,
   /** UTF-16 code units of a bundle-relative path. */
   maxPathLength: 256,
+  /** Origins the app's page declares it connects to (`connect_domains`). */
+  maxConnectDomains: 32,
 } as const);
+
+/**
+ * An origin the app's page may be granted to connect to: one origin as `mcpViewConnectSourceProblem` allows
+ * (`https://api.example.com`, `wss://*.example.com`; `http:`/`ws:` only on the loopback host; no path, no keyword).
+ */
+const MiniAppConnectDomainSchema = z
+  .string()
+  .max(256)
+  .superRefine((domain, context) => {
+    const problem = mcpViewConnectSourceProblem(domain);
+    if (problem !== undefined)
+      context.addIssue({
+        code: 'custom',
+        message: problem,
+        params: { code: 'invalid_value' satisfies UIIssueCode },
+      });
+  })
+  .meta({ id: 'MiniAppConnectDomain', description: 'One origin: scheme://host[:port], https or wss.' });
 
 /**
  * A path inside the bundle to an HTML file (`index.html`, `surfaces/canvas.html`): segments of letters,
@@ -86,8 +107,26 @@ export const MiniAppManifestSchema = z
     /** Host capabilities the app may request; declaring one never grants it (seed 000 §5.2). */
     permissions: z.array(CapabilityNameSchema).max(AGENT_TOOL_LIMITS.maxPermissions),
     tools: z.array(AgentToolDescriptorSchema).max(MINIAPP_MANIFEST_LIMITS.maxTools),
+    /**
+     * Origins the app's page connects to (fetch, WebSocket, …). Declaring one never grants it: the user grants
+     * them, all or nothing, and the page reaches no other (its frame's `connect-src`).
+     */
+    connect_domains: z
+      .array(MiniAppConnectDomainSchema)
+      .min(1)
+      .max(MINIAPP_MANIFEST_LIMITS.maxConnectDomains)
+      .exactOptional(),
   })
   .superRefine((manifest, context) => {
+    if (manifest.connect_domains !== undefined)
+      checkUnique(
+        manifest.connect_domains.map((domain) => domain.toLowerCase().replace(/\/$/, '')),
+        (domain) => domain,
+        context,
+        ['connect_domains'],
+        [],
+        'origin',
+      );
     checkUnique(manifest.surfaces, (surface) => surface.id, context, ['surfaces'], ['id'], 'surface id');
     checkUnique(manifest.permissions, (name) => name, context, ['permissions'], [], 'permission');
     checkUnique(manifest.tools, (tool) => tool.method, context, ['tools'], ['method'], 'method');
