@@ -52,10 +52,14 @@ const VIEW_ATTACKS = new Set([
   'a worker from a blob',
 ]);
 
-for (const mode of ['warm', 'pool', 'cold', 'reference', 'view', 'view-ahead'] as const)
-  test.describe(`a contained ${mode.startsWith('view') ? 'MCP App view' : 'Surface'} lets nothing out (${mode} frame)`, () => {
+const what = (mode: string) =>
+  mode.startsWith('view') ? 'MCP App view' : mode === 'page' ? 'MiniApp page' : 'Surface';
+
+for (const mode of ['warm', 'pool', 'cold', 'reference', 'view', 'view-ahead', 'page'] as const)
+  test.describe(`a contained ${what(mode)} lets nothing out (${mode} frame)`, () => {
     test.use({ harnessMode: mode });
-    for (const attack of mode.startsWith('view')
+    // A MiniApp page runs its scripts as modules and has a replaced parent, as a view does: the same attacks.
+    for (const attack of mode.startsWith('view') || mode === 'page'
       ? ATTACKS.filter((attack) => VIEW_ATTACKS.has(attack.name))
       : ATTACKS) {
       test(`${attack.kind}: ${attack.name}`, { tag: holdTag(attack) }, async ({
@@ -73,8 +77,9 @@ for (const mode of ['warm', 'pool', 'cold', 'reference', 'view', 'view-ahead'] a
           },
           { secret: 'host-given state' },
         );
-        // warm and pool: the bundle went to a frame whose containment had run before the mount.
-        expect(await call(page, 'wasWarm', 'probe')).toBe(mode !== 'cold');
+        // warm and pool: the bundle went to a frame whose containment had run before the mount. A MiniApp page
+        // always gets a frame loaded for it.
+        expect(await call(page, 'wasWarm', 'probe')).toBe(mode !== 'cold' && mode !== 'page');
         if (attack.tearsDown) {
           // Generous: a flood attack keeps the host page's queue busy long after the Surface is gone.
           await expect.poll(() => call(page, 'isMounted', 'probe'), { timeout: 30_000 }).toBe(false);

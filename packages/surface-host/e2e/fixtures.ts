@@ -38,7 +38,7 @@ export const test = base.extend<
      * each bundle mounted as an installed app's Surface by reference is (its files read back, declared events);
      * `view`: each bundle as an MCP App view; `view-ahead`: as a view prepared out of sight, then shown.
      */
-    harnessMode: 'warm' | 'pool' | 'cold' | 'reference' | 'view' | 'view-ahead';
+    harnessMode: 'warm' | 'pool' | 'cold' | 'reference' | 'view' | 'view-ahead' | 'page';
   },
   { profile: BrowserContext }
 >({
@@ -74,6 +74,7 @@ export const test = base.extend<
       reference: '?reference',
       view: '?view',
       'view-ahead': '?view&ahead',
+      page: '?page',
     }[harnessMode];
     await page.goto(`${baseURL}/${query}`);
     await page.waitForFunction(() => 'harness' in window);

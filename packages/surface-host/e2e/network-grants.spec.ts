@@ -2,7 +2,8 @@ import { call, expect, test } from './fixtures.ts';
 import { Recorder } from './recorder.ts';
 
 /**
- * An MCP App view granted origins to connect to (`mountMcpView`'s `connectDomains`), in the hostile-Surface style:
+ * An MCP App view granted origins to connect to (`mountMcpView`'s `connectDomains`), and a MiniApp page granted
+ * them the same way (`mountMiniAppPage`'s), in the hostile-Surface style:
  * two recording servers on 127.0.0.1, A (granted) and B (not), told apart by their ports, as two domains are. A view
  * granted A reaches A — its fetch, its beacon — and nothing reaches B: not a fetch, a redirect from A to B, a
  * beacon, a WebSocket, an EventSource, an image, WebRTC, a worker or a nested frame of A. The controls prove the
@@ -33,18 +34,20 @@ report('done', true);
   return `<!doctype html><html><body><main>grants</main><script type="module">${script}</script></body></html>`;
 }
 
-async function outcomes(page: import('@playwright/test').Page, id: string) {
+/** A view's logs as its AppBridge heard them, or a MiniApp page's messages of the same shape. */
+async function logsOf(page: import('@playwright/test').Page, id: string, kind: 'view' | 'page') {
+  const state = kind === 'view' ? await call(page, 'viewState', id) : await call(page, 'pageState', id);
+  return (state?.logs ?? []) as { step: string; outcome: string }[];
+}
+
+async function outcomes(page: import('@playwright/test').Page, id: string, kind: 'view' | 'page' = 'view') {
   await expect
-    .poll(
-      async () =>
-        ((await call(page, 'viewState', id))?.logs ?? []).some(
-          (entry) => (entry as { step?: string }).step === 'done',
-        ),
-      { timeout: 20_000 },
-    )
+    .poll(async () => (await logsOf(page, id, kind)).some((entry) => entry.step === 'done'), {
+      timeout: 20_000,
+    })
     .toBe(true);
   await page.waitForTimeout(SETTLE_MS);
-  const logs = ((await call(page, 'viewState', id))?.logs ?? []) as { step: string; outcome: string }[];
+  const logs = await logsOf(page, id, kind);
   return Object.fromEntries(logs.map(({ step, outcome }) => [step, outcome]));
 }
 
@@ -62,8 +65,8 @@ const leaked = (recorder: Recorder) => {
   return traffic.connections + traffic.httpRequests + traffic.webSockets + traffic.udpPackets;
 };
 
-for (const how of ['mounted', 'prepared ahead'] as const)
-  test(`a view granted A (${how}) reaches A, and nothing reaches B`, async ({
+for (const how of ['mounted', 'prepared ahead', 'a MiniApp page'] as const)
+  test(`${how === 'a MiniApp page' ? 'a MiniApp page' : `a view (${how})`} granted A reaches A, and nothing reaches B`, async ({
     harnessPage: page,
     recorder,
   }) => {
@@ -71,11 +74,12 @@ for (const how of ['mounted', 'prepared ahead'] as const)
     const b = origin(recorder);
     const html = grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, recorder.tcpPorts[0] as number);
     if (how === 'mounted') await call(page, 'mountView', 'g', html, { connectDomains: [a] });
+    else if (how === 'a MiniApp page') await call(page, 'mountPage', 'g', html, { connectDomains: [a] });
     else {
       await call(page, 'prepareView', 'g', html, { connectDomains: [a] });
       await call(page, 'showView', 'g');
     }
-    const seen = await outcomes(page, 'g');
+    const seen = await outcomes(page, 'g', how === 'a MiniApp page' ? 'page' : 'view');
     // A answered the view, and got its beacon (sendBeacon says true whether or not the policy lets it go: only
     // the recorders tell).
     expect(seen['fetch A']).toBe('<p>remote</p>');
@@ -102,34 +106,37 @@ for (const how of ['mounted', 'prepared ahead'] as const)
     );
   });
 
-test('control: the same view granted nothing reaches neither A nor B', async ({
-  harnessPage: page,
-  recorder,
-}) => {
-  const a = origin(granted);
-  const b = origin(recorder);
-  await call(page, 'mountView', 'n', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1));
-  const seen = await outcomes(page, 'n');
-  expect(seen['fetch A']).toMatch(/^refused/);
-  expect(leaked(granted), granted.traffic().log.join('\n')).toBe(0);
-  expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
-});
-
-test('control: granted A and B, the view reaches B — the recorder sees what a grant lets through', async ({
-  harnessPage: page,
-  recorder,
-}) => {
-  const a = origin(granted);
-  const b = origin(recorder);
-  await call(page, 'mountView', 'ab', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1), {
-    connectDomains: [a, b],
+for (const kind of ['view', 'page'] as const) {
+  const mountKind = kind === 'view' ? 'mountView' : 'mountPage';
+  test(`control: the same ${kind} granted nothing reaches neither A nor B`, async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    const a = origin(granted);
+    const b = origin(recorder);
+    await call(page, mountKind, 'n', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1));
+    const seen = await outcomes(page, 'n', kind);
+    expect(seen['fetch A']).toMatch(/^refused/);
+    expect(leaked(granted), granted.traffic().log.join('\n')).toBe(0);
+    expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
   });
-  const seen = await outcomes(page, 'ab');
-  expect(seen['fetch B']).toBe('200');
-  expect(recorder.log).toContain('http GET /fetch');
-  expect(recorder.log).toContain('http GET /redirected');
-  expect(leaked(recorder)).toBeGreaterThan(0);
-});
+
+  test(`control: granted A and B, the ${kind} reaches B — the recorder sees what a grant lets through`, async ({
+    harnessPage: page,
+    recorder,
+  }) => {
+    const a = origin(granted);
+    const b = origin(recorder);
+    await call(page, mountKind, 'ab', grantView(a, b, `ws://127.0.0.1:${recorder.httpPort}/ws`, 1), {
+      connectDomains: [a, b],
+    });
+    const seen = await outcomes(page, 'ab', kind);
+    expect(seen['fetch B']).toBe('200');
+    expect(recorder.log).toContain('http GET /fetch');
+    expect(recorder.log).toContain('http GET /redirected');
+    expect(leaked(recorder)).toBeGreaterThan(0);
+  });
+}
 
 test("a granted view's frame is loaded for it, and its policy lists the grant; a spare frame's lists none", async ({
   harnessPage: page,

@@ -34,8 +34,9 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
     readonly html: string;
     readonly css: string;
     readonly js: string;
-    readonly protocol?: 'mcp_app';
+    readonly protocol?: 'mcp_app' | 'miniapp';
     readonly modules?: readonly string[];
+    readonly fragment?: string;
   };
 }
 

@@ -26,7 +26,8 @@
  *   Chromium preconnects to a link's host when the user merely presses on it (containment-navigation.ts).
  *
  * This module is the prelude's entry: it runs the parts above in order, then keeps the channel, takes `start`
- * (the bridge, or an MCP App view's `window.parent`, then the bundle once the frame is laid out) and passes the
+ * (the bridge, or an MCP App view's or a MiniApp page's `window.parent`, then the bundle once the frame is laid
+ * out) and passes the
  * host's messages on. Like the bridge, `installSurfaceContainment` and each of its parts is one self-contained
  * function whose source text the host injects (documents.ts): the parts come in as an argument, not as imports.
  * Surface code runs after it in the same realm and may rewrite any prototype, so everything this code relies on
@@ -107,26 +108,30 @@ export function installSurfaceContainment(
   let bridge: SurfaceBridge | null = null;
   let instanceId: string | null = null;
   /**
-   * An MCP App view's window.parent: the view's messages to it go up the port as `mcp` messages, and the host's
-   * come back as `message` events whose `source` is this object (what the MCP Apps SDK checks). The real parent,
-   * the wrapper document, is never reachable from the view's code.
+   * An MCP App view's or a MiniApp page's window.parent: its messages to it go up the port as `mcp` (a view's
+   * JSON-RPC) or `page` (a page's `lineup.miniapp.v1`) messages, and the host's come back as `message` events whose
+   * `source` is this object (what the MCP Apps SDK and the MiniApp SDK check). The real parent, the wrapper
+   * document, is never reachable from the page's code.
    */
   let viewParent: object | null = null;
+  /** The type of the messages a view or a page exchanges with the host: `mcp` (JSON-RPC) or `page` (MiniApp). */
+  let viewType: 'mcp' | 'page' | null = null;
   /** Takes the host's first `start`: which instance this frame holds, and its bundle. */
   const start = (message: Record<string, unknown>) => {
     const id = message.instance_id;
-    const { html, css, js, protocol, modules } = message;
+    const { html, css, js, protocol, modules, fragment } = message;
     if (
       typeof id !== 'string' ||
       typeof html !== 'string' ||
       typeof css !== 'string' ||
       typeof js !== 'string' ||
-      (protocol !== undefined && protocol !== 'mcp_app')
+      (protocol !== undefined && protocol !== 'mcp_app' && protocol !== 'miniapp') ||
+      (fragment !== undefined && (protocol !== 'miniapp' || typeof fragment !== 'string'))
     )
       return;
     const moduleTexts: string[] = [];
     if (modules !== undefined) {
-      if (protocol !== 'mcp_app' || !isArray(modules)) return;
+      if (protocol === undefined || !isArray(modules)) return;
       for (let index = 0; index < modules.length; index++) {
         const text = modules[index];
         if (typeof text !== 'string') return;
@@ -138,20 +143,32 @@ export function installSurfaceContainment(
       freeze({ namespace: config.namespace, type: 'violation', instance_id: id, kind });
     reports = { navigation: violation('navigation'), focus: violation('focus') };
     if (focusBeforeStart && !hasEarned() && doc.hasFocus()) post(reports.focus);
-    if (protocol === 'mcp_app') {
+    if (protocol === 'miniapp' && typeof fragment === 'string') {
+      // What the page reads from its URL (`lineup-instance=<id>&lang=…`), on the document's URL before its
+      // scripts run (about:srcdoc keeps a fragment; this is not a navigation).
+      const here = global.location.href as string;
+      const hash = here.indexOf('#');
+      global.history.replaceState(null, '', `${hash < 0 ? here : here.slice(0, hash)}#${fragment}`);
+    }
+    if (protocol === 'mcp_app' || protocol === 'miniapp') {
       allowInertLinks();
-      installViewParent(id);
+      viewType = protocol === 'mcp_app' ? 'mcp' : 'page';
+      installViewParent(id, viewType);
     } else bridge = installBridge(global, { ...config, instanceId: id }, post);
     const width = message.width;
     whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js, moduleTexts));
   };
-  const installViewParent = (id: string) => {
+  const installViewParent = (id: string, type: 'mcp' | 'page') => {
     const parent = createObject(null, {
       postMessage: {
         value: function postMessage(message: unknown) {
           if (!isPlainObject(message))
-            throw new TypeError('LineUp view: a message to the host is a plain JSON-RPC object.');
-          post({ namespace: config.namespace, type: 'mcp', instance_id: id, message });
+            throw new TypeError(
+              type === 'mcp'
+                ? 'LineUp view: a message to the host is a plain JSON-RPC object.'
+                : 'LineUp page: a message to the runtime is a plain object.',
+            );
+          post({ namespace: config.namespace, type, instance_id: id, message });
         },
       },
     });
@@ -226,7 +243,7 @@ export function installSurfaceContainment(
       return;
     }
     if (data.instance_id !== instanceId) return;
-    if (data.type === 'mcp') deliverToView(data.message);
+    if (viewType !== null && data.type === viewType) deliverToView(data.message);
     else if (data.type === 'state' && isPlainObject(data.state)) bridge?.deliverState(data.state);
     else if (data.type === 'focus') grantFocus();
   };

@@ -78,9 +78,11 @@ const NAVIGATION_HOLD = Object.freeze({ first: 250, next: 50, total: 1_000 });
  */
 export interface SurfaceInlineStart extends SurfaceBundleText {
   readonly instanceId: string;
-  /** An MCP App view (`mountMcpView`): its protocol and module scripts. */
-  readonly protocol?: 'mcp_app';
+  /** An MCP App view (`mountMcpView`) or a MiniApp page (`mountMiniAppPage`): its protocol and module scripts. */
+  readonly protocol?: 'mcp_app' | 'miniapp';
   readonly modules?: readonly string[];
+  /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`). */
+  readonly fragment?: string;
   /**
    * The sources the view's `connect-src` lists (origins the user granted it, as `mcpViewConnectSource` wrote
    * them); none by default. Only a frame loaded for the view carries them: a spare frame's policy has none.
@@ -104,6 +106,7 @@ export function surfaceContainmentConfig(
             js: start.js,
             ...(start.protocol === undefined ? {} : { protocol: start.protocol }),
             ...(start.modules === undefined ? {} : { modules: start.modules }),
+            ...(start.fragment === undefined ? {} : { fragment: start.fragment }),
           },
         }),
     namespace: SURFACE_NAMESPACE,

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import instancesSource from '../examples/instances.ts?raw';
 import mcpViewSource from '../examples/mcp-view.ts?raw';
+import miniAppPageSource from '../examples/miniapp-page.ts?raw';
 import mountSource from '../examples/mount-surface.ts?raw';
 import prepareViewSource from '../examples/prepare-view.ts?raw';
 import readme from '../README.md?raw';
@@ -37,6 +38,7 @@ describe('README examples', () => {
     ['instances', instancesSource],
     ['mcp-view', mcpViewSource],
     ['prepare-view', prepareViewSource],
+    ['miniapp-page', miniAppPageSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
   });
@@ -153,5 +155,32 @@ describe('README examples', () => {
     );
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
     expect(client.receive(envelope('lineup.v1.ui.teleport', {}))).toBe('unsupported');
+  });
+
+  it('miniapp-page builds the page from its files, mounts it contained, and hands its messages on', async () => {
+    const { openPomodoro } = await import('../examples/miniapp-page.js');
+    const encoder = new TextEncoder();
+    const files = new Map([
+      ['index.html', encoder.encode('<script type="module" src="./app.js"></script><main id="app"></main>')],
+      ['app.js', encoder.encode('window.parent.postMessage({ hello: 1 }, "*")')],
+    ]);
+    const received = vi.fn();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const handle = openPomodoro(document.body, files, received);
+    expect(handle.frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const { port, fromFrame } = connect(handle.frame);
+    const base = { namespace: 'lineup.surface.v1', instance_id: 'pomodoro.page.01' };
+    fromFrame({ ...base, type: 'page', message: { type: 'app_ready' } });
+    expect(received).toHaveBeenCalledWith({ type: 'app_ready' });
+    handle.send({ type: 'lifecycle', phase: 'foreground' });
+    expect(port.postMessage).toHaveBeenCalledWith({
+      ...base,
+      type: 'page',
+      message: { type: 'lifecycle', phase: 'foreground' },
+    });
+    fromFrame({ ...base, type: 'violation', kind: 'navigation' });
+    expect(log).toHaveBeenCalledWith('the page tried to leave and was removed');
+    expect(handle.closed).toBe(true);
+    expect(() => openPomodoro(document.body, new Map(), received)).toThrow('The bundle has no entry page');
   });
 });

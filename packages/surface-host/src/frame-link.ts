@@ -321,8 +321,9 @@ export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineSt
     return link;
   }
   const pool = poolOf(document);
-  // A spare's policy grants no origin: a view granted some gets a frame loaded for it.
-  if ((start?.connectSources?.length ?? 0) > 0) {
+  // A spare's policy grants no origin: a view granted some gets a frame loaded for it. So does a MiniApp page,
+  // whose texts (a whole app) and fragment need not cross as a message.
+  if ((start?.connectSources?.length ?? 0) > 0 || start?.protocol === 'miniapp') {
     const link = new FrameLink(document, start);
     container.appendChild(link.frame);
     return link;

@@ -21,6 +21,13 @@ export {
   type PrepareMcpViewOptions,
   prepareMcpView,
 } from './mcp-view.js';
+export {
+  type MiniAppPageHandle,
+  type MiniAppPageText,
+  type MountMiniAppPageOptions,
+  miniAppPageFromFiles,
+  mountMiniAppPage,
+} from './miniapp-page.js';
 export { type ReferencedSurface, surfaceBundleFromFiles } from './reference.js';
 export {
   FORBIDDEN_SANDBOX_TOKENS,

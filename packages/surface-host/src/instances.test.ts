@@ -1,4 +1,5 @@
 /** ui.open / patch / close semantics of seed 000 §4 over mounted frames (jsdom). */
+// Frames of instances only: a spare frame the pool loads ahead (where jsdom can move frames) is not one.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SurfaceInstances } from './instances.js';
 
@@ -23,11 +24,11 @@ describe('SurfaceInstances', () => {
     const second = instances.open(document.body, open('w.1'));
     expect(first.closed).toBe(true);
     expect(instances.get('w.1')).toBe(second);
-    expect(document.querySelectorAll('iframe')).toHaveLength(1);
+    expect(document.querySelectorAll('iframe[data-instance-id]')).toHaveLength(1);
     instances.open(document.body, open('w.2'));
-    expect(document.querySelectorAll('iframe')).toHaveLength(2);
+    expect(document.querySelectorAll('iframe[data-instance-id]')).toHaveLength(2);
     instances.closeAll();
-    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    expect(document.querySelectorAll('iframe[data-instance-id]')).toHaveLength(0);
   });
 
   it('patches and closes known instances only; an agent close sends no event', () => {

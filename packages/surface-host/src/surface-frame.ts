@@ -13,9 +13,11 @@
 import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import {
   MCP_VIEW_CHANNEL_LIMITS,
+  MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
+  parseSurfacePageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_NAMESPACE,
 } from '@lineup/shared/bridge';
@@ -141,22 +143,29 @@ export function mountSurface(container: HTMLElement, options: MountSurfaceOption
 }
 
 /**
- * The channel of an MCP App view in a Surface frame (mcp-view.ts): its module scripts, its bound, and where its
- * JSON-RPC messages go. A frame with one has no `LineUpSurface` and gets no state.
+ * The channel of an MCP App view (mcp-view.ts) or a MiniApp page (miniapp-page.ts) in a Surface frame: its module
+ * scripts, its bound, and where its messages go. A frame with one has no `LineUpSurface` and gets no state.
  */
 export interface ViewChannel {
+  /** `mcp_app` (default): JSON-RPC in `mcp` messages; `miniapp`: `lineup.miniapp.v1` in `page` messages. */
+  readonly protocol?: 'mcp_app' | 'miniapp';
   readonly modules: readonly string[];
-  /** The most the view's texts may be together, in UTF-8 bytes. */
+  /** The most the texts may be together, in UTF-8 bytes. */
   readonly maxBytes: number;
-  /** Each valid JSON-RPC message of the view (one object, `jsonrpc: "2.0"`), in order. */
+  /** Each valid message (a view's: one object, `jsonrpc: "2.0"`; a page's: one JSON object), in order. */
   readonly onMessage: (message: Readonly<Record<string, unknown>>) => void;
-  /** The sources of the view's `connect-src` (checked origins the user granted); none by default. */
+  /** The sources of the frame's `connect-src` (checked origins the user granted); none by default. */
   readonly connectSources?: readonly string[];
+  /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set before its scripts run. */
+  readonly fragment?: string;
 }
 
 /** A mounted frame's handle, with what only a view uses: its messages, and a height the host sets. */
 export interface SurfaceFrameHandle extends SurfaceHandle {
-  /** Sends one JSON-RPC message to a view (validated first; throws `LineUpProtocolError` and sends nothing). */
+  /**
+   * Sends one message to a view (JSON-RPC) or a page (a MiniApp message), validated first: throws
+   * `LineUpProtocolError` and sends nothing.
+   */
   sendView(message: Readonly<Record<string, unknown>>): void;
   /** Sets the frame's height as a `resize` of the Surface would (clamped, at most once per frame, loop-safe). */
   resize(height: number): void;
@@ -177,9 +186,14 @@ export function mountSurfaceFrame(
   const size =
     surfaceBundleBytes(bundle) +
     (viewChannel?.modules ?? []).reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0);
+  const protocol = viewChannel === undefined ? undefined : (viewChannel.protocol ?? 'mcp_app');
   const maxBytes = Math.min(
     viewChannel?.maxBytes ?? SURFACE_CHANNEL_LIMITS.maxBundleBytes,
-    viewChannel === undefined ? SURFACE_CHANNEL_LIMITS.maxBundleBytes : MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
+    protocol === undefined
+      ? SURFACE_CHANNEL_LIMITS.maxBundleBytes
+      : protocol === 'mcp_app'
+        ? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes
+        : MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes,
   );
   if (size > maxBytes)
     throw new LineUpProtocolError([
@@ -187,22 +201,31 @@ export function mountSurfaceFrame(
         path: 'app',
         code: 'too_large',
         message:
-          viewChannel === undefined
+          protocol === undefined
             ? `The Surface is ${size} bytes of HTML, CSS and JS; at most ${maxBytes} are allowed.`
-            : `The view is ${size} bytes of HTML, CSS and scripts; this host runs views of at most ${maxBytes}.`,
+            : protocol === 'mcp_app'
+              ? `The view is ${size} bytes of HTML, CSS and scripts; this host runs views of at most ${maxBytes}.`
+              : `The page is ${size} bytes of HTML, CSS and scripts; this host runs pages of at most ${maxBytes}.`,
       },
     ]);
 
   const view = container.ownerDocument.defaultView;
   if (view === null) throw new TypeError('mountSurface: the container is not in a window.');
   const viewStart =
-    viewChannel === undefined
+    viewChannel === undefined || protocol === undefined
       ? {}
       : {
-          protocol: 'mcp_app' as const,
+          protocol,
           modules: viewChannel.modules,
           ...(viewChannel.connectSources === undefined ? {} : { connectSources: viewChannel.connectSources }),
+          ...(viewChannel.fragment === undefined ? {} : { fragment: viewChannel.fragment }),
         };
+  /** The type of the frame's messages besides the Surface's own: a view's `mcp`, a page's `page`. */
+  const viewType = protocol === undefined ? null : protocol === 'mcp_app' ? 'mcp' : 'page';
+  const parseView = (input: unknown) =>
+    viewType === 'page'
+      ? parseSurfacePageMessage(input, instanceId)
+      : parseSurfaceMcpMessage(input, instanceId);
   const link = takeSurfaceFrame(container, { instanceId, ...bundle, ...viewStart });
   const frame = link.frame;
   frame.setAttribute('title', bundle.name);
@@ -240,11 +263,8 @@ export function mountSurfaceFrame(
     (count, event) => onRejected?.({ reason: 'undeclared_event', event, count }),
     view,
   );
-  const viewMessages = new TokenBucket(
-    MCP_VIEW_CHANNEL_LIMITS.messageBurst,
-    MCP_VIEW_CHANNEL_LIMITS.messagesPerSecond,
-    now,
-  );
+  const viewLimits = viewType === 'page' ? MINIAPP_PAGE_CHANNEL_LIMITS : MCP_VIEW_CHANNEL_LIMITS;
+  const viewMessages = new TokenBucket(viewLimits.messageBurst, viewLimits.messagesPerSecond, now);
   // A flood of window messages would queue ahead of this Surface's own reports (a navigation held for the
   // host must be answered quickly): past the limit the Surface is removed.
   const windowMessages = new TokenBucket(
@@ -323,20 +343,20 @@ export function mountSurfaceFrame(
     if (
       (type === 'event' && !events.take()) ||
       (type === 'resize' && !resizes.take()) ||
-      (type === 'mcp' && !viewMessages.take())
+      (type !== undefined && type === viewType && !viewMessages.take())
     ) {
       limited.add(undefined);
       return;
     }
-    if (type === 'mcp' && viewChannel !== undefined) {
-      let rpc: ReturnType<typeof parseSurfaceMcpMessage>;
+    if (type !== undefined && type === viewType && viewChannel !== undefined) {
+      let parsed: { readonly message: Readonly<Record<string, unknown>> };
       try {
-        rpc = parseSurfaceMcpMessage(event.data, instanceId);
+        parsed = parseView(event.data);
       } catch (error) {
         refuse(error);
         return;
       }
-      viewChannel.onMessage(rpc.message);
+      viewChannel.onMessage(parsed.message);
       return;
     }
     let message: ReturnType<typeof parseSurfaceMessageFromFrame>;
@@ -447,11 +467,13 @@ export function mountSurfaceFrame(
     },
     sendView(message) {
       if (closed) throw new TypeError(`View ${instanceId} is closed.`);
-      if (viewChannel === undefined) throw new TypeError('A Surface speaks no JSON-RPC: only a view does.');
-      const checked = parseSurfaceMcpMessage(
-        { namespace: SURFACE_NAMESPACE, type: 'mcp', instance_id: instanceId, message },
-        instanceId,
-      );
+      if (viewType === null) throw new TypeError('A Surface speaks no JSON-RPC: only a view or a page does.');
+      const checked = parseView({
+        namespace: SURFACE_NAMESPACE,
+        type: viewType,
+        instance_id: instanceId,
+        message,
+      });
       if (port === null) pendingToView.push(checked);
       else port.postMessage(checked);
     },

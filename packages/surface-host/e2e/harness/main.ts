@@ -6,8 +6,11 @@
 
 import {
   type McpViewHandle,
+  type MiniAppPageHandle,
   mcpViewBundle,
+  miniAppPageFromFiles,
   mountMcpView,
+  mountMiniAppPage,
   mountSurface,
   prepareMcpView,
   prepareSurfaceFrame,
@@ -111,6 +114,63 @@ const asView = new URLSearchParams(location.search).has('view');
 /** `?view&ahead`: each such view is mounted ahead, out of sight (`prepareMcpView`), and shown 100 ms later. */
 const ahead = new URLSearchParams(location.search).has('ahead');
 const REFERENCE_EVENTS = ['done'];
+/** `?page`: each Surface of the attack suite is mounted as an installed MiniApp's page (`mountAttackPage`). */
+const asPage = new URLSearchParams(location.search).has('page');
+
+/** What reached the host from a MiniApp page: every message it posted (the runtime would judge them). */
+interface PageRecord {
+  handle: MiniAppPageHandle;
+  readonly messages: Record<string, unknown>[];
+}
+const pages = new Map<string, PageRecord>();
+
+/** A page's files as a built app has them: the entry HTML, and the files it names. */
+function pageFiles(entries: Record<string, string>): Map<string, Uint8Array> {
+  const encoder = new TextEncoder();
+  return new Map(Object.entries(entries).map(([path, text]) => [path, encoder.encode(text)] as const));
+}
+
+/** Mounts a MiniApp page from `files` (entry `index.html`) with `mountMiniAppPage`, recording what it posts. */
+function mountPage(
+  id: string,
+  files: Map<string, Uint8Array>,
+  context: { readonly connectDomains?: readonly string[]; readonly fragment?: string } = {},
+  onMessage?: (message: Record<string, unknown>) => void,
+): PageRecord {
+  const record: PageRecord = {
+    messages: [],
+    handle: undefined as unknown as MiniAppPageHandle,
+  };
+  pages.set(id, record);
+  record.handle = mountMiniAppPage(slot(id), {
+    instanceId: id,
+    name: `Page ${id}`,
+    page: miniAppPageFromFiles('index.html', files),
+    fragment: context.fragment ?? `lang=en-US&lineup-instance=${encodeURIComponent(id)}`,
+    onMessage: (message) => {
+      const copy = JSON.parse(JSON.stringify(message)) as Record<string, unknown>;
+      record.messages.push(copy);
+      onMessage?.(copy);
+    },
+    onRejected: (rejection) => mounted.get(id)?.rejections.push(rejection),
+    ...(context.connectDomains === undefined ? {} : { connectDomains: context.connectDomains }),
+  });
+  return record;
+}
+
+/**
+ * The page of the containment suite's attacks, as Vite builds one: an entry HTML that names a stylesheet and a
+ * module script, with a `LineUpSurface.event` (an inline classic script) that reports through the page's
+ * `window.parent`, so that every attack runs unchanged as a MiniApp page.
+ */
+function attackPageFiles(bundle: { html: string; css: string; js: string }): Map<string, Uint8Array> {
+  const report = `window.LineUpSurface = { event: function (name, data) { window.parent.postMessage({ namespace: 'lineup.miniapp.v1', type: 'attack_event', event: name, data: data || {} }, '*'); }, onState: function () { return function () {}; }, resize: function () {} };`;
+  return pageFiles({
+    'index.html': `<!doctype html><html><head><script>${report}</script><script type="module" src="./assets/probe.js"></script><link rel="stylesheet" href="./assets/probe.css"></head><body>${bundle.html}</body></html>`,
+    'assets/probe.js': bundle.js,
+    'assets/probe.css': bundle.css,
+  });
+}
 
 function asReferenced(bundle: { html: string; css: string; js: string }) {
   const encoder = new TextEncoder();
@@ -300,8 +360,48 @@ const harness = {
     await view.bridge.teardownResource({}).catch(() => {});
     view.handle.close();
   },
+  /** Mounts a MiniApp page whose entry is `html` (with `files` beside it) with `mountMiniAppPage`. */
+  mountPage(
+    id: string,
+    html: string,
+    context: { readonly connectDomains?: readonly string[]; readonly fragment?: string } = {},
+    files: Record<string, string> = {},
+  ) {
+    const record = track(id);
+    const page = mountPage(id, pageFiles({ 'index.html': html, ...files }), context);
+    record.handle = page.handle as unknown as SurfaceHandle;
+  },
+  /** What a MiniApp page posted, and the log data of those shaped as a view's log notifications. */
+  pageState(id: string) {
+    const page = pages.get(id);
+    if (page === undefined) return null;
+    return {
+      messages: page.messages.slice(),
+      logs: page.messages
+        .map((message) => (message.params as { data?: unknown } | undefined)?.data)
+        .filter((data) => data !== undefined),
+    };
+  },
+  /** Sends a MiniApp page one message (as the runtime's connection would). */
+  sendPage(id: string, message: Record<string, unknown>) {
+    pages.get(id)?.handle.send(message);
+  },
   mount(id: string, bundle: { html: string; css: string; js: string }, state: Record<string, unknown> = {}) {
     const record = track(id);
+    if (asPage) {
+      const page = mountPage(id, attackPageFiles(bundle), {}, (message) => {
+        if (message.type !== 'attack_event' || typeof message.event !== 'string') return;
+        record.events.push({
+          instance_id: id,
+          event: message.event,
+          data: (message.data ?? {}) as SurfaceEvent['data'],
+        });
+        record.reachedFirstEvent();
+      });
+      record.handle = page.handle as unknown as SurfaceHandle;
+      record.warm = page.handle.ready;
+      return;
+    }
     if (asView) {
       // Every attack as an MCP App view: its 'done' arrives as the view's log notification.
       const view = mountView(
