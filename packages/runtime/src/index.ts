@@ -126,7 +126,6 @@ export {
   type ToolRuntimeOptions,
   type UIActionHandler,
 } from './execution/tool-runtime.js';
-export { MINIAPP_PAGE_CSP, miniAppPageDocument } from './hosting/bundle-document.js';
 export {
   MiniAppConnection,
   type MiniAppConnectionOptions,
@@ -135,7 +134,6 @@ export {
 export {
   type MountedMiniApp,
   type MountMiniAppOptions,
-  miniAppPageUrl,
   mountMiniAppFrame,
 } from './hosting/miniapp-frame.js';
 export type { McpCallOutcome, McpCallToolResult, McpToolCaller, McpToolCallRequest } from './mcp/calls.js';

@@ -6,7 +6,13 @@
  */
 import { canonicalJSONString, LineUpProtocolError } from '@lineup/shared';
 import { type ToolPolicyDecision, type ToolPolicyRule, toolPolicyRuleProblem } from '../consent/policy.js';
-import { acceptedChange, toolPolicyChange, trustChange, viewNetworkChange } from '../consent/settings.js';
+import {
+  acceptedChange,
+  pageNetworkChange,
+  toolPolicyChange,
+  trustChange,
+  viewNetworkChange,
+} from '../consent/settings.js';
 import {
   type AppConsentSettings,
   type AppRecord,
@@ -88,6 +94,15 @@ export async function setViewNetwork(
   granted: boolean,
 ): Promise<void> {
   await changeConsent(context, appId, (app) => viewNetworkChange(app, viewId, granted));
+}
+
+/** See `AppRegistry.setPageNetwork`. */
+export async function setPageNetwork(
+  context: RegistryContext,
+  appId: string,
+  granted: boolean,
+): Promise<void> {
+  await changeConsent(context, appId, (app) => pageNetworkChange(app, granted));
 }
 
 /** See `AppRegistry.acceptToolChange`. */

@@ -31,7 +31,7 @@ import type {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/surface-reference.js';
 import type { ToolPolicyDecision, ToolPolicyRule } from '../consent/policy.js';
-import { viewConnectSources } from '../consent/settings.js';
+import { pageConnectSources, viewConnectSources } from '../consent/settings.js';
 import type { AppRecord, CapabilityRecord, RuntimeDatabase, ToolGrantRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { BundlePolicy } from './bundle.js';
@@ -120,6 +120,16 @@ export class AppRegistry {
    */
   setViewNetwork(appId: string, viewId: string, granted: boolean): Promise<void> {
     return consentSettings.setViewNetwork(this.#context, appId, viewId, granted);
+  }
+
+  /**
+   * Grants a MiniApp's page every origin its manifest declares in `connect_domains` (all or nothing), or takes them
+   * back (`granted` false): what `bundleFiles` then gives its mounts (`connectSources`: the granted origins the
+   * installed version still declares). Audited (`consent_settings`, naming the origins); throws for an MCP server or
+   * a grant of an app that declares no origin.
+   */
+  setPageNetwork(appId: string, granted: boolean): Promise<void> {
+    return consentSettings.setPageNetwork(this.#context, appId, granted);
   }
 
   /** The grants the user remembered, each for a conversation and a tool (newest first). */
@@ -222,12 +232,15 @@ export class AppRegistry {
    * The kept, verified files of the installed version of `appId`, by path: checked again first
    * (`verifyInstalled`), so what a host mounts is what was verified. Throws as `verifyInstalled` does.
    */
-  async bundleFiles(
-    appId: string,
-  ): Promise<{ readonly manifest: MiniAppManifest; readonly files: ReadonlyMap<string, Uint8Array> }> {
-    const { manifest, files } = await verifyKeptFiles(this.#context, appId);
+  async bundleFiles(appId: string): Promise<{
+    readonly manifest: MiniAppManifest;
+    readonly files: ReadonlyMap<string, Uint8Array>;
+    /** The origins the page may connect to: what the user granted that this version still declares. */
+    readonly connectSources: readonly string[];
+  }> {
+    const { app, manifest, files } = await verifyKeptFiles(this.#context, appId);
     if ('kind' in manifest) throw notAMiniApp();
-    return { manifest, files };
+    return { manifest, files, connectSources: pageConnectSources(app) };
   }
 
   /**

@@ -39,6 +39,40 @@ export function toolPolicyChange(
   return { consent: { ...app.consent, tools }, detail: `${method} ${decision ?? 'default'}` };
 }
 
+/** Where a MiniApp's page grant is kept in `consent.network` (a MiniApp has no views whose ids it could meet). */
+export const PAGE_NETWORK_KEY = 'page';
+
+/** The origins a MiniApp's page may connect to now: what the user granted that its manifest still declares. */
+export function pageConnectSources(app: AppRecord): readonly string[] {
+  if (app.kind === 'mcp_server') return [];
+  return mcpViewGrantedSources(
+    { connect_domains: app.manifest.connect_domains ?? [] },
+    app.consent?.network?.[PAGE_NETWORK_KEY],
+  );
+}
+
+/**
+ * The user grants a MiniApp's page every origin its manifest declares in `connect_domains` (all or nothing), or
+ * takes them back. Throws for an MCP server (its views are granted one by one) and for a grant of a page that
+ * declares no origin.
+ */
+export function pageNetworkChange(app: AppRecord, granted: boolean): ConsentChange {
+  if (app.kind === 'mcp_server')
+    throw new LineUpProtocolError([
+      { path: 'appId', code: 'invalid_value', message: "An MCP server's views are granted one by one." },
+    ]);
+  const sources = mcpViewGrantableSources({ connect_domains: app.manifest.connect_domains ?? [] });
+  if (granted && sources.length === 0)
+    throw new LineUpProtocolError([
+      { path: 'appId', code: 'invalid_value', message: 'This app declares no origin its page connects to.' },
+    ]);
+  const { network: _network, ...rest } = app.consent ?? {};
+  return {
+    consent: { ...rest, ...(granted ? { network: { [PAGE_NETWORK_KEY]: sources } } : {}) },
+    detail: granted ? `page may connect to ${sources.join(', ')}` : 'page may connect to nothing',
+  };
+}
+
 /** The origins each view of `app` may connect to now: what the user granted that the view still declares. */
 export function viewConnectSources(app: AppRecord): ReadonlyMap<string, readonly string[]> {
   const granted = new Map<string, readonly string[]>();

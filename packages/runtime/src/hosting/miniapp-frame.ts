@@ -1,96 +1,97 @@
 /**
- * A browser host's MiniApp frame: the installed app's page in `<iframe sandbox="allow-scripts">` — an opaque
- * origin, so it cannot read the host's storage, cookies or DOM — with `#lineup-instance=<id>` on its URL, and
- * wired to a `MiniAppConnection`. Only messages whose `event.source` is this frame's window reach the
- * connection; everything it posts goes to that window only.
+ * A browser host's MiniApp frame: the installed app's page, built from its kept, verified files, in a Surface frame
+ * of `@lineup/surface-host` (`mountMiniAppPage`) — the same wrapper, sandbox (`allow-scripts`, an opaque origin),
+ * Content Security Policy and containment prelude as every Surface and MCP App view — wired to a
+ * `MiniAppConnection`.
  *
- * The page comes from the app's kept, verified files (`page`: `miniAppPageDocument` builds its `srcdoc`, so what
- * runs is what was verified), or — for development — from a URL the host serves (`url`; its server must answer
- * the page's module requests, which carry `Origin: null`, with `Access-Control-Allow-Origin`).
+ * What runs is what was verified: every script, stylesheet and image the entry names is read from the kept files
+ * (`miniAppPageFromFiles`); a page that names a file the bundle lacks, or anything outside it, is refused before
+ * anything mounts. The page reaches no network but the origins the host grants it (`connectDomains`), cannot
+ * create frames, workers, objects or links, cannot navigate its frame (it is removed before the navigation leaves:
+ * `onContained` hears `navigated`), and speaks only over the frame's `MessagePort`, bound to the one document the
+ * host made: nothing is ever posted to a window, so no document it navigated to could hear its instance's messages.
  */
 import { MINIAPP_INSTANCE_PARAMETER } from '@lineup/shared/bridge';
+import { miniAppPageFromFiles, mountMiniAppPage, type SurfaceRejection } from '@lineup/surface-host';
 import type { AppTarget, ToolRuntime } from '../execution/tool-runtime.js';
-import { miniAppPageDocument } from './bundle-document.js';
 import { MiniAppConnection, type MiniAppConnectionOptions } from './miniapp-connection.js';
 
 export interface MountMiniAppOptions extends MiniAppConnectionOptions {
-  /** The page's URL: the app's bundle URL joined with its manifest `entry` (when `page` is not given). */
-  readonly url?: string | URL;
   /** The page from kept files: the manifest's `entry` and the verified files by path (`AppRegistry.bundleFiles`). */
-  readonly page?: { readonly entry: string; readonly files: ReadonlyMap<string, Uint8Array> };
+  readonly page: { readonly entry: string; readonly files: ReadonlyMap<string, Uint8Array> };
   /** The frame's accessible name (the app's name). */
   readonly title: string;
   /** Extra fragment parameters for the page, e.g. `{ lang: 'zh-CN' }`. */
   readonly parameters?: Readonly<Record<string, string>>;
+  /**
+   * Origins the page may connect to: those of its manifest's declared domains that the user granted, and no
+   * other (`@lineup/surface-host` checks each). None by default.
+   */
+  readonly connectDomains?: readonly string[];
+  /**
+   * What the page's containment refused or undid (`@lineup/surface-host`'s `SurfaceRejection`): `navigated` means
+   * the page tried to leave its document and was removed; `flooded`, that it flooded the host and was removed.
+   */
+  readonly onContained?: (rejection: SurfaceRejection) => void;
 }
 
 export interface MountedMiniApp {
+  /** The host's frame (the page runs in the frame inside it). */
   readonly frame: HTMLIFrameElement;
   readonly connection: MiniAppConnection;
   /** Removes the frame and stops the connection (after a lifecycle close, or when the host leaves). */
   remove(): void;
 }
 
-/** The page URL with the instance id (and any `parameters`) in its fragment. */
-export function miniAppPageUrl(
-  url: string | URL,
-  instanceId: string,
-  parameters: Readonly<Record<string, string>> = {},
-): string {
-  const page = new URL(url, globalThis.document?.baseURI);
-  const fragment = new URLSearchParams({ ...parameters, [MINIAPP_INSTANCE_PARAMETER]: instanceId });
-  page.hash = fragment.toString();
-  return page.href;
-}
-
-/** Mounts `target`'s page in `container` and connects it to `runtime`. */
+/**
+ * Mounts `target`'s page in `container` and connects it to `runtime`. Throws `LineUpProtocolError` (at the entry's
+ * path) for a page that cannot be built from its files or held by a frame, before anything mounts.
+ */
 export function mountMiniAppFrame(
   container: HTMLElement,
   runtime: ToolRuntime,
   target: AppTarget,
   options: MountMiniAppOptions,
 ): MountedMiniApp {
-  const view = container.ownerDocument.defaultView;
-  if (view === null) throw new TypeError('mountMiniAppFrame: the container is not in a window.');
-  const frame = container.ownerDocument.createElement('iframe');
-  // No allow-same-origin: the page runs at an opaque origin. No forms, popups, top navigation or modals.
-  frame.setAttribute('sandbox', 'allow-scripts');
-  frame.setAttribute('referrerpolicy', 'no-referrer');
-  frame.title = options.title;
-  if (options.page !== undefined)
-    frame.srcdoc = miniAppPageDocument(options.page.entry, options.page.files, {
-      ...options.parameters,
-      [MINIAPP_INSTANCE_PARAMETER]: target.instanceId,
-    });
-  else if (options.url !== undefined)
-    frame.src = miniAppPageUrl(options.url, target.instanceId, options.parameters);
-  else throw new TypeError('mountMiniAppFrame: give the page (kept files) or its url.');
-  const connection = new MiniAppConnection(
+  const page = miniAppPageFromFiles(options.page.entry, options.page.files);
+  const fragment = new URLSearchParams({
+    ...options.parameters,
+    [MINIAPP_INSTANCE_PARAMETER]: target.instanceId,
+  }).toString();
+  let connection: MiniAppConnection | null = null;
+  const handle = mountMiniAppPage(container, {
+    instanceId: target.instanceId,
+    name: options.title,
+    page,
+    fragment,
+    // The connection parses it: anything but a valid message of this channel for this instance is refused.
+    onMessage: (message) => void connection?.receive(message),
+    ...(options.connectDomains === undefined ? {} : { connectDomains: options.connectDomains }),
+    onRejected: (rejection) => {
+      if (rejection.reason === 'navigated' || rejection.reason === 'flooded') connection?.close();
+      options.onContained?.(rejection);
+    },
+  });
+  connection = new MiniAppConnection(
     runtime,
     target,
     {
-      // An opaque origin cannot be named, so `*`; the window itself is the address.
-      post: (message) => frame.contentWindow?.postMessage(message, '*'),
+      post: (message) => {
+        // A page the containment removed hears nothing more.
+        if (!handle.closed) handle.send(message as unknown as Readonly<Record<string, unknown>>);
+      },
     },
     options,
   );
-  const onMessage = (event: MessageEvent) => {
-    if (event.source === null || event.source !== frame.contentWindow) return;
-    // The connection parses it: anything but a valid message of this channel for this instance is refused.
-    void connection.receive(event.data);
-  };
-  view.addEventListener('message', onMessage);
-  container.append(frame);
   let removed = false;
   return {
-    frame,
+    frame: handle.frame,
     connection,
     remove() {
       if (removed) return;
       removed = true;
-      view.removeEventListener('message', onMessage);
-      connection.close();
-      frame.remove();
+      connection?.close();
+      handle.close();
     },
   };
 }
