@@ -70,4 +70,29 @@ describe('generateManifest', () => {
       ),
     ).toThrow(LineUpProtocolError);
   });
+
+  it('writes the origins the page connects to as connect_domains, and refuses one that is not an origin', () => {
+    const info = {
+      id: 'com.example.notes',
+      name: 'Notes',
+      version: '1.2.0',
+      permissions: ['clipboard.write'],
+    };
+    expect(generateManifest(info, tools)).not.toHaveProperty('connect_domains');
+    expect(
+      generateManifest(
+        { ...info, connectDomains: ['https://api.example.com', 'wss://live.example.com'] },
+        tools,
+      ).connect_domains,
+    ).toEqual(['https://api.example.com', 'wss://live.example.com']);
+    for (const domain of ["'self'", 'https://api.example.com/v1', 'http://api.example.com', '*']) {
+      let issue: unknown;
+      try {
+        generateManifest({ ...info, connectDomains: [domain] }, tools);
+      } catch (error) {
+        issue = (error as LineUpProtocolError).issues[0];
+      }
+      expect(issue, domain).toMatchObject({ path: 'connect_domains[0]', code: 'invalid_value' });
+    }
+  });
 });

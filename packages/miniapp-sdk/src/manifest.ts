@@ -29,6 +29,12 @@ export interface MiniAppInfo {
   readonly surfaces?: readonly MiniAppSurface[];
   /** Host capabilities the app may request; declaring one never grants it. */
   readonly permissions?: readonly string[];
+  /**
+   * Origins the app's page connects to (`https://api.example.com`, `wss://*.example.com`; `http:`/`ws:` only on
+   * the loopback host): the manifest's `connect_domains`. The page reaches none of them until the user grants
+   * them, all or nothing, and never any other.
+   */
+  readonly connectDomains?: readonly string[];
 }
 
 /** The file name of the manifest next to the bundle's entry. */
@@ -56,6 +62,7 @@ export function generateManifest(
     surfaces: [...(app.surfaces ?? [])],
     permissions: [...(app.permissions ?? [])],
     tools: [...tools.descriptors],
+    ...(app.connectDomains === undefined ? {} : { connect_domains: [...app.connectDomains] }),
   });
 }
 
