@@ -97,10 +97,9 @@ test('the agent drives Pomodoro; its socket is killed mid-focus; nothing is lost
   );
   // The focus completes while the agent is away: the result waits in the outbox.
   await page.clock.fastForward(61_000);
-  await expect(page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]')).toHaveAttribute(
-    'data-phase',
-    'completed',
-  );
+  await expect(
+    page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe').locator('[data-phase]'),
+  ).toHaveAttribute('data-phase', 'completed');
   expect(about(agent, 'call_ws_start')).toEqual(['accepted', 'starting', 'started']);
   // The agent is back: the next retry (at most 30 s away, by the page's clock) connects.
   agent.refuse(false);

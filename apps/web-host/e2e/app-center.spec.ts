@@ -287,10 +287,9 @@ test('disabling Pomodoro while a focus runs ends its call revoked and closes its
   await page.getByLabel('Message to the agent').fill('start a 5 minute focus');
   await page.getByRole('button', { name: 'Send' }).click();
   const workspace = page.getByRole('region', { name: 'Pomodoro' });
-  await expect(page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]')).toHaveAttribute(
-    'data-phase',
-    'running',
-  );
+  await expect(
+    page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe').locator('[data-phase]'),
+  ).toHaveAttribute('data-phase', 'running');
   /** The final tool result notes sent to the agent. */
   const results = () =>
     page
@@ -493,7 +492,7 @@ test.describe('a failed first start', () => {
       await page.getByLabel('Message to the agent').fill(text);
       await page.getByRole('button', { name: 'Send' }).click();
     };
-    const workspaceFrame = page.frameLocator('.host__workspace-frame iframe');
+    const workspaceFrame = page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe');
     // Data of 0.0.0: a focus started and stopped (its session data records the interruption).
     await say('start a 1 minute focus');
     await expect(workspaceFrame.locator('[data-phase]')).toHaveAttribute('data-phase', 'running');

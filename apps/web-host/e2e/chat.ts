@@ -5,7 +5,7 @@ import { expect } from './fixtures.ts';
 export const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
 export const pomodoroWorkspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
 export const pomodoroPhase = (page: Page) =>
-  page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
+  page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe').locator('[data-phase]');
 
 /**
  * Says `text` to the agent with Enter (a Surface resizing itself can move the Send button away from a click) and waits

@@ -33,7 +33,8 @@ async function say(page: Page, text: string) {
 
 const agentTurns = (page: Page) => page.locator('.host__chat-turn--agent');
 const workspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
-const phase = (page: Page) => page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]');
+const phase = (page: Page) =>
+  page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe').locator('[data-phase]');
 
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });

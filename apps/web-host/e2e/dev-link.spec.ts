@@ -48,7 +48,7 @@ test('?dev= installs the app from its dev server, the console calls its tool, a 
     const call = async (text: string) =>
       consoleResult(await callFromConsole(page, 'dev_notes.add', { text }));
     expect(await call('Buy milk')).toEqual({ count: 1 });
-    const frame = page.frameLocator('iframe[title="Dev Notes"]');
+    const frame = page.frameLocator('iframe[title="Dev Notes"]').frameLocator('iframe');
     await expect(frame.getByRole('listitem')).toHaveText(['Buy milk']);
 
     // The author saves a change to the handler: the host installs the new build and its page starts over.

@@ -62,7 +62,8 @@ async function sentAbout(page: Page, callId: string): Promise<string[]> {
 }
 
 const workspace = (page: Page) => page.getByRole('region', { name: 'Pomodoro' });
-const pomodoro = (page: Page): FrameLocator => page.frameLocator('.host__workspace-frame iframe');
+const pomodoro = (page: Page): FrameLocator =>
+  page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe');
 
 /** The seconds Pomodoro's page shows as remaining (`mm:ss`). */
 async function remainingSeconds(frame: FrameLocator): Promise<number> {
@@ -74,7 +75,7 @@ async function remainingSeconds(frame: FrameLocator): Promise<number> {
 
 /**
  * Holds the Pomodoro page's start until `release()`: the page is built from its kept files (nothing to hold on
- * the network), so the messages its frame posts to the host — its hello and `app_ready` — are held instead,
+ * the network), so the message its frame posts to the host — its `ready`, whose port carries `app_ready` — is held instead,
  * by a capturing listener that runs before the host's, and handed on in order on release. The app cannot come
  * to the foreground meanwhile.
  */
@@ -86,9 +87,11 @@ async function holdPomodoroPage(page: Page) {
     window.addEventListener(
       'message',
       (event) => {
+        // The page runs in the frame inside the host's (the Surface wrapper): its `ready`, with the port its
+        // messages travel on, is the one window message it posts.
         const frame = document.querySelector<HTMLIFrameElement>('.host__workspace-frame iframe');
-        if (!state.holding || !event.isTrusted || frame === null || event.source !== frame.contentWindow)
-          return;
+        const content = frame?.contentWindow?.[0];
+        if (!state.holding || !event.isTrusted || content === undefined || event.source !== content) return;
         event.stopImmediatePropagation();
         held.push(event);
       },

@@ -54,7 +54,8 @@ type Text = (typeof TEXT)[keyof typeof TEXT];
 const tabNotice = (page: Page) => page.locator('[role="alert"][data-notice]');
 const agentStatus = (page: Page, text: Text = TEXT.en) =>
   page.getByRole('status').filter({ hasText: text.agent });
-const pomodoroFrame = (page: Page) => page.frameLocator('.host__workspace-frame iframe');
+const pomodoroFrame = (page: Page) =>
+  page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe');
 /** How often a page from `openSecond` opened the runtime database. */
 const runtimeOpens = (page: Page) =>
   page.evaluate(() => (window as unknown as { __runtimeOpens: number }).__runtimeOpens);

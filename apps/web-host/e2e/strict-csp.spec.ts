@@ -167,7 +167,7 @@ test.describe('a strict CSP without unsafe-eval', () => {
     await openHost(page, withFrames);
     await callTool(page, 'call_start', 'pomodoro.start', { minutes: 25, label: 'Write the report' });
     await expect.poll(() => sentAbout(page, 'call_start')).toEqual(['accepted', 'starting', 'started']);
-    const pomodoro = page.frameLocator('.host__workspace-frame iframe');
+    const pomodoro = page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe');
     await expect(pomodoro.locator('[data-phase]')).toHaveAttribute('data-phase', 'running');
     await expect(pomodoro.getByText('Write the report', { exact: true })).toBeVisible();
     await callTool(page, 'call_long', 'pomodoro.start', { minutes: 500 });

@@ -152,10 +152,9 @@ test('the demo agent opens the focus card by reference; its Start starts Pomodor
     .toBeLessThan(200);
   await card.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('region', { name: 'Pomodoro' })).toBeVisible();
-  await expect(page.frameLocator('.host__workspace-frame iframe').locator('[data-phase]')).toHaveAttribute(
-    'data-phase',
-    'running',
-  );
+  await expect(
+    page.frameLocator('.host__workspace-frame iframe').frameLocator('iframe').locator('[data-phase]'),
+  ).toHaveAttribute('data-phase', 'running');
   await page.screenshot({ path: 'test-results/surface-reference-demo-en.png', fullPage: true });
 });
 

@@ -10,6 +10,7 @@ import type { AppCenter as AppCenterModel } from './app-center.ts';
 import { GrantList, HeldChange, ServerTrust, ToolPolicyControl } from './ConsentSettings.tsx';
 import { formatBytes, type InstalledApp } from './installed-apps.ts';
 import { McpServerParts } from './McpServerParts.tsx';
+import { PageNetwork } from './PageNetwork.tsx';
 import type { ActionState } from './snapshot.ts';
 import { ToolItem } from './ToolItem.tsx';
 
@@ -178,6 +179,7 @@ export function InstalledAppItem({
         <McpServerParts name={name} record={record} center={center} />
       ) : (
         <>
+          <PageNetwork name={name} record={record} center={center} />
           <h3 className="host__app-section">{text.apps.surfacesTitle}</h3>
           {record.manifest.surfaces.length === 0 ? (
             <p className="host__app-none">{text.apps.noSurfaces}</p>

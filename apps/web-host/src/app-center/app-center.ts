@@ -314,6 +314,14 @@ export class AppCenter {
     return this.#consentChange(() => this.#registry.setViewNetwork(appId, viewId, granted));
   }
 
+  /**
+   * Lets a MiniApp's page connect to every origin its manifest declares (`granted`), or to none again: a page open
+   * now is built again with the change (a frame's policy is fixed when it loads).
+   */
+  setPageNetwork(appId: string, granted: boolean): Promise<void> {
+    return this.#consentChange(() => this.#registry.setPageNetwork(appId, granted));
+  }
+
   /** Accepts the change of an MCP server's tool that a refresh held back: the agent is offered it again. */
   acceptToolChange(appId: string, method: string): Promise<void> {
     return this.#consentChange(() => this.#registry.acceptToolChange(appId, method));

@@ -143,6 +143,11 @@ const en = {
     'Pick the folder that holds lineup.manifest.json (an app’s build output); it installs at once, after every file is verified.',
   startup: (bundleUrl: string, reason: string) => `The bundle at ${bundleUrl} was not installed: ${reason}`,
   problem: APP_CENTER_PROBLEM_TEXT.en,
+  page: {
+    networkTitle: 'Network',
+    connectAsked: (domains: readonly string[]) =>
+      `Its page asks to connect to ${domains.join(', ')}. Not allowed: it runs with no network.`,
+  },
   mcp: {
     install: 'Add an MCP server',
     urlLabel: 'MCP server URL (Streamable HTTP)',
@@ -304,6 +309,11 @@ const zh: AppCenterText = {
   folderHint: '选择存放 lineup.manifest.json 的文件夹（应用的构建输出）；每个文件校验通过后立即安装。',
   startup: (bundleUrl: string, reason: string) => `位于 ${bundleUrl} 的包没有安装：${reason}`,
   problem: APP_CENTER_PROBLEM_TEXT.zh,
+  page: {
+    networkTitle: '网络',
+    connectAsked: (domains: readonly string[]) =>
+      `它的页面请求连接 ${domains.join('、')}。未允许：它在无网络的环境中运行。`,
+  },
   mcp: {
     install: '添加 MCP 服务器',
     urlLabel: 'MCP 服务器 URL（Streamable HTTP）',

@@ -33,6 +33,7 @@ import {
   ToolRuntime,
 } from '@lineup/runtime';
 import type { ToolCallPayload } from '@lineup/shared/protocol';
+import { moveFrame, removedPageProblem } from './page-frames.ts';
 
 /** What the workspace shows: the app in the foreground, if any. */
 export interface WorkspaceState {
@@ -196,8 +197,9 @@ export class HostRuntime implements RuntimeHost {
     const foreground = this.#state.foreground;
     if (foreground === null) return;
     if (this.#mounted?.target.instanceId === foreground.target.instanceId) {
-      container.append(this.#mounted.page.frame);
-      return;
+      const frame = this.#mounted.page.frame;
+      // Moved, not re-inserted (that would reload it); where frames cannot move, the page mounts anew below.
+      if (frame.parentElement === container || moveFrame(container, frame)) return;
     }
     this.#unmount();
     const { target, app } = foreground;
@@ -206,12 +208,12 @@ export class HostRuntime implements RuntimeHost {
     const attempt = {};
     this.#attempt = attempt;
     this.#registry.bundleFiles(app.id).then(
-      ({ manifest, files }) => {
+      ({ manifest, files, connectSources }) => {
         if (this.#attempt !== attempt || this.#disposed || this.#container !== container) return;
         if (this.#state.foreground?.target.instanceId !== target.instanceId) return;
         this.#attempt = null;
         try {
-          this.#mount(container, target, app, manifest.entry, files);
+          this.#mount(container, target, app, manifest.entry, files, connectSources);
         } catch (error) {
           this.#background(
             this.#failedStart(app, error instanceof Error ? error.message : 'its page could not be built'),
@@ -238,8 +240,16 @@ export class HostRuntime implements RuntimeHost {
     const foreground = this.#state.foreground;
     if (foreground !== null) {
       const app = this.#apps.find((record) => record.id === foreground.app.id);
-      if (app !== undefined && app !== foreground.app)
+      if (app !== undefined && app !== foreground.app) {
         this.#set({ ...this.#state, foreground: { ...foreground, app } });
+        // The user changed what its page may connect to: a frame's policy is fixed when it loads, so the page
+        // shown is built again with the change (a handler it was running ends as a reload does).
+        if (
+          JSON.stringify(app.consent?.network ?? null) !==
+          JSON.stringify(foreground.app.consent?.network ?? null)
+        )
+          this.reloadApp(app.id);
+      }
     }
     await this.#changed();
     for (const listener of [...this.#appListeners]) listener();
@@ -330,9 +340,12 @@ export class HostRuntime implements RuntimeHost {
     app: AppRecord,
     entry: string,
     files: ReadonlyMap<string, Uint8Array>,
+    connectSources: readonly string[],
   ): void {
     const page = mountMiniAppFrame(container, this.runtime, target, {
       page: { entry, files },
+      // The origins the user let this app's page connect to (none by default): its frame's connect-src.
+      connectDomains: connectSources,
       title: app.manifest.name,
       // The app speaks the user's language (the browser's), whatever the host's own page is written in.
       parameters: { lang: navigator.language },
@@ -364,6 +377,12 @@ export class HostRuntime implements RuntimeHost {
         ),
       onError: (error) =>
         this.#onProblem(`The runtime failed: ${error instanceof Error ? error.message : 'unknown error'}`),
+      onContained: (rejection) => {
+        const problem = removedPageProblem(app.manifest.name, rejection);
+        if (problem === null) return;
+        this.#onProblem(problem);
+        if (this.#mounted?.page.frame === page.frame) this.close();
+      },
     });
     this.#mounted = { target, page };
     if (app.previous !== undefined) {
