@@ -80,8 +80,11 @@ export {
 export {
   mcpViewConnectSource,
   mcpViewConnectSourceProblem,
+  mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedResources,
   mcpViewGrantedSources,
+  mcpViewResourceSourceProblem,
 } from './mcp/view-domains.js';
 // ui.action / ui.action_result (DSL 1.1 agent callbacks)
 export {

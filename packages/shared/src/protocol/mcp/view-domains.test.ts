@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   mcpViewConnectSource,
   mcpViewConnectSourceProblem,
+  mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedResources,
   mcpViewGrantedSources,
+  mcpViewResourceSourceProblem,
 } from './view-domains.js';
 
 describe('mcpViewConnectSourceProblem', () => {
@@ -97,5 +100,49 @@ describe('mcpViewGrantableSources and mcpViewGrantedSources', () => {
     expect(
       mcpViewGrantedSources({ connect_domains: ['https://new.example.com'] }, ['https://api.example.com']),
     ).toEqual([]);
+  });
+});
+
+describe('mcpViewResourceSourceProblem, mcpViewGrantableResources and mcpViewGrantedResources', () => {
+  it('takes an origin fetched over https (http on the loopback host), never a WebSocket, keyword or path', () => {
+    for (const domain of [
+      'https://cdn.example.com',
+      'https://*.tiles.example.com:443',
+      'http://127.0.0.1:8080',
+    ])
+      expect(mcpViewResourceSourceProblem(domain), domain).toBeUndefined();
+    for (const domain of [
+      'wss://live.example.com',
+      'ws://localhost:1',
+      "'self'",
+      'https://cdn.example.com/x.js',
+      '*',
+    ])
+      expect(mcpViewResourceSourceProblem(domain), domain).toBeTypeOf('string');
+  });
+
+  it('grants the declared resource origins that can be granted, read against their own list', () => {
+    const declared = {
+      resource_domains: [
+        'https://CDN.example.com/',
+        'wss://live.example.com',
+        "'self'",
+        'https://fonts.example.com',
+      ],
+    };
+    expect(mcpViewGrantableResources(declared)).toEqual([
+      'https://cdn.example.com',
+      'https://fonts.example.com',
+    ]);
+    expect(mcpViewGrantedResources(declared, undefined)).toEqual([]);
+    // A grant holds connect and resource origins together: only those this list declares count here.
+    expect(
+      mcpViewGrantedResources(declared, [
+        'https://api.example.com',
+        'https://cdn.example.com',
+        'wss://live.example.com',
+      ]),
+    ).toEqual(['https://cdn.example.com']);
+    expect(mcpViewGrantedResources({ resource_domains: [] }, ['https://cdn.example.com'])).toEqual([]);
   });
 });

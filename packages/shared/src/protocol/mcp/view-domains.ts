@@ -1,8 +1,9 @@
 /**
- * The origins an MCP App view may be granted to connect to (its resource's `_meta.ui.csp.connectDomains`, once the
- * user grants them): each becomes a source of the view frame's `connect-src`, so each is checked here to be exactly
- * one origin a Content Security Policy reads as intended — never a keyword, a scheme alone, a path, or text that
- * would end the directive and start another.
+ * The origins an MCP App view may be granted (its resource's `_meta.ui.csp`, once the user grants them): each of its
+ * `connectDomains` becomes a source of the view frame's `connect-src`, and each of its `resourceDomains` a source of
+ * its `img-src`, `style-src`, `font-src` and `media-src` (never `script-src`: a view's scripts are its own, inline).
+ * So each is checked here to be exactly one origin a Content Security Policy reads as intended — never a keyword, a
+ * scheme alone, a path, or text that would end the directive and start another.
  */
 
 /** Hosts a browser treats as this machine: the only ones a view may reach over plain `http:` or `ws:`. */
@@ -65,4 +66,46 @@ export function mcpViewGrantedSources(
 ): string[] {
   if (granted === undefined || granted.length === 0) return [];
   return mcpViewGrantableSources(declared).filter((source) => granted.includes(source));
+}
+
+/**
+ * Why `domain` cannot be granted as a source of a view's images, styles, fonts and media, or undefined when it can:
+ * one origin as for `connect-src` (`mcpViewConnectSourceProblem`), fetched over `https:` (`http:` on the loopback
+ * host); `wss:` and `ws:` load no resource.
+ */
+export function mcpViewResourceSourceProblem(domain: string): string | undefined {
+  const problem = mcpViewConnectSourceProblem(domain);
+  if (problem !== undefined) return problem;
+  return /^wss?:/i.test(domain)
+    ? 'A resource is fetched over https: (http: on this machine), not a WebSocket.'
+    : undefined;
+}
+
+/**
+ * The origins of a view's declared `resourceDomains` that can be granted, as policy sources, without repeats: what a
+ * host offers beside its connect origins (one grant, all or nothing for the view).
+ */
+export function mcpViewGrantableResources(declared: {
+  readonly resource_domains: readonly string[];
+}): string[] {
+  return [
+    ...new Set(
+      declared.resource_domains
+        .filter((domain) => mcpViewResourceSourceProblem(domain) === undefined)
+        .map(mcpViewConnectSource),
+    ),
+  ];
+}
+
+/**
+ * What a view may load images, styles, fonts and media from: of the sources the user granted it, those of its
+ * declared `resourceDomains` (a grant holds the view's connect and resource origins together; each is read against
+ * its own list, so an origin granted only to connect never becomes a resource origin).
+ */
+export function mcpViewGrantedResources(
+  declared: { readonly resource_domains: readonly string[] },
+  granted: readonly string[] | undefined,
+): string[] {
+  if (granted === undefined || granted.length === 0) return [];
+  return mcpViewGrantableResources(declared).filter((source) => granted.includes(source));
 }
