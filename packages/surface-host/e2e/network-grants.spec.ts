@@ -150,3 +150,66 @@ test("a granted view's frame is loaded for it, and its policy lists the grant; a
   expect(await policy('q')).toContain("connect-src 'none';");
   expect(await call(page, 'wasWarm', 'p')).toBe(false);
 });
+
+/**
+ * A view granted A as a resource origin (its `resourceDomains`): it may load images, stylesheets and fonts from A —
+ * the recorder sees each — but may not connect to A (that is `connectDomains`), never runs a script from A, and
+ * nothing reaches B.
+ */
+function resourceView(a: string, b: string): string {
+  const script = `
+const report = (step, outcome) => window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'grant', data: { step, outcome: String(outcome) } } }, '*');
+const attempt = async (step, run) => { try { report(step, await run()); } catch (error) { report(step, 'refused: ' + (error && error.name)); } };
+const image = (url) => new Promise((resolve) => { const image = new Image(); image.onload = () => resolve('load'); image.onerror = () => resolve('error'); image.src = url; document.body.append(image); });
+await attempt('image A', () => image(${JSON.stringify(`${a}/image-a`)}));
+await attempt('image B', () => image(${JSON.stringify(`${b}/image-b`)}));
+await attempt('fetch A', () => fetch(${JSON.stringify(`${a}/fetch-a`)}).then((answer) => answer.status));
+await attempt('script A', () => { const script = document.createElement('script'); script.src = ${JSON.stringify(`${a}/script-a.js`)}; document.body.append(script); return 'appended'; });
+await document.fonts.ready;
+await new Promise((resolve) => setTimeout(resolve, 300));
+report('done', true);
+`;
+  return `<!doctype html><html><head>
+<link rel="stylesheet" href="${a}/style-a.css">
+<style>@font-face { font-family: Granted; src: url(${a}/font-a.woff2); } @font-face { font-family: Other; src: url(${b}/font-b.woff2); } .g { font-family: Granted } .o { font-family: Other }</style>
+</head><body><main><p class="g">granted font</p><p class="o">other font</p></main><script type="module">${script}</script></body></html>`;
+}
+
+test('a view granted A to load from reaches A for images, a stylesheet and a font; connects nowhere; B gets nothing', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  const a = origin(granted);
+  const b = origin(recorder);
+  await call(page, 'mountView', 'r', resourceView(a, b), { resourceDomains: [a] });
+  const seen = await outcomes(page, 'r');
+  const requests = granted.log.filter((line) => /^http /.test(line));
+  expect(requests).toEqual(
+    expect.arrayContaining(['http GET /image-a', 'http GET /style-a.css', 'http GET /font-a.woff2']),
+  );
+  // Not connect-granted: a fetch of A is refused; a script from A is never requested.
+  expect(seen['fetch A']).toMatch(/^refused/);
+  expect(seen['script A']).toMatch(/^refused/);
+  expect(requests.some((line) => /fetch-a|script-a/.test(line))).toBe(false);
+  expect(seen['image B']).toBe('error');
+  expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
+  const policy = await page.locator('iframe[data-instance-id="r"]').getAttribute('csp');
+  expect(policy).toContain(`font-src ${a}`);
+  expect(policy).toContain("connect-src 'none'");
+});
+
+test('control: the same view granted nothing to load from loads nothing from A; its stylesheet is refused first', async ({
+  harnessPage: page,
+  recorder,
+}) => {
+  const a = origin(granted);
+  const b = origin(recorder);
+  // The stylesheet link is from an origin not granted: the view is refused before it mounts.
+  await expect(call(page, 'mountView', 'rn', resourceView(a, b))).rejects.toThrow(/loads a stylesheet from/);
+  // Without the link, the same view runs, and neither A nor B gets anything.
+  await call(page, 'mountView', 'rn2', resourceView(a, b).replace(/<link[^>]*>/, ''));
+  const seen = await outcomes(page, 'rn2');
+  expect(seen['image A']).toBe('error');
+  expect(leaked(granted), granted.traffic().log.join('\n')).toBe(0);
+  expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
+});

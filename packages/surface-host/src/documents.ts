@@ -88,6 +88,8 @@ export interface SurfaceInlineStart extends SurfaceBundleText {
    * them); none by default. Only a frame loaded for the view carries them: a spare frame's policy has none.
    */
   readonly connectSources?: readonly string[];
+  /** The sources the view's images, styles, fonts and media may come from (its granted `resourceDomains`). */
+  readonly resourceSources?: readonly string[];
 }
 
 /** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
@@ -174,7 +176,7 @@ export function buildSurfaceDocuments(): SurfaceDocuments {
  */
 export function buildFrameDocuments(start?: SurfaceInlineStart): SurfaceDocuments {
   const nonce = createNonce();
-  const policy = surfaceContentSecurityPolicy(nonce, start?.connectSources);
+  const policy = surfaceContentSecurityPolicy(nonce, start?.connectSources, start?.resourceSources);
   const head = [
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${policy}">`,

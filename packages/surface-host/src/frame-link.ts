@@ -49,7 +49,7 @@ export class FrameLink {
     frame.setAttribute('allow', SURFACE_PERMISSIONS_POLICY);
     // CSP Embedded Enforcement (Chromium): whatever document the frame holds must accept at least the seed's
     // policy (with the origins a view was granted, for a frame loaded for it). The wrapper's own policy is stricter.
-    frame.setAttribute('csp', surfaceEmbeddedPolicy(start?.connectSources));
+    frame.setAttribute('csp', surfaceEmbeddedPolicy(start?.connectSources, start?.resourceSources));
     frame.setAttribute('referrerpolicy', 'no-referrer');
     frame.className = SURFACE_FRAME_CLASS;
     frame.srcdoc = buildFrameDocuments(start).wrapper;
@@ -323,7 +323,11 @@ export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineSt
   const pool = poolOf(document);
   // A spare's policy grants no origin: a view granted some gets a frame loaded for it. So does a MiniApp page,
   // whose texts (a whole app) and fragment need not cross as a message.
-  if ((start?.connectSources?.length ?? 0) > 0 || start?.protocol === 'miniapp') {
+  if (
+    (start?.connectSources?.length ?? 0) > 0 ||
+    (start?.resourceSources?.length ?? 0) > 0 ||
+    start?.protocol === 'miniapp'
+  ) {
     const link = new FrameLink(document, start);
     container.appendChild(link.frame);
     return link;

@@ -83,6 +83,40 @@ describe('mcpViewBundle', () => {
     expect(refusal(html)).toContain(words);
   });
 
+  it('keeps a stylesheet from a granted resource origin as an @import at the head of the CSS, and no other', () => {
+    const html =
+      '<head><style>main { color: red }</style><link rel="stylesheet" href="https://cdn.example.com/ui.css"><link rel="stylesheet" href="https://fonts.tiles.example.com:443/f.css"></head><main></main>';
+    const bundle = mcpViewBundle(html, {
+      resourceDomains: ['https://CDN.example.com', 'https://*.tiles.example.com'],
+    });
+    expect(bundle.css).toBe(
+      '@import url("https://cdn.example.com/ui.css");\n@import url("https://fonts.tiles.example.com/f.css");\nmain { color: red }',
+    );
+    expect(bundle.html).toBe('<main></main>');
+    // Another origin, another port, another scheme, the bare parent of a wildcard, a relative URL: refused.
+    for (const href of [
+      'https://evil.example.com/ui.css',
+      'https://cdn.example.com:8443/ui.css',
+      'http://cdn.example.com/ui.css',
+      'https://tiles.example.com/f.css',
+      './ui.css',
+    ])
+      expect(() =>
+        mcpViewBundle(`<link rel="stylesheet" href="${href}">`, {
+          resourceDomains: ['https://cdn.example.com', 'https://*.tiles.example.com'],
+        }),
+      ).toThrow(LineUpProtocolError);
+    // Scripts never come from the network, granted or not.
+    expect(() =>
+      mcpViewBundle('<script src="https://cdn.example.com/app.js"></script>', {
+        resourceDomains: ['https://cdn.example.com'],
+      }),
+    ).toThrow('loads a script from https://cdn.example.com/app.js');
+    expect(() => mcpViewBundle('<main></main>', { resourceDomains: ['wss://live.example.com'] })).toThrow(
+      TypeError,
+    );
+  });
+
   it('shortens a long URL in its refusal', () => {
     const message = refusal(`<script src="https://cdn.example.com/${'a'.repeat(500)}.js"></script>`);
     expect(message.length).toBeLessThanOrEqual(300);
@@ -145,6 +179,39 @@ describe('mountMcpView', () => {
     const plain = mountMcpView(container, { instanceId: 'v4', name: 'Plain', view });
     expect(plain.frame.getAttribute('csp')).toContain("connect-src 'none'");
     plain.close();
+  });
+
+  it('lists granted resource origins for images, styles, fonts and media, never scripts', () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = { html: '<main></main>', css: '', js: '', modules: [] };
+    const handle = mountMcpView(container, {
+      instanceId: 'v6',
+      name: 'Map',
+      view,
+      resourceDomains: ['https://Tiles.example.com/', 'https://tiles.example.com'],
+    });
+    const attribute = handle.frame.getAttribute('csp') ?? '';
+    for (const directive of [
+      'img-src data: blob: https://tiles.example.com',
+      "style-src 'unsafe-inline' https://tiles.example.com",
+      'font-src https://tiles.example.com',
+      'media-src https://tiles.example.com',
+    ])
+      expect(attribute).toContain(directive);
+    expect(attribute).toContain("connect-src 'none'");
+    expect(handle.frame.srcdoc).toContain('font-src https://tiles.example.com;');
+    expect(handle.frame.srcdoc).not.toMatch(/script-src[^;]*tiles/);
+    handle.close();
+    expect(() =>
+      mountMcpView(container, {
+        instanceId: 'v7',
+        name: 'M',
+        view,
+        resourceDomains: ['wss://live.example.com'],
+      }),
+    ).toThrow(TypeError);
+    expect(container.childElementCount).toBe(0);
   });
 
   it.each([

@@ -19,7 +19,7 @@
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
-import { mcpViewConnectSource } from '@lineup/shared/protocol';
+import { mcpViewConnectSource, mcpViewResourceSourceProblem } from '@lineup/shared/protocol';
 import { canMoveFrames, hiddenHolder } from './frame-link.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
@@ -77,13 +77,21 @@ const shown = (url: string) => (url.length <= 120 ? url : `${url.slice(0, 117)}.
 
 /**
  * The parts of a view's HTML a frame runs. Throws `LineUpProtocolError` (at `view`) for what a contained view
- * cannot have: a script or stylesheet from a URL (a view has no network), a frame, an object or a link in its body.
+ * cannot have: a script from a URL (a view's scripts are its own), a stylesheet from a URL not of `resourceDomains`
+ * (the resource origins the user granted it: such a stylesheet is loaded by an `@import` at the head of its CSS), a
+ * frame, an object or a link in its body. A `TypeError` names a resource domain that cannot be granted.
  * Needs `DOMParser` (a browser, or jsdom); the document it parses is inert: nothing in it runs or loads.
  */
-export function mcpViewBundle(html: string): McpViewBundle {
+export function mcpViewBundle(
+  html: string,
+  options: { readonly resourceDomains?: readonly string[] } = {},
+): McpViewBundle {
   const Parser = (globalThis as { DOMParser?: typeof DOMParser }).DOMParser;
   if (Parser === undefined) throw new TypeError('mcpViewBundle needs DOMParser (a browser or jsdom).');
+  const granted = resourceSources(options.resourceDomains);
   const document = new Parser().parseFromString(html, 'text/html');
+  /** Stylesheets from a granted resource origin, loaded by `@import` at the head of the view's CSS. */
+  const imports: string[] = [];
   const classic: string[] = [];
   const modules: string[] = [];
   for (const script of [...document.querySelectorAll('script')]) {
@@ -106,11 +114,17 @@ export function mcpViewBundle(html: string): McpViewBundle {
   }
   for (const link of [...document.querySelectorAll('link')]) {
     const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    if (rel.includes('stylesheet'))
-      throw refusal(
-        'view',
-        `The view loads a stylesheet from ${shown(link.getAttribute('href') ?? '')}; a contained view has no network.`,
-      );
+    if (rel.includes('stylesheet')) {
+      const href = link.getAttribute('href') ?? '';
+      if (!fromGranted(href, granted))
+        throw refusal(
+          'view',
+          `The view loads a stylesheet from ${shown(href)}; a contained view has no network but the resource origins the user granted it.`,
+        );
+      imports.push(`@import url(${JSON.stringify(new URL(href).href)});`);
+      link.remove();
+      continue;
+    }
     if (rel.length === 0 || !rel.every((value) => IGNORED_LINKS.has(value)))
       throw refusal(
         'view',
@@ -121,7 +135,44 @@ export function mcpViewBundle(html: string): McpViewBundle {
   for (const base of [...document.querySelectorAll('base')]) base.remove();
   const body = document.body?.innerHTML ?? '';
   checkSurfaceBundle({ html: body });
-  return { html: body, css: styles.join('\n'), js: classic.join('\n;\n'), modules };
+  return { html: body, css: [...imports, ...styles].join('\n'), js: classic.join('\n;\n'), modules };
+}
+
+/** Checked, written sources of granted resource domains: a `TypeError` names one that cannot be granted. */
+function resourceSources(domains: readonly string[] = []): string[] {
+  return [
+    ...new Set(
+      domains.map((domain) => {
+        const problem = mcpViewResourceSourceProblem(domain);
+        if (problem !== undefined) throw new TypeError(`${JSON.stringify(domain.slice(0, 256))}: ${problem}`);
+        return mcpViewConnectSource(domain);
+      }),
+    ),
+  ];
+}
+
+/**
+ * Whether absolute URL `href` is of one of `sources` (`scheme://host[:port]`, `*.` for every subdomain, a port of
+ * `*`): what a policy listing them would let the browser fetch. A relative or malformed URL never is.
+ */
+function fromGranted(href: string, sources: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return false;
+  }
+  const defaultPort = url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '';
+  return sources.some((source) => {
+    const match = /^([a-z]+):\/\/([^/]+?)(?::(\d+|\*))?$/.exec(source);
+    if (match === null || `${match[1]}:` !== url.protocol) return false;
+    const host = match[2] as string;
+    const hostMatches = host.startsWith('*.')
+      ? url.hostname.endsWith(host.slice(1)) && url.hostname.length > host.length - 1
+      : url.hostname === host;
+    const port = match[3] ?? defaultPort;
+    return hostMatches && (port === '*' || (url.port || defaultPort) === port);
+  });
 }
 
 /** A JSON-RPC 2.0 message as it travels (the MCP SDK's `JSONRPCMessage`). */
@@ -160,6 +211,13 @@ export interface MountMcpViewOptions {
    * None by default. A view granted any gets a frame loaded for it: a spare frame's policy grants nothing.
    */
   readonly connectDomains?: readonly string[];
+  /**
+   * Origins the view may load images, styles, fonts and media from (never scripts): those of its declared
+   * `resourceDomains` that the user granted, each as `mcpViewResourceSourceProblem` allows (`https:`; `http:` only on
+   * the loopback host). None by default; a view granted any gets a frame loaded for it. Give the same list to
+   * `mcpViewBundle`, so that a stylesheet the view links from one of them is kept.
+   */
+  readonly resourceDomains?: readonly string[];
 }
 
 export interface McpViewHandle {
@@ -184,6 +242,7 @@ export interface McpViewHandle {
 /** Mounts an MCP App view in `container`. Throws `LineUpProtocolError` for a view a frame cannot run. */
 export function mountMcpView(container: HTMLElement, options: MountMcpViewOptions): McpViewHandle {
   const connectSources = [...new Set((options.connectDomains ?? []).map(mcpViewConnectSource))];
+  const resourceSourcesOfView = resourceSources(options.resourceDomains);
   const waiting: McpJsonRpcMessage[] = [];
   let transportClosed = false;
   const transport: McpViewTransport = {
@@ -216,6 +275,7 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       maxBytes: options.maxBytes ?? MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
       onMessage: deliver,
       ...(connectSources.length === 0 ? {} : { connectSources }),
+      ...(resourceSourcesOfView.length === 0 ? {} : { resourceSources: resourceSourcesOfView }),
     },
   );
   // Messages that came before the bridge connected are handed on once it listens.

@@ -40,13 +40,24 @@ export const SURFACE_TRUSTED_TYPES_POLICY = 'lineup-surface';
 export const SURFACE_OWN_TRUSTED_TYPES_POLICY = 'lineup-surface-own';
 
 /**
- * `SURFACE_CSP` with `connect-src` listing `connect` (sources `mcpViewConnectSource` of `@lineup/shared/protocol`
- * wrote), or `SURFACE_CSP` itself when it is empty: what a frame's `csp` attribute requires of its document.
+ * `SURFACE_CSP` with `connect-src` listing `connect`, and `img-src`, `style-src`, `font-src` and `media-src` listing
+ * `resources` (sources `mcpViewConnectSource` of `@lineup/shared/protocol` wrote), or `SURFACE_CSP` itself when both
+ * are empty: what a frame's `csp` attribute requires of its document.
  */
-export function surfaceEmbeddedPolicy(connect: readonly string[] = []): string {
-  return connect.length === 0
-    ? SURFACE_CSP
-    : SURFACE_CSP.replace("connect-src 'none'", `connect-src ${connect.join(' ')}`);
+export function surfaceEmbeddedPolicy(
+  connect: readonly string[] = [],
+  resources: readonly string[] = [],
+): string {
+  let policy = SURFACE_CSP;
+  if (connect.length > 0) policy = policy.replace("connect-src 'none'", `connect-src ${connect.join(' ')}`);
+  if (resources.length > 0) {
+    const sources = resources.join(' ');
+    policy = policy
+      .replace('img-src data: blob:', `img-src data: blob: ${sources}`)
+      .replace("style-src 'unsafe-inline'", `style-src 'unsafe-inline' ${sources}`);
+    policy += `; font-src ${sources}; media-src ${sources}`;
+  }
+  return policy;
 }
 
 /**
@@ -59,16 +70,24 @@ export function surfaceEmbeddedPolicy(connect: readonly string[] = []): string {
  * - no workers, objects, manifests, `<base>` or form targets;
  * - Trusted Types: every HTML parsing sink goes through the containment's default policy;
  * - with `connect` (an MCP App view the user granted origins to), `connect-src` lists exactly those sources: fetch,
- *   XHR, WebSocket, EventSource and beacons may reach them and nothing else; every other directive stays.
+ *   XHR, WebSocket, EventSource and beacons may reach them and nothing else;
+ * - with `resources` (the view's granted `resourceDomains`), `img-src`, `style-src`, `font-src` and `media-src` list
+ *   them too — never `script-src`: scripts stay the nonce's; every other directive stays.
  */
-export function surfaceContentSecurityPolicy(nonce: string, connect: readonly string[] = []): string {
+export function surfaceContentSecurityPolicy(
+  nonce: string,
+  connect: readonly string[] = [],
+  resources: readonly string[] = [],
+): string {
   if (!/^[A-Za-z0-9+/]{22}==$/.test(nonce))
     throw new TypeError('surfaceContentSecurityPolicy: the nonce must be the base64 of 16 bytes.');
+  const loaded = resources.length === 0 ? '' : ` ${resources.join(' ')}`;
   return [
     "default-src 'none'",
     connect.length === 0 ? "connect-src 'none'" : `connect-src ${connect.join(' ')}`,
-    'img-src data: blob:',
-    "style-src 'unsafe-inline'",
+    `img-src data: blob:${loaded}`,
+    `style-src 'unsafe-inline'${loaded}`,
+    ...(resources.length === 0 ? [] : [`font-src${loaded}`, `media-src${loaded}`]),
     `script-src 'unsafe-inline' 'nonce-${nonce}'`,
     "frame-src 'none'",
     "child-src 'none'",

@@ -156,6 +156,8 @@ export interface ViewChannel {
   readonly onMessage: (message: Readonly<Record<string, unknown>>) => void;
   /** The sources of the frame's `connect-src` (checked origins the user granted); none by default. */
   readonly connectSources?: readonly string[];
+  /** The sources of its `img-src`, `style-src`, `font-src` and `media-src` beyond `data:`; none by default. */
+  readonly resourceSources?: readonly string[];
   /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set before its scripts run. */
   readonly fragment?: string;
 }
@@ -218,6 +220,9 @@ export function mountSurfaceFrame(
           protocol,
           modules: viewChannel.modules,
           ...(viewChannel.connectSources === undefined ? {} : { connectSources: viewChannel.connectSources }),
+          ...(viewChannel.resourceSources === undefined
+            ? {}
+            : { resourceSources: viewChannel.resourceSources }),
           ...(viewChannel.fragment === undefined ? {} : { fragment: viewChannel.fragment }),
         };
   /** The type of the frame's messages besides the Surface's own: a view's `mcp`, a page's `page`. */

@@ -216,6 +216,7 @@ interface ViewContext {
   readonly theme?: 'light' | 'dark';
   readonly locale?: string;
   readonly connectDomains?: readonly string[];
+  readonly resourceDomains?: readonly string[];
 }
 
 /** Mounts `html` as an MCP App view, with the MCP Apps SDK's AppBridge as the host end (connected at once). */
@@ -230,9 +231,13 @@ function mountView(
   const options = {
     instanceId: id,
     name: `View ${id}`,
-    view: mcpViewBundle(html),
+    view: mcpViewBundle(
+      html,
+      context.resourceDomains === undefined ? {} : { resourceDomains: context.resourceDomains },
+    ),
     onRejected: (rejection: SurfaceRejection) => mounted.get(id)?.rejections.push(rejection),
     ...(context.connectDomains === undefined ? {} : { connectDomains: context.connectDomains }),
+    ...(context.resourceDomains === undefined ? {} : { resourceDomains: context.resourceDomains }),
   };
   const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
   if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
