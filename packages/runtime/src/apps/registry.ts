@@ -31,7 +31,7 @@ import type {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/surface-reference.js';
 import type { ToolPolicyDecision, ToolPolicyRule } from '../consent/policy.js';
-import { pageConnectSources, viewConnectSources } from '../consent/settings.js';
+import { pageConnectSources, viewConnectSources, viewResourceSources } from '../consent/settings.js';
 import type { AppRecord, CapabilityRecord, RuntimeDatabase, ToolGrantRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { BundlePolicy } from './bundle.js';
@@ -113,8 +113,9 @@ export class AppRegistry {
   }
 
   /**
-   * Grants a view of an MCP server every origin of its declared `connectDomains` that can be granted (all or nothing
-   * for the view), or takes them back (`granted` false): what `mcpViewFiles` then gives its mounts. Audited
+   * Grants a view of an MCP server every origin of its declared `connectDomains` and `resourceDomains` that can be
+   * granted (all or nothing for the view), or takes them back (`granted` false): what `mcpViewFiles` then gives its
+   * mounts (`connectSources`, `resourceSources`). Audited
    * (`consent_settings`, naming the view and the origins); throws for an app that is no MCP server, a view it does
    * not have, or a grant of a view that declares no origin that can be granted.
    */
@@ -253,10 +254,17 @@ export class AppRegistry {
     readonly files: ReadonlyMap<string, Uint8Array>;
     /** The origins each view may connect to, by view id: what the user granted that it still declares. */
     readonly connectSources: ReadonlyMap<string, readonly string[]>;
+    /** The origins each view may load images, styles, fonts and media from, by view id (granted, still declared). */
+    readonly resourceSources: ReadonlyMap<string, readonly string[]>;
   }> {
     const { app, manifest, files } = await verifyKeptFiles(this.#context, appId);
     if (!('kind' in manifest)) throw notAnMcpServer();
-    return { manifest, files, connectSources: viewConnectSources(app) };
+    return {
+      manifest,
+      files,
+      connectSources: viewConnectSources(app),
+      resourceSources: viewResourceSources(app),
+    };
   }
 
   /**

@@ -5,7 +5,12 @@
  * one transaction.
  */
 import { LineUpProtocolError } from '@lineup/shared';
-import { mcpViewGrantableSources, mcpViewGrantedSources } from '@lineup/shared/protocol';
+import {
+  mcpViewGrantableResources,
+  mcpViewGrantableSources,
+  mcpViewGrantedResources,
+  mcpViewGrantedSources,
+} from '@lineup/shared/protocol';
 import type { AppConsentSettings, AppRecord, HeldToolChange, McpServerRecord } from '../storage/database.js';
 import type { ToolPolicyDecision } from './policy.js';
 import { claimsOf, consentToolOf, toolDefinitionHash } from './tool-consent.js';
@@ -85,9 +90,24 @@ export function viewConnectSources(app: AppRecord): ReadonlyMap<string, readonly
 }
 
 /**
- * The user grants a view of an MCP server every origin of its declared `connectDomains` that can be granted (all or
- * nothing for the view), or takes them back. Throws for an app that is no MCP server, a view it does not have, or a
- * grant of a view that declares no origin that can be granted.
+ * The origins each view of `app` may load images, styles, fonts and media from now: what the user granted of its
+ * declared `resourceDomains` that it still declares.
+ */
+export function viewResourceSources(app: AppRecord): ReadonlyMap<string, readonly string[]> {
+  const granted = new Map<string, readonly string[]>();
+  if (app.kind !== 'mcp_server') return granted;
+  for (const view of app.manifest.views) {
+    const sources = mcpViewGrantedResources(view.declared, app.consent?.network?.[view.id]);
+    if (sources.length > 0) granted.set(view.id, sources);
+  }
+  return granted;
+}
+
+/**
+ * The user grants a view of an MCP server every origin of its declared `connectDomains` and `resourceDomains` that
+ * can be granted (all or nothing for the view; one list, each read against its own declared list), or takes them
+ * back. Throws for an app that is no MCP server, a view it does not have, or a grant of a view that declares no
+ * origin that can be granted.
  */
 export function viewNetworkChange(app: AppRecord, viewId: string, granted: boolean): ConsentChange {
   if (app.kind !== 'mcp_server')
@@ -99,7 +119,9 @@ export function viewNetworkChange(app: AppRecord, viewId: string, granted: boole
     throw new LineUpProtocolError([
       { path: 'viewId', code: 'unknown_reference', message: 'This server has no view of this id.' },
     ]);
-  const sources = mcpViewGrantableSources(view.declared);
+  const connect = mcpViewGrantableSources(view.declared);
+  const resources = mcpViewGrantableResources(view.declared);
+  const sources = [...new Set([...connect, ...resources])];
   if (granted && sources.length === 0)
     throw new LineUpProtocolError([
       { path: 'viewId', code: 'invalid_value', message: 'This view declares no origin that can be granted.' },
@@ -110,7 +132,12 @@ export function viewNetworkChange(app: AppRecord, viewId: string, granted: boole
   return {
     consent: { ...rest, ...(Object.keys(network).length === 0 ? {} : { network }) },
     detail: granted
-      ? `view ${view.uri} may connect to ${sources.join(', ')}`
+      ? [
+          `view ${view.uri} may`,
+          connect.length > 0 ? ` connect to ${connect.join(', ')}` : '',
+          connect.length > 0 && resources.length > 0 ? ' and' : '',
+          resources.length > 0 ? ` load images, styles, fonts and media from ${resources.join(', ')}` : '',
+        ].join('')
       : `view ${view.uri} may connect to nothing`,
   };
 }

@@ -91,7 +91,7 @@ describe('AppRegistry.setViewNetwork', () => {
       .filter((entry) => entry.type === 'consent_settings')
       .map((entry) => entry.detail);
     expect(details).toEqual([
-      'view ui://maps/map.html may connect to https://api.example.com',
+      'view ui://maps/map.html may connect to https://api.example.com and load images, styles, fonts and media from https://tiles.example.com',
       'view ui://maps/map.html may connect to nothing',
     ]);
     expect((await registry.list()).find((app) => app.id === appId)?.consent?.network).toBeUndefined();
@@ -116,5 +116,31 @@ describe('AppRegistry.setViewNetwork', () => {
     const { manifest, connectSources } = await first.registry.mcpViewFiles(first.appId);
     const map = manifest.views.find((view) => view.uri === 'ui://maps/map.html')?.id as string;
     expect(connectSources.get(map)).toEqual(['https://api.example.com']);
+  });
+
+  it('grants its declared resource origins with it, each kind read against its own list', async () => {
+    const { registry, appId, map } = await installed(['https://api.example.com']);
+    expect((await registry.mcpViewFiles(appId)).resourceSources.size).toBe(0);
+    await registry.setViewNetwork(appId, map, true);
+    const { connectSources, resourceSources } = await registry.mcpViewFiles(appId);
+    expect(connectSources.get(map)).toEqual(['https://api.example.com']);
+    // The tiles origin may be loaded from (images, styles, fonts, media), not connected to; the API the reverse.
+    expect(resourceSources.get(map)).toEqual(['https://tiles.example.com']);
+    await registry.setViewNetwork(appId, map, false);
+    expect((await registry.mcpViewFiles(appId)).resourceSources.size).toBe(0);
+  });
+
+  it('grants a view that declares only resource origins', async () => {
+    const { registry, appId, map } = await installed([]);
+    await registry.setViewNetwork(appId, map, true);
+    const { connectSources, resourceSources } = await registry.mcpViewFiles(appId);
+    expect(connectSources.size).toBe(0);
+    expect(resourceSources.get(map)).toEqual(['https://tiles.example.com']);
+    const details = (await db.getAll('audit'))
+      .filter((entry) => entry.type === 'consent_settings')
+      .map((entry) => entry.detail);
+    expect(details).toEqual([
+      'view ui://maps/map.html may load images, styles, fonts and media from https://tiles.example.com',
+    ]);
   });
 });
