@@ -78,10 +78,14 @@ export {
   parseMcpServerManifest,
 } from './mcp/server.js';
 export {
+  MCP_VIEW_GRANTABLE_DEVICES,
+  type McpViewDevice,
   mcpViewConnectSource,
   mcpViewConnectSourceProblem,
+  mcpViewGrantableDevices,
   mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedDevices,
   mcpViewGrantedResources,
   mcpViewGrantedSources,
   mcpViewResourceSourceProblem,

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MCP_VIEW_GRANTABLE_DEVICES,
   mcpViewConnectSource,
   mcpViewConnectSourceProblem,
+  mcpViewGrantableDevices,
   mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedDevices,
   mcpViewGrantedResources,
   mcpViewGrantedSources,
   mcpViewResourceSourceProblem,
@@ -144,5 +147,21 @@ describe('mcpViewResourceSourceProblem, mcpViewGrantableResources and mcpViewGra
       ]),
     ).toEqual(['https://cdn.example.com']);
     expect(mcpViewGrantedResources({ resource_domains: [] }, ['https://cdn.example.com'])).toEqual([]);
+  });
+});
+
+describe('mcpViewGrantableDevices and mcpViewGrantedDevices', () => {
+  const all = { camera: true, microphone: true, geolocation: true, clipboard_write: true };
+  it('offers geolocation and clipboard writing a view declares, never camera or microphone', () => {
+    expect(mcpViewGrantableDevices(all)).toEqual(['geolocation', 'clipboard-write']);
+    expect(mcpViewGrantableDevices({ ...all, geolocation: false })).toEqual(['clipboard-write']);
+    expect(MCP_VIEW_GRANTABLE_DEVICES).toEqual(['geolocation', 'clipboard-write']);
+  });
+  it('gives what was granted and is still declared, read from the same list as the origins', () => {
+    const granted = ['https://api.example.com', 'clipboard-write', 'camera', 'geolocation'];
+    expect(mcpViewGrantedDevices(all, granted)).toEqual(['geolocation', 'clipboard-write']);
+    expect(mcpViewGrantedDevices({ ...all, clipboard_write: false }, granted)).toEqual(['geolocation']);
+    expect(mcpViewGrantedDevices(all, undefined)).toEqual([]);
+    expect(mcpViewGrantedDevices(all, ['https://api.example.com'])).toEqual([]);
   });
 });

@@ -109,3 +109,34 @@ export function mcpViewGrantedResources(
   if (granted === undefined || granted.length === 0) return [];
   return mcpViewGrantableResources(declared).filter((source) => granted.includes(source));
 }
+
+/**
+ * The device features a view may be granted, by their permissions-policy names: those a document of an opaque origin
+ * can use in Chromium once both of its frames delegate them (`allow="geolocation *"`). A view's declared `camera` and
+ * `microphone` are never granted: Chromium refuses media capture to an opaque origin whatever a frame delegates.
+ */
+export const MCP_VIEW_GRANTABLE_DEVICES = Object.freeze(['geolocation', 'clipboard-write'] as const);
+export type McpViewDevice = (typeof MCP_VIEW_GRANTABLE_DEVICES)[number];
+
+/** The grantable device features a view declares (`_meta.ui.permissions`), as policy names. */
+export function mcpViewGrantableDevices(declared: {
+  readonly geolocation: boolean;
+  readonly clipboard_write: boolean;
+}): McpViewDevice[] {
+  return [
+    ...(declared.geolocation ? (['geolocation'] as const) : []),
+    ...(declared.clipboard_write ? (['clipboard-write'] as const) : []),
+  ];
+}
+
+/**
+ * The device features a view may use now: of what the user granted it (the same list as its origins), those it still
+ * declares.
+ */
+export function mcpViewGrantedDevices(
+  declared: { readonly geolocation: boolean; readonly clipboard_write: boolean },
+  granted: readonly string[] | undefined,
+): McpViewDevice[] {
+  if (granted === undefined || granted.length === 0) return [];
+  return mcpViewGrantableDevices(declared).filter((device) => granted.includes(device));
+}
