@@ -213,3 +213,44 @@ test('control: the same view granted nothing to load from loads nothing from A; 
   expect(leaked(granted), granted.traffic().log.join('\n')).toBe(0);
   expect(leaked(recorder), recorder.traffic().log.join('\n')).toBe(0);
 });
+
+/**
+ * Device features a view was granted (`devices`): both of its frames delegate them, so the view's document may use
+ * them (the browser still asks the user, for the host page); a feature not granted stays off by policy. Camera and
+ * microphone are never offered: Chromium refuses media capture to an opaque origin whatever a frame delegates.
+ */
+const DEVICE_VIEW = `<!doctype html><html><body><button id="copy">Copy</button><script type="module">
+const report = (step, outcome) => window.parent.postMessage({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'devices', data: { step, outcome: String(outcome) } } }, '*');
+for (const feature of ['geolocation', 'clipboard-write', 'camera', 'microphone'])
+  report('policy ' + feature, document.featurePolicy.allowsFeature(feature));
+document.getElementById('copy').addEventListener('click', () => {
+  navigator.clipboard.writeText('from the view').then(() => report('copy', 'written'), (error) => report('copy', 'refused: ' + error.name)).finally(() => report('done', true));
+});
+report('ready', true);
+</script></body></html>`;
+
+for (const granted of [true, false])
+  test(`a view ${granted ? 'granted geolocation and clipboard writing may use them' : 'granted no device (control) may use none'}; camera and microphone stay off`, async ({
+    harnessPage: page,
+  }) => {
+    await call(
+      page,
+      'mountView',
+      'd',
+      DEVICE_VIEW,
+      granted ? { devices: ['geolocation', 'clipboard-write'] } : {},
+    );
+    await expect
+      .poll(async () => (await logsOf(page, 'd', 'view')).some((entry) => entry.step === 'ready'))
+      .toBe(true);
+    await page.frameLocator('iframe[data-instance-id="d"]').frameLocator('iframe').locator('#copy').click();
+    const seen = await outcomes(page, 'd');
+    expect(seen['policy geolocation']).toBe(String(granted));
+    expect(seen['policy clipboard-write']).toBe(String(granted));
+    expect(seen['policy camera']).toBe('false');
+    expect(seen['policy microphone']).toBe('false');
+    if (granted) expect(seen.copy).toBe('written');
+    else expect(seen.copy).toBe('refused: NotAllowedError');
+    const allow = await page.locator('iframe[data-instance-id="d"]').getAttribute('allow');
+    expect(allow).toContain(granted ? 'clipboard-write *' : "clipboard-write 'none'");
+  });

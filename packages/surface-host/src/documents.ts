@@ -36,11 +36,11 @@ import {
   SURFACE_FORBIDDEN_ELEMENTS,
   SURFACE_FORBIDDEN_MARKUP,
   SURFACE_OWN_TRUSTED_TYPES_POLICY,
-  SURFACE_PERMISSIONS_POLICY,
   SURFACE_REMOVED_GLOBALS,
   SURFACE_SANDBOX,
   SURFACE_TRUSTED_TYPES_POLICY,
   surfaceContentSecurityPolicy,
+  surfacePermissionsPolicy,
 } from './sandbox.js';
 
 /** The three texts of a Surface bundle (seed 000 §4.1 `app.html`, `app.css`, `app.js`). */
@@ -90,6 +90,8 @@ export interface SurfaceInlineStart extends SurfaceBundleText {
   readonly connectSources?: readonly string[];
   /** The sources the view's images, styles, fonts and media may come from (its granted `resourceDomains`). */
   readonly resourceSources?: readonly string[];
+  /** The device features the view was granted (permissions-policy names), delegated by both frames. */
+  readonly devices?: readonly string[];
 }
 
 /** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
@@ -195,7 +197,7 @@ export function buildFrameDocuments(start?: SurfaceInlineStart): SurfaceDocument
     head,
     '<style>html,body{margin:0;padding:0;height:100%;overflow:hidden}iframe{display:block;width:100%;height:100%;border:0}</style>',
     '</head><body>',
-    `<iframe sandbox="${SURFACE_SANDBOX}" allow="${SURFACE_PERMISSIONS_POLICY}" referrerpolicy="no-referrer"`,
+    `<iframe sandbox="${SURFACE_SANDBOX}" allow="${surfacePermissionsPolicy(start?.devices)}" referrerpolicy="no-referrer"`,
     ` title="Surface" srcdoc="${attribute(content)}"></iframe>`,
     '</body></html>',
   ].join('');

@@ -12,7 +12,7 @@ import type { UIIssue } from '@lineup/shared';
 import { LineUpProtocolError } from '@lineup/shared';
 import { parseSurfaceMessageFromFrame } from '@lineup/shared/bridge';
 import { buildFrameDocuments, type SurfaceInlineStart } from './documents.js';
-import { SURFACE_PERMISSIONS_POLICY, SURFACE_SANDBOX, surfaceEmbeddedPolicy } from './sandbox.js';
+import { SURFACE_SANDBOX, surfaceEmbeddedPolicy, surfacePermissionsPolicy } from './sandbox.js';
 
 /** What browsers report as the origin of a sandboxed frame without allow-same-origin. */
 const OPAQUE_ORIGIN = 'null';
@@ -46,7 +46,7 @@ export class FrameLink {
     this.#view = view;
     const frame = document.createElement('iframe');
     frame.setAttribute('sandbox', SURFACE_SANDBOX);
-    frame.setAttribute('allow', SURFACE_PERMISSIONS_POLICY);
+    frame.setAttribute('allow', surfacePermissionsPolicy(start?.devices));
     // CSP Embedded Enforcement (Chromium): whatever document the frame holds must accept at least the seed's
     // policy (with the origins a view was granted, for a frame loaded for it). The wrapper's own policy is stricter.
     frame.setAttribute('csp', surfaceEmbeddedPolicy(start?.connectSources, start?.resourceSources));
@@ -326,6 +326,7 @@ export function takeSurfaceFrame(container: HTMLElement, start?: SurfaceInlineSt
   if (
     (start?.connectSources?.length ?? 0) > 0 ||
     (start?.resourceSources?.length ?? 0) > 0 ||
+    (start?.devices?.length ?? 0) > 0 ||
     start?.protocol === 'miniapp'
   ) {
     const link = new FrameLink(document, start);

@@ -214,6 +214,28 @@ describe('mountMcpView', () => {
     expect(container.childElementCount).toBe(0);
   });
 
+  it('delegates the device features it was granted from both frames, and no other', () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const view = { html: '<main></main>', css: '', js: '', modules: [] };
+    const handle = mountMcpView(container, { instanceId: 'v8', name: 'Map', view, devices: ['geolocation'] });
+    const allow = handle.frame.getAttribute('allow') ?? '';
+    expect(allow).toContain('geolocation *');
+    expect(allow).toContain("camera 'none'");
+    expect(allow).toContain("clipboard-write 'none'");
+    // The wrapper's frame, where the view runs, delegates the same.
+    expect(handle.frame.srcdoc).toContain('geolocation *');
+    handle.close();
+    const plain = mountMcpView(container, { instanceId: 'v9', name: 'Plain', view });
+    expect(plain.frame.getAttribute('allow')).toContain("geolocation 'none'");
+    plain.close();
+    for (const device of ['camera', 'microphone', 'usb'])
+      expect(() =>
+        mountMcpView(container, { instanceId: 'v10', name: 'M', view, devices: [device as never] }),
+      ).toThrow(TypeError);
+    expect(container.childElementCount).toBe(0);
+  });
+
   it.each([
     ["'self'"],
     ['*'],

@@ -19,7 +19,12 @@
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
-import { mcpViewConnectSource, mcpViewResourceSourceProblem } from '@lineup/shared/protocol';
+import {
+  MCP_VIEW_GRANTABLE_DEVICES,
+  type McpViewDevice,
+  mcpViewConnectSource,
+  mcpViewResourceSourceProblem,
+} from '@lineup/shared/protocol';
 import { canMoveFrames, hiddenHolder } from './frame-link.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
@@ -218,6 +223,12 @@ export interface MountMcpViewOptions {
    * `mcpViewBundle`, so that a stylesheet the view links from one of them is kept.
    */
   readonly resourceDomains?: readonly string[];
+  /**
+   * Device features the view may use (of its declared `_meta.ui.permissions`, those the user granted):
+   * `geolocation`, `clipboard-write` (`MCP_VIEW_GRANTABLE_DEVICES`; a `TypeError` names another). Both of its frames
+   * delegate them (`allow="geolocation *"`); none by default. The browser still asks the user for the host page.
+   */
+  readonly devices?: readonly McpViewDevice[];
 }
 
 export interface McpViewHandle {
@@ -243,6 +254,12 @@ export interface McpViewHandle {
 export function mountMcpView(container: HTMLElement, options: MountMcpViewOptions): McpViewHandle {
   const connectSources = [...new Set((options.connectDomains ?? []).map(mcpViewConnectSource))];
   const resourceSourcesOfView = resourceSources(options.resourceDomains);
+  const devices = [...new Set(options.devices ?? [])];
+  for (const device of devices)
+    if (!(MCP_VIEW_GRANTABLE_DEVICES as readonly string[]).includes(device))
+      throw new TypeError(
+        `${JSON.stringify(String(device).slice(0, 64))}: a view may be granted ${MCP_VIEW_GRANTABLE_DEVICES.join(' or ')} only.`,
+      );
   const waiting: McpJsonRpcMessage[] = [];
   let transportClosed = false;
   const transport: McpViewTransport = {
@@ -276,6 +293,7 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       onMessage: deliver,
       ...(connectSources.length === 0 ? {} : { connectSources }),
       ...(resourceSourcesOfView.length === 0 ? {} : { resourceSources: resourceSourcesOfView }),
+      ...(devices.length === 0 ? {} : { devices }),
     },
   );
   // Messages that came before the bridge connected are handed on once it listens.

@@ -180,3 +180,18 @@ export const SURFACE_PERMISSIONS_POLICY = [
 ]
   .map((feature) => `${feature} 'none'`)
   .join('; ');
+
+/**
+ * `SURFACE_PERMISSIONS_POLICY` with each of `devices` (permissions-policy names a view was granted: geolocation,
+ * clipboard-write) delegated to the frame's document (`feature *`: the document's origin is opaque, so no origin can
+ * name it); every other feature stays `'none'`.
+ */
+export function surfacePermissionsPolicy(devices: readonly string[] = []): string {
+  if (devices.length === 0) return SURFACE_PERMISSIONS_POLICY;
+  return SURFACE_PERMISSIONS_POLICY.split('; ')
+    .map((entry) => {
+      const feature = entry.slice(0, entry.indexOf(' '));
+      return devices.includes(feature) ? `${feature} *` : entry;
+    })
+    .join('; ');
+}

@@ -158,6 +158,8 @@ export interface ViewChannel {
   readonly connectSources?: readonly string[];
   /** The sources of its `img-src`, `style-src`, `font-src` and `media-src` beyond `data:`; none by default. */
   readonly resourceSources?: readonly string[];
+  /** The device features its frames delegate (permissions-policy names the user granted); none by default. */
+  readonly devices?: readonly string[];
   /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set before its scripts run. */
   readonly fragment?: string;
 }
@@ -223,6 +225,7 @@ export function mountSurfaceFrame(
           ...(viewChannel.resourceSources === undefined
             ? {}
             : { resourceSources: viewChannel.resourceSources }),
+          ...(viewChannel.devices === undefined ? {} : { devices: viewChannel.devices }),
           ...(viewChannel.fragment === undefined ? {} : { fragment: viewChannel.fragment }),
         };
   /** The type of the frame's messages besides the Surface's own: a view's `mcp`, a page's `page`. */

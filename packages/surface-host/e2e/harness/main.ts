@@ -217,6 +217,7 @@ interface ViewContext {
   readonly locale?: string;
   readonly connectDomains?: readonly string[];
   readonly resourceDomains?: readonly string[];
+  readonly devices?: readonly ('geolocation' | 'clipboard-write')[];
 }
 
 /** Mounts `html` as an MCP App view, with the MCP Apps SDK's AppBridge as the host end (connected at once). */
@@ -238,6 +239,7 @@ function mountView(
     onRejected: (rejection: SurfaceRejection) => mounted.get(id)?.rejections.push(rejection),
     ...(context.connectDomains === undefined ? {} : { connectDomains: context.connectDomains }),
     ...(context.resourceDomains === undefined ? {} : { resourceDomains: context.resourceDomains }),
+    ...(context.devices === undefined ? {} : { devices: context.devices }),
   };
   const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
   if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
