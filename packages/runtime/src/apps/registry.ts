@@ -31,7 +31,12 @@ import type {
 } from '@lineup/shared/protocol';
 import type { SurfaceReferenceStatus } from '../client/surface-reference.js';
 import type { ToolPolicyDecision, ToolPolicyRule } from '../consent/policy.js';
-import { pageConnectSources, viewConnectSources, viewResourceSources } from '../consent/settings.js';
+import {
+  pageConnectSources,
+  viewConnectSources,
+  viewDevices,
+  viewResourceSources,
+} from '../consent/settings.js';
 import type { AppRecord, CapabilityRecord, RuntimeDatabase, ToolGrantRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { BundlePolicy } from './bundle.js';
@@ -256,6 +261,8 @@ export class AppRegistry {
     readonly connectSources: ReadonlyMap<string, readonly string[]>;
     /** The origins each view may load images, styles, fonts and media from, by view id (granted, still declared). */
     readonly resourceSources: ReadonlyMap<string, readonly string[]>;
+    /** The device features each view may use (`geolocation`, `clipboard-write`), by view id (granted, still declared). */
+    readonly devices: ReadonlyMap<string, readonly string[]>;
   }> {
     const { app, manifest, files } = await verifyKeptFiles(this.#context, appId);
     if (!('kind' in manifest)) throw notAnMcpServer();
@@ -264,6 +271,7 @@ export class AppRegistry {
       files,
       connectSources: viewConnectSources(app),
       resourceSources: viewResourceSources(app),
+      devices: viewDevices(app),
     };
   }
 

@@ -6,8 +6,10 @@
  */
 import { LineUpProtocolError } from '@lineup/shared';
 import {
+  mcpViewGrantableDevices,
   mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedDevices,
   mcpViewGrantedResources,
   mcpViewGrantedSources,
 } from '@lineup/shared/protocol';
@@ -103,9 +105,20 @@ export function viewResourceSources(app: AppRecord): ReadonlyMap<string, readonl
   return granted;
 }
 
+/** The device features each view of `app` may use now (permissions-policy names): granted and still declared. */
+export function viewDevices(app: AppRecord): ReadonlyMap<string, readonly string[]> {
+  const granted = new Map<string, readonly string[]>();
+  if (app.kind !== 'mcp_server') return granted;
+  for (const view of app.manifest.views) {
+    const devices = mcpViewGrantedDevices(view.declared, app.consent?.network?.[view.id]);
+    if (devices.length > 0) granted.set(view.id, devices);
+  }
+  return granted;
+}
+
 /**
  * The user grants a view of an MCP server every origin of its declared `connectDomains` and `resourceDomains` that
- * can be granted (all or nothing for the view; one list, each read against its own declared list), or takes them
+ * can be granted, and its declared geolocation and clipboard writing (all or nothing for the view; one list, each read against its own declared list), or takes them
  * back. Throws for an app that is no MCP server, a view it does not have, or a grant of a view that declares no
  * origin that can be granted.
  */
@@ -121,7 +134,8 @@ export function viewNetworkChange(app: AppRecord, viewId: string, granted: boole
     ]);
   const connect = mcpViewGrantableSources(view.declared);
   const resources = mcpViewGrantableResources(view.declared);
-  const sources = [...new Set([...connect, ...resources])];
+  const devices = mcpViewGrantableDevices(view.declared);
+  const sources = [...new Set([...connect, ...resources, ...devices])];
   if (granted && sources.length === 0)
     throw new LineUpProtocolError([
       { path: 'viewId', code: 'invalid_value', message: 'This view declares no origin that can be granted.' },
@@ -137,6 +151,8 @@ export function viewNetworkChange(app: AppRecord, viewId: string, granted: boole
           connect.length > 0 ? ` connect to ${connect.join(', ')}` : '',
           connect.length > 0 && resources.length > 0 ? ' and' : '',
           resources.length > 0 ? ` load images, styles, fonts and media from ${resources.join(', ')}` : '',
+          (connect.length > 0 || resources.length > 0) && devices.length > 0 ? ' and' : '',
+          devices.length > 0 ? ` use ${devices.join(', ')}` : '',
         ].join('')
       : `view ${view.uri} may connect to nothing`,
   };

@@ -143,4 +143,39 @@ describe('AppRegistry.setViewNetwork', () => {
       'view ui://maps/map.html may load images, styles, fonts and media from https://tiles.example.com',
     ]);
   });
+
+  it('grants the geolocation and clipboard writing a view declares with it, never camera or microphone', async () => {
+    const server = sdkServer({
+      name: 'Places',
+      tools: [
+        {
+          name: 'show-place',
+          description: 'Shows a place.',
+          _meta: { ui: { resourceUri: 'ui://places/view.html' } },
+          run: () => ({ content: [{ type: 'text', text: 'place' }] }),
+        },
+      ],
+      resources: [
+        {
+          uri: 'ui://places/view.html',
+          text: VIEW,
+          _meta: { ui: { permissions: { geolocation: {}, clipboardWrite: {}, camera: {}, microphone: {} } } },
+        },
+      ],
+    });
+    const registry = new AppRegistry(db);
+    const { manifest } = await installMcpServer(registry, server.url, { connect: server.connect });
+    const view = manifest.views[0]?.id as string;
+    expect((await registry.mcpViewFiles(manifest.id)).devices.size).toBe(0);
+    await registry.setViewNetwork(manifest.id, view, true);
+    const { devices, connectSources, resourceSources } = await registry.mcpViewFiles(manifest.id);
+    expect(devices.get(view)).toEqual(['geolocation', 'clipboard-write']);
+    expect(connectSources.size + resourceSources.size).toBe(0);
+    const details = (await db.getAll('audit'))
+      .filter((entry) => entry.type === 'consent_settings')
+      .map((entry) => entry.detail);
+    expect(details).toEqual(['view ui://places/view.html may use geolocation, clipboard-write']);
+    await registry.setViewNetwork(manifest.id, view, false);
+    expect((await registry.mcpViewFiles(manifest.id)).devices.size).toBe(0);
+  });
 });
