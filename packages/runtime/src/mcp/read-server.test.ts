@@ -142,8 +142,44 @@ describe('readMcpServer with the official SDK on both ends', () => {
     const error = await refusal(readMcpServer(server.url, { connect: server.connect, maxViewBytes: 64 }));
     expect(error.code).toBe('view_refused');
     expect(error.message).toContain(`${new TextEncoder().encode(VIEW).length} bytes`);
-    expect(error.message).toContain('at most 64 bytes');
+    expect(error.message).toContain('at most 64 bytes (the limit can be raised up to 2097152)');
     expect(error.subject).toBe('ui://get-time/mcp-app.html');
+  });
+
+  it('says the UTF-8 size of a text view too long to encode, and no raise past the maximum', async () => {
+    // Three-byte characters: the text is under the bound in code units' terms only for a third of its bytes.
+    const text = `<!doctype html><p>${'€'.repeat(1_000)}</p>`;
+    const server = sdkServer({
+      name: 'Euro',
+      tools: [
+        {
+          name: 'show',
+          description: 'Shows.',
+          _meta: { ui: { resourceUri: 'ui://euro/view.html' } },
+          run: () => ({ content: [] }),
+        },
+      ],
+      resources: [{ uri: 'ui://euro/view.html', text }],
+    });
+    const error = await refusal(readMcpServer(server.url, { connect: server.connect, maxViewBytes: 500 }));
+    expect(error.message).toContain(`is ${new TextEncoder().encode(text).length} bytes`);
+    const max = MCP_SERVER_LIMITS.maxViewBytes;
+    const huge = sdkServer({
+      name: 'Huge',
+      tools: [
+        {
+          name: 'show',
+          description: 'Shows.',
+          _meta: { ui: { resourceUri: 'ui://huge/view.html' } },
+          run: () => ({ content: [] }),
+        },
+      ],
+      resources: [{ uri: 'ui://huge/view.html', text: 'é'.repeat(max + 1) }],
+    });
+    const refused = await refusal(readMcpServer(huge.url, { connect: huge.connect }));
+    expect(refused.message).toContain(
+      `is ${2 * (max + 1)} bytes; this host keeps views of at most ${max} bytes.`,
+    );
   });
 
   it('keeps a view of 2 MiB by default (the largest ext-apps example that runs offline is 1.12 MiB), and refuses one byte more', async () => {

@@ -456,9 +456,10 @@ async function readView(
     );
   let bytes: Uint8Array;
   if (typeof content.text === 'string') {
-    // Bounded before it is encoded: a UTF-8 byte is at least one UTF-16 code unit... and at most three per unit.
+    // Bounded before it is encoded: every UTF-16 code unit is at least one UTF-8 byte, so a longer text is too large
+    // (counted, not encoded, for the refusal).
     if (content.text.length > options.maxViewBytes)
-      throw tooLarge(uri, content.text.length, options.maxViewBytes);
+      throw tooLarge(uri, utf8Length(content.text), options.maxViewBytes);
     bytes = new TextEncoder().encode(content.text);
   } else if (typeof content.blob === 'string') {
     if (content.blob.length > Math.ceil(options.maxViewBytes / 3) * 4 + 4)
@@ -493,11 +494,33 @@ async function readView(
 }
 
 function tooLarge(uri: string, size: number, max: number): McpServerError {
+  const raise =
+    max < MCP_SERVER_LIMITS.maxViewBytes
+      ? ` (the limit can be raised up to ${MCP_SERVER_LIMITS.maxViewBytes})`
+      : '';
   return new McpServerError(
     'view_refused',
-    `The view ${uri} is ${size} bytes; this host keeps views of at most ${max} bytes (the limit can be raised up to ${MCP_SERVER_LIMITS.maxViewBytes}).`,
+    `The view ${uri} is ${size} bytes; this host keeps views of at most ${max} bytes${raise}.`,
     { subject: uri },
   );
+}
+
+/** The UTF-8 length of `text` (a lone surrogate counts as the three bytes of U+FFFD, as `TextEncoder` writes it). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        bytes += 4;
+        index++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** What a view declared in `_meta.ui.csp` and `_meta.ui.permissions`: kept to be shown, never granted. */
