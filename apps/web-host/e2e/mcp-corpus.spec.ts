@@ -16,8 +16,10 @@ import { startTestMcpServer } from './test-mcp-server.ts';
  * The rest of the corpus (e2e/mcp-servers.ts): more of the ext-apps project's example servers from the npm registry,
  * each installed into the built host by URL, its tool called from the agent console, and its kept view shown
  * contained — the basic view in Preact, Solid, Svelte and Vue (its button calls the server again), four data views
- * (Chart.js, React), a WebGL one and sheet music (the two largest views, 614 and 706 KiB); and a view larger than
- * this host keeps (2 MiB by default), refused with the reason. No request of the page leaves 127.0.0.1.
+ * (Chart.js, React), a WebGL one and sheet music (the two largest views, 614 and 706 KiB); views that need what a
+ * contained view never gets, each showing in itself what it could not do — a video read back as a server resource,
+ * the microphone, Wikipedia, CesiumJS from its CDN; and views larger than this host keeps (2 MiB by default), refused
+ * with the reason (a test server's, and `server-pdf`'s). No request of the page leaves 127.0.0.1.
  * (`mcp-apps.spec.ts` does the vanilla JS and React servers in depth.)
  */
 
@@ -36,10 +38,23 @@ async function openHost(page: Page): Promise<string[]> {
   return outside;
 }
 
-/** The server's view in the conversation, after its call completed. */
-async function calledView(page: Page, tool: string, name: string) {
+/** The agent console's entry of the latest call of `tool`. */
+function consoleCall(page: Page, tool: string) {
+  return page
+    .getByRole('region', { name: 'Agent console' })
+    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
+    .last();
+}
+
+/** The server's view in the conversation, after its call (with `fields` filled in) completed. */
+async function calledView(
+  page: Page,
+  tool: string,
+  name: string,
+  fields: Readonly<Record<string, string>> = {},
+) {
   // Allowed for the conversation: the view's own calls of the same tool then run without asking again.
-  const call = await callToolFromConsole(page, tool, {}, 'remember');
+  const call = await callToolFromConsole(page, tool, fields, 'remember');
   await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
   const view = page.locator('.host__mcp-view').filter({ hasText: name }).last();
   await expect(view).toBeVisible({ timeout: 30_000 });
@@ -192,6 +207,180 @@ test.describe('Three.js', () => {
   });
 });
 
+test.describe('Video Resource', () => {
+  // The view's own log of the refused read, in its frame.
+  test.use({ allowedConsoleErrors: /Error fetching resource: ProtocolError: Method not found/ });
+  test('installed and called; its view draws, and shows in itself that it could not load the video', async ({
+    page,
+  }) => {
+    const outside = await openHost(page);
+    const name = 'Video Resource Server';
+    await addMcpServer(
+      page,
+      mcpUrl(corpusServer('mcp-video-resource-server').port),
+      /^Installed Video Resource Server 1\.0\.0\+/,
+    );
+    const view = await calledView(page, 'video_resource_server.play_video', name, { videoId: 'bunny-1mb' });
+    // The call's result names the video as a resource of the server…
+    await expect(consoleCall(page, 'video_resource_server.play_video')).toContainText(
+      '"videoUri": "videos://bunny-1mb"',
+    );
+    // …which the view then asks the host to read (`resources/read`): a request the host does not serve for a view,
+    // answered with a JSON-RPC error (it never reaches the server, which could not fetch the video offline anyway).
+    // The view says so in its own document.
+    const frame = viewFrame(page);
+    await expect(frame.locator('#error')).toBeVisible({ timeout: 30_000 });
+    await expect(frame.locator('#error .error-title')).toHaveText('Error loading video');
+    await expect(frame.locator('#error-message')).toHaveText('Method not found');
+    await expect(frame.locator('#player')).toBeHidden();
+    // The host is whole: no problem shown for the view, the agent still connected, the view closes.
+    await expect(view.locator('.host__surface-problem')).toHaveCount(0);
+    await view.screenshot({ path: 'test-results/mcp-corpus-mcp-video-resource-server.png' });
+    await expect(page.getByRole('status').filter({ hasText: 'Agent:' })).toHaveText(
+      'Agent: connected (demo agent)',
+    );
+    await page.getByRole('button', { name: `Close the view of ${name}` }).click();
+    await expect(page.locator('.host__mcp-view')).toHaveCount(0);
+    expect(outside).toEqual([]);
+  });
+});
+
+test.describe('Transcript', () => {
+  // The browser's refusal of the microphone to the view's frame, and the view's own log of it.
+  test.use({
+    allowedConsoleErrors:
+      /microphone is not allowed in this document|\[Transcript\] Failed to start audio capture/,
+  });
+  test('installed and called; the app center lists the devices it declares, and its view gets no microphone', async ({
+    page,
+  }) => {
+    const outside = await openHost(page);
+    const name = 'Transcript Server';
+    const center = await addMcpServer(
+      page,
+      mcpUrl(corpusServer('mcp-transcript-server').port),
+      /^Installed Transcript Server 1\.0\.0\+/,
+    );
+    // It declares `permissions: {microphone, clipboardWrite}`: the center offers clipboard writing (not granted), and
+    // says the microphone is never given.
+    const views = center.getByRole('list', { name: `${name} Views` });
+    await expect(views).toContainText('ui://transcript/mcp-app.html');
+    await expect(views).toContainText(
+      'It asks to use the clipboard (writing). Not allowed: it runs with no network and no device.',
+    );
+    await expect(views).toContainText(
+      'It declares it needs the camera or the microphone, which LineUp never gives a view.',
+    );
+    await views.screenshot({ path: 'test-results/mcp-corpus-mcp-transcript-server-app-center.png' });
+    const view = await calledView(page, 'transcript_server.transcribe', name);
+    await expect(view.locator('.host__mcp-view-note')).toHaveText(
+      'Its view declares that it needs network or device access it was not given; it runs without.',
+    );
+    const frame = viewFrame(page);
+    await expect(frame.locator('.transcript-placeholder')).toHaveText('Your speech will appear here...', {
+      timeout: 30_000,
+    });
+    // Start asks the browser for the microphone: the contained frame has none to give.
+    await frame.getByRole('button', { name: 'Start' }).click();
+    await expect(frame.locator('#transcript')).toContainText('Microphone access denied', { timeout: 15_000 });
+    await expect(frame.getByRole('button', { name: 'Start' })).toBeVisible();
+    await view.screenshot({ path: 'test-results/mcp-corpus-mcp-transcript-server.png' });
+    expect(outside).toEqual([]);
+  });
+});
+
+test('Wiki Explorer: installed and called with no internet; its view draws the page it could not fetch as an error', async ({
+  page,
+}) => {
+  const outside = await openHost(page);
+  const name = 'Wiki Explorer';
+  const url = 'https://en.wikipedia.org/wiki/Model_Context_Protocol';
+  await addMcpServer(
+    page,
+    mcpUrl(corpusServer('mcp-wiki-explorer-server').port),
+    /^Installed Wiki Explorer 1\.0\.0\+/,
+  );
+  // Its default page, named: the result is the page with no links and the server's `error`, not an error result.
+  const view = await calledView(page, 'wiki_explorer.get_first_degree_links', name, { url });
+  await expect(consoleCall(page, 'wiki_explorer.get_first_degree_links')).toContainText(
+    '"error": "fetch failed"',
+  );
+  const frame = viewFrame(page);
+  const canvas = frame.locator('#graph canvas');
+  await expect(canvas).toBeVisible({ timeout: 30_000 });
+  expect((await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(300);
+  // The page's node, at the graph's centre: clicked (in its upper half, so that the popup opens below in the short
+  // frame), its popup shows the error instead of an Expand button.
+  const popup = frame.locator('#popup');
+  await expect
+    .poll(
+      async () => {
+        const box = await canvas.boundingBox();
+        if (box !== null) await canvas.click({ position: { x: box.width / 2, y: box.height / 2 - 25 } });
+        return popup.isVisible();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  await expect(popup.locator('.popup-title')).toHaveText('Model Context Protocol');
+  await expect(popup.locator('.popup-error')).toHaveText('fetch failed');
+  await expect(popup.locator('#expand-btn')).toBeHidden();
+  await view.screenshot({ path: 'test-results/mcp-corpus-mcp-wiki-explorer-server.png' });
+  expect(outside).toEqual([]);
+});
+
+test.describe('CesiumJS map', () => {
+  // The view adds CesiumJS from its CDN as it starts: refused by the frame's policy, and its own log of that (once
+  // for the view prepared at the install, once for the call's).
+  test.use({
+    allowedConsoleErrors:
+      /\[APP\] Failed to initialize: TypeError: LineUp Surface: a Surface cannot load scripts or workers|Content Security Policy|Trusted Types/,
+  });
+  test('installed and called; the app center shows the origins it asks for, and its view reaches none', async ({
+    page,
+  }) => {
+    const outside = await openHost(page);
+    const name = 'CesiumJS Map Server';
+    const center = await addMcpServer(
+      page,
+      mcpUrl(corpusServer('mcp-map-server').port),
+      /^Installed CesiumJS Map Server 1\.0\.0\+/,
+    );
+    // Its declared `connectDomains`, offered to the user and not granted: the view runs with no network.
+    const views = center.getByRole('list', { name: `${name} Views` });
+    const origins = 'https://*.openstreetmap.org, https://cesium.com, https://*.cesium.com';
+    await expect(views).toContainText(`It asks to connect to ${origins}`);
+    await expect(views).toContainText('Not allowed: it runs with no network.');
+    await expect(
+      views.getByRole('button', {
+        name: `Allow these connections: ui://cesium-map/mcp-app.html to ${origins}`,
+      }),
+    ).toBeVisible();
+    await views.screenshot({ path: 'test-results/mcp-corpus-mcp-map-server-app-center.png' });
+    const view = await calledView(page, 'cesiumjs_map_server.show_map', name, {
+      west: '2.22',
+      south: '48.81',
+      east: '2.47',
+      north: '48.90',
+      label: 'Paris',
+    });
+    await expect(consoleCall(page, 'cesiumjs_map_server.show_map')).toContainText(
+      'Displaying globe at: W:2.2200, S:48.8100, E:2.4700, N:48.9000 (Paris)',
+    );
+    await expect(view.locator('iframe')).toHaveCount(1);
+    await expect(view.locator('iframe')).toBeVisible();
+    // Its script element for CesiumJS never gets a source (the frame's Trusted Types policy refuses any): the view
+    // says it could not start, and draws no globe.
+    await expect(viewFrame(page).locator('#loading')).toHaveText(
+      'Error: LineUp Surface: a Surface cannot load scripts or workers.',
+      { timeout: 30_000 },
+    );
+    await expect(viewFrame(page).locator('#cesiumContainer canvas')).toHaveCount(0);
+    await view.screenshot({ path: 'test-results/mcp-corpus-mcp-map-server.png' });
+    expect(outside).toEqual([]);
+  });
+});
+
 test.describe('a view larger than the host keeps', () => {
   // The SDK's client asks the test server for a stream it does not offer (405, logged by the browser).
   test.use({ allowedConsoleErrors: /405 \(Method Not Allowed\)/ });
@@ -224,5 +413,35 @@ test.describe('a view larger than the host keeps', () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("the PDF server's 4.1 MiB view is refused with both sizes, and nothing is installed", async ({
+    page,
+  }) => {
+    const bound = MCP_SERVER_LIMITS.defaultMaxViewBytes;
+    // Its view's UTF-8 bytes: larger than the largest bound a host may set, too, so no host keeps it.
+    const size = 4_336_789;
+    expect(size).toBeGreaterThan(MCP_SERVER_LIMITS.maxViewBytes);
+    await openHost(page);
+    const center = page.locator('aside.host__apps');
+    const revision = await center.locator('.host__inventory code').textContent();
+    const apps = await center.locator('.host__app').count();
+    await center
+      .getByLabel('MCP server URL (Streamable HTTP)')
+      .fill(mcpUrl(corpusServer('mcp-pdf-server').port));
+    await center.getByRole('button', { name: 'Add server' }).click();
+    const alert = center.getByRole('alert');
+    await expect(alert).toContainText('Not installed. One of its views cannot be kept; nothing was kept.', {
+      timeout: 30_000,
+    });
+    const text = (await alert.textContent()) ?? '';
+    // Its UTF-8 size, counted without encoding it; no raise is offered past the largest bound.
+    expect(text).toContain(
+      `The view ui://pdf-viewer/mcp-app.html is ${size} bytes; this host keeps views of at most ${bound} bytes.`,
+    );
+    await alert.screenshot({ path: 'test-results/mcp-corpus-mcp-pdf-server.png' });
+    await expect(center.locator('.host__inventory code')).toHaveText(revision ?? '');
+    expect(await center.locator('.host__app').count()).toBe(apps);
+    await expect(center.getByRole('listitem', { name: 'PDF Server' })).toHaveCount(0);
   });
 });

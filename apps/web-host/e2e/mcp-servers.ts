@@ -39,6 +39,17 @@ export const MCP_CORPUS = [
     port: 3423,
   },
   { package: '@modelcontextprotocol/server-threejs', bin: 'mcp-threejs-server', port: 3424 },
+  // Views that need more than a contained view gets: a video read back from the server as a resource, the
+  // microphone, Wikipedia, and CesiumJS from its CDN; and a view (4.1 MiB) larger than this host keeps.
+  {
+    package: '@modelcontextprotocol/server-video-resource',
+    bin: 'mcp-video-resource-server',
+    port: 3425,
+  },
+  { package: '@modelcontextprotocol/server-transcript', bin: 'mcp-transcript-server', port: 3426 },
+  { package: '@modelcontextprotocol/server-wiki-explorer', bin: 'mcp-wiki-explorer-server', port: 3427 },
+  { package: '@modelcontextprotocol/server-map', bin: 'mcp-map-server', port: 3428 },
+  { package: '@modelcontextprotocol/server-pdf', bin: 'mcp-pdf-server', port: 3429 },
 ] as const;
 
 /** The corpus server of `bin`. */
@@ -100,9 +111,9 @@ export async function answerToolQuestion(
 }
 
 /**
- * Calls `tool` from the agent console with the `fields` filled in (label → text), and — unless `consent` is `none` —
- * answers the consent question it asks (an MCP server's tool asks by default); returns the console's entry of the
- * call.
+ * Calls `tool` from the agent console with the `fields` filled in (label → text, or the option chosen where the
+ * field is a list of options), and — unless `consent` is `none` — answers the consent question it asks (an MCP
+ * server's tool asks by default); returns the console's entry of the call.
  */
 export async function callToolFromConsole(
   page: Page,
@@ -114,8 +125,11 @@ export async function callToolFromConsole(
   const show = region.getByRole('button', { name: 'Show' });
   if (await show.isVisible()) await show.click();
   await region.getByLabel('Agent Tool', { exact: true }).selectOption(tool);
-  for (const [label, value] of Object.entries(fields))
-    await region.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(fields)) {
+    const field = region.getByLabel(label, { exact: true });
+    if ((await field.evaluate((element) => element.tagName)) === 'SELECT') await field.selectOption(value);
+    else await field.fill(value);
+  }
   await region.getByRole('button', { name: 'Call tool' }).click();
   if (consent !== 'none') await answerToolQuestion(page, consent);
   const call = region

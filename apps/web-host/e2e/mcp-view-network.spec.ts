@@ -8,9 +8,10 @@ import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 
 /**
  * Network the user grants an MCP App view, in the built host: a test server whose view declares it needs to connect
- * to A (a recording server on 127.0.0.1) — and also `'self'` and a CDN, which no view gets. Nothing is granted at
- * install: the view's request never reaches A. "Allow these connections" in the app center lets the next view
- * reach A, and only A; "Stop allowing" takes it back. Each change is in the app's audit log.
+ * to A (a recording server on 127.0.0.1) and to load resources from A and a CDN — and also `'self'`, which no view
+ * gets. Nothing is granted at install: the view's request and its image never reach A. "Allow these connections" in
+ * the app center lets the next view reach A (its fetch, and its image: never a script), and only A; "Stop allowing"
+ * takes it back. Each change is in the app's audit log.
  */
 
 // The SDK's client asks the test server for a stream it does not offer (405, logged by the browser).
@@ -21,9 +22,12 @@ let recorder: Server;
 let requests: string[];
 let origin: string;
 
-/** The view: asks A once it loads, and writes what came back (or that it was refused) on its body. */
+/** The view: shows an image from A, asks A once it loads, and writes what came back (or that it was refused). */
 const view = (a: string) =>
   `<!doctype html><html><body><main>Network view</main><script type="module">
+const image = new Image();
+image.src = ${JSON.stringify(`${a}/image`)};
+document.body.append(image);
 fetch(${JSON.stringify(`${a}/hello`)}).then((answer) => answer.text()).then(
   (text) => { document.body.dataset.outcome = 'reached: ' + text; },
   () => { document.body.dataset.outcome = 'refused'; },
@@ -46,7 +50,9 @@ test.beforeEach(async () => {
     views: { [uri]: view(origin) },
     viewMeta: {
       [uri]: {
-        ui: { csp: { connectDomains: [origin, "'self'"], resourceDomains: ['https://cdn.example.com'] } },
+        ui: {
+          csp: { connectDomains: [origin, "'self'"], resourceDomains: [origin, 'https://cdn.example.com'] },
+        },
       },
     },
   });
@@ -81,24 +87,30 @@ test('a view reaches the origin it declared only once the user allows it, and no
   const center = await addMcpServer(page, server.url);
   const views = center.getByRole('list', { name: 'Network Views' });
   // Nothing is granted when it is added: the center says what it asks for, and what it never gets.
-  await expect(views).toContainText(`It asks to connect to ${origin}. Not allowed: it runs with no network.`);
-  await expect(views).toContainText("network access to 'self', https://cdn.example.com");
+  await expect(views).toContainText(
+    `It asks to connect to ${origin} and to load images, styles, fonts and media from ${origin}, https://cdn.example.com. Not allowed: it runs with no network.`,
+  );
+  await expect(views).toContainText("network access to 'self'");
   expect(await viewOutcome(page, 'remember')).toBe('refused');
   expect(requests).toEqual([]);
 
   await views
-    .getByRole('button', { name: `Allow these connections: ui://network/view.html to ${origin}` })
+    .getByRole('button', {
+      name: `Allow these connections: ui://network/view.html to ${origin}, https://cdn.example.com`,
+    })
     .click();
-  await expect(views).toContainText(`Allowed to connect to ${origin}, and to nothing else.`);
+  await expect(views).toContainText(
+    `Allowed to connect to ${origin} and to load images, styles, fonts and media from ${origin}, https://cdn.example.com, and to nothing else (never scripts).`,
+  );
   await views.screenshot({ path: 'test-results/mcp-view-network-granted-en.png' });
   expect(await axeViolations(page)).toEqual([]);
   expect(await viewOutcome(page, 'none')).toBe('reached: hello from A');
-  expect(requests).toEqual(['GET /hello']);
+  await expect.poll(() => [...requests].sort()).toEqual(['GET /hello', 'GET /image']);
 
   await views.getByRole('button', { name: 'Stop allowing' }).click();
-  await expect(views).toContainText(`It asks to connect to ${origin}.`);
+  await expect(views).toContainText(`It asks to connect to ${origin} and to load`);
   expect(await viewOutcome(page, 'none')).toBe('refused');
-  expect(requests).toEqual(['GET /hello']);
+  expect([...requests].sort()).toEqual(['GET /hello', 'GET /image']);
 
   // Both changes are in the app's audit log.
   const app = center.getByRole('listitem', { name: 'Network' });
@@ -141,12 +153,14 @@ for (const [language, scheme] of [
       await views
         .getByRole('button', {
           name: zh
-            ? `允许这些连接：ui://network/view.html 连接 ${origin}`
-            : `Allow these connections: ui://network/view.html to ${origin}`,
+            ? `允许这些连接：ui://network/view.html 连接 ${origin}、https://cdn.example.com`
+            : `Allow these connections: ui://network/view.html to ${origin}, https://cdn.example.com`,
         })
         .click();
       await expect(views).toContainText(
-        zh ? `已允许连接 ${origin}，且仅限这些。` : `Allowed to connect to ${origin}, and to nothing else.`,
+        zh
+          ? `已允许连接 ${origin}，并从 ${origin}、https://cdn.example.com 加载图片、样式、字体和媒体，且仅限这些（从不加载脚本）。`
+          : `Allowed to connect to ${origin} and to load images, styles, fonts and media from ${origin}, https://cdn.example.com, and to nothing else (never scripts).`,
       );
       await views.screenshot({ path: `test-results/mcp-view-network-granted-${language}-${scheme}.png` });
       expect(await axeViolations(page)).toEqual([]);

@@ -1,8 +1,13 @@
 import type { AppRecord } from '@lineup/runtime';
 import {
   mcpViewConnectSourceProblem,
+  mcpViewGrantableDevices,
+  mcpViewGrantableResources,
   mcpViewGrantableSources,
+  mcpViewGrantedDevices,
+  mcpViewGrantedResources,
   mcpViewGrantedSources,
+  mcpViewResourceSourceProblem,
 } from '@lineup/shared/protocol';
 import { useText } from '../i18n/LanguageProvider.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
@@ -34,18 +39,27 @@ export function McpServerParts({
           {manifest.views.map((view) => {
             const { declared } = view;
             const grantable = mcpViewGrantableSources(declared);
-            const granted = mcpViewGrantedSources(declared, record.consent?.network?.[view.id]);
-            // What it declared that no view gets: other domains, origins that cannot be granted, devices.
+            const grantableResources = mcpViewGrantableResources(declared);
+            const grant = record.consent?.network?.[view.id];
+            const granted = mcpViewGrantedSources(declared, grant);
+            const grantedResources = mcpViewGrantedResources(declared, grant);
+            const grantableDevices = mcpViewGrantableDevices(declared);
+            const grantedDevices = mcpViewGrantedDevices(declared, grant);
+            const isGranted = granted.length > 0 || grantedResources.length > 0 || grantedDevices.length > 0;
+            const offered = grantable.length + grantableResources.length + grantableDevices.length > 0;
+            // What it declared that no view gets: frames, base URIs, origins that cannot be granted, devices.
             const domains = [
               ...declared.connect_domains.filter(
                 (domain) => mcpViewConnectSourceProblem(domain) !== undefined,
               ),
-              ...declared.resource_domains,
+              ...declared.resource_domains.filter(
+                (domain) => mcpViewResourceSourceProblem(domain) !== undefined,
+              ),
               ...declared.frame_domains,
               ...declared.base_uri_domains,
             ];
-            const devices =
-              declared.camera || declared.microphone || declared.geolocation || declared.clipboard_write;
+            // Camera and microphone are never offered: Chromium refuses media capture to an opaque origin.
+            const devices = declared.camera || declared.microphone;
             const needs = [
               ...(domains.length > 0 ? [text.apps.mcp.network([...new Set(domains)])] : []),
               ...(devices ? [text.apps.mcp.devices] : []),
@@ -56,21 +70,25 @@ export function McpServerParts({
                 <span className="host__tool-meta">
                   {text.apps.mcp.viewSize(formatBytes(sizes.get(view.path) ?? 0))}
                 </span>
-                {grantable.length > 0 && (
+                {offered && (
                   <div className="host__view-network">
                     <p className="host__app-hint">
-                      {granted.length > 0
-                        ? text.apps.mcp.connectGranted(granted)
-                        : text.apps.mcp.connectAsked(grantable)}
+                      {isGranted
+                        ? text.apps.mcp.networkGranted(granted, grantedResources, grantedDevices)
+                        : text.apps.mcp.networkAsked(grantable, grantableResources, grantableDevices)}
                     </p>
                     <button
                       type="button"
                       aria-label={
-                        granted.length > 0 ? undefined : text.apps.mcp.connectLabel(view.uri, grantable)
+                        isGranted
+                          ? undefined
+                          : text.apps.mcp.connectLabel(view.uri, [
+                              ...new Set([...grantable, ...grantableResources, ...grantableDevices]),
+                            ])
                       }
-                      onClick={() => void center.setViewNetwork(record.id, view.id, granted.length === 0)}
+                      onClick={() => void center.setViewNetwork(record.id, view.id, !isGranted)}
                     >
-                      {granted.length > 0 ? text.apps.mcp.stopConnect : text.apps.mcp.allowConnect}
+                      {isGranted ? text.apps.mcp.stopConnect : text.apps.mcp.allowConnect}
                     </button>
                   </div>
                 )}

@@ -23,7 +23,10 @@ import {
   mcpViewAsksForMore,
   mcpViewConnectSource,
   mcpViewConnectSourceProblem,
+  mcpViewGrantedDevices,
+  mcpViewGrantedResources,
   mcpViewGrantedSources,
+  mcpViewResourceSourceProblem,
 } from '@lineup/shared/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useLanguage, useText } from '../i18n/LanguageProvider.tsx';
@@ -89,7 +92,11 @@ export function McpViewEntry({
       opened: McpViewSession,
       server: string,
       declared: McpViewDeclarations,
-      granted: readonly string[],
+      granted: {
+        readonly connect: readonly string[];
+        readonly resources: readonly string[];
+        readonly devices: readonly string[];
+      },
     ) => {
       session = opened;
       // What it declared beyond what it was granted: a view granted all it asked for runs as it asked.
@@ -99,8 +106,15 @@ export function McpViewEntry({
           connect_domains: declared.connect_domains.filter(
             (domain) =>
               mcpViewConnectSourceProblem(domain) !== undefined ||
-              !granted.includes(mcpViewConnectSource(domain)),
+              !granted.connect.includes(mcpViewConnectSource(domain)),
           ),
+          resource_domains: declared.resource_domains.filter(
+            (domain) =>
+              mcpViewResourceSourceProblem(domain) !== undefined ||
+              !granted.resources.includes(mcpViewConnectSource(domain)),
+          ),
+          geolocation: declared.geolocation && !granted.devices.includes('geolocation'),
+          clipboard_write: declared.clipboard_write && !granted.devices.includes('clipboard-write'),
         }),
       );
       const state = { session: opened, initialized: false, resultSent: false };
@@ -160,12 +174,11 @@ export function McpViewEntry({
     if (prepared !== undefined && container !== null && app !== undefined && kept !== undefined) {
       mcpViews.setWidth(container.clientWidth);
       prepared.show(container);
-      begin(
-        prepared,
-        app.manifest.name,
-        kept.declared,
-        mcpViewGrantedSources(kept.declared, app.consent?.network?.[kept.id]),
-      );
+      begin(prepared, app.manifest.name, kept.declared, {
+        connect: mcpViewGrantedSources(kept.declared, app.consent?.network?.[kept.id]),
+        resources: mcpViewGrantedResources(kept.declared, app.consent?.network?.[kept.id]),
+        devices: mcpViewGrantedDevices(kept.declared, app.consent?.network?.[kept.id]),
+      });
     }
     // Otherwise the view is read from the verified files and mounted here.
     else
@@ -179,7 +192,11 @@ export function McpViewEntry({
             { language: languageRef.current, width: slot.current.clientWidth },
             instanceIdOf(entry),
           ) as McpViewSession;
-          begin(opened, source.manifest.name, source.view.declared, source.connectDomains);
+          begin(opened, source.manifest.name, source.view.declared, {
+            connect: source.connectDomains,
+            resources: source.resourceDomains,
+            devices: source.devices,
+          });
         })
         .catch((error: unknown) => {
           if (active) setProblem(error instanceof Error ? error.message : String(error));

@@ -70,6 +70,8 @@ function registryOf(host: FakeHost) {
         manifest: app.manifest as never,
         files: new Map([['views/main.html', new TextEncoder().encode('<main>view</main>')]]),
         connectSources: new Map<string, readonly string[]>(),
+        resourceSources: new Map<string, readonly string[]>(),
+        devices: new Map<string, readonly string[]>(),
       };
     },
   };

@@ -20,6 +20,9 @@ import {
   type AgentToolDescriptor,
   type McpServerManifest,
   type McpView,
+  type McpViewDevice,
+  mcpViewGrantedDevices,
+  mcpViewGrantedResources,
   mcpViewGrantedSources,
 } from '@lineup/shared/protocol';
 import { type McpViewHandle, mcpViewBundle, mountMcpView, prepareMcpView } from '@lineup/surface-host';
@@ -55,6 +58,10 @@ export interface McpViewSource {
   readonly serverTool: string;
   /** The origins the user let the view connect to (its `connect-src`); none by default. */
   readonly connectDomains: readonly string[];
+  /** The origins the user let it load images, styles, fonts and media from; none by default. */
+  readonly resourceDomains: readonly string[];
+  /** The device features the user let it use (`geolocation`, `clipboard-write`); none by default. */
+  readonly devices: readonly McpViewDevice[];
 }
 
 /** What a view's requests do once the view is shown beside a call. */
@@ -71,7 +78,10 @@ export interface McpViewBinding {
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
 export function mcpViewKey(
-  source: Pick<McpViewSource, 'appId' | 'manifest' | 'view' | 'serverTool' | 'connectDomains'>,
+  source: Pick<
+    McpViewSource,
+    'appId' | 'manifest' | 'view' | 'serverTool' | 'connectDomains' | 'resourceDomains' | 'devices'
+  >,
 ): string {
   // The grant is part of the key: a view prepared before the user changed it never serves a call after.
   return JSON.stringify([
@@ -80,6 +90,8 @@ export function mcpViewKey(
     source.view.id,
     source.serverTool,
     source.connectDomains,
+    source.resourceDomains,
+    source.devices,
   ]);
 }
 
@@ -95,6 +107,8 @@ export function installedViewKey(
     view,
     serverTool,
     connectDomains: mcpViewGrantedSources(view.declared, app.consent?.network?.[view.id]),
+    resourceDomains: mcpViewGrantedResources(view.declared, app.consent?.network?.[view.id]),
+    devices: mcpViewGrantedDevices(view.declared, app.consent?.network?.[view.id]),
   });
 }
 
@@ -105,7 +119,7 @@ export async function readMcpViewSource(
   viewId: string,
   serverTool: string,
 ): Promise<McpViewSource> {
-  const { manifest, files, connectSources } = await registry.mcpViewFiles(appId);
+  const { manifest, files, connectSources, resourceSources, devices } = await registry.mcpViewFiles(appId);
   const view = manifest.views.find((candidate) => candidate.id === viewId);
   const bytes = view === undefined ? undefined : files.get(view.path);
   if (view === undefined || bytes === undefined) throw new Error('The server no longer keeps this view.');
@@ -116,6 +130,8 @@ export async function readMcpViewSource(
     html: new TextDecoder().decode(bytes),
     serverTool,
     connectDomains: connectSources.get(viewId) ?? [],
+    resourceDomains: resourceSources.get(viewId) ?? [],
+    devices: (devices.get(viewId) ?? []) as readonly McpViewDevice[],
   };
 }
 
@@ -152,10 +168,12 @@ export class McpViewSession {
     const options = {
       instanceId,
       name: `${source.manifest.name}: ${source.serverTool}`,
-      view: mcpViewBundle(source.html),
+      view: mcpViewBundle(source.html, { resourceDomains: source.resourceDomains }),
       maxHeight: MAX_VIEW_HEIGHT,
       initialHeight: INITIAL_VIEW_HEIGHT,
       connectDomains: source.connectDomains,
+      resourceDomains: source.resourceDomains,
+      devices: source.devices,
     };
     const handle =
       container === null
@@ -375,10 +393,16 @@ export class PreparedMcpViews {
   async #prepare(appId: string, viewId: string, serverTool: string): Promise<void> {
     const app = this.#host.apps.find((record) => record.id === appId);
     if (this.#disposed || app?.kind !== 'mcp_server' || !app.enabled) return;
-    // A view the user let connect somewhere is never prepared: out of sight, it would reach the network before
-    // anyone saw it (and for a call that may never come). It opens when its call shows it.
+    // A view the user let reach the network (to connect or to load from) is never prepared: out of sight, it would
+    // reach it before anyone saw it (and for a call that may never come). It opens when its call shows it.
     const view = app.manifest.views.find((candidate) => candidate.id === viewId);
-    if (view === undefined || mcpViewGrantedSources(view.declared, app.consent?.network?.[viewId]).length > 0)
+    const granted = app.consent?.network?.[viewId];
+    if (
+      view === undefined ||
+      mcpViewGrantedSources(view.declared, granted).length > 0 ||
+      mcpViewGrantedResources(view.declared, granted).length > 0 ||
+      mcpViewGrantedDevices(view.declared, granted).length > 0
+    )
       return;
     const source = await readMcpViewSource(this.#registry, appId, viewId, serverTool);
     const key = mcpViewKey(source);

@@ -7,6 +7,46 @@ import type { AgentToolActivation, AgentToolCallModel, LineUpRiskLevel } from '@
 import { APP_CENTER_PROBLEM_TEXT } from './app-center-problems.ts';
 import type { Bilingual } from './language.ts';
 
+/** Device features by their permissions-policy names, as people say them. */
+const EN_DEVICES: Readonly<Record<string, string>> = {
+  geolocation: 'your location',
+  'clipboard-write': 'the clipboard (writing)',
+};
+const ZH_DEVICES: Readonly<Record<string, string>> = {
+  geolocation: '你的位置',
+  'clipboard-write': '剪贴板（写入）',
+};
+
+/** What a view asks for or was allowed, in English: "connect to …", "load … from …", "use …". */
+function enNetwork(
+  connect: readonly string[],
+  resources: readonly string[],
+  devices: readonly string[],
+): string {
+  return [
+    ...(connect.length > 0 ? [`connect to ${connect.join(', ')}`] : []),
+    ...(resources.length > 0 ? [`load images, styles, fonts and media from ${resources.join(', ')}`] : []),
+    ...(devices.length > 0
+      ? [`use ${devices.map((device) => EN_DEVICES[device] ?? device).join(' and ')}`]
+      : []),
+  ].join(' and to ');
+}
+
+/** The same in Chinese. */
+function zhNetwork(
+  connect: readonly string[],
+  resources: readonly string[],
+  devices: readonly string[],
+): string {
+  return [
+    ...(connect.length > 0 ? [`连接 ${connect.join('、')}`] : []),
+    ...(resources.length > 0 ? [`从 ${resources.join('、')} 加载图片、样式、字体和媒体`] : []),
+    ...(devices.length > 0
+      ? [`使用${devices.map((device) => ZH_DEVICES[device] ?? device).join('和')}`]
+      : []),
+  ].join('，并');
+}
+
 const en = {
   title: 'MiniApps',
   starting: 'Starting the runtime…',
@@ -168,11 +208,15 @@ const en = {
       `It asks to connect to ${domains.join(', ')}. Not allowed: it runs with no network.`,
     connectGranted: (domains: readonly string[]) =>
       `Allowed to connect to ${domains.join(', ')}, and to nothing else.`,
+    networkAsked: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `It asks to ${enNetwork(connect, resources, devices)}. Not allowed: it runs with no network${devices.length > 0 ? ' and no device' : ''}.`,
+    networkGranted: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `Allowed to ${enNetwork(connect, resources, devices)}, and to nothing else${resources.length > 0 ? ' (never scripts)' : ''}.`,
     allowConnect: 'Allow these connections',
     stopConnect: 'Stop allowing',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `Allow these connections: ${uri} to ${domains.join(', ')}`,
-    devices: 'device features',
+    devices: 'the camera or the microphone',
     viewTools: 'Tools only its views call',
     agentOnly: 'not callable from its views',
     refresh: 'Refresh',
@@ -333,11 +377,15 @@ const zh: AppCenterText = {
     connectAsked: (domains: readonly string[]) =>
       `它请求连接 ${domains.join('、')}。未允许：它在无网络的环境中运行。`,
     connectGranted: (domains: readonly string[]) => `已允许连接 ${domains.join('、')}，且仅限这些。`,
+    networkAsked: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `它请求${zhNetwork(connect, resources, devices)}。未允许：它在无网络${devices.length > 0 ? '、无设备' : ''}的环境中运行。`,
+    networkGranted: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `已允许${zhNetwork(connect, resources, devices)}，且仅限这些${resources.length > 0 ? '（从不加载脚本）' : ''}。`,
     allowConnect: '允许这些连接',
     stopConnect: '停止允许',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `允许这些连接：${uri} 连接 ${domains.join('、')}`,
-    devices: '设备功能',
+    devices: '摄像头或麦克风',
     viewTools: '仅供其视图调用的工具',
     agentOnly: '其视图不可调用',
     refresh: '刷新',
