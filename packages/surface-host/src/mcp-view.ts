@@ -201,7 +201,7 @@ export interface MountMcpViewOptions {
   /** The view's name: the frame's accessible title. */
   readonly name: string;
   readonly view: McpViewBundle;
-  /** The most the view's texts may be together, in UTF-8 bytes (default the channel's bound, 2 MiB). */
+  /** The most the view's texts may be together, in UTF-8 bytes (default the channel's bound, 8 MiB). */
   readonly maxBytes?: number;
   readonly onRejected?: (rejection: SurfaceRejection) => void;
   /** Height in CSS pixels before the view says its size (default 240). */

@@ -142,7 +142,9 @@ describe('readMcpServer with the official SDK on both ends', () => {
     const error = await refusal(readMcpServer(server.url, { connect: server.connect, maxViewBytes: 64 }));
     expect(error.code).toBe('view_refused');
     expect(error.message).toContain(`${new TextEncoder().encode(VIEW).length} bytes`);
-    expect(error.message).toContain('at most 64 bytes (the limit can be raised up to 2097152)');
+    expect(error.message).toContain(
+      `at most 64 bytes (the limit can be raised up to ${MCP_SERVER_LIMITS.maxViewBytes})`,
+    );
     expect(error.subject).toBe('ui://get-time/mcp-app.html');
   });
 
@@ -182,7 +184,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
     );
   });
 
-  it('keeps a view of 2 MiB by default (the largest ext-apps example that runs offline is 1.12 MiB), and refuses one byte more', async () => {
+  it('keeps a view of 8 MiB by default (the largest ext-apps example is 4.1 MiB), and refuses one byte more', async () => {
     const sized = (bytes: number) => {
       const head = '<!doctype html><html><body><p>Large</p><!--';
       const tail = '--></body></html>';
@@ -201,7 +203,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
         ],
         resources: [{ uri: 'ui://large/view.html', text: html }],
       });
-    expect(MCP_SERVER_LIMITS.defaultMaxViewBytes).toBe(2_097_152);
+    expect(MCP_SERVER_LIMITS.defaultMaxViewBytes).toBe(8_388_608);
     const largest = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes));
     const { files } = await readMcpServer(largest.url, { connect: largest.connect });
     expect([...files.values()].map((bytes) => bytes.byteLength)).toEqual([
@@ -210,7 +212,7 @@ describe('readMcpServer with the official SDK on both ends', () => {
     const over = serve(sized(MCP_SERVER_LIMITS.defaultMaxViewBytes + 1));
     const error = await refusal(readMcpServer(over.url, { connect: over.connect }));
     expect(error.code).toBe('view_refused');
-    expect(error.message).toContain('at most 2097152 bytes');
+    expect(error.message).toContain('at most 8388608 bytes.');
   });
 
   it("passes the host's view check, and refuses what it refuses", async () => {

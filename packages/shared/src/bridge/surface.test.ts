@@ -641,14 +641,12 @@ describe('MCP App views on the Surface channel', () => {
     ).toEqual([{ code: 'invalid_value', path: 'namespace' }]);
   });
 
-  it("a page's start is bounded by the page's bound: larger than a view's, no larger than a bundle file", () => {
-    const big = 'x'.repeat(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes + 1);
-    expect(parseSurfaceMessageToFrame(start({ protocol: 'miniapp', js: big }))).toMatchObject({
-      type: 'start',
-    });
-    expect(refused(() => parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', js: big })))[0]?.code).toBe(
-      'too_large',
-    );
+  it("a page's start and a view's are bounded by a bundle file's size; a Surface's by its bundle's", () => {
+    const big = 'x'.repeat(SURFACE_CHANNEL_LIMITS.maxBundleBytes + 1);
+    for (const protocol of ['miniapp', 'mcp_app'])
+      expect(parseSurfaceMessageToFrame(start({ protocol, js: big }))).toMatchObject({ type: 'start' });
+    expect(refused(() => parseSurfaceMessageToFrame(start({ js: big })))[0]?.code).toBe('too_large');
+    expect(MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes).toBe(MCP_VIEW_CHANNEL_LIMITS.maxViewBytes);
     const tooBig = 'x'.repeat(MINIAPP_PAGE_CHANNEL_LIMITS.maxPageBytes - 10);
     expect(
       refused(() =>

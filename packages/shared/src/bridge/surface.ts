@@ -88,12 +88,12 @@ export const SURFACE_CHANNEL_LIMITS = Object.freeze({
 
 /**
  * Bounds of an MCP App view in a Surface frame. A kept view of an installed server may be larger than an agent's
- * inline bundle: real views are single HTML files of 200–450 KiB that inline their framework; a host sets its own
- * bound at most `maxViewBytes`. A JSON-RPC message is at most `maxMessageBytes` (a tool result of the server, 1 MiB,
+ * inline bundle: real views are single HTML files of 200 KiB to 4.1 MiB that inline their framework (as large as a
+ * MiniApp page may be, 8 MiB); a host sets its own bound at most `maxViewBytes`. A JSON-RPC message is at most `maxMessageBytes` (a tool result of the server, 1 MiB,
  * and its envelope); a view may send `messageBurst` at once and `messagesPerSecond` sustained.
  */
 export const MCP_VIEW_CHANNEL_LIMITS = Object.freeze({
-  maxViewBytes: 2_097_152,
+  maxViewBytes: 8_388_608,
   maxMessageBytes: 1_050_624,
   messageBurst: 64,
   messagesPerSecond: 32,

@@ -56,19 +56,19 @@ export const MCP_SERVER_MANIFEST_VERSION = 1;
 /**
  * Bounds of an installed MCP server. A kept view may be larger than an agent's inline bundle (160 KiB): real views
  * are single HTML files that inline their framework and their data — 220–430 KiB for most of the ext-apps examples,
- * 614 KiB (`server-scenario-modeler`), 706 KiB (`server-sheet-music`, which inlines its notation engine) and 1.12 MiB
- * (`server-threejs`, which inlines Three.js) for the largest that run without the internet. The default, 2 MiB,
- * keeps all of them, the largest with room to grow by three quarters; it is also the maximum, what one Surface
- * `start` message carries to a frame (`MCP_VIEW_CHANNEL_LIMITS.maxViewBytes`), bounded because the host copies a
- * view into the frame's document every time it opens and keeps one copy per version (`server-pdf`'s 4.1 MiB view,
- * which also needs the internet for its documents, is refused). A host sets its own bound between 1 byte and
- * `maxViewBytes`; `defaultMaxViewBytes` applies when it sets none. Every other figure is a judgment stated here.
+ * 614 KiB (`server-scenario-modeler`), 706 KiB (`server-sheet-music`, which inlines its notation engine), 1.12 MiB
+ * (`server-threejs`, which inlines Three.js) and 4.1 MiB (`server-pdf`, which inlines pdf.js and its worker). The
+ * default, 8 MiB, keeps all of them, the largest with room to nearly double; it is also the maximum, what one Surface
+ * `start` message carries to a frame (`MCP_VIEW_CHANNEL_LIMITS.maxViewBytes`) and the most one file of a MiniApp
+ * bundle may be, bounded because the host copies a view into the frame's document every time it opens and keeps one
+ * copy per version. A host sets its own bound between 1 byte and `maxViewBytes`; `defaultMaxViewBytes` applies when
+ * it sets none. Every other figure is a judgment stated here.
  */
 export const MCP_SERVER_LIMITS = Object.freeze({
   /** UTF-16 code units of the server's URL. */
   maxUrlLength: 2_048,
   /** UTF-8 bytes of one view, unless the host sets another bound. */
-  defaultMaxViewBytes: 2_097_152,
+  defaultMaxViewBytes: 8_388_608,
   /** The largest bound a host may set for one view (what the Surface channel carries). */
   maxViewBytes: MCP_VIEW_CHANNEL_LIMITS.maxViewBytes,
   /** Views one server may name. */
