@@ -32,7 +32,9 @@ export default defineConfig({
     },
     // The MCP App servers of the corpus, as their packages start them (HTTP when run without --stdio).
     ...MCP_CORPUS.map((server) => ({
-      command: `${server.bin}`,
+      command: [server.bin, ...('args' in server ? server.args.map((arg) => JSON.stringify(arg)) : [])].join(
+        ' ',
+      ),
       port: server.port,
       env: { PORT: String(server.port) },
       reuseExistingServer: false,

@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+
+/** A one-page PDF the PDF server is started with: the only document it may show (it reads no other offline). */
+export const CORPUS_PDF = fileURLToPath(new URL('./fixtures/hello.pdf', import.meta.url));
 
 /**
  * The MCP App servers of the e2e corpus: example servers that the ext-apps project publishes on the npm registry
@@ -13,7 +17,7 @@ export const MCP_CORPUS = [
   { package: '@modelcontextprotocol/server-basic-solid', bin: 'mcp-server-basic-solid', port: 3414 },
   { package: '@modelcontextprotocol/server-basic-svelte', bin: 'mcp-server-basic-svelte', port: 3415 },
   { package: '@modelcontextprotocol/server-basic-vue', bin: 'mcp-server-basic-vue', port: 3416 },
-  // Data views (Chart.js, React, WebGL), and two large views (614 and 706 KiB, kept since the 2 MiB default).
+  // Data views (Chart.js, React, WebGL), and two large views (614 and 706 KiB).
   {
     package: '@modelcontextprotocol/server-budget-allocator',
     bin: 'mcp-budget-allocator-server',
@@ -40,7 +44,8 @@ export const MCP_CORPUS = [
   },
   { package: '@modelcontextprotocol/server-threejs', bin: 'mcp-threejs-server', port: 3424 },
   // Views that need more than a contained view gets: a video read back from the server as a resource, the
-  // microphone, Wikipedia, and CesiumJS from its CDN; and a view (4.1 MiB) larger than this host keeps.
+  // microphone, Wikipedia, and CesiumJS from its CDN; and the largest view (4.1 MiB: pdf.js and its worker inlined),
+  // its server given one local PDF.
   {
     package: '@modelcontextprotocol/server-video-resource',
     bin: 'mcp-video-resource-server',
@@ -49,8 +54,13 @@ export const MCP_CORPUS = [
   { package: '@modelcontextprotocol/server-transcript', bin: 'mcp-transcript-server', port: 3426 },
   { package: '@modelcontextprotocol/server-wiki-explorer', bin: 'mcp-wiki-explorer-server', port: 3427 },
   { package: '@modelcontextprotocol/server-map', bin: 'mcp-map-server', port: 3428 },
-  { package: '@modelcontextprotocol/server-pdf', bin: 'mcp-pdf-server', port: 3429 },
-] as const;
+  { package: '@modelcontextprotocol/server-pdf', bin: 'mcp-pdf-server', port: 3429, args: [CORPUS_PDF] },
+] as const satisfies readonly {
+  readonly package: string;
+  readonly bin: string;
+  readonly port: number;
+  readonly args?: readonly string[];
+}[];
 
 /** The corpus server of `bin`. */
 export function corpusServer(bin: (typeof MCP_CORPUS)[number]['bin']): (typeof MCP_CORPUS)[number] {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { type PreviewServer, preview } from 'vite';
-import { MCP_CORPUS } from '../mcp-servers.ts';
+import { CORPUS_PDF, MCP_CORPUS } from '../mcp-servers.ts';
 import type { CallTimings, OpenTimings } from './mcp-speed-page.ts';
 import { benchPageScript } from './page-script.ts';
 
@@ -17,8 +17,8 @@ import { benchPageScript } from './page-script.ts';
  *    frame, with a frame loaded for it (cold) and with a spare frame loaded ahead (warm), and a bare sandboxed frame
  *    loaded ahead with no containment that writes the same HTML into itself (the least a frame loaded ahead costs);
  * 3. showing a view the host prepared ahead (initialized out of sight) against the same bare frame;
- * 4. the same three opens for the largest view of the corpus (`server-sheet-music`, 706 KiB, kept since the 1 MiB
- *    default), against a bare frame of the same HTML and against the small view of (2) in the same run.
+ * 4. the same three opens for the largest view of the corpus (`server-pdf`'s, 4.1 MiB, kept since the 8 MiB default),
+ *    against a bare frame of the same HTML and against the small view of (2) in the same run.
  * It asserts nothing about time: the figures are the report.
  */
 
@@ -27,8 +27,9 @@ const PAGE = fileURLToPath(new URL('./mcp-speed-page.ts', import.meta.url));
 const PORT = Number(process.env.PORT ?? 4199);
 const PAGE_PATH = '/__mcp-bench';
 const SERVER_PORT = 3431;
-/** The largest view of the corpus (706 KiB), served beside the small one. */
-const LARGE_BIN = 'mcp-sheet-music-server';
+/** The largest view of the corpus (4.1 MiB), served beside the small one, with the one PDF it may show. */
+const LARGE_BIN = 'mcp-pdf-server';
+const LARGE_ARGS = [CORPUS_PDF];
 const LARGE_PORT = 3432;
 const ROUNDS = Number(process.env.LINEUP_MCP_ROUNDS ?? 40);
 
@@ -59,22 +60,26 @@ const answers = (port: number) =>
 
 test.beforeAll(async () => {
   const [corpus] = MCP_CORPUS;
-  for (const [bin, port] of [
-    [corpus.bin, SERVER_PORT],
-    [LARGE_BIN, LARGE_PORT],
+  for (const [bin, port, args] of [
+    [corpus.bin, SERVER_PORT, []],
+    [LARGE_BIN, LARGE_PORT, LARGE_ARGS],
   ] as const) {
     // Another process on the port would be measured in place of the server started here.
     if (await answers(port))
       throw new Error(`Port ${port} is taken: stop what listens there (an earlier bench's server?) first.`);
     // In a process group of its own: the shell and the server it starts stop together (afterAll).
     servers.push(
-      spawn(bin, [], {
-        cwd: APP_ROOT,
-        env: { ...process.env, PORT: String(port) },
-        stdio: 'ignore',
-        shell: true,
-        detached: true,
-      }),
+      spawn(
+        bin,
+        args.map((arg) => JSON.stringify(arg)),
+        {
+          cwd: APP_ROOT,
+          env: { ...process.env, PORT: String(port) },
+          stdio: 'ignore',
+          shell: true,
+          detached: true,
+        },
+      ),
     );
   }
   const script = await benchPageScript(PAGE, 'mcpSpeedPage');
@@ -214,7 +219,7 @@ test('MCP: a call through the pipeline vs a bare SDK call; a kept view opened vs
   expect(calls.pipeline.length).toBe(ROUNDS);
 });
 
-test('MCP: the largest view of the corpus (706 KiB) opened vs a bare frame of it, and vs the small view', async ({
+test('MCP: the largest view of the corpus (4.1 MiB) opened vs a bare frame of it, and vs the small view', async ({
   page,
 }) => {
   test.setTimeout(600_000);
