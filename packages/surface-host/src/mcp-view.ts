@@ -26,6 +26,7 @@ import {
   mcpViewResourceSourceProblem,
 } from '@lineup/shared/protocol';
 import { canMoveFrames, hiddenHolder } from './frame-link.js';
+import { CLASSIC_SCRIPT_TYPES, IGNORED_LINKS, shown } from './html-parts.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
 /** What a frame runs of a view. */
@@ -40,45 +41,9 @@ export interface McpViewBundle {
   readonly modules: readonly string[];
 }
 
-/** Script types a browser runs as classic JavaScript (an empty type too). */
-const CLASSIC_TYPES = new Set([
-  '',
-  'text/javascript',
-  'application/javascript',
-  'application/ecmascript',
-  'text/ecmascript',
-  'text/jscript',
-  'text/livescript',
-  'application/x-javascript',
-  'application/x-ecmascript',
-  'text/x-javascript',
-  'text/x-ecmascript',
-]);
-
-/** `<link rel>` values that are hints or metadata: left out of a view, which fetches nothing anyway. */
-const IGNORED_LINKS = new Set([
-  'icon',
-  'shortcut',
-  'apple-touch-icon',
-  'apple-touch-icon-precomposed',
-  'mask-icon',
-  'manifest',
-  'preconnect',
-  'dns-prefetch',
-  'prefetch',
-  'preload',
-  'modulepreload',
-  'prerender',
-  'author',
-  'license',
-  'canonical',
-]);
-
 function refusal(path: string, message: string): LineUpProtocolError {
   return new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
 }
-
-const shown = (url: string) => (url.length <= 120 ? url : `${url.slice(0, 117)}...`);
 
 /**
  * The parts of a view's HTML a frame runs. Throws `LineUpProtocolError` (at `view`) for what a contained view
@@ -108,7 +73,7 @@ export function mcpViewBundle(
       );
     const type = (script.getAttribute('type') ?? '').trim().toLowerCase();
     if (type === 'module') modules.push(script.textContent ?? '');
-    else if (CLASSIC_TYPES.has(type)) classic.push(script.textContent ?? '');
+    else if (CLASSIC_SCRIPT_TYPES.has(type)) classic.push(script.textContent ?? '');
     else continue; // A data block (JSON, an import map without URLs to fetch): inert, it stays in the markup.
     script.remove();
   }

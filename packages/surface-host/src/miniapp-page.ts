@@ -20,6 +20,7 @@
 import { LineUpProtocolError } from '@lineup/shared';
 import { MINIAPP_PAGE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { bundleDataUrl, mcpViewConnectSource, resolveBundlePath } from '@lineup/shared/protocol';
+import { CLASSIC_SCRIPT_TYPES, IGNORED_LINKS, shown } from './html-parts.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
 /** What a frame runs of a MiniApp page. */
@@ -34,32 +35,9 @@ export interface MiniAppPageText {
   readonly modules: readonly string[];
 }
 
-/** `<link rel>` values that are hints or metadata: left out of a page, which has its files already. */
-const IGNORED_LINKS = new Set([
-  'icon',
-  'shortcut',
-  'apple-touch-icon',
-  'apple-touch-icon-precomposed',
-  'mask-icon',
-  'manifest',
-  'preconnect',
-  'dns-prefetch',
-  'prefetch',
-  'preload',
-  'modulepreload',
-  'prerender',
-  'author',
-  'license',
-  'canonical',
-]);
-
-const CLASSIC_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript']);
-
 function refuse(path: string, message: string): never {
   throw new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
 }
-
-const shown = (text: string) => (text.length <= 120 ? text : `${text.slice(0, 117)}...`);
 
 /**
  * The texts of the page whose entry is `entry`, from the bundle's verified `files` (path → bytes). Throws
@@ -106,7 +84,7 @@ export function miniAppPageFromFiles(entry: string, files: ReadonlyMap<string, U
       const src = element.getAttribute('src');
       const text = src === null ? (element.textContent ?? '') : decoder.decode(read(src).bytes);
       if (type === 'module') modules.push(text);
-      else if (CLASSIC_TYPES.has(type)) classic.push(text);
+      else if (CLASSIC_SCRIPT_TYPES.has(type)) classic.push(text);
       else continue; // A data block (JSON): inert, it stays in the markup.
     }
     element.remove();
