@@ -1,3 +1,5 @@
+import { LineUpProtocolError } from '@lineup/shared';
+
 /**
  * What the two readers of a single HTML document share — an MCP App view's (`mcpViewBundle`) and a MiniApp page's
  * (`miniAppPageFromFiles`): which scripts run as classic JavaScript, which `<link>`s are hints left out, and how a
@@ -40,3 +42,8 @@ export const IGNORED_LINKS = new Set([
 
 /** `text` as a refusal shows it: at most 120 characters. */
 export const shown = (text: string) => (text.length <= 120 ? text : `${text.slice(0, 117)}...`);
+
+/** A refusal of what a document holds, at `path`, its message bounded to 300 characters. */
+export function htmlRefusal(path: string, message: string): LineUpProtocolError {
+  return new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
+}

@@ -17,7 +17,6 @@
  * - `prepareMcpView(document, options)` mounts a view ahead of its use, out of sight, where it loads and runs (and
  *   its host can answer its `ui/initialize`); `handle.moveTo(container)` then shows it without reloading it.
  */
-import { LineUpProtocolError } from '@lineup/shared';
 import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import {
   MCP_VIEW_GRANTABLE_DEVICES,
@@ -26,7 +25,7 @@ import {
   mcpViewResourceSourceProblem,
 } from '@lineup/shared/protocol';
 import { canMoveFrames, hiddenHolder } from './frame-link.js';
-import { CLASSIC_SCRIPT_TYPES, IGNORED_LINKS, shown } from './html-parts.js';
+import { CLASSIC_SCRIPT_TYPES, htmlRefusal, IGNORED_LINKS, shown } from './html-parts.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
 /** What a frame runs of a view. */
@@ -41,9 +40,7 @@ export interface McpViewBundle {
   readonly modules: readonly string[];
 }
 
-function refusal(path: string, message: string): LineUpProtocolError {
-  return new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
-}
+const refusal = htmlRefusal;
 
 /**
  * The parts of a view's HTML a frame runs. Throws `LineUpProtocolError` (at `view`) for what a contained view

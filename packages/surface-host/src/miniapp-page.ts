@@ -20,7 +20,7 @@
 import { LineUpProtocolError } from '@lineup/shared';
 import { MINIAPP_PAGE_CHANNEL_LIMITS } from '@lineup/shared/bridge';
 import { bundleDataUrl, mcpViewConnectSource, resolveBundlePath } from '@lineup/shared/protocol';
-import { CLASSIC_SCRIPT_TYPES, IGNORED_LINKS, shown } from './html-parts.js';
+import { CLASSIC_SCRIPT_TYPES, htmlRefusal, IGNORED_LINKS, shown } from './html-parts.js';
 import { checkSurfaceBundle, mountSurfaceFrame, type SurfaceRejection } from './surface-frame.js';
 
 /** What a frame runs of a MiniApp page. */
@@ -36,7 +36,7 @@ export interface MiniAppPageText {
 }
 
 function refuse(path: string, message: string): never {
-  throw new LineUpProtocolError([{ path, code: 'invalid_value', message: message.slice(0, 300) }]);
+  throw htmlRefusal(path, message);
 }
 
 /**
