@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import { answerGrantQuestionIfAsked } from './grant-question.ts';
 
 /** A one-page PDF the PDF server is started with: the only document it may show (it reads no other offline). */
 export const CORPUS_PDF = fileURLToPath(new URL('./fixtures/hello.pdf', import.meta.url));
@@ -75,16 +76,22 @@ export function viewFrame(page: Page): FrameLocator {
   return page.locator('.host__mcp-view iframe').last().contentFrame().locator('iframe').contentFrame();
 }
 
-/** Adds the MCP server at `url` from the app center and waits for `installed` in its status; returns the app center. */
+/**
+ * Adds the MCP server at `url` from the app center and waits for `installed` in its status; returns the app center.
+ * When its views declare what the user may grant, the install asks: answered "Not now" unless `grant` says otherwise
+ * (`leave`: left open for the test to look at).
+ */
 export async function addMcpServer(
   page: Page,
   url: string,
   installed: RegExp = /^Installed /,
+  grant: 'not now' | 'allow' | 'leave' = 'not now',
 ): Promise<Locator> {
   const center = page.locator('aside.host__apps');
   await center.getByLabel('MCP server URL (Streamable HTTP)').fill(url);
   await center.getByRole('button', { name: 'Add server' }).click();
   await expect(center.getByRole('status').filter({ hasText: installed })).toBeVisible({ timeout: 30_000 });
+  if (grant !== 'leave') await answerGrantQuestionIfAsked(page, grant);
   return center;
 }
 

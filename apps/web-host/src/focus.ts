@@ -3,6 +3,12 @@
  * pattern). Documented in the README ("Accessibility").
  */
 
+/**
+ * How long after a question appears (a consent dialog, the agent-link question, an install's grant question) its
+ * buttons start to accept presses: a double click meant for what was there before never answers it.
+ */
+export const ARMING_DELAY_MS = 500;
+
 /** The element that last had the focus: a control that disabled itself when pressed has dropped it to the page. */
 let lastFocused: Element | null = null;
 if (typeof document !== 'undefined')
@@ -60,4 +66,30 @@ export function returnFocus(opener: Element | null): void {
     if (++frames < 60 && opener?.isConnected === true) requestAnimationFrame(retry);
   };
   requestAnimationFrame(retry);
+}
+
+/**
+ * Keeps Tab inside a modal dialog: past its last control back to the first, and Shift+Tab from the first (or the
+ * dialog itself) to the last. A modal dialog's page is inert, but the browser would move the focus out to its own
+ * toolbar.
+ */
+export function keepTabInside(
+  event: { readonly key: string; readonly shiftKey: boolean; preventDefault(): void },
+  dialog: HTMLElement | null,
+): void {
+  if (event.key !== 'Tab' || dialog === null) return;
+  const controls = [
+    ...dialog.querySelectorAll<HTMLElement>('button, input, select, textarea, a[href], [tabindex="0"]'),
+  ].filter((control) => !(control as HTMLButtonElement).disabled && control.getClientRects().length > 0);
+  const first = controls[0];
+  const last = controls.at(-1);
+  if (first === undefined || last === undefined) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === dialog)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }

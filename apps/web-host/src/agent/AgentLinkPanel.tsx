@@ -9,13 +9,10 @@
  * says that the page runs with no agent.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { currentOpener, returnFocus } from '../focus.ts';
+import { ARMING_DELAY_MS, currentOpener, returnFocus } from '../focus.ts';
 import { useLanguage } from '../i18n/LanguageProvider.tsx';
 import { type AgentLinkGate, shownAgentUrl, withoutAgentLink } from './agent-link.ts';
 import { AGENT_LINK_TEXTS } from './agent-link-texts.ts';
-
-/** How long after the question appears its buttons start to accept presses (as the consent dialog's). */
-const ARMING_DELAY_MS = 500;
 
 export function AgentLinkPanel({ gate }: { readonly gate: AgentLinkGate }) {
   const text = AGENT_LINK_TEXTS[useLanguage().language];

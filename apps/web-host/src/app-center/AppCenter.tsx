@@ -10,6 +10,7 @@ import { ProblemDetails } from './ActionStatus.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
 import { Catalogue } from './Catalogue.tsx';
 import { DevStatus } from './DevStatus.tsx';
+import { GrantQuestionDialog } from './GrantQuestionDialog.tsx';
 import { InstalledAppItem } from './InstalledAppItem.tsx';
 import { InstallForm, McpInstallForm } from './InstallForms.tsx';
 
@@ -75,6 +76,7 @@ function AppCenterView({ center }: { readonly center: AppCenterModel }) {
           {text.apps.toolCount(snapshot.inventory.tools?.length ?? 0)}
         </p>
       )}
+      <GrantQuestionDialog center={center} question={snapshot.grantQuestion} />
     </>
   );
 }

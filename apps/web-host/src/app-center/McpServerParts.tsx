@@ -1,16 +1,15 @@
 import type { AppRecord } from '@lineup/runtime';
 import {
-  mcpViewConnectSourceProblem,
   mcpViewGrantableDevices,
   mcpViewGrantableResources,
   mcpViewGrantableSources,
   mcpViewGrantedDevices,
   mcpViewGrantedResources,
   mcpViewGrantedSources,
-  mcpViewResourceSourceProblem,
 } from '@lineup/shared/protocol';
 import { useText } from '../i18n/LanguageProvider.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
+import { mcpViewWithheld } from './grant-question.ts';
 import { formatBytes } from './installed-apps.ts';
 
 /**
@@ -46,24 +45,17 @@ export function McpServerParts({
             const grantableDevices = mcpViewGrantableDevices(declared);
             const grantedDevices = mcpViewGrantedDevices(declared, grant);
             const isGranted = granted.length > 0 || grantedResources.length > 0 || grantedDevices.length > 0;
+            // What it declares beyond what was granted (a refresh that declared more gets nothing more).
+            const more = {
+              connect: grantable.filter((source) => !granted.includes(source)),
+              resources: grantableResources.filter((source) => !grantedResources.includes(source)),
+              devices: grantableDevices.filter((device) => !grantedDevices.includes(device)),
+            };
+            const partial =
+              isGranted && more.connect.length + more.resources.length + more.devices.length > 0;
             const offered = grantable.length + grantableResources.length + grantableDevices.length > 0;
             // What it declared that no view gets: frames, base URIs, origins that cannot be granted, devices.
-            const domains = [
-              ...declared.connect_domains.filter(
-                (domain) => mcpViewConnectSourceProblem(domain) !== undefined,
-              ),
-              ...declared.resource_domains.filter(
-                (domain) => mcpViewResourceSourceProblem(domain) !== undefined,
-              ),
-              ...declared.frame_domains,
-              ...declared.base_uri_domains,
-            ];
-            // Camera and microphone are never offered: Chromium refuses media capture to an opaque origin.
-            const devices = declared.camera || declared.microphone;
-            const needs = [
-              ...(domains.length > 0 ? [text.apps.mcp.network([...new Set(domains)])] : []),
-              ...(devices ? [text.apps.mcp.devices] : []),
-            ];
+            const withheld = mcpViewWithheld(declared);
             return (
               <li key={view.id}>
                 <code>{view.uri}</code>{' '}
@@ -77,6 +69,22 @@ export function McpServerParts({
                         ? text.apps.mcp.networkGranted(granted, grantedResources, grantedDevices)
                         : text.apps.mcp.networkAsked(grantable, grantableResources, grantableDevices)}
                     </p>
+                    {partial && (
+                      <>
+                        <p className="host__app-hint">
+                          {text.apps.mcp.networkMore(more.connect, more.resources, more.devices)}
+                        </p>
+                        <button
+                          type="button"
+                          aria-label={text.apps.mcp.connectLabel(view.uri, [
+                            ...new Set([...more.connect, ...more.resources, ...more.devices]),
+                          ])}
+                          onClick={() => void center.setViewNetwork(record.id, view.id, true)}
+                        >
+                          {text.apps.mcp.allowConnect}
+                        </button>
+                      </>
+                    )}
                     <button
                       type="button"
                       aria-label={
@@ -92,8 +100,8 @@ export function McpServerParts({
                     </button>
                   </div>
                 )}
-                {needs.length > 0 && (
-                  <p className="host__app-hint">{text.apps.mcp.asksFor(needs.join(' · '))}</p>
+                {withheld !== undefined && (
+                  <p className="host__app-hint">{text.apps.mcp.withheld(withheld.domains, withheld.media)}</p>
                 )}
               </li>
             );

@@ -21,6 +21,8 @@ export function PageNetwork({
   const grantable = mcpViewGrantableSources(declared);
   if (grantable.length === 0) return null;
   const granted = mcpViewGrantedSources(declared, record.consent?.network?.page);
+  // What it declares beyond what was granted (an update that declared more gets nothing more).
+  const more = granted.length > 0 ? grantable.filter((source) => !granted.includes(source)) : [];
   return (
     <>
       <h3 className="host__app-section">{text.apps.page.networkTitle}</h3>
@@ -30,6 +32,18 @@ export function PageNetwork({
             ? text.apps.mcp.connectGranted(granted)
             : text.apps.page.connectAsked(grantable)}
         </p>
+        {more.length > 0 && (
+          <>
+            <p className="host__app-hint">{text.apps.mcp.networkMore(more, [], [])}</p>
+            <button
+              type="button"
+              aria-label={text.apps.mcp.connectLabel(name, more)}
+              onClick={() => void center.setPageNetwork(record.id, true)}
+            >
+              {text.apps.mcp.allowConnect}
+            </button>
+          </>
+        )}
         <button
           type="button"
           aria-label={granted.length > 0 ? undefined : text.apps.mcp.connectLabel(name, grantable)}

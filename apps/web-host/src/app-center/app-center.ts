@@ -24,6 +24,7 @@ import { installMcpServer, type McpConnector, refreshMcpServer } from '@lineup/r
 import { MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
 import { appSource, devBundleUrl, pickedFolderFiles, sameOriginBundleUrl } from './bundle-sources.ts';
 import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
+import { type GrantQuestion, grantQuestion, PAGE_PART, stillAsked } from './grant-question.ts';
 import { readInstalledApp } from './installed-apps.ts';
 import { type AppCenterProblem, problemOf } from './problems.ts';
 import type {
@@ -65,6 +66,13 @@ export interface AppCenterOptions {
 
 const IDLE: ActionState = { status: 'idle' };
 
+/** What one action did: its result, whether it changed anything, and what it asks the user to grant. */
+interface ActionOutcome {
+  readonly result: AppCenterResult;
+  readonly changed: boolean;
+  readonly asks?: GrantQuestion | undefined;
+}
+
 export class AppCenter {
   readonly #db: RuntimeDatabase;
   readonly #registry: AppRegistry;
@@ -98,6 +106,7 @@ export class AppCenter {
       mcp: IDLE,
       devUrl: null,
       dev: IDLE,
+      grantQuestion: undefined,
     };
     const apps = this.#host.onAppsChanged(() => void this.refresh());
     // An answer may remember an allowance (or a call's end audits one): the settings and audit are read again.
@@ -153,7 +162,10 @@ export class AppCenter {
     );
     if (read !== this.#reads || this.#disposed) return;
     const installed = new Set(records.map((record) => record.id));
+    const question = this.#snapshot.grantQuestion;
     this.#set({
+      // A question about an app no longer installed has nothing left to grant.
+      grantQuestion: question !== undefined && installed.has(question.appId) ? question : undefined,
       readProblem: undefined,
       apps: apps.sort(
         (a, b) =>
@@ -249,13 +261,16 @@ export class AppCenter {
       const mcp = this.#mcp;
       if (mcp === undefined) throw new RefusedAction({ kind: 'mcp_unavailable' });
       const scope = appScope?.trim();
+      const earlier = await this.#registry.list();
       const { outcome, manifest } = await installMcpServer(this.#registry, url.trim(), {
         ...mcp,
         ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
       });
       const { name, version } = manifest;
       if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
-      return { result: { kind: 'installed', name, version }, changed: true };
+      const before = earlier.find((record) => record.id === manifest.id);
+      const asks = await this.#asks(before, manifest.id);
+      return { result: { kind: 'installed', name, version }, changed: true, asks };
     });
   }
 
@@ -281,7 +296,12 @@ export class AppCenter {
         const name = record.manifest.name;
         if (outcome === 'unchanged')
           return { result: { kind: 'unchanged', name, version: record.manifest.version }, changed: false };
-        return { result: { kind: 'updated', name, from: change.from, to: change.to, change }, changed: true };
+        const asks = await this.#asks(record, appId);
+        return {
+          result: { kind: 'updated', name, from: change.from, to: change.to, change },
+          changed: true,
+          asks,
+        };
       }
       if (record === undefined || record.bundleUrl === PICKED_BUNDLE_URL)
         throw new RefusedAction({ kind: 'no_bundle_url' });
@@ -322,6 +342,36 @@ export class AppCenter {
     return this.#consentChange(() => this.#registry.setPageNetwork(appId, granted));
   }
 
+  /**
+   * Answers the question an install asked (`snapshot.grantQuestion`): `allow` grants each part it asked about
+   * everything that part declares (`setViewNetwork`, `setPageNetwork`: audited, followed by the host); otherwise
+   * nothing changes ("Not now": it stays in the app center to grant later). Only the question shown is answered.
+   */
+  async answerGrantQuestion(question: GrantQuestion, allow: boolean): Promise<void> {
+    if (this.#snapshot.grantQuestion !== question) return;
+    this.#set({ grantQuestion: undefined });
+    if (!allow) return;
+    let record: AppRecord | undefined;
+    try {
+      record = (await this.#registry.list()).find((app) => app.id === question.appId);
+    } catch (error) {
+      this.#set({ readProblem: problemOf(error) });
+      return;
+    }
+    if (!stillAsked(question, record)) {
+      // The app changed since the question was asked (an update, uninstalled): what it declares now is asked.
+      const again = record === undefined ? undefined : grantQuestion(undefined, record);
+      if (again !== undefined) this.#set({ grantQuestion: again });
+      return;
+    }
+    await this.#consentChange(async () => {
+      for (const ask of question.asks)
+        if (question.kind === 'mcp_server')
+          await this.#registry.setViewNetwork(question.appId, ask.part, true);
+        else if (ask.part === PAGE_PART) await this.#registry.setPageNetwork(question.appId, true);
+    });
+  }
+
   /** Accepts the change of an MCP server's tool that a refresh held back: the agent is offered it again. */
   acceptToolChange(appId: string, method: string): Promise<void> {
     return this.#consentChange(() => this.#registry.acceptToolChange(appId, method));
@@ -360,7 +410,7 @@ export class AppCenter {
     url: URL,
     fetch?: (url: URL) => Promise<Response>,
     before?: AppRecord,
-  ): Promise<{ readonly result: AppCenterResult; readonly changed: boolean }> {
+  ): Promise<ActionOutcome> {
     const earlier = new Map((await this.#registry.list()).map((record) => [record.id, record]));
     const outcome = await this.#registry.installBundle(url, fetch === undefined ? {} : { fetch });
     const after = await this.#registry.list();
@@ -371,10 +421,17 @@ export class AppCenter {
     const name = app?.manifest.name ?? url.href;
     const version = app?.manifest.version ?? '';
     if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
-    if (outcome === 'installed') return { result: { kind: 'installed', name, version }, changed: true };
+    const asks = written === undefined ? undefined : grantQuestion(earlier.get(written.id), written);
+    if (outcome === 'installed') return { result: { kind: 'installed', name, version }, changed: true, asks };
     const from = (app === undefined ? undefined : earlier.get(app.id))?.manifest.version ?? '';
-    if (from === version) return { result: { kind: 'replaced', name, version }, changed: true };
-    return { result: { kind: 'updated', name, from, to: version }, changed: true };
+    if (from === version) return { result: { kind: 'replaced', name, version }, changed: true, asks };
+    return { result: { kind: 'updated', name, from, to: version }, changed: true, asks };
+  }
+
+  /** What the app `appId`, now installed over `before`, asks the user to grant (grant-question.ts). */
+  async #asks(before: AppRecord | undefined, appId: string): Promise<GrantQuestion | undefined> {
+    const after = (await this.#registry.list()).find((record) => record.id === appId);
+    return after === undefined ? undefined : grantQuestion(before, after);
   }
 
   /**
@@ -385,12 +442,12 @@ export class AppCenter {
   async #run(
     target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' | 'dev' },
     action: AppAction,
-    work: () => Promise<{ readonly result: AppCenterResult; readonly changed: boolean }>,
+    work: () => Promise<ActionOutcome>,
     /** After a change, once the host has read the apps again (a dev bundle's page reloads here). */
     after?: () => void,
   ): Promise<void> {
     this.#setAction(target, { status: 'running', action });
-    let done: { readonly result: AppCenterResult; readonly changed: boolean };
+    let done: ActionOutcome;
     try {
       done = await work();
     } catch (error) {
@@ -412,8 +469,10 @@ export class AppCenter {
         await this.refresh();
         return;
       }
-    // Done once the host follows too: a call made after this status reaches what was installed.
-    this.#setAction(target, { status: 'done', action, result: done.result });
+    // Done once the host follows too: a call made after this status reaches what was installed. What it asks to
+    // be granted is asked now (a newer question replaces one left unanswered: that one stays in the app center).
+    // The status and the question change together: the question is in the page when the status says done.
+    this.#setAction(target, { status: 'done', action, result: done.result }, done.asks);
     await this.refresh();
   }
 
@@ -424,14 +483,16 @@ export class AppCenter {
   #setAction(
     target: { readonly app: string } | { readonly form: 'url' | 'folder' | 'mcp' | 'dev' },
     state: ActionState,
+    asks?: GrantQuestion,
   ): void {
+    const question = asks === undefined ? {} : { grantQuestion: asks };
     if ('form' in target) {
-      this.#set({ [target.form]: state });
+      this.#set({ [target.form]: state, ...question });
       return;
     }
     const actions = new Map(this.#snapshot.actions);
     actions.set(target.app, state);
-    this.#set({ actions });
+    this.#set({ actions, ...question });
   }
 
   #set(change: Partial<AppCenterSnapshot>): void {

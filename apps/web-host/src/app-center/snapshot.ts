@@ -5,6 +5,7 @@
 import type { McpServerChange } from '@lineup/runtime/mcp';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import type { CatalogueEntry } from './catalogue.ts';
+import type { GrantQuestion } from './grant-question.ts';
 import type { InstalledApp } from './installed-apps.ts';
 import type { AppCenterProblem } from './problems.ts';
 
@@ -57,4 +58,6 @@ export interface AppCenterSnapshot {
   /** The dev bundle the page follows (`?dev=`, see dev-link.ts), and its last install. */
   readonly devUrl: string | null;
   readonly dev: ActionState;
+  /** What the last install asks the user to grant, until answered (`AppCenter.answerGrantQuestion`). */
+  readonly grantQuestion: GrantQuestion | undefined;
 }

@@ -11,15 +11,13 @@
  */
 import type { ConsentRequest } from '@lineup/runtime';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { currentOpener, returnFocus } from '../focus.ts';
+import { ARMING_DELAY_MS, keepTabInside } from '../focus.ts';
 import type { HostText } from '../i18n/host-text.ts';
 import { useText } from '../i18n/LanguageProvider.tsx';
+import { useModalDialog } from '../modal-dialog.ts';
 import type { ConsentItem, ConsentQueue } from './consent.ts';
 import { ToolConsentFacts } from './ToolConsentFacts.tsx';
 import { useToolConsentText } from './tool-consent-texts.ts';
-
-/** How long after a question appears its buttons start to accept presses. */
-const ARMING_DELAY_MS = 500;
 
 export function ConsentDialog({
   queue,
@@ -49,27 +47,12 @@ export function ConsentDialog({
   const step = useMemo(() => ({ item, secondStep }), [item, secondStep]);
   const [armedStep, setArmedStep] = useState<object | null>(null);
   const armed = armedStep === step;
-  /** What had the focus when the dialog opened (the control that asked, or wherever the user was). */
-  const opener = useRef<Element | null>(null);
+  useModalDialog(dialog, item);
   // A new question starts unticked, at its first step.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset for each new question.
   useEffect(() => {
     setRemember(false);
     setSecondStep(false);
-    const element = dialog.current;
-    if (element === null) return;
-    if (item === null) {
-      if (element.open) {
-        element.close();
-        returnFocus(opener.current);
-      }
-      opener.current = null;
-      return;
-    }
-    if (!element.open) {
-      opener.current = currentOpener();
-      element.showModal();
-    }
-    element.focus();
   }, [item]);
 
   // Each question, and the second confirmation of a restricted one, is armed a moment after it appears.
@@ -100,29 +83,8 @@ export function ConsentDialog({
       className="host__consent"
       aria-labelledby="consent-title"
       aria-describedby="consent-reason"
-      // Tab cycles inside the dialog: past the last control back to the first (a modal dialog's page is inert, but
-      // the browser would move the focus out to its own toolbar).
-      onKeyDown={(event) => {
-        if (event.key !== 'Tab' || dialog.current === null) return;
-        const controls = [
-          ...dialog.current.querySelectorAll<HTMLElement>(
-            'button, input, select, textarea, a[href], [tabindex="0"]',
-          ),
-        ].filter(
-          (control) => !(control as HTMLButtonElement).disabled && control.getClientRects().length > 0,
-        );
-        const first = controls[0];
-        const last = controls.at(-1);
-        if (first === undefined || last === undefined) return;
-        const active = document.activeElement;
-        if (event.shiftKey && (active === first || active === dialog.current)) {
-          event.preventDefault();
-          last.focus();
-        } else if (!event.shiftKey && active === last) {
-          event.preventDefault();
-          first.focus();
-        }
-      }}
+      // Tab cycles inside the dialog.
+      onKeyDown={(event) => keepTabInside(event, dialog.current)}
       // Escape closes a modal dialog: that is a cancel, never a yes.
       onCancel={(event) => {
         event.preventDefault();

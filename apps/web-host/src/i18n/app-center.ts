@@ -188,11 +188,29 @@ const en = {
     connectAsked: (domains: readonly string[]) =>
       `Its page asks to connect to ${domains.join(', ')}. Not allowed: it runs with no network.`,
   },
+  grant: {
+    title: (name: string) => `${name} asks for access`,
+    intro: (kind: 'page' | 'views'): string =>
+      kind === 'page'
+        ? 'Its page runs with no network until you allow it. It gets exactly what you allow here, and nothing else.'
+        : 'Its views run with no network and no device until you allow them. Each gets exactly what you allow here, and nothing else.',
+    page: (connect: readonly string[]) => `Its page asks to connect to ${connect.join(', ')}.`,
+    view: (
+      uri: string,
+      connect: readonly string[],
+      resources: readonly string[],
+      devices: readonly string[],
+    ) => `The view ${uri} asks to ${enNetwork(connect, resources, devices)}.`,
+    noScripts: 'Nothing it loads from another origin ever runs as a script.',
+    later: 'Either way, you can change this at any time in the app center, under the app.',
+    allow: 'Allow',
+    notNow: 'Not now',
+  },
   mcp: {
     install: 'Add an MCP server',
     urlLabel: 'MCP server URL (Streamable HTTP)',
     urlHint:
-      'Such as http://localhost:3001/mcp. https:, or http: on this machine. Its tools join the inventory; the views they open are kept, checked, and run with no network.',
+      'Such as http://localhost:3001/mcp. https:, or http: on this machine. Its tools join the inventory; the views they open are kept, checked, and run with no network until you allow what they ask for.',
     scopeLabel: 'App scope (optional)',
     scopeHint: 'The prefix of its tool names; taken from the server’s name when left empty.',
     add: 'Add server',
@@ -202,8 +220,11 @@ const en = {
     viewsTitle: 'Views',
     noViews: 'No views.',
     viewSize: (size: string) => `kept, ${size}`,
-    asksFor: (what: string) => `It declares it needs ${what}, which LineUp never gives a view.`,
-    network: (domains: readonly string[]) => `network access to ${domains.join(', ')}`,
+    withheld: (domains: readonly string[], media: boolean) =>
+      `It declares it needs ${[
+        ...(domains.length > 0 ? [`network access to ${domains.join(', ')}`] : []),
+        ...(media ? ['the camera or the microphone'] : []),
+      ].join(' · ')}, which LineUp never gives a view.`,
     connectAsked: (domains: readonly string[]) =>
       `It asks to connect to ${domains.join(', ')}. Not allowed: it runs with no network.`,
     connectGranted: (domains: readonly string[]) =>
@@ -212,11 +233,12 @@ const en = {
       `It asks to ${enNetwork(connect, resources, devices)}. Not allowed: it runs with no network${devices.length > 0 ? ' and no device' : ''}.`,
     networkGranted: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
       `Allowed to ${enNetwork(connect, resources, devices)}, and to nothing else${resources.length > 0 ? ' (never scripts)' : ''}.`,
+    networkMore: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `Since then it also asks to ${enNetwork(connect, resources, devices)}: not allowed.`,
     allowConnect: 'Allow these connections',
     stopConnect: 'Stop allowing',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `Allow these connections: ${uri} to ${domains.join(', ')}`,
-    devices: 'the camera or the microphone',
     viewTools: 'Tools only its views call',
     agentOnly: 'not callable from its views',
     refresh: 'Refresh',
@@ -358,11 +380,29 @@ const zh: AppCenterText = {
     connectAsked: (domains: readonly string[]) =>
       `它的页面请求连接 ${domains.join('、')}。未允许：它在无网络的环境中运行。`,
   },
+  grant: {
+    title: (name: string) => `${name} 请求访问权限`,
+    intro: (kind: 'page' | 'views'): string =>
+      kind === 'page'
+        ? '在你允许之前，它的页面在无网络的环境中运行。它只得到你在此允许的内容，别无其他。'
+        : '在你允许之前，它的视图在无网络、无设备的环境中运行。每个视图只得到你在此允许的内容，别无其他。',
+    page: (connect: readonly string[]) => `它的页面请求连接 ${connect.join('、')}。`,
+    view: (
+      uri: string,
+      connect: readonly string[],
+      resources: readonly string[],
+      devices: readonly string[],
+    ) => `视图 ${uri} 请求${zhNetwork(connect, resources, devices)}。`,
+    noScripts: '它从其他来源加载的任何内容都不会作为脚本运行。',
+    later: '无论如何选择，你都可以随时在小程序中心的该应用下更改。',
+    allow: '允许',
+    notNow: '暂不',
+  },
   mcp: {
     install: '添加 MCP 服务器',
     urlLabel: 'MCP 服务器 URL（Streamable HTTP）',
     urlHint:
-      '例如 http://localhost:3001/mcp。须为 https:，或本机上的 http:。其工具加入工具清单；它们打开的视图会被保存、校验，并在无网络的环境中运行。',
+      '例如 http://localhost:3001/mcp。须为 https:，或本机上的 http:。其工具加入工具清单；它们打开的视图会被保存、校验，并在你允许它们请求的内容之前于无网络的环境中运行。',
     scopeLabel: '应用作用域（可选）',
     scopeHint: '其工具名称的前缀；留空时取自服务器名称。',
     add: '添加服务器',
@@ -372,8 +412,11 @@ const zh: AppCenterText = {
     viewsTitle: '视图',
     noViews: '没有视图。',
     viewSize: (size: string) => `已保存，${size}`,
-    asksFor: (what: string) => `它声明需要${what}；LineUp 从不给视图这些。`,
-    network: (domains: readonly string[]) => `访问网络（${domains.join('、')}）`,
+    withheld: (domains: readonly string[], media: boolean) =>
+      `它声明需要${[
+        ...(domains.length > 0 ? [`访问网络（${domains.join('、')}）`] : []),
+        ...(media ? ['摄像头或麦克风'] : []),
+      ].join(' · ')}；LineUp 从不给视图这些。`,
     connectAsked: (domains: readonly string[]) =>
       `它请求连接 ${domains.join('、')}。未允许：它在无网络的环境中运行。`,
     connectGranted: (domains: readonly string[]) => `已允许连接 ${domains.join('、')}，且仅限这些。`,
@@ -381,11 +424,12 @@ const zh: AppCenterText = {
       `它请求${zhNetwork(connect, resources, devices)}。未允许：它在无网络${devices.length > 0 ? '、无设备' : ''}的环境中运行。`,
     networkGranted: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
       `已允许${zhNetwork(connect, resources, devices)}，且仅限这些${resources.length > 0 ? '（从不加载脚本）' : ''}。`,
+    networkMore: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
+      `此后它还请求${zhNetwork(connect, resources, devices)}：未允许。`,
     allowConnect: '允许这些连接',
     stopConnect: '停止允许',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `允许这些连接：${uri} 连接 ${domains.join('、')}`,
-    devices: '摄像头或麦克风',
     viewTools: '仅供其视图调用的工具',
     agentOnly: '其视图不可调用',
     refresh: '刷新',

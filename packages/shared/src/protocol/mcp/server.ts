@@ -171,7 +171,9 @@ const DomainListSchema = z
 
 /**
  * What a view declared it needs (`_meta.ui.csp`, `_meta.ui.permissions` of its resource), kept so a host can say
- * so. LineUp grants none of it: a view has no network and no powerful features.
+ * so and the user may grant it: of the origins, those `mcpViewGrantableSources` and `mcpViewGrantableResources` offer;
+ * of the devices, those `mcpViewGrantableDevices` offers. Frames, base URIs, the camera and the microphone are never
+ * granted. Until the user grants something a view has no network and no powerful features.
  */
 export const McpViewDeclarationsSchema = z
   .strictObject({
