@@ -273,6 +273,12 @@ test.describe('Transcript', () => {
     await expect(views).toContainText(
       'It declares it needs the camera or the microphone, which LineUp never gives a view.',
     );
+    // It asks for a device only: the button allows devices, not "connections".
+    await expect(
+      views.getByRole('button', {
+        name: 'Allow these devices: ui://transcript/mcp-app.html to use the clipboard (writing)',
+      }),
+    ).toHaveText('Allow these devices');
     await views.screenshot({ path: 'test-results/mcp-corpus-mcp-transcript-server-app-center.png' });
     const view = await calledView(page, 'transcript_server.transcribe', name);
     await expect(view.locator('.host__mcp-view-note')).toHaveText(

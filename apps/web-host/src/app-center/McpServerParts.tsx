@@ -54,6 +54,8 @@ export function McpServerParts({
             const partial =
               isGranted && more.connect.length + more.resources.length + more.devices.length > 0;
             const offered = grantable.length + grantableResources.length + grantableDevices.length > 0;
+            // A view that asks only for devices is allowed devices, not "connections".
+            const devicesOnly = grantable.length + grantableResources.length === 0;
             // What it declared that no view gets: frames, base URIs, origins that cannot be granted, devices.
             const withheld = mcpViewWithheld(declared);
             return (
@@ -90,13 +92,19 @@ export function McpServerParts({
                       aria-label={
                         isGranted
                           ? undefined
-                          : text.apps.mcp.connectLabel(view.uri, [
-                              ...new Set([...grantable, ...grantableResources, ...grantableDevices]),
-                            ])
+                          : devicesOnly
+                            ? text.apps.mcp.devicesLabel(view.uri, grantableDevices)
+                            : text.apps.mcp.connectLabel(view.uri, [
+                                ...new Set([...grantable, ...grantableResources, ...grantableDevices]),
+                              ])
                       }
                       onClick={() => void center.setViewNetwork(record.id, view.id, !isGranted)}
                     >
-                      {isGranted ? text.apps.mcp.stopConnect : text.apps.mcp.allowConnect}
+                      {isGranted
+                        ? text.apps.mcp.stopConnect
+                        : devicesOnly
+                          ? text.apps.mcp.allowDevices
+                          : text.apps.mcp.allowConnect}
                     </button>
                   </div>
                 )}

@@ -236,6 +236,9 @@ const en = {
     networkMore: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
       `Since then it also asks to ${enNetwork(connect, resources, devices)}: not allowed.`,
     allowConnect: 'Allow these connections',
+    allowDevices: 'Allow these devices',
+    devicesLabel: (uri: string, devices: readonly string[]) =>
+      `Allow these devices: ${uri} to use ${devices.map((device) => EN_DEVICES[device] ?? device).join(' and ')}`,
     stopConnect: 'Stop allowing',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `Allow these connections: ${uri} to ${domains.join(', ')}`,
@@ -427,6 +430,9 @@ const zh: AppCenterText = {
     networkMore: (connect: readonly string[], resources: readonly string[], devices: readonly string[]) =>
       `此后它还请求${zhNetwork(connect, resources, devices)}：未允许。`,
     allowConnect: '允许这些连接',
+    allowDevices: '允许这些设备',
+    devicesLabel: (uri: string, devices: readonly string[]) =>
+      `允许这些设备：${uri} 使用${devices.map((device) => ZH_DEVICES[device] ?? device).join('和')}`,
     stopConnect: '停止允许',
     connectLabel: (uri: string, domains: readonly string[]) =>
       `允许这些连接：${uri} 连接 ${domains.join('、')}`,
