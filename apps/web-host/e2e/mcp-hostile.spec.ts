@@ -66,6 +66,12 @@ out.otherServer = await rpc('tools/call', { name: 'other-tool', arguments: {} })
 out.download = await rpc('ui/download-file', { contents: [] });
 out.readResource = await rpc('resources/read', { uri: 'ui://hostile/view.html' });
 out.unknown = await rpc('lineup/steal', {});
+out.listResources = await rpc('resources/list', {});
+out.listTemplates = await rpc('resources/templates/list', {});
+out.listPrompts = await rpc('prompts/list', {});
+out.sampling = await rpc('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
+out.modelContext = await rpc('ui/update-model-context', { content: [{ type: 'text', text: 'the user picked B' }] });
+out.displayMode = await rpc('ui/request-display-mode', { mode: 'fullscreen' });
 try { await fetch('${leakUrl}'); out.fetch = 'sent'; } catch (error) { out.fetch = 'refused'; }
 document.getElementById('out').textContent = JSON.stringify(out);
 </script></body></html>`;
@@ -125,10 +131,22 @@ test.describe('a hostile view', () => {
     expect(out.ownBadArguments.error).toContain('invalid_arguments');
     expect(out.agentOnly.error).toContain('unknown_tool');
     expect(out.otherServer.error).toContain('unknown_tool');
-    for (const refused of [out.download, out.readResource, out.unknown]) {
+    // Not offered (the README's table says which are "not yet"): an error each, never silence.
+    for (const refused of [
+      out.download,
+      out.readResource,
+      out.unknown,
+      out.listResources,
+      out.listTemplates,
+      out.listPrompts,
+      out.sampling,
+      out.modelContext,
+    ]) {
       expect(refused.error, JSON.stringify(refused)).toBeDefined();
       expect(refused.silence).toBeUndefined();
     }
+    // The only display mode a view has here.
+    expect(out.displayMode.result).toEqual({ mode: 'inline' });
     expect(out.fetch).toBe('refused');
     // What reached the servers: the agent's call and the view's one allowed call; the other server got nothing.
     expect(hostile.calls).toEqual(['probe', 'probe']);

@@ -347,7 +347,9 @@ window.lineupMcpBench = {
         session.bind({
           callTool: async () => ({ content: [] }),
           openLink: async () => false,
+          downloadFile: async () => false,
           message: () => false,
+          close: () => {},
         });
         await session.bridge.sendToolInput({ arguments: {} });
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));

@@ -6,7 +6,8 @@
  * - the tool caller (ToolCaller.tsx, FieldInput.tsx): any Agent Tool of the current inventory, a form generated
  *   from its input schema (schema-form.ts), checked before a `lineup.v1.tool.call` is built and sent (tool-call.ts);
  * - each call's progress receipts and final result, live (CallList.tsx);
- * - the message log of every envelope in and out (MessageLogView.tsx, over message-log.ts).
+ * - the message log of every envelope in and out (MessageLogView.tsx, over message-log.ts);
+ * - what MCP App views logged, never sent to the agent (ViewLogView.tsx, over conversation/view-log.ts).
  *
  * View code only: the pure rules live beside it. With a remote agent connected the console cannot speak for it,
  * so the caller is off and only the log runs; so it is with no agent at all (an agent link not answered yet, or
@@ -24,6 +25,7 @@ import { MessageLogView } from './MessageLogView.tsx';
 import { appendAllToLog, EMPTY_MESSAGE_LOG, type MessageLog } from './message-log.ts';
 import { ToolCaller } from './ToolCaller.tsx';
 import { addWatchedCall, observe, type WatchedCall } from './tool-call.ts';
+import { ViewLogView } from './ViewLogView.tsx';
 
 /** The agent console panel: collapsed until opened, listening from the moment the runtime is ready. */
 export function AgentConsole() {
@@ -50,7 +52,10 @@ export function AgentConsole() {
         {runtime.status === 'loading' && <p className="host__empty">{text.starting}</p>}
         {runtime.status === 'error' && <p className="host__empty">{text.unavailable}</p>}
         {runtime.status === 'ready' && (
-          <ConsoleView connection={runtime.connection} initialInventory={runtime.inventory} open={open} />
+          <>
+            <ConsoleView connection={runtime.connection} initialInventory={runtime.inventory} open={open} />
+            <ViewLogView log={runtime.mcpViews.log} text={text} />
+          </>
         )}
         {agentLink !== null && <RememberedAgentsList gate={agentLink} />}
       </div>

@@ -64,6 +64,8 @@ export function McpViewEntry({
   entryRef.current = entry;
   const languageRef = useRef(language);
   languageRef.current = language;
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   // The result of the call, once the runtime finished it: the server's whole result, or a cancellation.
   const deliverResult = useRef(async () => {});
@@ -136,13 +138,29 @@ export function McpViewEntry({
           throw new Error(`${answer.code}: ${answer.message}`);
         },
         openLink: (url) =>
-          openLink(capabilities, registry, {
+          viewCapability(
+            capabilities,
+            registry,
+            'app.open_url',
+            { url },
+            {
+              conversationId: entry.conversationId,
+              server,
+              reason: url,
+              operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
+            },
+          ),
+        downloadFile: (args) =>
+          viewCapability(capabilities, registry, 'artifact.save', args, {
             conversationId: entry.conversationId,
             server,
-            url,
+            reason: args.filename,
             operationId: `view:${entry.callId}:${crypto.randomUUID()}`,
           }),
         message: (words) => proposeDraft({ text: words, from: server }),
+        close: () => {
+          if (active) closeRef.current();
+        },
       });
       void opened.initialized
         .then(async () => {
@@ -189,7 +207,7 @@ export function McpViewEntry({
           const opened = McpViewSession.open(
             slot.current,
             source,
-            { language: languageRef.current, width: slot.current.clientWidth },
+            { language: languageRef.current, width: slot.current.clientWidth, log: mcpViews.log },
             instanceIdOf(entry),
           ) as McpViewSession;
           begin(opened, source.manifest.name, source.view.declared, {
@@ -239,39 +257,44 @@ export function McpViewEntry({
 }
 
 /**
- * A view's `ui/open-link`: the host's `app.open_url` capability, with the consent its risk needs (the dialog
- * says which server's view asks). True when the tab was opened.
+ * Runs the host capability `name` for a view (its open-link, its download), after the user's consent as the view's
+ * question ("A view of … asks to use a capability", `reason` shown as what it asks for). True when it ran.
  */
-async function openLink(
+async function viewCapability(
   capabilities: Extract<ReturnType<typeof useRuntime>, { status: 'ready' }>['capabilities'],
   registry: Extract<ReturnType<typeof useRuntime>, { status: 'ready' }>['registry'],
+  name: string,
+  args: Readonly<Record<string, unknown>>,
   request: {
     readonly conversationId: string;
     readonly server: string;
-    readonly url: string;
+    readonly reason: string;
     readonly operationId: string;
   },
 ): Promise<boolean> {
   const capability: CapabilityRecord | undefined = (await registry.capabilities()).find(
-    (candidate) => candidate.name === 'app.open_url' && !candidate.revoked,
+    (candidate) => candidate.name === name && !candidate.revoked,
   );
   if (capability === undefined) return false;
-  const args = { url: request.url };
   const consent = await capabilities.consentForView(
     {
       conversationId: request.conversationId,
       operationId: request.operationId,
       server: request.server,
-      reason: request.url,
-      arguments: args,
+      reason: request.reason,
+      arguments: { ...args },
     },
     capability,
   );
   if (consent !== 'allowed' && consent !== 'remembered' && consent !== 'not_needed') return false;
-  const outcome = await capabilities.executeForAction(capability, args, {
-    conversationId: request.conversationId,
-    operationId: request.operationId,
-  });
+  const outcome = await capabilities.executeForAction(
+    capability,
+    { ...args },
+    {
+      conversationId: request.conversationId,
+      operationId: request.operationId,
+    },
+  );
   return outcome.ok;
 }
 

@@ -1,7 +1,10 @@
 /**
  * What an MCP App view is told about the host (`ui/initialize`'s `hostContext`, and `host-context-changed`): the
  * theme and the host's style variables for it (light and dark, the same colours as the host's own), the user's
- * language, the display mode (inline only: a view lives in the conversation) and the room it has.
+ * language and time zone, the display mode (inline only: a view lives in the conversation), the room it has, the
+ * tool whose call shows it, the host's name (`userAgent`), the platform (`web`), what the device's input can do
+ * (`deviceCapabilities`) and the safe-area insets (none: a view sits inside the conversation, never at a screen edge).
+ * No `styles.css.fonts`: the host's type is the system's (`--font-sans`, `--font-mono`), nothing to load.
  */
 import type { HostLanguage } from '../i18n/language.ts';
 
@@ -72,6 +75,21 @@ export function localeOf(language: HostLanguage): string {
   return language === 'zh' ? 'zh-CN' : 'en-US';
 }
 
+/** What this host calls itself to a view (`hostContext.userAgent`, and the bridge's `hostInfo`). */
+export const MCP_HOST_INFO = Object.freeze({ name: 'LineUp Web Reference Host', version: '0.0.0' });
+
+/**
+ * What the device's input can do, as the browser says (`hostContext.deviceCapabilities`): touch when it reports touch
+ * points or a coarse pointer, hover when its primary pointer can hover.
+ */
+export function deviceCapabilities(view: Window = window): { touch: boolean; hover: boolean } {
+  const matches = (query: string) => view.matchMedia?.(query).matches === true;
+  return {
+    touch: (view.navigator?.maxTouchPoints ?? 0) > 0 || matches('(any-pointer: coarse)'),
+    hover: matches('(hover: hover)'),
+  };
+}
+
 /** The context a view gets in `ui/initialize` (and the theme part again when it changes). */
 export function mcpHostContext(options: {
   readonly theme: HostTheme;
@@ -79,6 +97,7 @@ export function mcpHostContext(options: {
   readonly width: number;
   readonly maxHeight: number;
   readonly tool: { readonly name: string; readonly description: string; readonly inputSchema: object };
+  readonly view?: Window;
 }) {
   return {
     theme: options.theme,
@@ -88,6 +107,9 @@ export function mcpHostContext(options: {
     displayMode: 'inline' as const,
     availableDisplayModes: ['inline' as const],
     platform: 'web' as const,
+    userAgent: `${MCP_HOST_INFO.name}/${MCP_HOST_INFO.version}`,
+    deviceCapabilities: deviceCapabilities(options.view),
+    safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
     containerDimensions: { width: Math.max(1, Math.round(options.width)), maxHeight: options.maxHeight },
     toolInfo: { tool: { ...options.tool, inputSchema: { type: 'object', ...options.tool.inputSchema } } },
   };

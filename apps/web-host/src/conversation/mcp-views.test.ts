@@ -233,7 +233,9 @@ describe('PreparedMcpViews', () => {
         return { content: [{ type: 'text', text: 'stamped' }] };
       },
       openLink: async () => false,
+      downloadFile: async () => false,
       message: () => false,
+      close: () => {},
     });
     await vi.advanceTimersByTimeAsync(10);
     expect(calls).toEqual([{ name: 'stamp', arguments: {} }]);
@@ -242,6 +244,40 @@ describe('PreparedMcpViews', () => {
     ]);
     sent.mockRestore();
     session.close();
+  });
+
+  it('a view that asks to be torn down is closed as its close button would, or discarded when never shown', async () => {
+    views = new PreparedMcpViews(registryOf(host), host, 'en');
+    host.change([server('a')]);
+    await settle();
+    const source = await readMcpViewSource(registryOf(host), 'a', 'main', 'show');
+    const shown = views.take(mcpViewKey(source)) as McpViewSession;
+    let closes = 0;
+    shown.bind({
+      callTool: async () => ({ content: [] }),
+      openLink: async () => false,
+      downloadFile: async () => false,
+      message: () => false,
+      close: () => {
+        closes += 1;
+      },
+    });
+    const teardown = { jsonrpc: '2.0', method: 'ui/notifications/request-teardown', params: {} } as const;
+    shown.handle.transport.onmessage?.(teardown);
+    await vi.advanceTimersByTimeAsync(10);
+    // The host closes it (through its entry, which closes the session): the binding is told, nothing else.
+    expect(closes).toBe(1);
+    expect(shown.closed).toBe(false);
+    shown.close();
+
+    // A prepared view, never shown, that asks the same is discarded.
+    views.prepareSoon('a', 'main', 'show');
+    await settle();
+    const prepared = views.take(mcpViewKey(source)) as McpViewSession;
+    expect(prepared.closed).toBe(false);
+    prepared.handle.transport.onmessage?.(teardown);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(prepared.closed).toBe(true);
   });
 
   it(`a view not shown within ${PREPARED_HOLD_MS / 1000} s of asking is discarded, its request answered with an error`, async () => {

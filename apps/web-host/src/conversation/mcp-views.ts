@@ -32,10 +32,13 @@ import {
   type HostTheme,
   hostTheme,
   localeOf,
+  MCP_HOST_INFO,
   mcpHostContext,
   onHostThemeChange,
   themeContext,
 } from './mcp-host-context.ts';
+import { type ViewDownload, viewDownload } from './view-download.ts';
+import { ViewLog } from './view-log.ts';
 
 /** The tallest a view may make its frame in the conversation (CSS pixels). */
 export const MAX_VIEW_HEIGHT = 900;
@@ -74,6 +77,10 @@ export interface McpViewBinding {
   openLink(url: string): Promise<boolean>;
   /** True when the message box took the text. */
   message(text: string): boolean;
+  /** True when the file was saved (after the user's consent to `artifact.save`). */
+  downloadFile(args: Extract<ViewDownload, { ok: true }>['args']): Promise<boolean>;
+  /** The view asked to be closed: the host closes it as the user would (which tears it down). */
+  close(): void;
 }
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
@@ -140,6 +147,13 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
+/** Where a view opens: the host's language, the room it has, and where what it logs is kept. */
+export interface McpViewContext {
+  readonly language: HostLanguage;
+  readonly width: number;
+  readonly log?: ViewLog;
+}
+
 /** One view of an installed server with its bridge; see the module's comment. */
 export class McpViewSession {
   readonly key: string;
@@ -162,7 +176,7 @@ export class McpViewSession {
   static open(
     container: HTMLElement | null,
     source: McpViewSource,
-    context: { readonly language: HostLanguage; readonly width: number },
+    context: McpViewContext,
     instanceId: string,
   ): McpViewSession | null {
     const options = {
@@ -182,11 +196,7 @@ export class McpViewSession {
     return handle === null ? null : new McpViewSession(handle, source, context);
   }
 
-  private constructor(
-    handle: McpViewHandle,
-    source: McpViewSource,
-    context: { readonly language: HostLanguage; readonly width: number },
-  ) {
+  private constructor(handle: McpViewHandle, source: McpViewSource, context: McpViewContext) {
     this.key = mcpViewKey(source);
     this.handle = handle;
     this.#width = context.width;
@@ -195,8 +205,8 @@ export class McpViewSession {
     );
     const bridge = new AppBridge(
       null,
-      { name: 'LineUp Web Reference Host', version: '0.0.0' },
-      { openLinks: {}, serverTools: {}, logging: {}, message: { text: {} } },
+      { ...MCP_HOST_INFO },
+      { openLinks: {}, downloadFile: {}, serverTools: {}, logging: {}, message: { text: {} } },
       {
         hostContext: mcpHostContext({
           theme: hostTheme(),
@@ -228,7 +238,23 @@ export class McpViewSession {
         .join('\n');
       return words !== '' && binding.message(words) ? {} : { isError: true };
     };
+    // A file the view offers is saved through `artifact.save` and its confirmation; one it cannot be is refused
+    // with why (a JSON-RPC error), a save the user declined is `isError`.
+    bridge.ondownloadfile = async ({ contents }) => {
+      const download = viewDownload(contents);
+      if (!download.ok) throw new Error(download.reason);
+      return (await (await this.#bound()).downloadFile(download.args)) ? {} : { isError: true };
+    };
     bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+    // What the view logs goes to the agent console's view log (bounded), never to the agent.
+    bridge.onloggingmessage = (params) =>
+      context.log?.add({ server: source.manifest.name, tool: source.serverTool }, params);
+    // The view asks to be closed (`ui/notifications/request-teardown`): shown, it closes as its close button would;
+    // prepared and never shown, it is discarded.
+    bridge.onrequestteardown = () => {
+      if (this.#binding !== null) this.#binding.close();
+      else this.close();
+    };
     this.#stopTheme = onHostThemeChange((theme: HostTheme) => {
       quietly(bridge.sendHostContextChange(themeContext(theme) as never));
     });
@@ -306,6 +332,8 @@ export interface PreparedViewsHost {
 export class PreparedMcpViews {
   readonly #registry: Pick<AppRegistry, 'mcpViewFiles'>;
   readonly #host: PreparedViewsHost;
+  /** What the views log, prepared or shown (the agent console shows it). */
+  readonly log = new ViewLog();
   /** Oldest first. */
   readonly #prepared = new Map<string, PreparedView>();
   /** Each enabled MCP server's manifest integrity as last seen: a new one or a changed one gets a view prepared. */
@@ -420,7 +448,7 @@ export class PreparedMcpViews {
     const session = McpViewSession.open(
       null,
       source,
-      { language: this.#language, width: this.#width },
+      { language: this.#language, width: this.#width, log: this.log },
       `mcp.prepared.${this.#count}`,
     );
     if (session === null) return;

@@ -103,6 +103,12 @@ const en = {
   directionOut: 'sent to the agent',
   emptyLog: 'No message yet.',
   noMatch: 'No message of a matching type.',
+  viewLog: 'What views logged',
+  viewLogIntro: 'MCP App views log here, and only here: nothing they log is sent to the agent.',
+  viewLogEmpty: 'No view has logged anything.',
+  viewLogDropped: (count: number, limit: number) =>
+    `${count} older ${count === 1 ? 'entry was' : 'entries were'} dropped; the log keeps the last ${limit}.`,
+  viewLogOmitted: (count: number) => `… (${count} more characters)`,
 };
 
 export type ConsoleText = typeof en;
@@ -203,6 +209,12 @@ const zh: ConsoleText = {
   directionOut: '发给智能体',
   emptyLog: '还没有消息。',
   noMatch: '没有类型匹配的消息。',
+  viewLog: '视图日志',
+  viewLogIntro: 'MCP App 视图的日志只显示在这里：它们记录的任何内容都不会发给智能体。',
+  viewLogEmpty: '还没有视图记录任何内容。',
+  viewLogDropped: (count: number, limit: number) =>
+    `已丢弃 ${count} 条较早的记录；日志只保留最近 ${limit} 条。`,
+  viewLogOmitted: (count: number) => `…（另有 ${count} 个字符）`,
 };
 
 export const CONSOLE_TEXT: Bilingual<ConsoleText> = { en, zh };

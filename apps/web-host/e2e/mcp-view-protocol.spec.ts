@@ -1,0 +1,173 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { addMcpServer, callToolFromConsole, viewFrame } from './mcp-servers.ts';
+import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
+
+/**
+ * The parts of the MCP Apps view protocol beyond a tool's call and result, through the built host against a view of
+ * the test's own that speaks the protocol by hand (JSON-RPC over `postMessage`, as the ext-apps SDK does): the host
+ * context a view is given (`ui/initialize`), what a view logs (`notifications/message`: shown in the agent console,
+ * bounded, never sent to the agent), and a view asking to be closed (`ui/notifications/request-teardown`).
+ */
+
+// The SDK's client asks the test server for a stream it does not offer (405, logged by the browser).
+test.use({ allowedConsoleErrors: /405 \(Method Not Allowed\)/ });
+
+/** A marker every log line carries: found in the console, never in a message to or from the agent. */
+const MARK = 'view-log-marker-7c1e';
+
+const PROTOCOL_VIEW = `<!doctype html><html><body><pre id="out">running</pre>
+<button id="close" type="button">Close me</button>
+<button id="save" type="button">Save report</button><button id="save-image" type="button">Save image</button>
+<pre id="saved">none</pre><script type="module">
+const pending = new Map();
+let next = 1;
+const send = (message) => window.parent.postMessage(message, '*');
+const rpc = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  send({ jsonrpc: '2.0', id, method, params });
+});
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message && message.id !== undefined && pending.has(message.id)) {
+    pending.get(message.id)(message);
+    pending.delete(message.id);
+  }
+});
+const init = await rpc('ui/initialize', { appInfo: { name: 'protocol', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' });
+const context = init.result.hostContext;
+send({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'protocol-view', data: '${MARK} drawn' } });
+send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: { mark: '${MARK}', filler: 'x'.repeat(2100) } } });
+document.getElementById('out').textContent = JSON.stringify({
+  userAgent: context.userAgent,
+  platform: context.platform,
+  deviceCapabilities: context.deviceCapabilities,
+  safeAreaInsets: context.safeAreaInsets,
+  timeZone: context.timeZone,
+  locale: context.locale,
+  displayMode: context.displayMode,
+  containerDimensions: context.containerDimensions,
+  tool: context.toolInfo && context.toolInfo.tool.name,
+});
+const save = async (resource) => {
+  const answer = await rpc('ui/download-file', { contents: [{ type: 'resource', resource }] });
+  document.getElementById('saved').textContent = JSON.stringify(answer.error ? { error: answer.error.message } : answer.result);
+};
+document.getElementById('save').addEventListener('click', () =>
+  save({ uri: 'file:///exports/report.csv', mimeType: 'text/csv', text: 'day,minutes\\nmon,50\\n' }));
+document.getElementById('save-image').addEventListener('click', () =>
+  save({ uri: 'file:///exports/chart.png', mimeType: 'image/png', blob: 'iVBORw0KGgo=' }));
+document.getElementById('close').addEventListener('click', () => {
+  send({ jsonrpc: '2.0', method: 'ui/notifications/request-teardown', params: {} });
+});
+</script></body></html>`;
+
+let server: TestMcpServer;
+
+test.beforeEach(async () => {
+  server = await startTestMcpServer({
+    name: 'Protocol',
+    tools: [
+      {
+        name: 'show',
+        view: 'ui://protocol/view.html',
+        run: () => ({ content: [{ type: 'text', text: 'shown' }] }),
+      },
+    ],
+    views: { 'ui://protocol/view.html': PROTOCOL_VIEW },
+  });
+});
+test.afterEach(async () => {
+  await server.close();
+});
+
+/** Every message to and from the agent the console's log holds, as text. */
+async function agentMessages(page: Page): Promise<string> {
+  return (await page.locator('.host__console-log:not(.host__console-view-log)').textContent()) ?? '';
+}
+
+for (const [language, scheme] of [
+  ['en', 'light'],
+  ['zh', 'dark'],
+] as const)
+  test.describe(`in ${language === 'zh' ? 'Chinese' : 'English'}, ${scheme}`, () => {
+    test.use({
+      locale: language === 'zh' ? 'zh-CN' : 'en-US',
+      colorScheme: scheme,
+      timezoneId: 'Asia/Shanghai',
+    });
+
+    test('a view gets the whole host context, logs to the console only, and closes when it asks', async ({
+      page,
+    }) => {
+      const zh = language === 'zh';
+      await page.goto('/');
+      // The server is added and its tool called in English (the helpers read English labels); the console is then
+      // read in the test's language.
+      if (zh) await page.getByRole('button', { name: 'EN' }).click();
+      await addMcpServer(page, server.url);
+      const call = await callToolFromConsole(page, 'protocol.show');
+      await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+      const view = viewFrame(page);
+      await expect(view.locator('#out')).not.toHaveText('running', { timeout: 30_000 });
+      const context = JSON.parse((await view.locator('#out').textContent()) ?? '{}');
+      expect(context).toMatchObject({
+        userAgent: 'LineUp Web Reference Host/0.0.0',
+        platform: 'web',
+        deviceCapabilities: { touch: false, hover: true },
+        safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+        timeZone: 'Asia/Shanghai',
+        locale: 'en-US',
+        displayMode: 'inline',
+        tool: 'show',
+      });
+      expect(context.containerDimensions.width).toBeGreaterThan(100);
+
+      // What it logged: in the console's view log, bounded, and in no message to or from the agent.
+      if (zh) await page.getByRole('button', { name: '中文' }).click();
+      const viewLog = page.getByRole('log', { name: zh ? '视图日志' : 'What views logged' });
+      // The view shown logged two lines; the one prepared for the tool's next call (a running document too) may
+      // have logged its two since.
+      await expect(viewLog.getByRole('listitem').nth(1)).toBeVisible();
+      await expect(viewLog.getByRole('listitem').first()).toContainText(`warning`);
+      await expect(viewLog.getByRole('listitem').first()).toContainText(
+        `Protocol: show · protocol-view ${MARK} drawn`,
+      );
+      await expect(viewLog.getByRole('listitem').nth(1)).toContainText(
+        zh ? /…（另有 \d+ 个字符）$/ : /… \(\d+ more characters\)$/,
+      );
+      expect(await agentMessages(page)).toContain('tool.result');
+      expect(await agentMessages(page)).not.toContain(MARK);
+      await page.locator('.host__console-view-log').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/mcp-view-log-${language}-${scheme}.png` });
+      const axe = await new AxeBuilder({ page })
+        .include('.host__console-view-log')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+      // It offers a file: saved through artifact.save once the user allows it; a binary one is refused with why.
+      await view.locator('#save').click();
+      const question = page.getByRole('dialog', { name: /asks to use a capability$|请求使用一项能力$/ });
+      await expect(question).toContainText('artifact.save');
+      await expect(question).toContainText('report.csv');
+      const downloaded = page.waitForEvent('download');
+      await question.getByRole('button', { name: zh ? '允许' : 'Allow' }).click();
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toBe('report.csv');
+      expect(await readFile((await download.path()) as string, 'utf8')).toBe('day,minutes\nmon,50\n');
+      await expect(view.locator('#saved')).toHaveText('{}');
+      await view.locator('#save-image').click();
+      await expect(view.locator('#saved')).toContainText('This host saves text files only');
+      await expect(question).toHaveCount(0);
+
+      // It asks to be closed: the host closes it as its close button would.
+      await expect(page.locator('.host__mcp-view')).toHaveCount(1);
+      await view.locator('#close').click();
+      await expect(page.locator('.host__mcp-view')).toHaveCount(0);
+    });
+  });
