@@ -211,7 +211,9 @@ test.describe('Three.js', () => {
 
 test.describe('Video Resource', () => {
   // The view's own log of the refused read, in its frame.
-  test.use({ allowedConsoleErrors: /Error fetching resource: ProtocolError: Method not found/ });
+  test.use({
+    allowedConsoleErrors: /Error fetching resource: ProtocolError: videos:\/\/bunny-1mb is not kept/,
+  });
   test('installed and called; its view draws, and shows in itself that it could not load the video', async ({
     page,
   }) => {
@@ -227,13 +229,15 @@ test.describe('Video Resource', () => {
     await expect(consoleCall(page, 'video_resource_server.play_video')).toContainText(
       '"videoUri": "videos://bunny-1mb"',
     );
-    // …which the view then asks the host to read (`resources/read`): a request the host does not serve for a view,
-    // answered with a JSON-RPC error (it never reaches the server, which could not fetch the video offline anyway).
-    // The view says so in its own document.
+    // …which the view then asks the host to read (`resources/read`): none of the server's kept views, so refused
+    // with why, a JSON-RPC error (it never reaches the server, which could not fetch the video offline anyway). The
+    // view says so in its own document.
     const frame = viewFrame(page);
     await expect(frame.locator('#error')).toBeVisible({ timeout: 30_000 });
     await expect(frame.locator('#error .error-title')).toHaveText('Error loading video');
-    await expect(frame.locator('#error-message')).toHaveText('Method not found');
+    await expect(frame.locator('#error-message')).toHaveText(
+      "videos://bunny-1mb is not kept: a view may read only its server's views as kept at install, never a resource fetched again.",
+    );
     await expect(frame.locator('#player')).toBeHidden();
     // The host is whole: no problem shown for the view, the agent still connected, the view closes.
     await expect(view.locator('.host__surface-problem')).toHaveCount(0);

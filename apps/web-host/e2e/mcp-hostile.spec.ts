@@ -65,6 +65,8 @@ out.agentOnly = await rpc('tools/call', { name: 'secret', arguments: {} });
 out.otherServer = await rpc('tools/call', { name: 'other-tool', arguments: {} });
 out.download = await rpc('ui/download-file', { contents: [] });
 out.readResource = await rpc('resources/read', { uri: 'ui://hostile/view.html' });
+out.readOther = await rpc('resources/read', { uri: 'ui://other/view.html' });
+out.readVideo = await rpc('resources/read', { uri: 'videos://bunny-1mb' });
 out.unknown = await rpc('lineup/steal', {});
 out.listResources = await rpc('resources/list', {});
 out.listTemplates = await rpc('resources/templates/list', {});
@@ -132,11 +134,17 @@ test.describe('a hostile view', () => {
     expect(out.agentOnly.error).toContain('unknown_tool');
     expect(out.otherServer.error).toContain('unknown_tool');
     // Not offered (the README's table says which are "not yet"): an error each, never silence.
+    // Its own server's kept view is served as kept; any other resource is refused (never fetched).
+    expect(out.readResource.result.contents[0].uri).toBe('ui://hostile/view.html');
+    expect(out.readResource.result.contents[0].text).toContain('<pre id="out">running</pre>');
+    expect(out.listResources.result.resources.map((resource: { uri: string }) => resource.uri)).toEqual([
+      'ui://hostile/view.html',
+    ]);
     for (const refused of [
       out.download,
-      out.readResource,
+      out.readOther,
+      out.readVideo,
       out.unknown,
-      out.listResources,
       out.listTemplates,
       out.listPrompts,
       out.sampling,

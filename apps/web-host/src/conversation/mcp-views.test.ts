@@ -246,6 +246,37 @@ describe('PreparedMcpViews', () => {
     session.close();
   });
 
+  it('a view reads its server’s kept views, and nothing else, as kept (never fetched)', async () => {
+    views = new PreparedMcpViews(registryOf(host), host, 'en');
+    host.change([server('a')]);
+    await settle();
+    const source = await readMcpViewSource(registryOf(host), 'a', 'main', 'show');
+    const session = views.take(mcpViewKey(source)) as McpViewSession;
+    const answers: { id?: number; result?: unknown; error?: { message: string } }[] = [];
+    const sent = vi.spyOn(session.handle.transport, 'send').mockImplementation(async (message) => {
+      answers.push(message as never);
+    });
+    const ask = (id: number, method: string, params: Record<string, unknown>) =>
+      session.handle.transport.onmessage?.({ jsonrpc: '2.0', id, method, params });
+    ask(1, 'resources/read', { uri: 'ui://a/view.html' });
+    ask(2, 'resources/read', { uri: 'ui://b/view.html' });
+    ask(3, 'resources/list', {});
+    await vi.advanceTimersByTimeAsync(10);
+    expect(answers.find((answer) => answer.id === 1)?.result).toEqual({
+      contents: [
+        { uri: 'ui://a/view.html', mimeType: 'text/html;profile=mcp-app', text: '<main>view</main>' },
+      ],
+    });
+    expect(answers.find((answer) => answer.id === 2)?.error?.message).toMatch(
+      /ui:\/\/b\/view\.html is not kept/,
+    );
+    expect(answers.find((answer) => answer.id === 3)?.result).toMatchObject({
+      resources: [{ uri: 'ui://a/view.html', mimeType: 'text/html;profile=mcp-app' }],
+    });
+    sent.mockRestore();
+    session.close();
+  });
+
   it('a view that asks to be torn down is closed as its close button would, or discarded when never shown', async () => {
     views = new PreparedMcpViews(registryOf(host), host, 'en');
     host.change([server('a')]);

@@ -18,6 +18,7 @@
 import type { AppRecord, AppRegistry } from '@lineup/runtime';
 import {
   type AgentToolDescriptor,
+  MCP_APP_VIEW_MIME_TYPE,
   type McpServerManifest,
   type McpView,
   type McpViewDevice,
@@ -65,6 +66,11 @@ export interface McpViewSource {
   readonly resourceDomains: readonly string[];
   /** The device features the user let it use (`geolocation`, `clipboard-write`); none by default. */
   readonly devices: readonly McpViewDevice[];
+  /**
+   * The server's kept views by URI, as verified at install (what `resources/read` may serve the view: never a
+   * resource fetched again). Absent: none.
+   */
+  readonly kept?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** What a view's requests do once the view is shown beside a call. */
@@ -139,6 +145,12 @@ export async function readMcpViewSource(
     connectDomains: connectSources.get(viewId) ?? [],
     resourceDomains: resourceSources.get(viewId) ?? [],
     devices: (devices.get(viewId) ?? []) as readonly McpViewDevice[],
+    kept: new Map(
+      manifest.views.flatMap((kept) => {
+        const data = files.get(kept.path);
+        return data === undefined ? [] : [[kept.uri, data] as const];
+      }),
+    ),
   };
 }
 
@@ -206,7 +218,14 @@ export class McpViewSession {
     const bridge = new AppBridge(
       null,
       { ...MCP_HOST_INFO },
-      { openLinks: {}, downloadFile: {}, serverTools: {}, logging: {}, message: { text: {} } },
+      {
+        openLinks: {},
+        downloadFile: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {} },
+      },
       {
         hostContext: mcpHostContext({
           theme: hostTheme(),
@@ -244,6 +263,22 @@ export class McpViewSession {
       const download = viewDownload(contents);
       if (!download.ok) throw new Error(download.reason);
       return (await (await this.#bound()).downloadFile(download.args)) ? {} : { isError: true };
+    };
+    // Its server's resources, as kept at install (its views), never fetched again: nothing else is served.
+    bridge.onlistresources = async () => ({
+      resources: [...(source.kept?.keys() ?? [])].map((uri) => ({
+        uri,
+        name: uri,
+        mimeType: MCP_APP_VIEW_MIME_TYPE,
+      })),
+    });
+    bridge.onreadresource = async ({ uri }) => {
+      const data = source.kept?.get(uri);
+      if (data === undefined)
+        throw new Error(
+          `${String(uri).slice(0, 200)} is not kept: a view may read only its server's views as kept at install, never a resource fetched again.`,
+        );
+      return { contents: [{ uri, mimeType: MCP_APP_VIEW_MIME_TYPE, text: new TextDecoder().decode(data) }] };
     };
     bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
     // What the view logs goes to the agent console's view log (bounded), never to the agent.
