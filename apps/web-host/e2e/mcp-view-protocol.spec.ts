@@ -171,3 +171,97 @@ for (const [language, scheme] of [
       await expect(page.locator('.host__mcp-view')).toHaveCount(0);
     });
   });
+
+/** A marker of what the view keeps: found in its storage after a reload, never in a message to or from the agent. */
+const STATE_MARK = 'view-state-marker-52b9';
+
+/** A view that keeps a note in `localStorage` (as ext-apps' examples keep their state), and shows what it found. */
+const STATE_VIEW = `<!doctype html><html><body><p id="found">loading</p><p id="opened"></p>
+<label>Note <input id="note"></label><button id="keep" type="button">Keep</button><script type="module">
+document.getElementById('found').textContent = localStorage.getItem('note') ?? 'nothing kept';
+// Written as it starts: a view prepared ahead writes before it is shown, and that is kept for its call once it is.
+localStorage.setItem('opened', String(Number(localStorage.getItem('opened') ?? 0) + 1));
+document.getElementById('opened').textContent = 'opened ' + localStorage.getItem('opened');
+document.getElementById('keep').addEventListener('click', () => {
+  localStorage.setItem('note', document.getElementById('note').value);
+  localStorage.setItem('kept-at', 'a click');
+  document.getElementById('found').textContent = 'kept';
+});
+</script></body></html>`;
+
+test("a view's state (its localStorage) is kept per call: it survives a reload, a new call starts empty, and the agent never sees it", async ({
+  page,
+}) => {
+  const stateServer = await startTestMcpServer({
+    name: 'Notes',
+    tools: [
+      {
+        name: 'note',
+        view: 'ui://notes/view.html',
+        run: () => ({ content: [{ type: 'text', text: 'a note' }] }),
+      },
+    ],
+    views: { 'ui://notes/view.html': STATE_VIEW },
+  });
+  try {
+    await page.goto('/');
+    await addMcpServer(page, stateServer.url);
+    const call = await callToolFromConsole(page, 'notes.note');
+    await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+    let view = viewFrame(page);
+    await expect(view.locator('#found')).toHaveText('nothing kept', { timeout: 30_000 });
+    // A pointer down in the frame earns it focus (the containment's rule), then the user types.
+    await view.locator('#note').click();
+    await view.locator('#note').pressSequentially(`buy oat milk ${STATE_MARK}`);
+    await view.locator('#keep').click();
+    await expect(view.locator('#found')).toHaveText('kept');
+    // Kept in the runtime's view states within the flush delay: wait until it is there, then reload.
+    const viewStates = () =>
+      page.evaluate(async () => {
+        const open = indexedDB.open('lineup-runtime');
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error);
+        });
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction('view_states').objectStore('view_states').getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        db.close();
+        return all as { viewKey: string; state: { storage: [string, string][] } }[];
+      });
+    await expect.poll(async () => JSON.stringify(await viewStates())).toContain(STATE_MARK);
+
+    await page.reload();
+    view = viewFrame(page);
+    await expect(view.locator('#found')).toHaveText(`buy oat milk ${STATE_MARK}`, { timeout: 30_000 });
+    await expect(view.locator('#opened')).toHaveText('opened 2');
+
+    // Another call of the same tool is another view state: it starts empty (a view prepared ahead, or a new one).
+    const second = await callToolFromConsole(page, 'notes.note');
+    await expect(second.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+    await expect(page.locator('.host__mcp-view')).toHaveCount(2);
+    await expect(viewFrame(page).locator('#found')).toHaveText('nothing kept', { timeout: 30_000 });
+    await expect(viewFrame(page).locator('#opened')).toHaveText('opened 1');
+    // Each call's state on its own: the second view's (its write made before it was shown, if it was prepared).
+    await expect
+      .poll(async () =>
+        (await viewStates()).map(({ state }) => Object.fromEntries(state.storage).opened).sort(),
+      )
+      .toEqual(['1', '2']);
+    await expect(
+      page
+        .locator('.host__mcp-view iframe')
+        .first()
+        .contentFrame()
+        .locator('iframe')
+        .contentFrame()
+        .locator('#found'),
+    ).toHaveText(`buy oat milk ${STATE_MARK}`);
+    expect(await agentMessages(page)).toContain('tool.result');
+    expect(await agentMessages(page)).not.toContain(STATE_MARK);
+  } finally {
+    await stateServer.close();
+  }
+});

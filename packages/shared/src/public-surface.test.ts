@@ -280,6 +280,7 @@ describe('@lineup/shared public surface', () => {
       'MINIAPP_PAGE_CHANNEL_LIMITS',
       'MINIAPP_PROTOCOL_INVALID',
       'MINIAPP_SDK_ERROR_CODES',
+      'McpViewStorageSchema',
       'MiniAppErrorIssueSchema',
       'MiniAppFailedMessageSchema',
       'MiniAppLifecycleMessageSchema',
@@ -310,6 +311,7 @@ describe('@lineup/shared public surface', () => {
       'SurfaceResizeMessageSchema',
       'SurfaceStartMessageSchema',
       'SurfaceStateMessageSchema',
+      'SurfaceStorageMessageSchema',
       'SurfaceViolationMessageSchema',
       'answerRefusedMiniAppMessage',
       'miniAppErrorIssue',
@@ -319,6 +321,7 @@ describe('@lineup/shared public surface', () => {
       'parseSurfaceMessageFromFrame',
       'parseSurfaceMessageToFrame',
       'parseSurfacePageMessage',
+      'parseSurfaceStorageMessage',
     ]);
   });
 

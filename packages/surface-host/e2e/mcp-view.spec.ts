@@ -191,3 +191,89 @@ test('a view flooding its port is rate limited, and the host page keeps answerin
   expect(Date.now() - start).toBeLessThan(2_000);
   await expect(page.locator('#name')).toHaveValue('still here');
 });
+
+/**
+ * A view that uses `localStorage` as a page would: it shows what it found at start, then writes through every part of
+ * the `Storage` interface; its last write goes past the bound and must be refused.
+ */
+const STORAGE_VIEW = `<!doctype html><html><body><pre id="found"></pre><pre id="done">running</pre><script type="module">
+const found = { count: localStorage.length, keys: Object.keys(localStorage), visits: localStorage.getItem('visits'), named: localStorage.theme ?? null, tag: Object.prototype.toString.call(localStorage), first: localStorage.key(0) };
+document.getElementById('found').textContent = JSON.stringify(found);
+localStorage.setItem('visits', String(Number(localStorage.getItem('visits') ?? 0) + 1));
+localStorage.theme = 'dark';
+localStorage['__proto__'] = 'a key like any other';
+localStorage.setItem('gone', 'x');
+localStorage.removeItem('gone');
+delete localStorage.temporary;
+const outcome = {};
+try { localStorage.setItem('huge', 'x'.repeat(70000)); outcome.huge = 'stored'; } catch (error) { outcome.huge = error.name; }
+outcome.hasHuge = localStorage.getItem('huge') !== null;
+outcome.in = 'theme' in localStorage;
+outcome.method = typeof localStorage.getItem;
+document.getElementById('done').textContent = JSON.stringify(outcome);
+</script></body></html>`;
+
+for (const granted of [false, true])
+  test(`a view's localStorage is the host's to keep: it starts with what was kept and sends each change up${granted ? ' (a frame loaded for a view granted an origin)' : ''}`, async ({
+    harnessPage: page,
+  }) => {
+    const context = granted ? { connectDomains: ['http://127.0.0.1:9'] } : {};
+    await call(page, 'mountView', 'kept', STORAGE_VIEW, {
+      ...context,
+      storage: [
+        ['visits', '2'],
+        ['temporary', 'drop me'],
+      ],
+    });
+    const frame = page.frameLocator('.slot[data-id="kept"] iframe').frameLocator('iframe');
+    await expect(frame.locator('#found')).toHaveText(
+      JSON.stringify({
+        count: 2,
+        keys: ['visits', 'temporary'],
+        visits: '2',
+        named: null,
+        tag: '[object Storage]',
+        first: 'visits',
+      }),
+    );
+    await expect(frame.locator('#done')).toHaveText(
+      JSON.stringify({ huge: 'QuotaExceededError', hasHuge: false, in: true, method: 'function' }),
+    );
+    // One snapshot for the whole burst of writes (they came within 100 ms), in insertion order.
+    const expected: [string, string][] = [
+      ['visits', '3'],
+      ['theme', 'dark'],
+      ['__proto__', 'a key like any other'],
+    ];
+    await expect
+      .poll(() => call(page, 'viewState', 'kept').then((state) => state?.storage.at(-1)))
+      .toEqual(expected);
+    expect((await call(page, 'viewState', 'kept'))?.storage).toHaveLength(1);
+    // Mounted again (a view of the test's own answers no teardown: the first one stays) with what the host kept: the view finds it, and counts one more visit.
+    await call(page, 'mountView', 'again', STORAGE_VIEW, { ...context, storage: expected });
+    const again = page.frameLocator('.slot[data-id="again"] iframe').frameLocator('iframe');
+    await expect(again.locator('#found')).toContainText('"visits":"3","named":"dark"');
+    await expect
+      .poll(() => call(page, 'viewState', 'again').then((state) => state?.storage.at(-1)?.[0]))
+      .toEqual(['visits', '4']);
+  });
+
+test("a view's kept storage is checked before it is mounted, and what a frame sends up is checked again", async ({
+  harnessPage: page,
+}) => {
+  await expect(
+    call(page, 'mountView', 'bad', STORAGE_VIEW, { storage: [['a', 1]] as never }),
+  ).rejects.toThrow(/storage/);
+  expect(await call(page, 'isMounted', 'bad')).toBe(false);
+  // A view that posts a storage message of its own past the stand-in is refused there, its storage unchanged.
+  await call(
+    page,
+    'mountView',
+    'forger',
+    `<!doctype html><html><body><script type="module">window.parent.postMessage({ namespace: 'lineup.surface.v1', type: 'storage', entries: [['a', 'b']] }, '*');</script></body></html>`,
+  );
+  await expect
+    .poll(async () => (await call(page, 'rejections', 'forger')).map((rejection) => rejection.reason))
+    .toContain('invalid_message');
+  expect((await call(page, 'viewState', 'forger'))?.storage).toEqual([]);
+});

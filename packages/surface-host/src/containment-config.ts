@@ -37,6 +37,13 @@ export interface SurfaceContainmentConfig extends Omit<SurfaceBridgeConfig, 'ins
     readonly protocol?: 'mcp_app' | 'miniapp';
     readonly modules?: readonly string[];
     readonly fragment?: string;
+    readonly storage?: readonly (readonly [string, string])[];
+  };
+  /** An MCP App view's `localStorage` (containment-storage.ts): its bounds, and how long a change waits (ms). */
+  readonly viewStorage: {
+    readonly maxLength: number;
+    readonly maxItems: number;
+    readonly flushDelay: number;
   };
 }
 

@@ -39,6 +39,7 @@ import type { guardSurfaceFocus } from './containment-focus.js';
 import type { captureFrameIntrinsics } from './containment-intrinsics.js';
 import type { guardSurfaceNavigation } from './containment-navigation.js';
 import type { closeSurfaceRealm } from './containment-realm.js';
+import type { installViewStorage } from './containment-storage.js';
 
 export type { SurfaceContainmentConfig } from './containment-config.js';
 
@@ -52,6 +53,7 @@ export interface SurfaceContainmentParts {
   readonly guardNavigation: typeof guardSurfaceNavigation;
   readonly guardFocus: typeof guardSurfaceFocus;
   readonly installBridge: typeof installSurfaceBridge;
+  readonly installStorage: typeof installViewStorage;
 }
 
 export function installSurfaceContainment(
@@ -59,7 +61,7 @@ export function installSurfaceContainment(
   config: SurfaceContainmentConfig,
   parts: SurfaceContainmentParts,
 ): void {
-  const { captureIntrinsics, closeRealm, guardNavigation, guardFocus, installBridge } = parts;
+  const { captureIntrinsics, closeRealm, guardNavigation, guardFocus, installBridge, installStorage } = parts;
   // ── Intrinsics, captured before any Surface code (or any part of this prelude) can replace them ────────
   const intrinsics = captureIntrinsics(global);
   const {
@@ -154,6 +156,13 @@ export function installSurfaceContainment(
       allowInertLinks();
       viewType = protocol === 'mcp_app' ? 'mcp' : 'page';
       installViewParent(id, viewType);
+      // A view's localStorage is the one its host keeps, with what it held: there before any of its scripts.
+      if (protocol === 'mcp_app')
+        installStorage(global, {
+          initial: message.storage,
+          ...config.viewStorage,
+          send: (entries) => post({ namespace: config.namespace, type: 'storage', instance_id: id, entries }),
+        });
     } else bridge = installBridge(global, { ...config, instanceId: id }, post);
     const width = message.width;
     whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js, moduleTexts));

@@ -9,6 +9,7 @@ import { guardSurfaceFocus } from './containment-focus.js';
 import { captureFrameIntrinsics } from './containment-intrinsics.js';
 import { guardSurfaceNavigation } from './containment-navigation.js';
 import { closeSurfaceRealm } from './containment-realm.js';
+import { installViewStorage } from './containment-storage.js';
 import { buildFrameDocuments, buildSurfaceDocuments, surfacePrelude } from './documents.js';
 import { SURFACE_CSP } from './sandbox.js';
 
@@ -89,6 +90,7 @@ function preludeConfig(prelude: string): Record<string, unknown> {
     `guardNavigation: ${guardSurfaceNavigation.toString()}`,
     `guardFocus: ${guardSurfaceFocus.toString()}`,
     `installBridge: ${installSurfaceBridge.toString()}`,
+    `installStorage: ${installViewStorage.toString()}`,
   ];
   const tail = `, {${parts.join(', ')}});`;
   expect(prelude.startsWith(head) && prelude.endsWith(tail)).toBe(true);

@@ -16,6 +16,8 @@
  * runs scripts only with the frame's nonce: the prelude, and the bundle script the prelude creates.
  */
 import {
+  MCP_VIEW_CHANNEL_LIMITS,
+  type McpViewStorage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_EVENT_NAME_PATTERN,
   SURFACE_NAMESPACE,
@@ -31,6 +33,7 @@ import { guardSurfaceFocus } from './containment-focus.js';
 import { captureFrameIntrinsics } from './containment-intrinsics.js';
 import { guardSurfaceNavigation } from './containment-navigation.js';
 import { closeSurfaceRealm } from './containment-realm.js';
+import { installViewStorage } from './containment-storage.js';
 import {
   SURFACE_ELEMENT_STAND_INS,
   SURFACE_FORBIDDEN_ELEMENTS,
@@ -92,7 +95,12 @@ export interface SurfaceInlineStart extends SurfaceBundleText {
   readonly resourceSources?: readonly string[];
   /** The device features the view was granted (permissions-policy names), delegated by both frames. */
   readonly devices?: readonly string[];
+  /** What an MCP App view's `localStorage` held, as its host kept it (`[key, value]` pairs). */
+  readonly storage?: McpViewStorage;
 }
+
+/** How long a change to a view's `localStorage` waits before its snapshot goes to the host (ms). */
+export const VIEW_STORAGE_FLUSH_DELAY = 100;
 
 /** The prelude's configuration: the same for every Surface, but for the nonce (and an inline start). */
 export function surfaceContainmentConfig(
@@ -111,8 +119,14 @@ export function surfaceContainmentConfig(
             ...(start.protocol === undefined ? {} : { protocol: start.protocol }),
             ...(start.modules === undefined ? {} : { modules: start.modules }),
             ...(start.fragment === undefined ? {} : { fragment: start.fragment }),
+            ...(start.storage === undefined ? {} : { storage: start.storage }),
           },
         }),
+    viewStorage: {
+      maxLength: MCP_VIEW_CHANNEL_LIMITS.maxStorageLength,
+      maxItems: MCP_VIEW_CHANNEL_LIMITS.maxStorageItems,
+      flushDelay: VIEW_STORAGE_FLUSH_DELAY,
+    },
     namespace: SURFACE_NAMESPACE,
     eventNamePattern: SURFACE_EVENT_NAME_PATTERN.source,
     reservedEventNames: SURFACE_RESERVED_EVENT_NAMES,
@@ -157,6 +171,7 @@ const CONTAINMENT_PARTS: SurfaceContainmentParts = {
   guardNavigation: guardSurfaceNavigation,
   guardFocus: guardSurfaceFocus,
   installBridge: installSurfaceBridge,
+  installStorage: installViewStorage,
 };
 
 /** The prelude script: the containment, called with its parts (the bridge among them). */

@@ -5,6 +5,7 @@ import mcpViewSource from '../examples/mcp-view.ts?raw';
 import miniAppPageSource from '../examples/miniapp-page.ts?raw';
 import mountSource from '../examples/mount-surface.ts?raw';
 import prepareViewSource from '../examples/prepare-view.ts?raw';
+import viewStateSource from '../examples/view-state.ts?raw';
 import readme from '../README.md?raw';
 
 afterEach(() => {
@@ -38,6 +39,7 @@ describe('README examples', () => {
     ['instances', instancesSource],
     ['mcp-view', mcpViewSource],
     ['prepare-view', prepareViewSource],
+    ['view-state', viewStateSource],
     ['miniapp-page', miniAppPageSource],
   ])('the README shows examples/%s.ts verbatim', (_name, source) => {
     expect(readme).toContain(source.trimEnd());
@@ -86,6 +88,36 @@ describe('README examples', () => {
     } finally {
       delete prototype.moveBefore;
     }
+  });
+
+  it('view-state starts a view with what was kept for its call, and keeps what the view writes', async () => {
+    const { showWithState } = await import('../examples/view-state.js');
+    const kept = new Map([['call_1', [['camera', '{"zoom":11}']] as [string, string][]]]);
+    const view = showWithState(document.body, '<main id="map"></main>', kept, 'call_1');
+    const { port, fromFrame } = connect(view.frame);
+    // jsdom cannot move a spare frame: this frame was loaded for the view, and its prelude carries the kept storage.
+    expect(port.postMessage).not.toHaveBeenCalled();
+    const content = new DOMParser()
+      .parseFromString(view.frame.srcdoc, 'text/html')
+      .querySelector('iframe')
+      ?.getAttribute('srcdoc');
+    expect(content).toContain('"storage":[["camera","{\\"zoom\\":11}"]]');
+    fromFrame({
+      namespace: 'lineup.surface.v1',
+      type: 'storage',
+      instance_id: 'view.call_1',
+      entries: [['camera', '{"zoom":12}']],
+    });
+    expect(kept.get('call_1')).toEqual([['camera', '{"zoom":12}']]);
+    // What is not a storage snapshot changes nothing.
+    fromFrame({
+      namespace: 'lineup.surface.v1',
+      type: 'storage',
+      instance_id: 'view.call_1',
+      entries: { a: '1' },
+    });
+    expect(kept.get('call_1')).toEqual([['camera', '{"zoom":12}']]);
+    view.close();
   });
 
   it("mcp-view mounts a view and answers its tools/call through the host's handler", async () => {

@@ -14,10 +14,12 @@
  * - `handle.transport` is a transport of the MCP TypeScript SDK's shape (`start`, `send`, `close`, `onmessage`), so
  *   the host end of the protocol can be the MCP Apps SDK's own `AppBridge` (`@modelcontextprotocol/ext-apps`),
  *   connected with `bridge.connect(handle.transport)`. This package does not depend on either SDK.
+ * - A view's `localStorage` is its host's to keep (containment-storage.ts): `storage` is what it starts with,
+ *   `onStorage` gets the whole of it after it changed.
  * - `prepareMcpView(document, options)` mounts a view ahead of its use, out of sight, where it loads and runs (and
  *   its host can answer its `ui/initialize`); `handle.moveTo(container)` then shows it without reloading it.
  */
-import { MCP_VIEW_CHANNEL_LIMITS } from '@lineup/shared/bridge';
+import { MCP_VIEW_CHANNEL_LIMITS, type McpViewStorage, McpViewStorageSchema } from '@lineup/shared/bridge';
 import {
   MCP_VIEW_GRANTABLE_DEVICES,
   type McpViewDevice,
@@ -191,6 +193,17 @@ export interface MountMcpViewOptions {
    * delegate them (`allow="geolocation *"`); none by default. The browser still asks the user for the host page.
    */
   readonly devices?: readonly McpViewDevice[];
+  /**
+   * What the view's `localStorage` holds when its scripts start: `[key, value]` pairs as `onStorage` last gave them
+   * (`McpViewStorageSchema` of `@lineup/shared/bridge`; a `TypeError` says what is wrong). Empty by default.
+   */
+  readonly storage?: McpViewStorage;
+  /**
+   * The whole of the view's `localStorage` after it changed it (checked, in insertion order), at most once per
+   * 100 ms: keep it, and give it back as `storage` when the view is mounted again. A view's storage is its own
+   * state — never anything it sends the host.
+   */
+  readonly onStorage?: (entries: McpViewStorage) => void;
 }
 
 export interface McpViewHandle {
@@ -222,6 +235,15 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       throw new TypeError(
         `${JSON.stringify(String(device).slice(0, 64))}: a view may be granted ${MCP_VIEW_GRANTABLE_DEVICES.join(' or ')} only.`,
       );
+  let storage: McpViewStorage | undefined;
+  if (options.storage !== undefined) {
+    const checked = McpViewStorageSchema.safeParse(options.storage);
+    if (!checked.success)
+      throw new TypeError(
+        `The view's storage: ${checked.error.issues[0]?.message ?? 'not [key, value] pairs of strings'}`,
+      );
+    storage = checked.data;
+  }
   const waiting: McpJsonRpcMessage[] = [];
   let transportClosed = false;
   const transport: McpViewTransport = {
@@ -256,6 +278,8 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       ...(connectSources.length === 0 ? {} : { connectSources }),
       ...(resourceSourcesOfView.length === 0 ? {} : { resourceSources: resourceSourcesOfView }),
       ...(devices.length === 0 ? {} : { devices }),
+      ...(storage === undefined || storage.length === 0 ? {} : { storage }),
+      ...(options.onStorage === undefined ? {} : { onStorage: options.onStorage }),
     },
   );
   // Messages that came before the bridge connected are handed on once it listens.

@@ -13,11 +13,13 @@
 import { LineUpProtocolError, type UIIssue } from '@lineup/shared';
 import {
   MCP_VIEW_CHANNEL_LIMITS,
+  type McpViewStorage,
   MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
+  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_NAMESPACE,
 } from '@lineup/shared/bridge';
@@ -162,6 +164,10 @@ export interface ViewChannel {
   readonly devices?: readonly string[];
   /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set before its scripts run. */
   readonly fragment?: string;
+  /** What an MCP App view's `localStorage` holds at its start (as its host kept it). */
+  readonly storage?: McpViewStorage;
+  /** The whole of an MCP App view's `localStorage` after a change (checked, in insertion order). */
+  readonly onStorage?: (entries: McpViewStorage) => void;
 }
 
 /** A mounted frame's handle, with what only a view uses: its messages, and a height the host sets. */
@@ -227,6 +233,9 @@ export function mountSurfaceFrame(
             : { resourceSources: viewChannel.resourceSources }),
           ...(viewChannel.devices === undefined ? {} : { devices: viewChannel.devices }),
           ...(viewChannel.fragment === undefined ? {} : { fragment: viewChannel.fragment }),
+          ...(viewChannel.storage === undefined || protocol !== 'mcp_app'
+            ? {}
+            : { storage: viewChannel.storage }),
         };
   /** The type of the frame's messages besides the Surface's own: a view's `mcp`, a page's `page`. */
   const viewType = protocol === undefined ? null : protocol === 'mcp_app' ? 'mcp' : 'page';
@@ -348,12 +357,24 @@ export function mountSurfaceFrame(
     // Cheap checks before any parsing: a flood costs the host a property read per message.
     const data = event.data as { readonly type?: unknown } | null;
     const type = typeof data === 'object' && data !== null ? data.type : undefined;
+    const storage = type === 'storage' && viewType === 'mcp';
     if (
       (type === 'event' && !events.take()) ||
       (type === 'resize' && !resizes.take()) ||
-      (type !== undefined && type === viewType && !viewMessages.take())
+      (type !== undefined && (type === viewType || storage) && !viewMessages.take())
     ) {
       limited.add(undefined);
+      return;
+    }
+    if (storage) {
+      let parsed: ReturnType<typeof parseSurfaceStorageMessage>;
+      try {
+        parsed = parseSurfaceStorageMessage(event.data, instanceId);
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      viewChannel?.onStorage?.(parsed.entries);
       return;
     }
     if (type !== undefined && type === viewType && viewChannel !== undefined) {

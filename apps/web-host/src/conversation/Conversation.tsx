@@ -33,7 +33,7 @@ import { ExampleButtons } from './ExampleButtons.tsx';
 import type { EntryActions } from './entry-actions.ts';
 import { useConversationFeed } from './feed.ts';
 import { INTERFACE_KINDS } from './interface-entries.ts';
-import { ConversationModel } from './model.ts';
+import { ConversationModel, mcpViewStateKey } from './model.ts';
 import { PasteForm } from './PasteForm.tsx';
 import { isEnvelope } from './sent-as-agent.ts';
 
@@ -264,7 +264,9 @@ export function Conversation() {
               savedState={
                 entry.kind === 'document' || entry.kind === 'checkpoints'
                   ? states.get(entry.viewKey ?? '')
-                  : undefined
+                  : entry.kind === 'mcp_view'
+                    ? states.get(mcpViewStateKey(entry.callId))
+                    : undefined
               }
               saveViewState={saveViewState}
               onUserClose={onUserClose}

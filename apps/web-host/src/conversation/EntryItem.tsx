@@ -10,7 +10,7 @@ import type { HostText } from '../i18n/host-text.ts';
 import { AgentDocument, AgentStream, documentRefOf } from './AgentInterface.tsx';
 import type { EntryActions } from './entry-actions.ts';
 import { entryName, INTERFACE_HEADING_LEVEL } from './interface-entries.ts';
-import type { Entry } from './model.ts';
+import { type Entry, mcpViewStateKey } from './model.ts';
 import { StreamEntry } from './StreamEntry.tsx';
 import { SurfaceEntry } from './SurfaceEntry.tsx';
 
@@ -40,7 +40,12 @@ export const EntryItem = memo(function EntryItem({
   readonly saveViewState: (viewKey: string, state: unknown) => void;
   readonly onUserClose: (instanceId: string) => void;
 }) {
-  const viewKey = entry.kind === 'document' || entry.kind === 'checkpoints' ? entry.viewKey : undefined;
+  const viewKey =
+    entry.kind === 'document' || entry.kind === 'checkpoints'
+      ? entry.viewKey
+      : entry.kind === 'mcp_view'
+        ? mcpViewStateKey(entry.callId)
+        : undefined;
   const onStateChange = useMemo(
     () => (viewKey === undefined ? undefined : (state: unknown) => saveViewState(viewKey, state)),
     [saveViewState, viewKey],
@@ -148,7 +153,12 @@ function EntryView({
     case 'mcp_view':
       return (
         <Suspense fallback={<p className="host__empty">{text.mcpView.loading}</p>}>
-          <McpViewEntry entry={entry} onClose={() => onUserClose(`view:${entry.callId}`)} />
+          <McpViewEntry
+            entry={entry}
+            onClose={() => onUserClose(`view:${entry.callId}`)}
+            savedState={savedState}
+            {...(onStateChange === undefined ? {} : { onStateChange })}
+          />
         </Suspense>
       );
     case 'chat':

@@ -16,8 +16,12 @@
  * - A view prepared ahead for this tool (`PreparedMcpViews`, mcp-views.ts) is moved here and used, already
  *   initialized with the same host context; its requests that waited go on under this call's identity.
  * - Closing the view (its close button, or the entry going away) asks it to tear down, then removes the frame.
+ * - Its state — its `localStorage` — is kept per conversation and call among the runtime's view states and given back
+ *   when the call's view is shown again (after a reload too); a call with kept state never takes a prepared view,
+ *   which starts empty. It is never sent to the agent.
  */
 import type { CapabilityRecord } from '@lineup/runtime';
+import { type McpViewStorage, McpViewStorageSchema } from '@lineup/shared/bridge';
 import {
   type McpViewDeclarations,
   mcpViewAsksForMore,
@@ -38,6 +42,28 @@ import type { Entry } from './model.ts';
 
 type ViewEntry = Extract<Entry, { kind: 'mcp_view' }>;
 
+/** What a kept view state holds: the view's storage, or nothing usable. */
+function keptStorage(state: unknown): McpViewStorage | undefined {
+  const storage = (state as { storage?: unknown } | null | undefined)?.storage;
+  const checked = McpViewStorageSchema.safeParse(storage);
+  return checked.success ? checked.data : undefined;
+}
+
+/**
+ * Each view's storage as it last saved it in this page, newest last (at most `LATEST_KEPT`): a view shown again in
+ * the same page starts from it, not from what its conversation read when it opened.
+ */
+const latestStorage = new Map<string, McpViewStorage>();
+const LATEST_KEPT = 64;
+function rememberStorage(key: string, entries: McpViewStorage): void {
+  latestStorage.delete(key);
+  latestStorage.set(key, entries);
+  for (const old of latestStorage.keys()) {
+    if (latestStorage.size <= LATEST_KEPT) break;
+    latestStorage.delete(old);
+  }
+}
+
 /** A view's instance id: the channel's pattern, unique per call. */
 function instanceIdOf(entry: ViewEntry): string {
   return `mcp.${entry.callId}`.replace(/[^A-Za-z0-9._:-]/g, '_').slice(0, 128);
@@ -46,9 +72,15 @@ function instanceIdOf(entry: ViewEntry): string {
 export function McpViewEntry({
   entry,
   onClose,
+  savedState,
+  onStateChange,
 }: {
   readonly entry: ViewEntry;
   readonly onClose: () => void;
+  /** The view state kept for this call (`{ storage }`), as its conversation read it. */
+  readonly savedState?: unknown;
+  /** Keeps the view's state for this call. */
+  readonly onStateChange?: (state: unknown) => void;
 }) {
   const runtime = useRuntime();
   const text = useText();
@@ -66,6 +98,11 @@ export function McpViewEntry({
   languageRef.current = language;
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  const saveRef = useRef(onStateChange);
+  saveRef.current = onStateChange;
+  const storageKey = `${entry.conversationId}\n${entry.callId}`;
+  const storageRef = useRef<McpViewStorage | undefined>(undefined);
+  storageRef.current = latestStorage.get(storageKey) ?? keptStorage(savedState);
 
   // The result of the call, once the runtime finished it: the server's whole result, or a cancellation.
   const deliverResult = useRef(async () => {});
@@ -161,6 +198,11 @@ export function McpViewEntry({
         close: () => {
           if (active) closeRef.current();
         },
+        // The view's state: kept for this call, given back when the view is shown again (also after a reload).
+        saveStorage: (entries) => {
+          rememberStorage(storageKey, entries);
+          saveRef.current?.({ storage: entries });
+        },
       });
       void opened.initialized
         .then(async () => {
@@ -185,8 +227,10 @@ export function McpViewEntry({
         ? app.manifest.views.find((candidate) => candidate.id === entry.viewId)
         : undefined;
     const container = slot.current;
+    // A view prepared ahead starts with no storage: one this call kept state for is mounted with it instead.
+    const storage = storageRef.current;
     const prepared =
-      app?.kind === 'mcp_server' && kept !== undefined && container !== null
+      app?.kind === 'mcp_server' && kept !== undefined && container !== null && (storage?.length ?? 0) === 0
         ? mcpViews.take(installedViewKey(app, kept, entry.serverTool))
         : undefined;
     if (prepared !== undefined && container !== null && app !== undefined && kept !== undefined) {
@@ -207,7 +251,12 @@ export function McpViewEntry({
           const opened = McpViewSession.open(
             slot.current,
             source,
-            { language: languageRef.current, width: slot.current.clientWidth, log: mcpViews.log },
+            {
+              language: languageRef.current,
+              width: slot.current.clientWidth,
+              log: mcpViews.log,
+              ...(storage === undefined ? {} : { storage }),
+            },
             instanceIdOf(entry),
           ) as McpViewSession;
           begin(opened, source.manifest.name, source.view.declared, {

@@ -16,6 +16,7 @@
  * view's own SDK would give up on them soon after.
  */
 import type { AppRecord, AppRegistry } from '@lineup/runtime';
+import type { McpViewStorage } from '@lineup/shared/bridge';
 import {
   type AgentToolDescriptor,
   MCP_APP_VIEW_MIME_TYPE,
@@ -87,6 +88,8 @@ export interface McpViewBinding {
   downloadFile(args: Extract<ViewDownload, { ok: true }>['args']): Promise<boolean>;
   /** The view asked to be closed: the host closes it as the user would (which tears it down). */
   close(): void;
+  /** The whole of the view's `localStorage` after it changed it: kept for its call (view state). */
+  saveStorage?(entries: McpViewStorage): void;
 }
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
@@ -164,6 +167,8 @@ export interface McpViewContext {
   readonly language: HostLanguage;
   readonly width: number;
   readonly log?: ViewLog;
+  /** What its `localStorage` held when it was last shown for this call (none for a view prepared ahead). */
+  readonly storage?: McpViewStorage;
 }
 
 /** One view of an installed server with its bridge; see the module's comment. */
@@ -177,6 +182,8 @@ export class McpViewSession {
   onHeld: (() => void) | null = null;
   #binding: McpViewBinding | null = null;
   #waiting: Waiter[] = [];
+  /** The view's storage as it changed before it was bound to a call: kept for that call once it is. */
+  #unsavedStorage: McpViewStorage | null = null;
   #width: number;
   #closed = false;
   readonly #stopTheme: () => void;
@@ -200,12 +207,17 @@ export class McpViewSession {
       connectDomains: source.connectDomains,
       resourceDomains: source.resourceDomains,
       devices: source.devices,
+      ...(context.storage === undefined ? {} : { storage: context.storage }),
+      onStorage: (entries: McpViewStorage) => {
+        if (session !== null) session.#storageChanged(entries);
+      },
     };
     const handle =
       container === null
         ? prepareMcpView(document, { ...options, width: context.width })
         : mountMcpView(container, options);
-    return handle === null ? null : new McpViewSession(handle, source, context);
+    const session = handle === null ? null : new McpViewSession(handle, source, context);
+    return session;
   }
 
   private constructor(handle: McpViewHandle, source: McpViewSource, context: McpViewContext) {
@@ -304,6 +316,14 @@ export class McpViewSession {
   bind(binding: McpViewBinding): void {
     this.#binding = binding;
     for (const waiter of this.#waiting.splice(0)) waiter.resolve(binding);
+    const unsaved = this.#unsavedStorage;
+    this.#unsavedStorage = null;
+    if (unsaved !== null) binding.saveStorage?.(unsaved);
+  }
+
+  #storageChanged(entries: McpViewStorage): void {
+    if (this.#binding !== null) this.#binding.saveStorage?.(entries);
+    else this.#unsavedStorage = entries;
   }
 
   /** Moves a prepared view into `container`; the view hears the room it has there when that changed. */

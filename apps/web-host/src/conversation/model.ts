@@ -92,6 +92,11 @@ export type NewEntry =
       readonly pending?: boolean;
     };
 
+/** The key under which an MCP server's view keeps its state (its `localStorage`) among its conversation's. */
+export function mcpViewStateKey(callId: string): string {
+  return `mcp-view:${callId}`;
+}
+
 export type Entry = NewEntry & { readonly key: number; readonly messageId?: string };
 
 /** Which kept view of which MCP server a tool opens (the host knows: `HostRuntime.mcpViewOf`). */

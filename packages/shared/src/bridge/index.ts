@@ -70,11 +70,14 @@ export { miniAppErrorIssue } from './miniapp-issues.js';
 // lineup.surface.v1
 export {
   MCP_VIEW_CHANNEL_LIMITS,
+  type McpViewStorage,
+  McpViewStorageSchema,
   MINIAPP_PAGE_CHANNEL_LIMITS,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
+  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_EVENT_NAME_PATTERN,
   SURFACE_FRAME_PROTOCOLS,
@@ -101,6 +104,8 @@ export {
   SurfaceStartMessageSchema,
   type SurfaceStateMessage,
   SurfaceStateMessageSchema,
+  type SurfaceStorageMessage,
+  SurfaceStorageMessageSchema,
   type SurfaceViolationKind,
   type SurfaceViolationMessage,
   SurfaceViolationMessageSchema,

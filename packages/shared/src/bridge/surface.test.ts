@@ -16,6 +16,7 @@ import {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
+  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_NAMESPACE,
   SurfaceMessageFromFrameSchema,
@@ -639,6 +640,70 @@ describe('MCP App views on the Surface channel', () => {
     expect(
       refused(() => parseSurfaceMcpMessage({ ...rpc(), namespace: 'lineup.miniapp.v1' }, INSTANCE)),
     ).toEqual([{ code: 'invalid_value', path: 'namespace' }]);
+  });
+
+  it("a view's storage: [key, value] string pairs, each key once, bounded; only a view's start carries it", () => {
+    const storage = (entries: unknown): J => ({
+      namespace: SURFACE_NAMESPACE,
+      type: 'storage',
+      instance_id: INSTANCE,
+      entries,
+    });
+    const entries = [
+      ['__proto__', '{"polluted":true}'],
+      ['', 'empty key'],
+      ['map-view', '{"zoom":3}'],
+    ];
+    expect(parseSurfaceStorageMessage(storage(entries), INSTANCE).entries).toEqual(entries);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(parseSurfaceStorageMessage(storage([]), INSTANCE).entries).toEqual([]);
+    expect(
+      refused(() =>
+        parseSurfaceStorageMessage(
+          storage([
+            ['a', '1'],
+            ['a', '2'],
+          ]),
+          INSTANCE,
+        ),
+      ),
+    ).toEqual([{ code: 'invalid_value', path: 'entries[1][0]' }]);
+    expect(refused(() => parseSurfaceStorageMessage(storage([['a', 1]]), INSTANCE))).toEqual([
+      { code: WRONG_TYPE, path: 'entries[0][1]' },
+    ]);
+    expect(refused(() => parseSurfaceStorageMessage(storage({ a: '1' }), INSTANCE))).toEqual([
+      { code: WRONG_TYPE, path: 'entries' },
+    ]);
+    const half = MCP_VIEW_CHANNEL_LIMITS.maxStorageLength / 2;
+    expect(
+      parseSurfaceStorageMessage(storage([['k'.repeat(half), 'v'.repeat(half)]]), INSTANCE).entries,
+    ).toHaveLength(1);
+    expect(
+      refused(() =>
+        parseSurfaceStorageMessage(storage([['k'.repeat(half), 'v'.repeat(half + 1)]]), INSTANCE),
+      ),
+    ).toEqual([{ code: 'too_large', path: 'entries' }]);
+    const many = Array.from({ length: MCP_VIEW_CHANNEL_LIMITS.maxStorageItems + 1 }, (_, index) => [
+      String(index),
+      '',
+    ]);
+    expect(refused(() => parseSurfaceStorageMessage(storage(many), INSTANCE))[0]?.code).toBe('too_many');
+    expect(refused(() => parseSurfaceStorageMessage(storage([]), 'another.instance'))).toEqual([
+      { code: 'invalid_value', path: 'instance_id' },
+    ]);
+    // The other parsers refuse it: only a host that started a view reads it.
+    expect(refused(() => parseSurfaceMessageFromFrame(storage([]), INSTANCE))[0]).toMatchObject({
+      path: 'type',
+    });
+    expect(parseSurfaceMessageToFrame(start({ protocol: 'mcp_app', storage: [['a', '1']] }))).toMatchObject({
+      storage: [['a', '1']],
+    });
+    for (const protocol of [undefined, 'miniapp'])
+      expect(
+        refused(() =>
+          parseSurfaceMessageToFrame(start({ ...(protocol ? { protocol } : {}), storage: [['a', '1']] })),
+        ),
+      ).toEqual([{ code: 'unknown_property', path: 'storage' }]);
   });
 
   it("a page's start and a view's are bounded by a bundle file's size; a Surface's by its bundle's", () => {

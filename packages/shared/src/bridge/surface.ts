@@ -33,7 +33,10 @@
  * `protocol: "mcp_app"` and may carry `modules` (module scripts, run in order after `js`) within the larger bound of a
  * kept view (`MCP_VIEW_CHANNEL_LIMITS.maxViewBytes`); the frame then has no `LineUpSurface` bridge, and the view's
  * JSON-RPC messages travel as `mcp` messages both ways (`message`: one JSON-RPC 2.0 object), read by
- * `parseSurfaceMcpMessage`. A plain Surface never sends or gets `mcp`: the other parsers refuse the type.
+ * `parseSurfaceMcpMessage`. A plain Surface never sends or gets `mcp`: the other parsers refuse the type. A view has
+ * a `localStorage` its host keeps: `start` may carry what it held (`storage`, `[key, value]` pairs), and after each
+ * change the frame sends the whole of it up as a `storage` message (`parseSurfaceStorageMessage`), at most ten times
+ * a second.
  *
  * An installed MiniApp's page runs there too. Its `start` says `protocol: "miniapp"`, may carry `modules`, and
  * carries the page's URL `fragment` (`lineup-instance=<id>&lang=…`, set on the document's URL before the page's
@@ -97,6 +100,12 @@ export const MCP_VIEW_CHANNEL_LIMITS = Object.freeze({
   maxMessageBytes: 1_050_624,
   messageBurst: 64,
   messagesPerSecond: 32,
+  /**
+   * A view's `localStorage` (its state a host keeps, `storage` of `start` and of the frame's `storage` messages):
+   * at most this many UTF-16 code units of keys and values together, and `maxStorageItems` items.
+   */
+  maxStorageLength: 65_536,
+  maxStorageItems: 1_024,
 } as const);
 
 /**
@@ -190,6 +199,56 @@ const JsonRpcMessageSchema = boundedJSONObject(
     });
 });
 
+/**
+ * An MCP App view's `localStorage` as `[key, value]` pairs of strings, each key once, within
+ * `MCP_VIEW_CHANNEL_LIMITS.maxStorageLength` code units and `maxStorageItems` items: pairs, not an object, so that
+ * no key (`__proto__`, say) is ever a property name on the host.
+ */
+export const McpViewStorageSchema = z
+  .array(z.tuple([z.string(), z.string()]))
+  .max(MCP_VIEW_CHANNEL_LIMITS.maxStorageItems)
+  .superRefine((entries, context) => {
+    const keys = new Set<string>();
+    let length = 0;
+    for (const [index, [key, value]] of entries.entries()) {
+      length += key.length + value.length;
+      if (keys.has(key)) {
+        context.addIssue({
+          code: 'custom',
+          path: [index, 0],
+          message: 'A key appears once in a view storage.',
+          params: { code: 'invalid_value' satisfies UIIssueCode },
+        });
+        return;
+      }
+      keys.add(key);
+    }
+    if (length > MCP_VIEW_CHANNEL_LIMITS.maxStorageLength)
+      context.addIssue({
+        code: 'custom',
+        message: `A view storage holds at most ${MCP_VIEW_CHANNEL_LIMITS.maxStorageLength} UTF-16 code units of keys and values.`,
+        params: { code: 'too_large' satisfies UIIssueCode },
+      });
+  })
+  .meta({
+    id: 'McpViewStorage',
+    description: "An MCP App view's localStorage: [key, value] pairs of strings, each key once, bounded.",
+  });
+export type McpViewStorage = z.infer<typeof McpViewStorageSchema>;
+
+/**
+ * Everything an MCP App view's `localStorage` holds after a change (frame → host; `start` said
+ * `protocol: "mcp_app"`): the whole of it, never a difference, so the host keeps what the view last had.
+ */
+export const SurfaceStorageMessageSchema = z
+  .strictObject({
+    namespace,
+    type: z.literal('storage'),
+    instance_id: BridgeInstanceIdSchema,
+    entries: McpViewStorageSchema,
+  })
+  .meta({ id: 'SurfaceStorageMessage' });
+
 /** An MCP App view's JSON-RPC message, either way (`start` said `protocol: "mcp_app"`). */
 export const SurfaceMcpMessageSchema = z
   .strictObject({
@@ -244,6 +303,8 @@ export const SurfaceStartMessageSchema = z
     modules: z.array(viewText()).max(64).optional(),
     /** A MiniApp page's URL fragment (`lineup-instance=<id>&…`), set on its document's URL before its scripts run. */
     fragment: z.string().max(MINIAPP_PAGE_CHANNEL_LIMITS.maxFragmentLength).optional(),
+    /** An MCP App view's `localStorage` as its host kept it, there before the view's scripts run. */
+    storage: McpViewStorageSchema.optional(),
   })
   .superRefine((message, context) => {
     const bytes =
@@ -275,6 +336,13 @@ export const SurfaceStartMessageSchema = z
         code: 'custom',
         path: ['fragment'],
         message: 'Only a MiniApp page (protocol miniapp) has a URL fragment.',
+        params: { code: 'unknown_property' satisfies UIIssueCode },
+      });
+    if (message.protocol !== 'mcp_app' && message.storage !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['storage'],
+        message: 'Only an MCP App view (protocol mcp_app) has a kept storage.',
         params: { code: 'unknown_property' satisfies UIIssueCode },
       });
   })
@@ -312,6 +380,7 @@ export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
 export type SurfaceStartMessage = z.infer<typeof SurfaceStartMessageSchema>;
 export type SurfaceMcpMessage = z.infer<typeof SurfaceMcpMessageSchema>;
 export type SurfacePageMessage = z.infer<typeof SurfacePageMessageSchema>;
+export type SurfaceStorageMessage = z.infer<typeof SurfaceStorageMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
@@ -338,6 +407,29 @@ const MCP_BUDGET = messageBudget(
 export function parseSurfaceMcpMessage(input: unknown, expectedInstanceId?: string): SurfaceMcpMessage {
   return assertInstance(
     parseShape(MCP, input, { budget: MCP_BUDGET }, LineUpProtocolError),
+    expectedInstanceId,
+  );
+}
+
+const STORAGE = namespaceGate(SURFACE_NAMESPACE, SurfaceStorageMessageSchema);
+// Each code unit is at most 6 bytes as JSON (`\u0000`), with 6 more per item for its brackets, quotes and commas.
+const STORAGE_BUDGET = messageBudget(
+  MCP_VIEW_CHANNEL_LIMITS.maxStorageLength * 6 +
+    MCP_VIEW_CHANNEL_LIMITS.maxStorageItems * 8 +
+    SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
+);
+
+/**
+ * Validates a `storage` message of an MCP App view's frame, for the instance the host mounted: the whole of the
+ * view's `localStorage` as `[key, value]` pairs (`McpViewStorageSchema`). Only a host that started a view
+ * (`protocol: "mcp_app"`) reads these. Returns a deep-frozen copy; throws `LineUpProtocolError`.
+ */
+export function parseSurfaceStorageMessage(
+  input: unknown,
+  expectedInstanceId?: string,
+): SurfaceStorageMessage {
+  return assertInstance(
+    parseShape(STORAGE, input, { budget: STORAGE_BUDGET }, LineUpProtocolError),
     expectedInstanceId,
   );
 }

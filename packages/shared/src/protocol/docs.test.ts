@@ -37,6 +37,7 @@ import {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
+  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SurfaceMessageFromFrameSchema,
   SurfaceMessageToFrameSchema,
@@ -316,6 +317,8 @@ const VALIDATORS: Readonly<Record<string, (example: Example) => void>> = {
   },
   'surface-mcp': (example) =>
     void parseSurfaceMcpMessage(example.value, requireAttribute(example, 'instance')),
+  'surface-storage': (example) =>
+    void parseSurfaceStorageMessage(example.value, requireAttribute(example, 'instance')),
   'surface-page-start'(example) {
     const message = parseSurfaceMessageToFrame(example.value, requireAttribute(example, 'instance'));
     expect(message).toMatchObject({ type: 'start', protocol: 'miniapp' });

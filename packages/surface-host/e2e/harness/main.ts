@@ -197,6 +197,8 @@ interface ViewRecord {
   readonly messages: unknown[];
   readonly logs: unknown[];
   readonly sizes: { width?: number; height?: number }[];
+  /** Each snapshot of the view's localStorage the host got (`onStorage`), in order. */
+  readonly storage: (readonly (readonly [string, string])[])[];
   /** Requests the bridge refused (its own method-not-found answers are not seen here: see `probe`). */
 }
 const views = new Map<string, ViewRecord>();
@@ -218,6 +220,8 @@ interface ViewContext {
   readonly connectDomains?: readonly string[];
   readonly resourceDomains?: readonly string[];
   readonly devices?: readonly ('geolocation' | 'clipboard-write')[];
+  /** What the view's localStorage holds at its start. */
+  readonly storage?: [string, string][];
 }
 
 /** Mounts `html` as an MCP App view, with the MCP Apps SDK's AppBridge as the host end (connected at once). */
@@ -240,6 +244,8 @@ function mountView(
     ...(context.connectDomains === undefined ? {} : { connectDomains: context.connectDomains }),
     ...(context.resourceDomains === undefined ? {} : { resourceDomains: context.resourceDomains }),
     ...(context.devices === undefined ? {} : { devices: context.devices }),
+    ...(context.storage === undefined ? {} : { storage: context.storage }),
+    onStorage: (entries: readonly (readonly [string, string])[]) => views.get(id)?.storage.push(entries),
   };
   const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
   if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
@@ -273,6 +279,7 @@ function mountView(
     messages: [],
     logs: [],
     sizes: [],
+    storage: [],
   };
   views.set(id, record);
   bridge.oninitialized = () => {
@@ -350,6 +357,7 @@ const harness = {
       messages: JSON.parse(JSON.stringify(view.messages)) as unknown[],
       logs: JSON.parse(JSON.stringify(view.logs)) as unknown[],
       sizes: view.sizes.slice(),
+      storage: JSON.parse(JSON.stringify(view.storage)) as [string, string][][],
       appVersion: view.bridge.getAppVersion() ?? null,
     };
   },
