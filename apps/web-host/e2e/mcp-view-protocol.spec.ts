@@ -265,3 +265,142 @@ test("a view's state (its localStorage) is kept per call: it survives a reload, 
     await stateServer.close();
   }
 });
+
+/** A view that tells the agent about itself (`ui/update-model-context`), by its buttons. */
+const CONTEXT_VIEW = `<!doctype html><html><body><p id="answer">none</p>
+<button id="first" type="button">Say first</button><button id="second" type="button">Say second</button>
+<button id="image" type="button">Say an image</button><button id="nothing" type="button">Say nothing</button>
+<script type="module">
+const pending = new Map();
+let next = 1;
+const rpc = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+});
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message && message.id !== undefined && pending.has(message.id)) {
+    pending.get(message.id)(message);
+    pending.delete(message.id);
+  }
+});
+await rpc('ui/initialize', { appInfo: { name: 'context', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' });
+window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+const say = async (params) => {
+  const answer = await rpc('ui/update-model-context', params);
+  document.getElementById('answer').textContent = answer.error ? 'refused: ' + answer.error.message : 'kept';
+};
+document.getElementById('first').addEventListener('click', () => say({ content: [{ type: 'text', text: 'first: the user picked nothing' }] }));
+document.getElementById('second').addEventListener('click', () => say({ content: [{ type: 'text', text: 'second: the user picked Café A' }], structuredContent: { selected: 'cafe-a' } }));
+document.getElementById('image').addEventListener('click', () => say({ content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] }));
+document.getElementById('nothing').addEventListener('click', () => say({ content: [] }));
+</script></body></html>`;
+
+/** Every `chat.user_message` payload the runtime recorded as sent, oldest first. */
+async function sentTurns(page: Page): Promise<{ text: string; view_context?: unknown[] }[]> {
+  return page.evaluate(async () => {
+    const open = indexedDB.open('lineup-runtime');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    type Message = { type: string; payload: never };
+    const all = await new Promise<{ message?: Message; text?: string }[]>((resolve, reject) => {
+      const request = db.transaction('messages').objectStore('messages').getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    // A record holds the message, or its JSON text.
+    return all
+      .map((record) => record.message ?? (JSON.parse(record.text ?? '{}') as Message))
+      .filter((message) => message.type === 'lineup.v1.chat.user_message')
+      .map((message) => message.payload);
+  });
+}
+
+for (const [language, scheme] of [
+  ['en', 'light'],
+  ['zh', 'dark'],
+] as const)
+  test.describe(`a view's model context, in ${language === 'zh' ? 'Chinese' : 'English'}, ${scheme}`, () => {
+    test.use({ locale: language === 'zh' ? 'zh-CN' : 'en-US', colorScheme: scheme });
+
+    test("reaches the agent with the user's next turn, the latest only, once; an image is refused with why", async ({
+      page,
+    }) => {
+      const zh = language === 'zh';
+      const contextServer = await startTestMcpServer({
+        name: 'Picker',
+        tools: [
+          {
+            name: 'pick',
+            view: 'ui://picker/view.html',
+            run: () => ({ content: [{ type: 'text', text: 'three cafés' }] }),
+          },
+        ],
+        views: { 'ui://picker/view.html': CONTEXT_VIEW },
+      });
+      try {
+        await page.goto('/');
+        if (zh) await page.getByRole('button', { name: 'EN' }).click();
+        await addMcpServer(page, contextServer.url);
+        const call = await callToolFromConsole(page, 'picker.pick');
+        await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+        const callId = ((await call.textContent()) ?? '').match(/call_console_[0-9a-f-]+/)?.[0];
+        const view = viewFrame(page);
+        await view.locator('#first').click();
+        await expect(view.locator('#answer')).toHaveText('kept');
+        await view.locator('#second').click();
+        await expect(view.locator('#answer')).toHaveText('kept');
+        await view.locator('#image').click();
+        await expect(view.locator('#answer')).toContainText('refused: ');
+        await expect(view.locator('#answer')).toContainText('not "image" content');
+        if (zh) await page.getByRole('button', { name: '中文' }).click();
+        const note = page.locator('#chat-view-context');
+        await expect(note).toHaveText(
+          zh
+            ? '随你的下一条消息发送：Picker 的视图对自身的说明。'
+            : 'Sent with your next message: what the view of Picker says about itself.',
+        );
+        const box = page.getByLabel(zh ? '发给智能体的消息' : 'Message to the agent');
+        await expect(box).toHaveAttribute('aria-describedby', 'chat-view-context');
+        await page.locator('.host__composer').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `test-results/mcp-view-context-${language}-${scheme}.png` });
+        const axe = await new AxeBuilder({ page })
+          .include('.host__composer')
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .analyze();
+        expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+        await box.fill('which one is closest?');
+        await box.press('Enter');
+        await expect.poll(async () => (await sentTurns(page)).length).toBe(1);
+        // The latest context only (the second replaced the first), with the call and the agent's tool.
+        expect((await sentTurns(page))[0]).toEqual({
+          text: 'which one is closest?',
+          view_context: [
+            {
+              call_id: callId ?? expect.any(String),
+              tool: 'picker.pick',
+              text: 'second: the user picked Café A',
+              data: { selected: 'cafe-a' },
+            },
+          ],
+        });
+        await expect(note).toHaveCount(0);
+        // Sent once: the next turn carries none; a view that withdraws its context sends none either.
+        await view.locator('#first').click();
+        await expect(page.locator('#chat-view-context')).toHaveCount(1);
+        await view.locator('#nothing').click();
+        await expect(page.locator('#chat-view-context')).toHaveCount(0);
+        await box.fill('thanks');
+        await box.press('Enter');
+        await expect.poll(async () => (await sentTurns(page)).length).toBe(2);
+        expect((await sentTurns(page))[1]).toEqual({ text: 'thanks' });
+      } finally {
+        await contextServer.close();
+      }
+    });
+  });

@@ -222,6 +222,8 @@ describe('@lineup/shared public surface', () => {
       'UI_ACTION_ANSWER_STATUSES',
       'UI_USER_CLOSE_EVENT',
       'UnsupportedPayloadSchema',
+      'VIEW_CONTEXT_LIMITS',
+      'ViewContextSchema',
       'agentToolName',
       'bundleDataUrl',
       'bundleIntegrity',

@@ -33,6 +33,7 @@ import {
   LINEUP_CONNECTION_REFUSALS,
   type LineUpMessage,
   type LineUpPayloadOf,
+  type ViewContext,
 } from '@lineup/shared/protocol';
 import { checkSurfaceBundle } from '@lineup/surface-host';
 import type { HostRuntime } from '../workspace/host-runtime.ts';
@@ -317,9 +318,12 @@ export class AgentConnection {
     return record.id;
   }
 
-  /** What the user said, to the conversation shown: sent, or queued while the agent is away. */
-  sendUserMessage(text: string): Promise<AgentClientSendResult> {
-    return this.client.sendUserMessage(this.#conversationId, text);
+  /**
+   * What the user said, to the conversation shown, with what the views there said since the last turn: sent, or
+   * queued while the agent is away.
+   */
+  sendUserMessage(text: string, viewContext: readonly ViewContext[] = []): Promise<AgentClientSendResult> {
+    return this.client.sendUserMessage(this.#conversationId, text, { viewContext });
   }
 
   #notifyConversation(): void {

@@ -91,7 +91,10 @@ const SUMMARIES: { readonly [T in LineUpMessageType]: (payload: LineUpPayloadOf<
     payload.outcome === 'error'
       ? `${payload.call_id} error ${payload.error?.code ?? ''}`.trimEnd()
       : `${payload.call_id} completed ${json(payload.result)}`,
-  'lineup.v1.chat.user_message': (payload) => json(payload.text),
+  'lineup.v1.chat.user_message': (payload) =>
+    payload.view_context === undefined
+      ? json(payload.text)
+      : `${json(payload.text)} view_context=${json(payload.view_context)}`,
   'lineup.v1.chat.agent_message': (payload) => json(payload.text),
   'lineup.v1.unsupported': (payload) =>
     `${payload.message_id} ${payload.message_type ?? ''} ${payload.reason}`.replace('  ', ' '),

@@ -1,12 +1,20 @@
 /**
  * The composer's message box: what the user says to the agent. An MCP view may propose a message (drafts.ts); it
- * waits in the box, saying who proposed it, until the user sends or changes it.
+ * waits in the box, saying who proposed it, until the user sends or changes it. What views told the agent about
+ * themselves (`ui/update-model-context`) goes with the next message: the box says whose.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useText } from '../i18n/LanguageProvider.tsx';
 import { onDraft } from './drafts.ts';
 
-export function ChatForm({ onSend }: { readonly onSend: (text: string) => Promise<void> }) {
+export function ChatForm({
+  onSend,
+  viewsSaying = [],
+}: {
+  readonly onSend: (text: string) => Promise<void>;
+  /** The servers whose views told the agent something that goes with the next message (view-context.ts). */
+  readonly viewsSaying?: readonly string[];
+}) {
   const label = useText();
   const [text, setText] = useState('');
   /** Who proposed what the box holds (an MCP view's `ui/message`), until the user sends or changes it. */
@@ -45,7 +53,11 @@ export function ChatForm({ onSend }: { readonly onSend: (text: string) => Promis
           value={text}
           autoComplete="off"
           maxLength={16_384}
-          aria-describedby={proposedBy === null ? undefined : 'chat-proposed'}
+          aria-describedby={
+            [proposedBy === null ? '' : 'chat-proposed', viewsSaying.length === 0 ? '' : 'chat-view-context']
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
           onChange={(event) => {
             setText(event.target.value);
             if (event.target.value === '') setProposedBy(null);
@@ -55,6 +67,11 @@ export function ChatForm({ onSend }: { readonly onSend: (text: string) => Promis
           {label.send}
         </button>
       </div>
+      {viewsSaying.length > 0 && (
+        <p id="chat-view-context" className="host__chat-proposed">
+          {label.viewContext(viewsSaying)}
+        </p>
+      )}
       {proposedBy !== null && (
         <p id="chat-proposed" className="host__chat-proposed" role="status">
           {label.proposedBy(proposedBy)}

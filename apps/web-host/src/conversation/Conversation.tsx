@@ -188,16 +188,31 @@ export function Conversation() {
       refused('The runtime is not ready yet.');
       return;
     }
+    // What the views said since the last turn goes with it, once; a turn that was not sent gives it back.
+    const conversation = connection.conversationId;
+    const taken = mcpViews?.contexts.take(conversation) ?? [];
     try {
-      const result = await connection.sendUserMessage(message);
+      const result = await connection.sendUserMessage(
+        message,
+        taken.map((item) => item.context),
+      );
       live({ direction: 'out', message: result.message, pending: result.delivery === 'queued' });
       // The agent may answer with a tool whose view then shows at once.
       mcpViews?.prepareLikely();
     } catch (error) {
+      mcpViews?.contexts.giveBack(conversation, taken);
       refused(`Not sent: ${error instanceof Error ? error.message : 'unknown error'}`);
       throw error;
     }
   };
+
+  // Whose views told the agent something that waits for the next message (the composer says so).
+  const [, setContextsChanged] = useState(0);
+  useEffect(() => mcpViews?.contexts.onChange(() => setContextsChanged((value) => value + 1)), [mcpViews]);
+  const viewsSaying =
+    mcpViews === null || conversationId === null
+      ? []
+      : [...new Set(mcpViews.contexts.waiting(conversationId).map((item) => item.server))];
 
   const states = loaded?.model === model ? loaded.states : null;
   /** DSL 1.1 invoke buttons of the agent's interfaces go to the runtime's action ledger (runner). */
@@ -274,7 +289,7 @@ export function Conversation() {
           ))}
       </ol>
       <div className="host__composer">
-        <ChatForm onSend={sendUserMessage} />
+        <ChatForm onSend={sendUserMessage} viewsSaying={viewsSaying} />
         <ExampleButtons
           agentSends={connection?.agent !== null}
           sendAsAgent={sendAsAgent}

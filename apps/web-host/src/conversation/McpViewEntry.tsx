@@ -96,8 +96,13 @@ export function McpViewEntry({
   entryRef.current = entry;
   const languageRef = useRef(language);
   languageRef.current = language;
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  /** The user closes the view (or it asked to be closed): what it told the agent and was not sent goes with it. */
+  const closeByUser = () => {
+    if (runtime.status === 'ready') runtime.mcpViews.contexts.forget(entry.conversationId, entry.callId);
+    onClose();
+  };
+  const closeRef = useRef(closeByUser);
+  closeRef.current = closeByUser;
   const saveRef = useRef(onStateChange);
   saveRef.current = onStateChange;
   const storageKey = `${entry.conversationId}\n${entry.callId}`;
@@ -198,6 +203,12 @@ export function McpViewEntry({
         close: () => {
           if (active) closeRef.current();
         },
+        // What it tells the agent about itself: waits for the user's next turn (at most one context per view).
+        updateContext: (update) =>
+          mcpViews.contexts.update(
+            { conversationId: entry.conversationId, callId: entry.callId, tool: entry.tool, server },
+            update,
+          ),
         // The view's state: kept for this call, given back when the view is shown again (also after a reload).
         saveStorage: (entries) => {
           rememberStorage(storageKey, entries);
@@ -290,7 +301,7 @@ export function McpViewEntry({
     <div className="host__surface host__mcp-view">
       <div className="host__surface-bar">
         <span>{text.mcpView.title(entry.label, entry.serverTool)}</span>
-        <button type="button" aria-label={text.mcpView.close(entry.label)} onClick={onClose}>
+        <button type="button" aria-label={text.mcpView.close(entry.label)} onClick={closeByUser}>
           {text.workspace.close}
         </button>
       </div>

@@ -39,6 +39,7 @@ import {
   onHostThemeChange,
   themeContext,
 } from './mcp-host-context.ts';
+import { type ModelContextUpdate, ViewContexts } from './view-context.ts';
 import { type ViewDownload, viewDownload } from './view-download.ts';
 import { ViewLog } from './view-log.ts';
 
@@ -90,6 +91,8 @@ export interface McpViewBinding {
   close(): void;
   /** The whole of the view's `localStorage` after it changed it: kept for its call (view state). */
   saveStorage?(entries: McpViewStorage): void;
+  /** The view's `ui/update-model-context`: kept for the user's next turn; throws why one is not. */
+  updateContext?(update: ModelContextUpdate): void;
 }
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
@@ -293,6 +296,14 @@ export class McpViewSession {
       return { contents: [{ uri, mimeType: MCP_APP_VIEW_MIME_TYPE, text: new TextDecoder().decode(data) }] };
     };
     bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+    // What the view tells the agent about itself waits for the user's next turn (view-context.ts).
+    bridge.onupdatemodelcontext = async (params) => {
+      const binding = await this.#bound();
+      if (binding.updateContext === undefined)
+        throw new Error('This view cannot tell the agent anything here.');
+      binding.updateContext(params as ModelContextUpdate);
+      return {};
+    };
     // What the view logs goes to the agent console's view log (bounded), never to the agent.
     bridge.onloggingmessage = (params) =>
       context.log?.add({ server: source.manifest.name, tool: source.serverTool }, params);
@@ -389,6 +400,8 @@ export class PreparedMcpViews {
   readonly #host: PreparedViewsHost;
   /** What the views log, prepared or shown (the agent console shows it). */
   readonly log = new ViewLog();
+  /** What the views shown tell the agent about themselves, until the user's next turn takes it. */
+  readonly contexts = new ViewContexts();
   /** Oldest first. */
   readonly #prepared = new Map<string, PreparedView>();
   /** Each enabled MCP server's manifest integrity as last seen: a new one or a changed one gets a view prepared. */

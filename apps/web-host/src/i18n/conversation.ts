@@ -19,6 +19,8 @@ const en = {
   },
   messageLabel: 'Message to the agent',
   proposedBy: (who: string) => `Proposed by ${who}: nothing is sent until you press Send.`,
+  viewContext: (servers: readonly string[]) =>
+    `Sent with your next message: what the ${servers.length === 1 ? 'view' : 'views'} of ${servers.join(', ')} ${servers.length === 1 ? 'says' : 'say'} about ${servers.length === 1 ? 'itself' : 'themselves'}.`,
   mcpView: {
     title: (server: string, tool: string) => `${server} · ${tool}`,
     close: (server: string) => `Close the view of ${server}`,
@@ -67,6 +69,8 @@ const zh: ConversationText = {
   },
   messageLabel: '发给智能体的消息',
   proposedBy: (who: string) => `由 ${who} 提议：在你按下“发送”之前不会发送任何内容。`,
+  viewContext: (servers: readonly string[]) =>
+    `随你的下一条消息发送：${servers.join('、')} 的视图对自身的说明。`,
   mcpView: {
     title: (server: string, tool: string) => `${server} · ${tool}`,
     close: (server: string) => `关闭 ${server} 的视图`,

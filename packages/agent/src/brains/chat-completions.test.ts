@@ -12,6 +12,7 @@ import { restartableHost } from '../../test/hosts.js';
 import type { SqlDatabase } from '../store/sql.js';
 import { chatCompletionsBrain } from './chat-completions.js';
 import type { ChatCompletion, ChatMessage, ChatModel } from './llm/chat.js';
+import { VIEW_CONTEXT_HEADING } from './llm/user-turn.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../shared/fixtures/${name}`, import.meta.url), 'utf8'));
@@ -176,6 +177,53 @@ describe.each(BACKENDS)('the chat-completions brain on $name', (backend) => {
       ['user', 'hi'],
       ['assistant', 'Hello! How can I help?'],
       ['user', 'write a haiku about focus'],
+    ]);
+    await device.close();
+  });
+
+  it("a turn's view_context reaches the model after the user's words, marked as the views', also in the history rebuilt after a restart", async () => {
+    const db: SqlDatabase = await backend.openFolder();
+    const { model, seen } = scriptedModel([
+      () => text('Café A is closest.'),
+      () => text('It is open until 22:00.'),
+    ]);
+    const agent = await restartableHost(db, chatCompletionsBrain({ model }));
+    cleanups.push(() => agent.close());
+    const token = await agent.store.issueDeviceToken('device-views');
+    let device = await connectDevice(agent.host.url, { token });
+    device.send(inventoryEnvelope('conv-views', 'r1'));
+    const viewContext = [
+      { call_id: 'call_map', tool: 'map.show_map', text: 'Three cafés near Pont Neuf.', data: { zoom: 16 } },
+      { call_id: 'call_list', tool: 'places.list', data: { selected: 'cafe-a' } },
+    ];
+    device.send(
+      clientEnvelope('conv-views', 'lineup.v1.chat.user_message', {
+        text: 'which is closest to the river?',
+        view_context: viewContext,
+      }),
+    );
+    await device.next((frame) => frame.type === 'lineup.v1.chat.agent_message');
+    const expected = [
+      'which is closest to the river?',
+      '',
+      VIEW_CONTEXT_HEADING,
+      '- map.show_map (call call_map): Three cafés near Pont Neuf. data: {"zoom":16}',
+      '- places.list (call call_list): data: {"selected":"cafe-a"}',
+    ].join('\n');
+    expect(seen[0]?.at(-1)).toEqual({ role: 'user', content: expected });
+    await device.close();
+    await agent.restart();
+    device = await connectDevice(agent.host.url, { token });
+    device.send(inventoryEnvelope('conv-views', 'r1'));
+    device.send(clientEnvelope('conv-views', 'lineup.v1.chat.user_message', { text: 'is it open?' }));
+    await device.next(
+      (frame) => frame.type === 'lineup.v1.chat.agent_message' && text_(frame).startsWith('It is open'),
+    );
+    // Rebuilt from the log: the earlier turn as the model first read it; the new one has no views' context.
+    const history = (seen[1] ?? []).filter((message) => message.role === 'user');
+    expect(history.map((message) => ('content' in message ? message.content : null))).toEqual([
+      expected,
+      'is it open?',
     ]);
     await device.close();
   });

@@ -341,6 +341,26 @@ describe('outgoing', () => {
     expect(frames).toHaveLength(2);
   });
 
+  it("sends the views' latest context with the user's turn, and refuses one the protocol does not allow", async () => {
+    const { client, frames } = setup;
+    await vi.waitFor(() => expect(frames).toHaveLength(1));
+    const viewContext = [
+      { call_id: 'call_map', tool: 'map.show_map', text: 'Paris, zoom 11', data: { zoom: 11 } },
+    ];
+    await client.sendUserMessage(CONVERSATION, 'where is this?', { viewContext });
+    await client.sendUserMessage(CONVERSATION, 'and now?', { viewContext: [] });
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames[1]?.payload).toEqual({ text: 'where is this?', view_context: viewContext });
+    // No view said anything since: the turn carries no view_context at all.
+    expect(frames[2]?.payload).toEqual({ text: 'and now?' });
+    const refused = client.sendUserMessage(CONVERSATION, 'hi', {
+      viewContext: [{ call_id: 'call_map', tool: 'map.show_map' }],
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'invalid_message' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(frames).toHaveLength(3);
+  });
+
   it('refuses a client id that cannot be an envelope sender', () => {
     const { transport } = createInProcessTransport();
     expect(

@@ -31,7 +31,7 @@
  * they are sent: while the agent is away they wait, and go out in order, with their ids, at the next session
  * start — nothing the user said is lost.
  */
-import type { LineUpPayloadOf, UIActionPayload } from '@lineup/shared/protocol';
+import type { LineUpPayloadOf, UIActionPayload, ViewContext } from '@lineup/shared/protocol';
 import type { OutboxMessage } from '../outbox/delivery.js';
 import {
   AGENT_CLIENT_LIMITS,
@@ -151,13 +151,20 @@ export class AgentClient {
   /**
    * Sends what the user said. Throws `AgentClientError` `invalid_message` for text the protocol refuses; while
    * the agent is away, `not_connected` — or, with a journal, the message is queued and goes out at the next
-   * session start (`delivery: 'queued'`).
+   * session start (`delivery: 'queued'`). `options.viewContext`: the latest context of each MCP App view that set
+   * one since the user's last turn (`ViewContext` of `@lineup/shared/protocol`, at most 8, one per call), sent with
+   * this turn as its `view_context`; refused like the text when it is not one.
    */
-  async sendUserMessage(conversationId: string, text: string): Promise<AgentClientSendResult> {
+  async sendUserMessage(
+    conversationId: string,
+    text: string,
+    options: { readonly viewContext?: readonly ViewContext[] } = {},
+  ): Promise<AgentClientSendResult> {
+    const viewContext = options.viewContext ?? [];
     const message = this.#outgoing.build(
       conversationId,
       'lineup.v1.chat.user_message',
-      { text },
+      viewContext.length === 0 ? { text } : { text, view_context: [...viewContext] },
       this.#outgoing.newId(),
     );
     await this.openConversation(conversationId);

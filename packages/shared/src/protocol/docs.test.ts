@@ -65,6 +65,7 @@ import {
   type LineUpMessageType,
 } from './envelope-schemas.js';
 import { MCP_SERVER_LIMITS, parseMcpServerManifest } from './mcp/server.js';
+import { VIEW_CONTEXT_LIMITS } from './messages/chat.js';
 import { LINEUP_WIRE_LIMITS } from './messages/limits.js';
 import { TOOL_ERROR_CODES } from './messages/tool.js';
 import { parseAgentToolDescriptor, toAgentToolInventoryEntry } from './tools/descriptor.js';
@@ -616,6 +617,7 @@ describe('docs/protocol.md: the limits tables', () => {
     UI_PROTOCOL_LIMITS,
     UI_ACTION_PROTOCOL_LIMITS,
     UI_STREAM_LIMITS,
+    VIEW_CONTEXT_LIMITS,
   };
   /** Limit objects the tables may quote from without listing all of them. */
   const PARTIAL: Readonly<Record<string, Readonly<Record<string, number>>>> = { UI_LIMITS, UI_SCHEMA_LIMITS };

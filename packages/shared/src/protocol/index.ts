@@ -115,6 +115,9 @@ export {
   ChatAgentMessagePayloadSchema,
   type ChatUserMessagePayload,
   ChatUserMessagePayloadSchema,
+  VIEW_CONTEXT_LIMITS,
+  type ViewContext,
+  ViewContextSchema,
 } from './messages/chat.js';
 // Shared fields
 export {

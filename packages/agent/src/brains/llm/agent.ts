@@ -45,6 +45,7 @@ import { StreamRefusal } from '../../store/streams.js';
 import { envelopeSender, lineUpIdFrom, RecentIds } from '../envelopes.js';
 import type { ChatMessage, ChatModel, ChatToolCall } from './chat.js';
 import { buildToolTable, functionNameOf } from './tools.js';
+import { userTurnContent } from './user-turn.js';
 
 export interface LLMAgentOptions {
   readonly model: ChatModel;
@@ -418,7 +419,7 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
       };
     },
     'lineup.v1.chat.user_message': (message) =>
-      enqueueTurn(message.conversation_id, { role: 'user', content: message.payload.text }, true),
+      enqueueTurn(message.conversation_id, { role: 'user', content: userTurnContent(message.payload) }, true),
     'lineup.v1.ui.action': uiAction,
     'lineup.v1.tool.result': toolResult,
     'lineup.v1.unsupported': (message) => {
@@ -475,7 +476,10 @@ export function createLLMAgent(options: LLMAgentOptions): LLMAgent {
           };
           break;
         case 'lineup.v1.chat.user_message':
-          conversation.history.push({ role: 'user', content: String(payload.text) });
+          conversation.history.push({
+            role: 'user',
+            content: userTurnContent(payload as Parameters<typeof userTurnContent>[0]),
+          });
           unanswered.set(conversationId, true);
           break;
         case 'lineup.v1.ui.action':

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LineUpProtocolError } from '../../errors/errors.js';
 import { parseEnvelope } from '../envelope.js';
+import { VIEW_CONTEXT_LIMITS } from './chat.js';
 import { LINEUP_WIRE_LIMITS } from './limits.js';
 
 const envelope = (
@@ -58,5 +59,80 @@ describe('lineup.v1.chat.*', () => {
   it('travels one way only', () => {
     expect(issueOf(envelope('user_message', { text: 'hi' }, 'agent'), 'agent_to_client')).not.toBe('valid');
     expect(issueOf(envelope('agent_message', { text: 'hi' }, 'client'), 'client_to_agent')).not.toBe('valid');
+  });
+
+  describe("a user turn's view_context", () => {
+    /** One view's context (an `undefined` field left out, as JSON leaves it). */
+    const view = (overrides: Record<string, unknown> = {}) =>
+      JSON.parse(
+        JSON.stringify({
+          call_id: 'call_01',
+          tool: 'map.show_map',
+          text: 'The map shows Paris at zoom 11.',
+          data: { center: [2.35, 48.85], zoom: 11 },
+          ...overrides,
+        }),
+      );
+    const turn = (view_context: unknown) => envelope('user_message', { text: 'where am I?', view_context });
+
+    it('carries the latest context of up to 8 views, each with text, data or both', () => {
+      const contexts = [
+        view(),
+        view({ call_id: 'call_02', text: undefined }),
+        view({ call_id: 'call_03', data: undefined, text: 'x'.repeat(VIEW_CONTEXT_LIMITS.maxTextLength) }),
+      ];
+      const parsed = parseEnvelope(turn(contexts), { direction: 'client_to_agent' });
+      expect(parsed.kind === 'message' && parsed.message.payload).toEqual({
+        text: 'where am I?',
+        view_context: contexts,
+      });
+      const eight = Array.from({ length: VIEW_CONTEXT_LIMITS.maxViews }, (_, index) =>
+        view({ call_id: `call_${index}` }),
+      );
+      expect(issueOf(turn(eight), 'client_to_agent')).toBe('valid');
+    });
+
+    it.each([
+      ['no view', [], 'payload.view_context too_few'],
+      [
+        'neither text nor data',
+        [view({ text: undefined, data: undefined })],
+        'payload.view_context[0] invalid_value',
+      ],
+      ['a call twice', [view(), view()], 'payload.view_context[1].call_id duplicate_id'],
+      [
+        'too many views',
+        Array.from({ length: VIEW_CONTEXT_LIMITS.maxViews + 1 }, (_, index) =>
+          view({ call_id: `call_${index}` }),
+        ),
+        'payload.view_context too_many',
+      ],
+      [
+        'text too long',
+        [view({ text: 'x'.repeat(VIEW_CONTEXT_LIMITS.maxTextLength + 1) })],
+        'payload.view_context[0].text string_too_long',
+      ],
+      [
+        'data too large',
+        [view({ data: { blob: 'x'.repeat(VIEW_CONTEXT_LIMITS.maxDataBytes) } })],
+        'payload.view_context[0].data too_large',
+      ],
+      ['data that is not an object', [view({ data: [1, 2] })], 'payload.view_context[0].data invalid_type'],
+      ['a control character', [view({ text: 'hi\u0007' })], 'payload.view_context[0].text invalid_value'],
+      ['an extra field', [view({ image: 'data:' })], 'payload.view_context[0] unknown_property'],
+      [
+        'a tool name that is none',
+        [view({ tool: 'Not a tool' })],
+        'payload.view_context[0].tool invalid_value',
+      ],
+    ])('refuses %s', (_name, contexts, expected) => {
+      expect(issueOf(turn(contexts), 'client_to_agent')).toBe(expected);
+    });
+
+    it("is the user's turn's only: an agent's message never carries it", () => {
+      expect(
+        issueOf(envelope('agent_message', { text: 'hi', view_context: [view()] }), 'agent_to_client'),
+      ).toBe('payload unknown_property');
+    });
   });
 });
