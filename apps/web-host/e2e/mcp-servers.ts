@@ -147,11 +147,16 @@ export async function callToolFromConsole(
     if ((await field.evaluate((element) => element.tagName)) === 'SELECT') await field.selectOption(value);
     else await field.fill(value);
   }
+  // The console lists the newest call first: the call made here is the first once one more is listed.
+  const calls = region.getByRole('listitem', {
+    name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`),
+  });
+  const before = await calls.count();
   await region.getByRole('button', { name: 'Call tool' }).click();
   if (consent !== 'none') await answerToolQuestion(page, consent);
-  const call = region
-    .getByRole('listitem', { name: new RegExp(`^${tool.replace(/\./g, '\\.')} call_console_`) })
-    .last();
+  await expect(calls).toHaveCount(before + 1);
+  const callId = await calls.first().getAttribute('aria-label');
+  const call = region.getByRole('listitem', { name: callId ?? '', exact: true });
   await expect(call).toBeVisible();
   return call;
 }

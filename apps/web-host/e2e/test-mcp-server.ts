@@ -25,6 +25,10 @@ export interface TestMcpServer {
   readonly url: string;
   /** The names of the tools called, in order (counted when the call reached the server). */
   readonly calls: string[];
+  /** The `Authorization` header of each request but preflights (`null`: none), in order. */
+  readonly authorizations: (string | null)[];
+  /** The bearer token requests must carry from now on (`undefined`: none needed). */
+  setToken(token: string | undefined): void;
   /** Lists other tools from now on (a server that changes a tool after the user trusted it). */
   setTools(tools: readonly TestTool[]): void;
   close(): Promise<void>;
@@ -38,8 +42,12 @@ export async function startTestMcpServer(spec: {
   readonly views?: Readonly<Record<string, string>>;
   /** A view's resource `_meta` (what it declares: `ui.csp`, `ui.permissions`), by its URI. */
   readonly viewMeta?: Readonly<Record<string, Record<string, unknown>>>;
+  /** A bearer token every request must carry; without it or with another, the server answers 401. */
+  readonly token?: string;
 }): Promise<TestMcpServer> {
   const calls: string[] = [];
+  const authorizations: (string | null)[] = [];
+  let token = spec.token;
   let tools = spec.tools;
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: spec.name, version: '1.0.0' });
@@ -77,13 +85,25 @@ export async function startTestMcpServer(spec: {
   });
   const cors = {
     'access-control-allow-origin': '*',
-    'access-control-allow-headers': '*',
+    'access-control-allow-headers': '*, authorization',
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+    'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
   };
   const http = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (request.method === 'OPTIONS') {
       response.writeHead(204, cors).end();
+      return;
+    }
+    const authorization = request.headers.authorization ?? null;
+    authorizations.push(authorization);
+    if (token !== undefined && authorization !== `Bearer ${token}`) {
+      response
+        .writeHead(401, {
+          ...cors,
+          'content-type': 'application/json',
+          'www-authenticate': 'Bearer error="invalid_token"',
+        })
+        .end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -117,6 +137,10 @@ export async function startTestMcpServer(spec: {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
+    authorizations,
+    setToken(next) {
+      token = next;
+    },
     setTools(next) {
       tools = next;
     },

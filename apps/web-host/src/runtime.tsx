@@ -44,6 +44,7 @@ import {
 import { AppCenter } from './app-center/app-center.ts';
 import { BUNDLED_APPS, installCatalogueAtFirstStart } from './app-center/catalogue.ts';
 import { configuredDevBundle, DevLink } from './app-center/dev-link.ts';
+import { ServerCredentials } from './app-center/server-credentials.ts';
 import { ConsentQueue } from './capabilities/consent.ts';
 import { WEB_DSL_CAPABILITIES } from './capabilities/dsl-capabilities.ts';
 import { ActionReceipts } from './capabilities/receipts.ts';
@@ -169,6 +170,7 @@ interface SessionReports {
 /** What a session has started so far, each let go once. */
 interface SessionParts {
   db?: RuntimeDatabase;
+  credentials?: ServerCredentials;
   mcpCaller?: ReturnType<typeof createMcpToolCaller>;
   host?: HostRuntime;
   appCenter?: AppCenter;
@@ -202,11 +204,13 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
       capabilities,
       mcpCaller,
       agentLink,
+      credentials,
     } = parts;
     for (const key of Object.keys(parts)) delete parts[key as keyof SessionParts];
     agentLink?.();
     devLink?.stop();
     db?.close();
+    credentials?.close();
     // Calls in flight to MCP servers end with the page: the next start's recover() says outcome_unknown.
     host?.runtime.abortMcpCalls();
     void mcpCaller?.close();
@@ -249,8 +253,14 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
     await registry.declareCapabilities(WEB_CAPABILITIES);
     // MCP servers: one connector (the official SDK's client, loaded with the first server) for reading servers
     // and for calling their tools; a view is kept only if a contained frame can run it.
+    // Their access tokens, kept in this browser, go with the requests to their own URL only.
+    const credentials = new ServerCredentials();
+    parts.credentials = credentials;
+    await credentials.load();
+    if (ending) return closeParts();
     const connect = createMcpConnector({
       clientInfo: { name: 'LineUp Web Reference Host', version: '0.0.0' },
+      auth: credentials.auth,
     });
     const mcpCaller = createMcpToolCaller({ connect });
     parts.mcpCaller = mcpCaller;
@@ -272,7 +282,7 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
       catalogue: BUNDLED_APPS,
       baseUri: document.baseURI,
       startupProblems,
-      mcp: { connect, checkView: (html) => void mcpViewBundle(html) },
+      mcp: { connect, checkView: (html) => void mcpViewBundle(html), credentials },
     });
     parts.appCenter = appCenter;
     // In the language the conversation sets (Conversation.tsx) before any is prepared.

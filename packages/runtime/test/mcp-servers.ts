@@ -41,6 +41,8 @@ export interface SdkServer {
   change(spec: { tools?: readonly SdkTool[]; resources?: readonly SdkResource[] }): void;
   /** Makes every request fail from now on, as an unreachable server. */
   down(value: boolean): void;
+  /** The `Authorization` header of each request (`null` when it had none), in order. */
+  readonly authorizations: (string | null)[];
 }
 
 export function sdkServer(spec: {
@@ -49,12 +51,15 @@ export function sdkServer(spec: {
   readonly tools: readonly SdkTool[];
   readonly resources?: readonly SdkResource[];
   readonly url?: string;
+  /** A bearer token every request must carry; without it or with another, the server answers 401. */
+  readonly token?: string;
 }): SdkServer {
   let tools = spec.tools;
   let resources = spec.resources ?? [];
   let isDown = false;
   const methods: string[] = [];
   const calls: string[] = [];
+  const authorizations: (string | null)[] = [];
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: spec.name ?? 'Test Server', version: spec.version ?? '1.0.0' });
     for (const tool of tools)
@@ -94,6 +99,12 @@ export function sdkServer(spec: {
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
     if (isDown) throw new TypeError('fetch failed: connection refused');
     const request = new Request(input, init);
+    authorizations.push(request.headers.get('authorization'));
+    if (spec.token !== undefined && request.headers.get('authorization') !== `Bearer ${spec.token}`)
+      return new Response(JSON.stringify({ error: 'invalid_token' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' },
+      });
     if (request.method === 'POST') {
       const body = (await request.clone().json()) as { method?: string } | { method?: string }[];
       for (const message of Array.isArray(body) ? body : [body])
@@ -107,6 +118,7 @@ export function sdkServer(spec: {
     fetch: fetchImpl,
     methods,
     calls,
+    authorizations,
     change(next) {
       if (next.tools !== undefined) tools = next.tools;
       if (next.resources !== undefined) resources = next.resources;

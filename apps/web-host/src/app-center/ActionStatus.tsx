@@ -63,6 +63,8 @@ function resultText(text: HostText, action: AppAction, result: AppCenterResult):
       return words.disabled(result.name);
     case 'uninstalled':
       return words.uninstalled(result.name);
+    case 'token_forgotten':
+      return words.tokenForgotten(result.name);
   }
 }
 

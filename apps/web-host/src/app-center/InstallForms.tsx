@@ -103,9 +103,13 @@ export function McpInstallForm({
   const id = useId();
   const [address, setAddress] = useState('');
   const [scope, setScope] = useState('');
+  const [token, setToken] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void center.installMcpServer(address, scope);
+    // The token field empties at once: it is in the credentials store (or refused), never left on screen.
+    const given = token;
+    setToken('');
+    void center.installMcpServer(address, scope, given);
   };
   return (
     <section className="host__app-install-form" aria-labelledby={`${id}-title`}>
@@ -145,6 +149,21 @@ export function McpInstallForm({
         </div>
         <p id={`${id}-scope-hint`} className="host__app-hint">
           {text.apps.mcp.scopeHint}
+        </p>
+        <label htmlFor={`${id}-token`}>{text.apps.mcp.tokenLabel}</label>
+        <div className="host__app-install-row">
+          <input
+            id={`${id}-token`}
+            type="password"
+            spellCheck={false}
+            autoComplete="off"
+            value={token}
+            aria-describedby={`${id}-token-hint`}
+            onChange={(event) => setToken(event.target.value)}
+          />
+        </div>
+        <p id={`${id}-token-hint`} className="host__app-hint">
+          {text.apps.mcp.tokenHint}
         </p>
         <ActionStatus state={state} />
       </form>

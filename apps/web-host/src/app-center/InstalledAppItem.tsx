@@ -61,6 +61,19 @@ export function InstalledAppItem({
           </span>
         </p>
       )}
+      {record.kind === 'mcp_server' && center.hasToken(record.id) && (
+        <p className="host__app-server">
+          {text.apps.mcp.tokenKept}{' '}
+          <button
+            type="button"
+            disabled={running}
+            aria-label={text.apps.named(text.apps.mcp.forgetToken, name)}
+            onClick={() => void center.forgetToken(record.id)}
+          >
+            {text.apps.mcp.forgetToken}
+          </button>
+        </p>
+      )}
       <div className="host__app-integrity">
         {manifest.integrity === undefined ? (
           text.apps.unverified

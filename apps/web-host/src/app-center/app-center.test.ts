@@ -527,6 +527,63 @@ describe('MCP servers', () => {
     },
   );
 
+  it('an access token: refused when it cannot be one, kept only once the server was added with it, forgotten on sign-out and uninstall', async () => {
+    const db = await openRuntimeDatabase(`app-center-mcp-${databases++}`);
+    const tokens = new Map<string, string>();
+    const credentials = {
+      has: (url: string) => tokens.has(url),
+      token: (url: string) => tokens.get(url),
+      set: async (url: string, token: string) => void tokens.set(url, token),
+      remove: async (url: string) => void tokens.delete(url),
+    };
+    const open = server({ view: VIEW });
+    // The server answers only with the token "right": as the SDK's 401 surfaces, an UnauthorizedError.
+    const connect: McpConnector = async (url, options) => {
+      if (tokens.get(url) !== 'right')
+        throw Object.assign(new Error('Unauthorized'), { name: 'UnauthorizedError' });
+      return open(url, options);
+    };
+    const center = new AppCenter({
+      db,
+      registry: new AppRegistry(db),
+      host: fakeHost(),
+      catalogue: [],
+      baseUri: BASE_URI,
+      mcp: { connect, checkView: () => {}, credentials },
+    });
+    await center.refresh();
+    await center.installMcpServer(SERVER_URL, '', 'has spaces');
+    expect(center.snapshot.mcp).toMatchObject({ status: 'failed', problem: { kind: 'bad_token' } });
+    await center.installMcpServer(SERVER_URL);
+    expect(center.snapshot.mcp).toMatchObject({
+      status: 'failed',
+      problem: { kind: 'mcp', code: 'unauthorized' },
+    });
+    await center.installMcpServer(SERVER_URL, '', 'wrong');
+    expect(center.snapshot.mcp).toMatchObject({
+      status: 'failed',
+      problem: { kind: 'mcp', code: 'unauthorized' },
+    });
+    expect(tokens.size).toBe(0);
+    await center.installMcpServer(SERVER_URL, '', ' right ');
+    expect(center.snapshot.mcp).toMatchObject({ status: 'done', result: { kind: 'installed' } });
+    expect(tokens.get(SERVER_URL)).toBe('right');
+    expect(center.hasToken('mcp.clock')).toBe(true);
+    // A wrong token given again leaves the one that works.
+    await center.installMcpServer(SERVER_URL, '', 'wrong');
+    expect(tokens.get(SERVER_URL)).toBe('right');
+    await center.forgetToken('mcp.clock');
+    expect(center.snapshot.actions.get('mcp.clock')).toMatchObject({
+      status: 'done',
+      result: { kind: 'token_forgotten', name: 'Clock' },
+    });
+    expect(center.hasToken('mcp.clock')).toBe(false);
+    await center.installMcpServer(SERVER_URL, '', 'right');
+    expect(center.hasToken('mcp.clock')).toBe(true);
+    await center.uninstall('mcp.clock');
+    expect(tokens.size).toBe(0);
+  });
+
   it('says so when the host was started without a way to reach MCP servers', async () => {
     const { center } = await setUp();
     await center.installMcpServer(SERVER_URL);

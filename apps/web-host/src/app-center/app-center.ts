@@ -27,6 +27,7 @@ import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
 import { type GrantQuestion, grantQuestion, PAGE_PART, stillAsked } from './grant-question.ts';
 import { readInstalledApp } from './installed-apps.ts';
 import { type AppCenterProblem, problemOf } from './problems.ts';
+import { type ServerCredentials, tokenProblem } from './server-credentials.ts';
 import type {
   ActionState,
   AppAction,
@@ -50,6 +51,8 @@ export interface McpInstallOptions {
   readonly checkView: (html: string, uri: string) => void;
   /** The bound of one kept view in bytes (default `MCP_SERVER_LIMITS.defaultMaxViewBytes`). */
   readonly maxViewBytes?: number;
+  /** Where servers' access tokens are kept (the connector reads them from there); without it none can be given. */
+  readonly credentials?: Pick<ServerCredentials, 'has' | 'token' | 'set' | 'remove'>;
 }
 
 export interface AppCenterOptions {
@@ -256,16 +259,38 @@ export class AppCenter {
    * they name, checked; under `appScope` when given, else one from its name. A server that cannot be read is
    * refused with why (`McpServerError`), and nothing is kept.
    */
-  installMcpServer(url: string, appScope?: string): Promise<void> {
+  installMcpServer(url: string, appScope?: string, token?: string): Promise<void> {
     return this.#run({ form: 'mcp' }, 'install', async () => {
       const mcp = this.#mcp;
       if (mcp === undefined) throw new RefusedAction({ kind: 'mcp_unavailable' });
       const scope = appScope?.trim();
+      const address = url.trim();
+      const given = token?.trim() ?? '';
+      const { credentials } = mcp;
+      if (given !== '') {
+        const problem = tokenProblem(given);
+        if (problem !== undefined || credentials === undefined)
+          throw new RefusedAction({ kind: 'bad_token', reason: problem ?? 'This host keeps no tokens.' });
+      }
+      // A token given now is used to read the server, and kept only if it was added: otherwise the one it had (if
+      // any) is back.
+      const earlierToken = credentials?.token(address);
+      if (given !== '') await credentials?.set(address, given);
       const earlier = await this.#registry.list();
-      const { outcome, manifest } = await installMcpServer(this.#registry, url.trim(), {
-        ...mcp,
-        ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
-      });
+      let read: Awaited<ReturnType<typeof installMcpServer>>;
+      try {
+        read = await installMcpServer(this.#registry, address, {
+          ...mcp,
+          ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
+        });
+      } catch (error) {
+        if (given !== '')
+          await (earlierToken === undefined
+            ? credentials?.remove(address)
+            : credentials?.set(address, earlierToken));
+        throw error;
+      }
+      const { outcome, manifest } = read;
       const { name, version } = manifest;
       if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
       const before = earlier.find((record) => record.id === manifest.id);
@@ -399,9 +424,40 @@ export class AppCenter {
   uninstall(appId: string): Promise<void> {
     return this.#run({ app: appId }, 'uninstall', async () => {
       const name = this.#name(appId);
+      const server = this.#serverUrl(appId);
       await this.#registry.uninstall(appId);
+      // An uninstalled server's token goes with it (unless another installed server has the same URL).
+      if (
+        server !== undefined &&
+        !this.#snapshot.apps.some(
+          (app) => app.record.id !== appId && this.#serverUrl(app.record.id) === server,
+        )
+      )
+        await this.#mcp?.credentials?.remove(server);
       return { result: { kind: 'uninstalled', name }, changed: true };
     });
+  }
+
+  /** Whether the MCP server `appId` uses an access token kept in this browser. */
+  hasToken(appId: string): boolean {
+    const server = this.#serverUrl(appId);
+    return server !== undefined && (this.#mcp?.credentials?.has(server) ?? false);
+  }
+
+  /** Forgets the access token of the MCP server `appId` (signs out): its next request goes without one. */
+  forgetToken(appId: string): Promise<void> {
+    return this.#run({ app: appId }, 'forget_token', async () => {
+      const name = this.#name(appId);
+      const server = this.#serverUrl(appId);
+      if (server !== undefined) await this.#mcp?.credentials?.remove(server);
+      return { result: { kind: 'token_forgotten', name }, changed: true };
+    });
+  }
+
+  /** The URL of the MCP server `appId` as it was added, or undefined for another app. */
+  #serverUrl(appId: string): string | undefined {
+    const record = this.#snapshot.apps.find((app) => app.record.id === appId)?.record;
+    return record?.kind === 'mcp_server' ? record.manifest.server.url : undefined;
   }
 
   // ── Internals ───────────────────────────────────────────────────────────────────────────────────────

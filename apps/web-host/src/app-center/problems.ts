@@ -52,6 +52,8 @@ export type AppCenterProblem =
     }
   /** This host was started without a way to reach MCP servers. */
   | { readonly kind: 'mcp_unavailable' }
+  /** An access token given for an MCP server that cannot be one (`reason`, in English, says why). */
+  | { readonly kind: 'bad_token'; readonly reason: string }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** Turns whatever an action threw into a problem to show; nothing is swallowed. */

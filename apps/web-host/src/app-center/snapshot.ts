@@ -24,9 +24,11 @@ export type AppCenterResult =
   | { readonly kind: 'replaced'; readonly name: string; readonly version: string }
   /** The bundle is the one installed: nothing was written. */
   | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
-  | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string };
+  | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string }
+  /** An MCP server's access token was forgotten: its next request goes without one. */
+  | { readonly kind: 'token_forgotten'; readonly name: string };
 
-export type AppAction = 'install' | 'enable' | 'disable' | 'update' | 'uninstall';
+export type AppAction = 'install' | 'enable' | 'disable' | 'update' | 'uninstall' | 'forget_token';
 
 export type ActionState =
   | { readonly status: 'idle' }

@@ -15,6 +15,8 @@ const MCP_PROBLEM_EN: Readonly<Record<McpServerErrorCode, string>> = {
   view_refused: 'One of its views cannot be kept; nothing was kept.',
   schema_unusable: 'One of its tool schemas cannot be used; nothing was kept.',
   scope_taken: 'Another app uses this app scope: add it under another one.',
+  unauthorized:
+    'The server asks who you are: give the access token its owner gave you (or a valid one); nothing was kept.',
 };
 
 const MCP_PROBLEM_ZH: Readonly<Record<McpServerErrorCode, string>> = {
@@ -25,6 +27,8 @@ const MCP_PROBLEM_ZH: Readonly<Record<McpServerErrorCode, string>> = {
   view_refused: '它的某个视图无法保存；没有保存任何内容。',
   schema_unusable: '它的某个工具模式无法使用；没有保存任何内容。',
   scope_taken: '另一个应用已使用此应用作用域：请换一个再添加。',
+  unauthorized:
+    '该服务器要求验证你的身份：请填写其所有者给你的访问令牌（或一个有效的令牌）；没有保存任何内容。',
 };
 
 function problemEn(problem: AppCenterProblem): string {
@@ -57,6 +61,8 @@ function problemEn(problem: AppCenterProblem): string {
       return `${MCP_PROBLEM_EN[problem.code]} ${problem.message}`;
     case 'mcp_unavailable':
       return 'This host cannot reach MCP servers.';
+    case 'bad_token':
+      return `The access token was not kept: ${problem.reason} Nothing was added.`;
     case 'failed':
       return `It failed: ${problem.message}`;
   }
@@ -92,6 +98,8 @@ function problemZh(problem: AppCenterProblem): string {
       return `${MCP_PROBLEM_ZH[problem.code]}${problem.message}`;
     case 'mcp_unavailable':
       return '本宿主无法连接 MCP 服务器。';
+    case 'bad_token':
+      return '访问令牌未保存：它只能由字母、数字和 - . _ ~ + / 组成（末尾可有 =），不含空格，最多 4,096 个字符。请按服务器给出的原样再复制一次。没有添加任何内容。';
     case 'failed':
       return `操作失败：${problem.message}`;
   }

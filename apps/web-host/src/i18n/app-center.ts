@@ -102,6 +102,7 @@ const en = {
     disable: 'Disabling…',
     update: 'Checking for an update: fetching and verifying every file…',
     uninstall: 'Uninstalling…',
+    forget_token: 'Forgetting the access token…',
   },
   failed: {
     install: 'Not installed.',
@@ -109,6 +110,7 @@ const en = {
     disable: 'Not disabled.',
     update: 'The update was refused; the installed version is unchanged.',
     uninstall: 'Not uninstalled.',
+    forget_token: 'The access token was not forgotten.',
   },
   results: {
     installed: (name: string, version: string) => `Installed ${name} ${version}.`,
@@ -124,6 +126,8 @@ const en = {
     disabled: (name: string) =>
       `${name} is disabled: its Agent Tools are withdrawn and its running calls ended.`,
     uninstalled: (name: string) => `${name} was uninstalled.`,
+    tokenForgotten: (name: string) =>
+      `The access token of ${name} was forgotten: its requests go without one until you add it again with one.`,
   },
   confirmUninstall: (name: string) =>
     `Uninstall ${name}? Its kept files and its session data are deleted, and its calls still running end as revoked.`,
@@ -213,6 +217,11 @@ const en = {
       'Such as http://localhost:3001/mcp. https:, or http: on this machine. Its tools join the inventory; the views they open are kept, checked, and run with no network until you allow what they ask for.',
     scopeLabel: 'App scope (optional)',
     scopeHint: 'The prefix of its tool names; taken from the server’s name when left empty.',
+    tokenLabel: 'Access token (optional)',
+    tokenHint:
+      'For a server that asks who you are: the token its owner gave you. Kept in this browser and sent to this server only — never to a view, an app or the agent. Adding the same URL again with another token replaces it.',
+    tokenKept: 'Uses an access token kept in this browser, sent to this server only.',
+    forgetToken: 'Forget the access token',
     add: 'Add server',
     badge: 'MCP server',
     server: (url: string) => `Server: ${url}`,
@@ -300,6 +309,7 @@ const zh: AppCenterText = {
     disable: '正在停用…',
     update: '正在检查更新：获取并校验每个文件…',
     uninstall: '正在卸载…',
+    forget_token: '正在忘记访问令牌…',
   },
   failed: {
     install: '未安装。',
@@ -307,6 +317,7 @@ const zh: AppCenterText = {
     disable: '未停用。',
     update: '更新被拒绝；已安装的版本没有变化。',
     uninstall: '未卸载。',
+    forget_token: '访问令牌未被忘记。',
   },
   results: {
     installed: (name: string, version: string) => `已安装 ${name} ${version}。`,
@@ -320,6 +331,8 @@ const zh: AppCenterText = {
     enabled: (name: string) => `${name} 已启用：它的智能体工具已发布给智能体。`,
     disabled: (name: string) => `${name} 已停用：它的智能体工具已撤回，进行中的调用已结束。`,
     uninstalled: (name: string) => `${name} 已卸载。`,
+    tokenForgotten: (name: string) =>
+      `已忘记 ${name} 的访问令牌：在你重新带令牌添加它之前，它的请求都不带令牌。`,
   },
   confirmUninstall: (name: string) =>
     `卸载 ${name}？它保留的文件和会话数据都会被删除，进行中的调用将以 revoked 结束。`,
@@ -408,6 +421,11 @@ const zh: AppCenterText = {
       '例如 http://localhost:3001/mcp。须为 https:，或本机上的 http:。其工具加入工具清单；它们打开的视图会被保存、校验，并在你允许它们请求的内容之前于无网络的环境中运行。',
     scopeLabel: '应用作用域（可选）',
     scopeHint: '其工具名称的前缀；留空时取自服务器名称。',
+    tokenLabel: '访问令牌（可选）',
+    tokenHint:
+      '用于要求验证身份的服务器：填写其所有者给你的令牌。它保存在此浏览器中，只发送给这个服务器——绝不发给视图、应用或智能体。用另一个令牌再次添加同一 URL 会替换它。',
+    tokenKept: '使用保存在此浏览器中的访问令牌，只发送给这个服务器。',
+    forgetToken: '忘记访问令牌',
     add: '添加服务器',
     badge: 'MCP 服务器',
     server: (url: string) => `服务器：${url}`,

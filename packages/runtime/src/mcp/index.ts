@@ -30,6 +30,7 @@ export {
   LINEUP_MCP_CLIENT_CAPABILITIES,
   type McpConnector,
   type McpConnectorOptions,
+  type McpServerAuth,
   type McpServerIdentity,
   type McpSession,
 } from './session.js';

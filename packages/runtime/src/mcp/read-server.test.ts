@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rawSession, sdkServer, VIEW_MIME, viewAnswer } from '../../test/mcp-servers.js';
 import { McpServerError, readMcpServer } from './read-server.js';
+import { createMcpConnector } from './session.js';
 
 const VIEW =
   '<!doctype html><html><body><p>Time</p><script type="module">document.body.dataset.ok = "1";</script></body></html>';
@@ -455,5 +456,35 @@ describe('readMcpServer against servers that answer off-spec', () => {
     const methods = manifest.tools.map((entry) => entry.method);
     expect(new Set(methods).size).toBe(2);
     for (const method of methods) expect(method).toMatch(/^get_time_[0-9a-f]{6}$/);
+  });
+
+  it('a server that asks who you are: refused as unauthorized without a token it takes, read with one, sent only there', async () => {
+    const server = sdkServer({
+      name: 'Private',
+      token: 'secret-1',
+      tools: [
+        {
+          name: 'whoami',
+          description: 'Says who.',
+          run: () => ({ content: [{ type: 'text', text: 'you' }] }),
+        },
+      ],
+    });
+    const none = await refusal(readMcpServer(server.url, { connect: server.connect }));
+    expect(none.code).toBe('unauthorized');
+    expect(none.message).toMatch(/asks who you are \(401\)/);
+    const tokens = new Map([[server.url, 'wrong']]);
+    const auth = (url: string) => {
+      const token = tokens.get(url);
+      return token === undefined ? undefined : { token: async () => token };
+    };
+    const connect = createMcpConnector({ fetch: server.fetch, auth });
+    expect((await refusal(readMcpServer(server.url, { connect }))).code).toBe('unauthorized');
+    tokens.set(server.url, 'secret-1');
+    const { manifest } = await readMcpServer(server.url, { connect });
+    expect(manifest.tools.map((tool) => tool.method)).toEqual(['whoami']);
+    // Each request to that server carried its token; another server's URL is given none.
+    expect(server.authorizations.filter((value) => value === 'Bearer secret-1').length).toBeGreaterThan(1);
+    expect(auth('http://127.0.0.1:4000/mcp')).toBeUndefined();
   });
 });

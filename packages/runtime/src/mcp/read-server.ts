@@ -38,11 +38,13 @@ import type { McpConnector, McpSession } from './session.js';
  * `initialize`), `off_spec` (an answer that is not what the MCP specification says), `too_many` (more tools, views
  * or pages than LineUp keeps), `view_refused` (a view that cannot be kept: another MIME type, too large, not HTML
  * a contained view can run), `schema_unusable` (a tool schema the runtime cannot validate with), `scope_taken`
- * (another app uses its app scope: install it under another).
+ * (another app uses its app scope: install it under another), `unauthorized` (it answered 401: it asks who you are —
+ * an access token, or signing in — and was given none, or one it refused).
  */
 export type McpServerErrorCode =
   | 'invalid_url'
   | 'unreachable'
+  | 'unauthorized'
   | 'off_spec'
   | 'too_many'
   | 'view_refused'
@@ -113,6 +115,19 @@ function offSpec(message: string, subject?: string): McpServerError {
   return new McpServerError('off_spec', message, subject === undefined ? {} : { subject });
 }
 
+/**
+ * Whether `error` is a server's 401 as the MCP SDK reports it: its `UnauthorizedError`, or an `SdkHttpError` with
+ * status 401 (its name and fields, so the SDK need not be loaded to tell).
+ */
+export function isUnauthorized(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'UnauthorizedError') return true;
+  const status =
+    (error as { status?: unknown; data?: { status?: unknown } }).status ??
+    (error as { data?: { status?: unknown } }).data?.status;
+  return status === 401 || /\b401\b|unauthori[sz]ed/i.test(error.message);
+}
+
 /** The reason of an error for people: its message, bounded (a server's text never decides more than that). */
 function reasonOf(error: unknown): string {
   return bounded(error instanceof Error ? error.message : String(error), 200) || 'no reason given';
@@ -132,6 +147,12 @@ export async function readMcpServer(url: string, options: ReadMcpServerOptions):
   try {
     session = await options.connect(url, { signal: options.signal });
   } catch (error) {
+    if (isUnauthorized(error))
+      throw new McpServerError(
+        'unauthorized',
+        `The MCP server at ${url} asks who you are (401): it needs an access token or a sign-in, and was given none it accepts.`,
+        { cause: error },
+      );
     throw new McpServerError(
       'unreachable',
       `The MCP server at ${url} could not be reached: ${reasonOf(error)}`,

@@ -6,6 +6,14 @@
  * shape themselves.
  */
 import { MCP_APP_VIEW_MIME_TYPE, MCP_APPS_EXTENSION_ID } from '@lineup/shared/protocol';
+import type { AuthProvider, OAuthClientProvider } from '@modelcontextprotocol/client';
+
+/**
+ * How the client proves who it is to one server: the MCP SDK's `AuthProvider` (`token()`: a bearer token sent with
+ * every request to that server, such as one the user gave) or its `OAuthClientProvider` (OAuth 2.1: discovery, PKCE,
+ * resource indicators, the `iss` check, refresh — the SDK's own client auth).
+ */
+export type McpServerAuth = AuthProvider | OAuthClientProvider;
 
 /** How the server introduced itself in `initialize`. */
 export interface McpServerIdentity {
@@ -45,6 +53,11 @@ export interface McpConnectorOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** How long `initialize` and each list or read may take (default 30 s). */
   readonly requestTimeoutMs?: number;
+  /**
+   * The credentials of the server at `url`, if it has any (none by default). They go with the requests to that
+   * server's URL only — the transport of one session talks to one server.
+   */
+  readonly auth?: (url: string) => McpServerAuth | undefined;
 }
 
 /**
@@ -70,8 +83,10 @@ export function createMcpConnector(options: McpConnectorOptions = {}): McpConnec
       // biome-ignore lint/suspicious/noExplicitAny: the SDK types extensions loosely across its versions.
       { capabilities: LINEUP_MCP_CLIENT_CAPABILITIES as any },
     );
+    const authProvider = options.auth?.(url);
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(authProvider === undefined ? {} : { authProvider }),
     });
     try {
       await client.connect(transport, {
