@@ -73,6 +73,7 @@ out.listTemplates = await rpc('resources/templates/list', {});
 out.listPrompts = await rpc('prompts/list', {});
 out.sampling = await rpc('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
 out.modelContext = await rpc('ui/update-model-context', { content: [{ type: 'text', text: 'the user picked B' }] });
+out.modelContextImage = await rpc('ui/update-model-context', { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] });
 out.displayMode = await rpc('ui/request-display-mode', { mode: 'fullscreen' });
 try { await fetch('${leakUrl}'); out.fetch = 'sent'; } catch (error) { out.fetch = 'refused'; }
 document.getElementById('out').textContent = JSON.stringify(out);
@@ -148,13 +149,15 @@ test.describe('a hostile view', () => {
       out.listTemplates,
       out.listPrompts,
       out.sampling,
-      out.modelContext,
+      out.modelContextImage,
     ]) {
       expect(refused.error, JSON.stringify(refused)).toBeDefined();
       expect(refused.silence).toBeUndefined();
     }
-    // The only display mode a view has here.
+    // Its context is kept for the user's next turn (text only); full screen asked with no user in the view: inline.
+    expect(out.modelContext.result).toEqual({});
     expect(out.displayMode.result).toEqual({ mode: 'inline' });
+    await expect(page.locator('dialog.host__mcp-fullscreen[open]')).toHaveCount(0);
     expect(out.fetch).toBe('refused');
     // What reached the servers: the agent's call and the view's one allowed call; the other server got nothing.
     expect(hostile.calls).toEqual(['probe', 'probe']);

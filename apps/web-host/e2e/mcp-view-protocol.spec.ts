@@ -210,6 +210,8 @@ test("a view's state (its localStorage) is kept per call: it survives a reload, 
     await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
     let view = viewFrame(page);
     await expect(view.locator('#found')).toHaveText('nothing kept', { timeout: 30_000 });
+    // No prefersBorder: the host's card border.
+    await expect(page.locator('.host__mcp-view')).not.toHaveClass(/host__mcp-view--borderless/);
     // A pointer down in the frame earns it focus (the containment's rule), then the user types.
     await view.locator('#note').click();
     await view.locator('#note').pressSequentially(`buy oat milk ${STATE_MARK}`);
@@ -341,6 +343,8 @@ for (const [language, scheme] of [
           },
         ],
         views: { 'ui://picker/view.html': CONTEXT_VIEW },
+        // It draws its own edges: the host shows it without the card border (its bar stays).
+        viewMeta: { 'ui://picker/view.html': { ui: { prefersBorder: false } } },
       });
       try {
         await page.goto('/');
@@ -350,6 +354,12 @@ for (const [language, scheme] of [
         await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
         const callId = ((await call.textContent()) ?? '').match(/call_console_[0-9a-f-]+/)?.[0];
         const view = viewFrame(page);
+        const card = page.locator('.host__mcp-view');
+        await expect(card).toHaveClass(/host__mcp-view--borderless/);
+        expect(await card.evaluate((element) => getComputedStyle(element).borderTopColor)).toBe(
+          'rgba(0, 0, 0, 0)',
+        );
+        await expect(card.locator(':scope > .host__surface-bar')).toBeVisible();
         await view.locator('#first').click();
         await expect(view.locator('#answer')).toHaveText('kept');
         await view.locator('#second').click();
@@ -401,6 +411,151 @@ for (const [language, scheme] of [
         expect((await sentTurns(page))[1]).toEqual({ text: 'thanks' });
       } finally {
         await contextServer.close();
+      }
+    });
+  });
+
+/** A view that counts clicks (its state), asks for a display mode by its buttons, and shows the mode it hears. */
+const FULLSCREEN_VIEW = `<!doctype html><html><body style="margin:0"><p id="mode">inline</p><p id="room"></p>
+<button id="count" type="button">Count</button><span id="clicks">0</span>
+<button id="full" type="button">Full screen</button><button id="pip" type="button">Picture in picture</button>
+<button id="inline" type="button">Back inline</button><p id="answer"></p>
+<script type="module">
+const pending = new Map();
+let next = 1;
+const rpc = (method, params) => new Promise((resolve) => {
+  const id = next++;
+  pending.set(id, resolve);
+  window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+});
+const show = (context) => {
+  if (context.displayMode) document.getElementById('mode').textContent = context.displayMode;
+  if (context.containerDimensions) document.getElementById('room').textContent = JSON.stringify(context.containerDimensions);
+};
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message && message.id !== undefined && pending.has(message.id)) {
+    pending.get(message.id)(message);
+    pending.delete(message.id);
+  } else if (message && message.method === 'ui/notifications/host-context-changed') show(message.params);
+});
+const init = await rpc('ui/initialize', { appInfo: { name: 'full', version: '1.0.0' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] }, protocolVersion: '2026-01-26' });
+show(init.result.hostContext);
+document.getElementById('answer').textContent = 'offered ' + init.result.hostContext.availableDisplayModes.join(',');
+window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+let clicks = 0;
+document.getElementById('count').addEventListener('click', () => { document.getElementById('clicks').textContent = String(++clicks); });
+const ask = async (mode) => {
+  const answer = await rpc('ui/request-display-mode', { mode });
+  document.getElementById('answer').textContent = 'asked ' + mode + ', got ' + (answer.result ? answer.result.mode : answer.error.message);
+};
+document.getElementById('full').addEventListener('click', () => ask('fullscreen'));
+document.getElementById('pip').addEventListener('click', () => ask('pip'));
+document.getElementById('inline').addEventListener('click', () => ask('inline'));
+</script></body></html>`;
+
+for (const [language, scheme] of [
+  ['en', 'light'],
+  ['zh', 'dark'],
+] as const)
+  test.describe(`a view full screen, in ${language === 'zh' ? 'Chinese' : 'English'}, ${scheme}`, () => {
+    test.use({ locale: language === 'zh' ? 'zh-CN' : 'en-US', colorScheme: scheme });
+
+    test('enters and leaves full screen by keyboard alone, keeps its state, and focus comes back', async ({
+      page,
+    }) => {
+      const zh = language === 'zh';
+      const fullServer = await startTestMcpServer({
+        name: 'Board',
+        tools: [
+          {
+            name: 'show',
+            view: 'ui://board/view.html',
+            run: () => ({ content: [{ type: 'text', text: 'a board' }] }),
+          },
+        ],
+        views: { 'ui://board/view.html': FULLSCREEN_VIEW },
+      });
+      try {
+        await page.goto('/');
+        if (zh) await page.getByRole('button', { name: 'EN' }).click();
+        await addMcpServer(page, fullServer.url);
+        const call = await callToolFromConsole(page, 'board.show');
+        await expect(call.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+        if (zh) await page.getByRole('button', { name: '中文' }).click();
+        const view = viewFrame(page);
+        await expect(view.locator('#answer')).toHaveText('offered inline,fullscreen', { timeout: 30_000 });
+        const card = page.locator('.host__mcp-view');
+        const dialog = page.locator('dialog.host__mcp-fullscreen');
+        const exit = page.getByRole('button', { name: zh ? '退出全屏' : 'Exit full screen' });
+
+        // Keyboard only: from the card's close button, Tab into the view, press Count twice, then Full screen.
+        await card.getByRole('button', { name: zh ? /关闭/ : /Close the view/ }).focus();
+        await page.keyboard.press('Tab');
+        await expect(view.locator('#count')).toBeFocused();
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Enter');
+        await expect(view.locator('#clicks')).toHaveText('2');
+        await page.keyboard.press('Tab');
+        await expect(view.locator('#full')).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(dialog).toBeVisible();
+        await expect(dialog.locator('iframe')).toHaveCount(1);
+        await expect(card.locator(':scope > div > iframe')).toHaveCount(0);
+        const inDialog = dialog.locator('iframe').contentFrame().locator('iframe').contentFrame();
+        await expect(inDialog.locator('#mode')).toHaveText('fullscreen');
+        await expect(inDialog.locator('#answer')).toHaveText('asked fullscreen, got fullscreen');
+        // Moved, not reloaded: its state is there; it has the window's room.
+        await expect(inDialog.locator('#clicks')).toHaveText('2');
+        const room = JSON.parse((await inDialog.locator('#room').textContent()) ?? '{}');
+        expect(room.height).toBeGreaterThan(500);
+        expect((await dialog.locator('iframe').boundingBox())?.height).toBeGreaterThan(500);
+        await page.screenshot({ path: `test-results/mcp-view-fullscreen-${language}-${scheme}.png` });
+        const axe = await new AxeBuilder({ page })
+          .include('dialog.host__mcp-fullscreen')
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .analyze();
+        expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+        // The dialog takes focus (its Exit button); Tab goes on into the view, where Escape brings it back and focus
+        // returns to its card.
+        await expect(exit).toBeFocused();
+        await page.keyboard.press('Tab');
+        await expect(inDialog.locator('#count')).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(inDialog.locator('#clicks')).toHaveText('3');
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+        await expect(view.locator('#mode')).toHaveText('inline');
+        await expect(view.locator('#clicks')).toHaveText('3');
+        await expect(card).toBeFocused();
+
+        // Again, and out by the bar's button (Enter), then by Escape on the host's side of the dialog.
+        await view.locator('#full').click();
+        await expect(dialog).toBeVisible();
+        await exit.focus();
+        await page.keyboard.press('Enter');
+        await expect(dialog).toBeHidden();
+        await expect(card).toBeFocused();
+        await view.locator('#full').click();
+        await expect(dialog).toBeVisible();
+        await exit.focus();
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+        await expect(view.locator('#mode')).toHaveText('inline');
+
+        // The view asks to go back itself; picture-in-picture is not offered: it keeps its mode.
+        await view.locator('#full').click();
+        await expect(dialog).toBeVisible();
+        await inDialog.locator('#pip').click();
+        await expect(inDialog.locator('#answer')).toHaveText('asked pip, got fullscreen');
+        await inDialog.locator('#inline').click();
+        await expect(dialog).toBeHidden();
+        await expect(view.locator('#answer')).toHaveText('asked inline, got inline');
+        await view.locator('#pip').click();
+        await expect(view.locator('#answer')).toHaveText('asked pip, got inline');
+      } finally {
+        await fullServer.close();
       }
     });
   });

@@ -277,3 +277,37 @@ test("a view's kept storage is checked before it is mounted, and what a frame se
     .toContain('invalid_message');
   expect((await call(page, 'viewState', 'forger'))?.storage).toEqual([]);
 });
+
+test('Escape pressed in a view reaches its host, whatever the view does with it; other keys do not', async ({
+  harnessPage: page,
+}) => {
+  await call(
+    page,
+    'mountView',
+    'keys',
+    `<!doctype html><html><body><button id="b" type="button">Focus me</button><pre id="keys"></pre><script type="module">
+window.addEventListener('keydown', (event) => {
+  document.getElementById('keys').textContent += event.key + ' ';
+  event.preventDefault();
+  event.stopImmediatePropagation();
+}, true);
+</script></body></html>`,
+  );
+  const frame = page.frameLocator('.slot[data-id="keys"] iframe').frameLocator('iframe');
+  await frame.locator('#b').click();
+  await page.keyboard.press('a');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  // The view saw every key (its own handler stops them), and the host heard each Escape, and nothing else.
+  await expect(frame.locator('#keys')).toHaveText('a Escape Enter Escape ');
+  await expect.poll(() => call(page, 'viewState', 'keys').then((state) => state?.escapes)).toBe(2);
+  // A script's own Escape (not the user's) is not told.
+  await frame
+    .locator('#b')
+    .evaluate((button) =>
+      button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })),
+    );
+  await page.waitForTimeout(200);
+  expect((await call(page, 'viewState', 'keys'))?.escapes).toBe(2);
+});

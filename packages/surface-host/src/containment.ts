@@ -81,7 +81,9 @@ export function installSurfaceContainment(
     getBoundingClientRect,
     createElement,
     isPlainObject,
+    getter,
   } = intrinsics;
+  const keyOf = getter(global.KeyboardEvent.prototype, 'key');
 
   // ── 1–2. No connection CSP does not see, and no frame, object or link (containment-realm.ts) ───────────
   const { allowInertLinks, policy: privatePolicy, admitScripts } = closeRealm(global, config, intrinsics);
@@ -156,13 +158,29 @@ export function installSurfaceContainment(
       allowInertLinks();
       viewType = protocol === 'mcp_app' ? 'mcp' : 'page';
       installViewParent(id, viewType);
-      // A view's localStorage is the one its host keeps, with what it held: there before any of its scripts.
-      if (protocol === 'mcp_app')
+      if (protocol === 'mcp_app') {
+        // A view's localStorage is the one its host keeps, with what it held: there before any of its scripts.
         installStorage(global, {
           initial: message.storage,
           ...config.viewStorage,
           send: (entries) => post({ namespace: config.namespace, type: 'storage', instance_id: id, entries }),
         });
+        // Escape always reaches the host (which sees no key of this frame): it leaves a mode the host gave the view.
+        const escapeKey = freeze({
+          namespace: config.namespace,
+          type: 'key',
+          instance_id: id,
+          key: 'Escape',
+        });
+        addListener(
+          global,
+          'keydown',
+          (event: KeyboardEvent) => {
+            if (event.isTrusted && keyOf(event) === 'Escape') post(escapeKey);
+          },
+          true,
+        );
+      }
     } else bridge = installBridge(global, { ...config, instanceId: id }, post);
     const width = message.width;
     whenLaidOut(typeof width === 'number' ? width : null, () => insertBundle(html, css, js, moduleTexts));

@@ -204,6 +204,11 @@ export interface MountMcpViewOptions {
    * state — never anything it sends the host.
    */
   readonly onStorage?: (entries: McpViewStorage) => void;
+  /**
+   * The user pressed Escape in the view (the host sees no key of its frame): leave a mode you gave it, such as full
+   * screen. Every Escape is told, whatever the view does with it.
+   */
+  readonly onEscape?: () => void;
 }
 
 export interface McpViewHandle {
@@ -280,6 +285,7 @@ export function mountMcpView(container: HTMLElement, options: MountMcpViewOption
       ...(devices.length === 0 ? {} : { devices }),
       ...(storage === undefined || storage.length === 0 ? {} : { storage }),
       ...(options.onStorage === undefined ? {} : { onStorage: options.onStorage }),
+      ...(options.onEscape === undefined ? {} : { onEscape: options.onEscape }),
     },
   );
   // Messages that came before the bridge connected are handed on once it listens.

@@ -15,6 +15,7 @@ import {
   MCP_VIEW_CHANNEL_LIMITS,
   type McpViewStorage,
   MINIAPP_PAGE_CHANNEL_LIMITS,
+  parseSurfaceKeyMessage,
   parseSurfaceMcpMessage,
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
@@ -168,6 +169,8 @@ export interface ViewChannel {
   readonly storage?: McpViewStorage;
   /** The whole of an MCP App view's `localStorage` after a change (checked, in insertion order). */
   readonly onStorage?: (entries: McpViewStorage) => void;
+  /** The user pressed Escape in an MCP App view. */
+  readonly onEscape?: () => void;
 }
 
 /** A mounted frame's handle, with what only a view uses: its messages, and a height the host sets. */
@@ -358,12 +361,23 @@ export function mountSurfaceFrame(
     const data = event.data as { readonly type?: unknown } | null;
     const type = typeof data === 'object' && data !== null ? data.type : undefined;
     const storage = type === 'storage' && viewType === 'mcp';
+    const key = type === 'key' && viewType === 'mcp';
     if (
       (type === 'event' && !events.take()) ||
       (type === 'resize' && !resizes.take()) ||
-      (type !== undefined && (type === viewType || storage) && !viewMessages.take())
+      (type !== undefined && (type === viewType || storage || key) && !viewMessages.take())
     ) {
       limited.add(undefined);
+      return;
+    }
+    if (key) {
+      try {
+        parseSurfaceKeyMessage(event.data, instanceId);
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      viewChannel?.onEscape?.();
       return;
     }
     if (storage) {

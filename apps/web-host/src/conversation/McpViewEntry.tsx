@@ -39,6 +39,7 @@ import type { HostRuntime } from '../workspace/host-runtime.ts';
 import { proposeDraft } from './drafts.ts';
 import { installedViewKey, McpViewSession, readMcpViewSource } from './mcp-views.ts';
 import type { Entry } from './model.ts';
+import { ViewFullscreen } from './view-fullscreen.ts';
 
 type ViewEntry = Extract<Entry, { kind: 'mcp_view' }>;
 
@@ -86,6 +87,12 @@ export function McpViewEntry({
   const text = useText();
   const { language } = useLanguage();
   const slot = useRef<HTMLDivElement>(null);
+  const card = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const fullSlot = useRef<HTMLDivElement>(null);
+  const [fullscreen, setFullscreen] = useState(false);
+  /** The view's display mode (view-fullscreen.ts), once it is shown. */
+  const display = useRef<ViewFullscreen | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [asksForMore, setAsksForMore] = useState(false);
   /** The view shown, and whether it has had its input and result. */
@@ -162,6 +169,25 @@ export function McpViewEntry({
         }),
       );
       const state = { session: opened, initialized: false, resultSent: false };
+      const modes = new ViewFullscreen(
+        opened,
+        () =>
+          dialog.current === null ||
+          fullSlot.current === null ||
+          slot.current === null ||
+          card.current === null
+            ? null
+            : {
+                dialog: dialog.current,
+                fullSlot: fullSlot.current,
+                inlineSlot: slot.current,
+                card: card.current,
+              },
+        (value) => {
+          if (active) setFullscreen(value);
+        },
+      );
+      display.current = modes;
       live.current = state;
       // The view acts for its call only once the user allowed the call: before, it gets no input, and what it asks
       // for waits (a refused call's view is refused everything it asks).
@@ -203,6 +229,9 @@ export function McpViewEntry({
         close: () => {
           if (active) closeRef.current();
         },
+        // Full screen, when it asks; Escape in it (or the bar's button) brings it back.
+        displayMode: (mode) => modes.request(mode),
+        escape: () => modes.exit(),
         // What it tells the agent about itself: waits for the user's next turn (at most one context per view).
         updateContext: (update) =>
           mcpViews.contexts.update(
@@ -282,6 +311,8 @@ export function McpViewEntry({
     return () => {
       active = false;
       live.current = null;
+      display.current?.exit();
+      display.current = null;
       // Asks the view to tear down (a bounded wait), then removes its frame.
       session?.close();
     };
@@ -297,8 +328,18 @@ export function McpViewEntry({
     live.current?.session.setLanguage(language);
   }, [language]);
 
+  // `prefersBorder: false` (its resource's `_meta.ui`): no card border around the view; the host's bar stays.
+  const server =
+    runtime.status === 'ready' ? runtime.host.apps.find((record) => record.id === entry.appId) : undefined;
+  const borderless =
+    server?.kind === 'mcp_server' &&
+    server.manifest.views.find((view) => view.id === entry.viewId)?.prefers_border === false;
   return (
-    <div className="host__surface host__mcp-view">
+    <div
+      ref={card}
+      tabIndex={-1}
+      className={`host__surface host__mcp-view${borderless ? ' host__mcp-view--borderless' : ''}`}
+    >
       <div className="host__surface-bar">
         <span>{text.mcpView.title(entry.label, entry.serverTool)}</span>
         <button type="button" aria-label={text.mcpView.close(entry.label)} onClick={closeByUser}>
@@ -312,6 +353,20 @@ export function McpViewEntry({
         </p>
       )}
       <div ref={slot} />
+      {fullscreen && <p className="host__mcp-view-note">{text.mcpView.shownFullscreen}</p>}
+      <dialog
+        ref={dialog}
+        className="host__mcp-fullscreen"
+        aria-label={text.mcpView.fullscreen(entry.label, entry.serverTool)}
+      >
+        <div className="host__surface-bar">
+          <span>{text.mcpView.title(entry.label, entry.serverTool)}</span>
+          <button type="button" onClick={() => display.current?.exit()}>
+            {text.mcpView.exitFullscreen}
+          </button>
+        </div>
+        <div ref={fullSlot} className="host__mcp-fullscreen-slot" />
+      </dialog>
     </div>
   );
 }

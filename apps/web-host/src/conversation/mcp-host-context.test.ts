@@ -59,7 +59,7 @@ describe('mcpHostContext', () => {
       theme: 'dark',
       locale: 'zh-CN',
       displayMode: 'inline',
-      availableDisplayModes: ['inline'],
+      availableDisplayModes: ['inline', 'fullscreen'],
       platform: 'web',
       userAgent: `${MCP_HOST_INFO.name}/${MCP_HOST_INFO.version}`,
       deviceCapabilities: { touch: false, hover: true },

@@ -105,7 +105,7 @@ export function mcpHostContext(options: {
     locale: localeOf(options.language),
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     displayMode: 'inline' as const,
-    availableDisplayModes: ['inline' as const],
+    availableDisplayModes: ['inline' as const, 'fullscreen' as const],
     platform: 'web' as const,
     userAgent: `${MCP_HOST_INFO.name}/${MCP_HOST_INFO.version}`,
     deviceCapabilities: deviceCapabilities(options.view),

@@ -93,6 +93,10 @@ export interface McpViewBinding {
   saveStorage?(entries: McpViewStorage): void;
   /** The view's `ui/update-model-context`: kept for the user's next turn; throws why one is not. */
   updateContext?(update: ModelContextUpdate): void;
+  /** The view asks for a display mode: the one it has after (view-fullscreen.ts). */
+  displayMode?(mode: string): Promise<'inline' | 'fullscreen'>;
+  /** The user pressed Escape in the view. */
+  escape?(): void;
 }
 
 /** The same view of the same server version for the same tool: a prepared view serves a call with this key. */
@@ -183,6 +187,10 @@ export class McpViewSession {
   readonly initialized: Promise<void>;
   /** Called when the view asks for something before it is bound (the first time). */
   onHeld: (() => void) | null = null;
+  /** Shown full screen: the view's own size requests wait until it is inline again. */
+  fullscreen = false;
+  /** The last height the view asked for (CSS pixels), if it asked. */
+  height: number | undefined;
   #binding: McpViewBinding | null = null;
   #waiting: Waiter[] = [];
   /** The view's storage as it changed before it was bound to a call: kept for that call once it is. */
@@ -213,6 +221,9 @@ export class McpViewSession {
       ...(context.storage === undefined ? {} : { storage: context.storage }),
       onStorage: (entries: McpViewStorage) => {
         if (session !== null) session.#storageChanged(entries);
+      },
+      onEscape: () => {
+        if (session !== null) session.#binding?.escape?.();
       },
     };
     const handle =
@@ -260,7 +271,9 @@ export class McpViewSession {
       bridge.oninitialized = () => resolve();
     });
     bridge.onsizechange = ({ height }) => {
-      if (typeof height === 'number') handle.resize(height);
+      if (typeof height !== 'number') return;
+      this.height = height;
+      if (!this.fullscreen) handle.resize(height);
     };
     bridge.oncalltool = async (params) => (await this.#bound()).callTool(params) as never;
     bridge.onopenlink = async ({ url }) =>
@@ -295,7 +308,9 @@ export class McpViewSession {
         );
       return { contents: [{ uri, mimeType: MCP_APP_VIEW_MIME_TYPE, text: new TextDecoder().decode(data) }] };
     };
-    bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+    bridge.onrequestdisplaymode = async ({ mode }) => ({
+      mode: (await (await this.#bound()).displayMode?.(mode)) ?? 'inline',
+    });
     // What the view tells the agent about itself waits for the user's next turn (view-context.ts).
     bridge.onupdatemodelcontext = async (params) => {
       const binding = await this.#bound();
@@ -346,7 +361,7 @@ export class McpViewSession {
   /** The view's room changed (its width in CSS pixels). */
   resizeTo(width: number): void {
     const rounded = Math.max(1, Math.round(width));
-    if (rounded === this.#width) return;
+    if (rounded === this.#width || this.fullscreen) return;
     this.#width = rounded;
     quietly(
       this.bridge.sendHostContextChange({

@@ -77,7 +77,6 @@ export {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
-  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_EVENT_NAME_PATTERN,
   SURFACE_FRAME_PROTOCOLS,
@@ -104,9 +103,15 @@ export {
   SurfaceStartMessageSchema,
   type SurfaceStateMessage,
   SurfaceStateMessageSchema,
-  type SurfaceStorageMessage,
-  SurfaceStorageMessageSchema,
   type SurfaceViolationKind,
   type SurfaceViolationMessage,
   SurfaceViolationMessageSchema,
 } from './surface.js';
+export {
+  parseSurfaceKeyMessage,
+  parseSurfaceStorageMessage,
+  type SurfaceKeyMessage,
+  SurfaceKeyMessageSchema,
+  type SurfaceStorageMessage,
+  SurfaceStorageMessageSchema,
+} from './surface-view.js';

@@ -16,11 +16,11 @@ import {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
-  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SURFACE_NAMESPACE,
   SurfaceMessageFromFrameSchema,
 } from './surface.js';
+import { parseSurfaceKeyMessage, parseSurfaceStorageMessage } from './surface-view.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rows build and mutate arbitrary (often invalid) JSON on purpose.
 type J = any;
@@ -704,6 +704,27 @@ describe('MCP App views on the Surface channel', () => {
           parseSurfaceMessageToFrame(start({ ...(protocol ? { protocol } : {}), storage: [['a', '1']] })),
         ),
       ).toEqual([{ code: 'unknown_property', path: 'storage' }]);
+  });
+
+  it("a view's Escape: only the key Escape, of the instance, read by its own parser only", () => {
+    const key = (overrides: J = {}): J => ({
+      namespace: SURFACE_NAMESPACE,
+      type: 'key',
+      instance_id: INSTANCE,
+      key: 'Escape',
+      ...overrides,
+    });
+    expect(parseSurfaceKeyMessage(key(), INSTANCE)).toEqual(key());
+    expect(refused(() => parseSurfaceKeyMessage(key({ key: 'Enter' }), INSTANCE))).toEqual([
+      { code: 'invalid_value', path: 'key' },
+    ]);
+    expect(refused(() => parseSurfaceKeyMessage(key({ code: 27 }), INSTANCE))).toEqual([
+      { code: 'unknown_property', path: '$' },
+    ]);
+    expect(refused(() => parseSurfaceKeyMessage(key(), 'another.instance'))).toEqual([
+      { code: 'invalid_value', path: 'instance_id' },
+    ]);
+    expect(refused(() => parseSurfaceMessageFromFrame(key(), INSTANCE))[0]).toMatchObject({ path: 'type' });
   });
 
   it("a page's start and a view's are bounded by a bundle file's size; a Surface's by its bundle's", () => {

@@ -36,7 +36,8 @@
  * `parseSurfaceMcpMessage`. A plain Surface never sends or gets `mcp`: the other parsers refuse the type. A view has
  * a `localStorage` its host keeps: `start` may carry what it held (`storage`, `[key, value]` pairs), and after each
  * change the frame sends the whole of it up as a `storage` message (`parseSurfaceStorageMessage`), at most ten times
- * a second.
+ * a second. When the user presses Escape in a view, its frame says so (`key`, `parseSurfaceKeyMessage`): the host
+ * sees no key of the frame, and Escape must leave a mode the host gave the view (full screen).
  *
  * An installed MiniApp's page runs there too. Its `start` says `protocol: "miniapp"`, may carry `modules`, and
  * carries the page's URL `fragment` (`lineup-instance=<id>&lang=…`, set on the document's URL before the page's
@@ -236,19 +237,6 @@ export const McpViewStorageSchema = z
   });
 export type McpViewStorage = z.infer<typeof McpViewStorageSchema>;
 
-/**
- * Everything an MCP App view's `localStorage` holds after a change (frame → host; `start` said
- * `protocol: "mcp_app"`): the whole of it, never a difference, so the host keeps what the view last had.
- */
-export const SurfaceStorageMessageSchema = z
-  .strictObject({
-    namespace,
-    type: z.literal('storage'),
-    instance_id: BridgeInstanceIdSchema,
-    entries: McpViewStorageSchema,
-  })
-  .meta({ id: 'SurfaceStorageMessage' });
-
 /** An MCP App view's JSON-RPC message, either way (`start` said `protocol: "mcp_app"`). */
 export const SurfaceMcpMessageSchema = z
   .strictObject({
@@ -380,7 +368,6 @@ export type SurfaceFocusMessage = z.infer<typeof SurfaceFocusMessageSchema>;
 export type SurfaceStartMessage = z.infer<typeof SurfaceStartMessageSchema>;
 export type SurfaceMcpMessage = z.infer<typeof SurfaceMcpMessageSchema>;
 export type SurfacePageMessage = z.infer<typeof SurfacePageMessageSchema>;
-export type SurfaceStorageMessage = z.infer<typeof SurfaceStorageMessageSchema>;
 export type SurfaceMessageFromFrame = z.infer<typeof SurfaceMessageFromFrameSchema>;
 export type SurfaceMessageToFrame = z.infer<typeof SurfaceMessageToFrameSchema>;
 
@@ -407,29 +394,6 @@ const MCP_BUDGET = messageBudget(
 export function parseSurfaceMcpMessage(input: unknown, expectedInstanceId?: string): SurfaceMcpMessage {
   return assertInstance(
     parseShape(MCP, input, { budget: MCP_BUDGET }, LineUpProtocolError),
-    expectedInstanceId,
-  );
-}
-
-const STORAGE = namespaceGate(SURFACE_NAMESPACE, SurfaceStorageMessageSchema);
-// Each code unit is at most 6 bytes as JSON (`\u0000`), with 6 more per item for its brackets, quotes and commas.
-const STORAGE_BUDGET = messageBudget(
-  MCP_VIEW_CHANNEL_LIMITS.maxStorageLength * 6 +
-    MCP_VIEW_CHANNEL_LIMITS.maxStorageItems * 8 +
-    SURFACE_CHANNEL_LIMITS.maxEnvelopeBytes,
-);
-
-/**
- * Validates a `storage` message of an MCP App view's frame, for the instance the host mounted: the whole of the
- * view's `localStorage` as `[key, value]` pairs (`McpViewStorageSchema`). Only a host that started a view
- * (`protocol: "mcp_app"`) reads these. Returns a deep-frozen copy; throws `LineUpProtocolError`.
- */
-export function parseSurfaceStorageMessage(
-  input: unknown,
-  expectedInstanceId?: string,
-): SurfaceStorageMessage {
-  return assertInstance(
-    parseShape(STORAGE, input, { budget: STORAGE_BUDGET }, LineUpProtocolError),
     expectedInstanceId,
   );
 }

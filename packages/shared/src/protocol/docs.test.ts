@@ -37,11 +37,11 @@ import {
   parseSurfaceMessageFromFrame,
   parseSurfaceMessageToFrame,
   parseSurfacePageMessage,
-  parseSurfaceStorageMessage,
   SURFACE_CHANNEL_LIMITS,
   SurfaceMessageFromFrameSchema,
   SurfaceMessageToFrameSchema,
 } from '../bridge/surface.js';
+import { parseSurfaceKeyMessage, parseSurfaceStorageMessage } from '../bridge/surface-view.js';
 import { resolveUIAction } from '../dsl/actions.js';
 import { parseDocument } from '../dsl/document.js';
 import { initialState } from '../dsl/state.js';
@@ -318,6 +318,8 @@ const VALIDATORS: Readonly<Record<string, (example: Example) => void>> = {
   },
   'surface-mcp': (example) =>
     void parseSurfaceMcpMessage(example.value, requireAttribute(example, 'instance')),
+  'surface-key': (example) =>
+    void parseSurfaceKeyMessage(example.value, requireAttribute(example, 'instance')),
   'surface-storage': (example) =>
     void parseSurfaceStorageMessage(example.value, requireAttribute(example, 'instance')),
   'surface-page-start'(example) {

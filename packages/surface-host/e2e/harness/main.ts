@@ -199,6 +199,8 @@ interface ViewRecord {
   readonly sizes: { width?: number; height?: number }[];
   /** Each snapshot of the view's localStorage the host got (`onStorage`), in order. */
   readonly storage: (readonly (readonly [string, string])[])[];
+  /** How many times the user pressed Escape in the view (`onEscape`). */
+  escapes: number;
   /** Requests the bridge refused (its own method-not-found answers are not seen here: see `probe`). */
 }
 const views = new Map<string, ViewRecord>();
@@ -246,6 +248,10 @@ function mountView(
     ...(context.devices === undefined ? {} : { devices: context.devices }),
     ...(context.storage === undefined ? {} : { storage: context.storage }),
     onStorage: (entries: readonly (readonly [string, string])[]) => views.get(id)?.storage.push(entries),
+    onEscape: () => {
+      const view = views.get(id);
+      if (view !== undefined) view.escapes += 1;
+    },
   };
   const prepared = ahead ? prepareMcpView(document, { ...options, width: 600 }) : null;
   if (ahead && prepared === null) throw new Error('This browser cannot prepare a view.');
@@ -280,6 +286,7 @@ function mountView(
     logs: [],
     sizes: [],
     storage: [],
+    escapes: 0,
   };
   views.set(id, record);
   bridge.oninitialized = () => {
@@ -358,6 +365,7 @@ const harness = {
       logs: JSON.parse(JSON.stringify(view.logs)) as unknown[],
       sizes: view.sizes.slice(),
       storage: JSON.parse(JSON.stringify(view.storage)) as [string, string][][],
+      escapes: view.escapes,
       appVersion: view.bridge.getAppVersion() ?? null,
     };
   },
