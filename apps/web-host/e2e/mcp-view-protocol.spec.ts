@@ -3,7 +3,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { addMcpServer, callToolFromConsole, viewFrame } from './mcp-servers.ts';
+import { readMessages, readStore } from './runtime-db.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
+import { VIEW_RPC } from './view-rpc.ts';
 
 /**
  * The parts of the MCP Apps view protocol beyond a tool's call and result, through the built host against a view of
@@ -22,21 +24,7 @@ const PROTOCOL_VIEW = `<!doctype html><html><body><pre id="out">running</pre>
 <button id="close" type="button">Close me</button>
 <button id="save" type="button">Save report</button><button id="save-image" type="button">Save image</button>
 <pre id="saved">none</pre><script type="module">
-const pending = new Map();
-let next = 1;
-const send = (message) => window.parent.postMessage(message, '*');
-const rpc = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  pending.set(id, resolve);
-  send({ jsonrpc: '2.0', id, method, params });
-});
-window.addEventListener('message', (event) => {
-  const message = event.data;
-  if (message && message.id !== undefined && pending.has(message.id)) {
-    pending.get(message.id)(message);
-    pending.delete(message.id);
-  }
-});
+${VIEW_RPC}
 const init = await rpc('ui/initialize', { appInfo: { name: 'protocol', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' });
 const context = init.result.hostContext;
 send({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
@@ -219,20 +207,7 @@ test("a view's state (its localStorage) is kept per call: it survives a reload, 
     await expect(view.locator('#found')).toHaveText('kept');
     // Kept in the runtime's view states within the flush delay: wait until it is there, then reload.
     const viewStates = () =>
-      page.evaluate(async () => {
-        const open = indexedDB.open('lineup-runtime');
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          open.onsuccess = () => resolve(open.result);
-          open.onerror = () => reject(open.error);
-        });
-        const all = await new Promise<unknown[]>((resolve, reject) => {
-          const request = db.transaction('view_states').objectStore('view_states').getAll();
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-        db.close();
-        return all as { viewKey: string; state: { storage: [string, string][] } }[];
-      });
+      readStore<{ viewKey: string; state: { storage: [string, string][] } }>(page, 'view_states');
     await expect.poll(async () => JSON.stringify(await viewStates())).toContain(STATE_MARK);
 
     await page.reload();
@@ -273,22 +248,9 @@ const CONTEXT_VIEW = `<!doctype html><html><body><p id="answer">none</p>
 <button id="first" type="button">Say first</button><button id="second" type="button">Say second</button>
 <button id="image" type="button">Say an image</button><button id="nothing" type="button">Say nothing</button>
 <script type="module">
-const pending = new Map();
-let next = 1;
-const rpc = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  pending.set(id, resolve);
-  window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
-});
-window.addEventListener('message', (event) => {
-  const message = event.data;
-  if (message && message.id !== undefined && pending.has(message.id)) {
-    pending.get(message.id)(message);
-    pending.delete(message.id);
-  }
-});
+${VIEW_RPC}
 await rpc('ui/initialize', { appInfo: { name: 'context', version: '1.0.0' }, appCapabilities: {}, protocolVersion: '2026-01-26' });
-window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+send({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
 const say = async (params) => {
   const answer = await rpc('ui/update-model-context', params);
   document.getElementById('answer').textContent = answer.error ? 'refused: ' + answer.error.message : 'kept';
@@ -301,25 +263,10 @@ document.getElementById('nothing').addEventListener('click', () => say({ content
 
 /** Every `chat.user_message` payload the runtime recorded as sent, oldest first. */
 async function sentTurns(page: Page): Promise<{ text: string; view_context?: unknown[] }[]> {
-  return page.evaluate(async () => {
-    const open = indexedDB.open('lineup-runtime');
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    type Message = { type: string; payload: never };
-    const all = await new Promise<{ message?: Message; text?: string }[]>((resolve, reject) => {
-      const request = db.transaction('messages').objectStore('messages').getAll();
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    db.close();
-    // A record holds the message, or its JSON text.
-    return all
-      .map((record) => record.message ?? (JSON.parse(record.text ?? '{}') as Message))
-      .filter((message) => message.type === 'lineup.v1.chat.user_message')
-      .map((message) => message.payload);
-  });
+  const records = await readMessages<{ message: { type: string; payload: never } }>(page);
+  return records
+    .filter((record) => record.message.type === 'lineup.v1.chat.user_message')
+    .map((record) => record.message.payload);
 }
 
 for (const [language, scheme] of [
@@ -421,28 +368,18 @@ const FULLSCREEN_VIEW = `<!doctype html><html><body style="margin:0"><p id="mode
 <button id="full" type="button">Full screen</button><button id="pip" type="button">Picture in picture</button>
 <button id="inline" type="button">Back inline</button><p id="answer"></p>
 <script type="module">
-const pending = new Map();
-let next = 1;
-const rpc = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  pending.set(id, resolve);
-  window.parent.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
-});
+${VIEW_RPC}
 const show = (context) => {
   if (context.displayMode) document.getElementById('mode').textContent = context.displayMode;
   if (context.containerDimensions) document.getElementById('room').textContent = JSON.stringify(context.containerDimensions);
 };
-window.addEventListener('message', (event) => {
-  const message = event.data;
-  if (message && message.id !== undefined && pending.has(message.id)) {
-    pending.get(message.id)(message);
-    pending.delete(message.id);
-  } else if (message && message.method === 'ui/notifications/host-context-changed') show(message.params);
-});
+onNotification = (message) => {
+  if (message.method === 'ui/notifications/host-context-changed') show(message.params);
+};
 const init = await rpc('ui/initialize', { appInfo: { name: 'full', version: '1.0.0' }, appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] }, protocolVersion: '2026-01-26' });
 show(init.result.hostContext);
 document.getElementById('answer').textContent = 'offered ' + init.result.hostContext.availableDisplayModes.join(',');
-window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }, '*');
+send({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
 let clicks = 0;
 document.getElementById('count').addEventListener('click', () => { document.getElementById('clicks').textContent = String(++clicks); });
 const ask = async (mode) => {
