@@ -44,6 +44,16 @@ export async function startTestMcpServer(spec: {
   readonly viewMeta?: Readonly<Record<string, Record<string, unknown>>>;
   /** A bearer token every request must carry; without it or with another, the server answers 401. */
   readonly token?: string;
+  /**
+   * Protected by an OAuth authorization server (RFC 9728): every request needs an access token it issued for this
+   * server (checked by `verify`), else 401 pointing at the server's protected resource metadata. `resource` is what
+   * that metadata names (default this server's URL: another one is a metadata document that lies).
+   */
+  readonly oauth?: {
+    readonly issuer: string;
+    readonly verify: (token: string, audience: string) => Promise<Record<string, unknown> | null>;
+    readonly resource?: string;
+  };
 }): Promise<TestMcpServer> {
   const calls: string[] = [];
   const authorizations: (string | null)[] = [];
@@ -89,13 +99,46 @@ export async function startTestMcpServer(spec: {
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
     'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
   };
-  const http = createServer((request: IncomingMessage, response: ServerResponse) => {
+  let url = '';
+  const metadataPath = '/.well-known/oauth-protected-resource/mcp';
+  const http = createServer(async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === 'OPTIONS') {
       response.writeHead(204, cors).end();
       return;
     }
+    const oauth = spec.oauth;
+    if (
+      oauth !== undefined &&
+      request.method === 'GET' &&
+      request.url?.startsWith('/.well-known/oauth-protected-resource')
+    ) {
+      response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          resource: oauth.resource ?? url,
+          authorization_servers: [oauth.issuer],
+          bearer_methods_supported: ['header'],
+          scopes_supported: ['mcp'],
+        }),
+      );
+      return;
+    }
     const authorization = request.headers.authorization ?? null;
     authorizations.push(authorization);
+    if (oauth !== undefined) {
+      const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
+      const claims = bearer === null ? null : await oauth.verify(bearer, url);
+      if (claims === null) {
+        const metadata = `${new URL(url).origin}${metadataPath}`;
+        response
+          .writeHead(401, {
+            ...cors,
+            'content-type': 'application/json',
+            'www-authenticate': `Bearer resource_metadata="${metadata}"${bearer === null ? '' : ', error="invalid_token"'}`,
+          })
+          .end(JSON.stringify({ error: 'invalid_token' }));
+        return;
+      }
+    }
     if (token !== undefined && authorization !== `Bearer ${token}`) {
       response
         .writeHead(401, {
@@ -134,8 +177,9 @@ export async function startTestMcpServer(spec: {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
+  url = `http://127.0.0.1:${port}/mcp`;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url,
     calls,
     authorizations,
     setToken(next) {

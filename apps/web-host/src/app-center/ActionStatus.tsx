@@ -65,6 +65,10 @@ function resultText(text: HostText, action: AppAction, result: AppCenterResult):
       return words.uninstalled(result.name);
     case 'token_forgotten':
       return words.tokenForgotten(result.name);
+    case 'signed_in':
+      return words.signedIn(result.name);
+    case 'signed_out':
+      return words.signedOut(result.name);
   }
 }
 

@@ -166,6 +166,14 @@ export function McpInstallForm({
           {text.apps.mcp.tokenHint}
         </p>
         <ActionStatus state={state} />
+        {/* A server that asks who you are may let you sign in (OAuth): the window opens at this click. */}
+        {state.status === 'failed' &&
+          state.problem.kind === 'mcp' &&
+          state.problem.code === 'unauthorized' && (
+            <button type="button" onClick={() => void center.signInMcpServer(address, scope)}>
+              {text.apps.mcp.signIn}
+            </button>
+          )}
       </form>
     </section>
   );

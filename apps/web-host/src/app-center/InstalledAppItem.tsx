@@ -61,7 +61,7 @@ export function InstalledAppItem({
           </span>
         </p>
       )}
-      {record.kind === 'mcp_server' && center.hasToken(record.id) && (
+      {record.kind === 'mcp_server' && center.credentialKind(record.id) === 'token' && (
         <p className="host__app-server">
           {text.apps.mcp.tokenKept}{' '}
           <button
@@ -74,6 +74,32 @@ export function InstalledAppItem({
           </button>
         </p>
       )}
+      {record.kind === 'mcp_server' &&
+        (center.credentialKind(record.id) === 'oauth' || center.credentialKind(record.id) === 'expired') && (
+          <p className="host__app-server">
+            {center.credentialKind(record.id) === 'oauth'
+              ? text.apps.mcp.signedIn
+              : text.apps.mcp.signInExpired}{' '}
+            {center.credentialKind(record.id) === 'expired' && (
+              <button
+                type="button"
+                disabled={running}
+                aria-label={text.apps.named(text.apps.mcp.signInAgain, name)}
+                onClick={() => void center.signInMcpServer(record.manifest.server.url, undefined, record.id)}
+              >
+                {text.apps.mcp.signInAgain}
+              </button>
+            )}{' '}
+            <button
+              type="button"
+              disabled={running}
+              aria-label={text.apps.named(text.apps.mcp.signOut, name)}
+              onClick={() => void center.forgetToken(record.id)}
+            >
+              {text.apps.mcp.signOut}
+            </button>
+          </p>
+        )}
       <div className="host__app-integrity">
         {manifest.integrity === undefined ? (
           text.apps.unverified

@@ -532,6 +532,7 @@ describe('MCP servers', () => {
     const tokens = new Map<string, string>();
     const credentials = {
       has: (url: string) => tokens.has(url),
+      kind: (url: string) => (tokens.has(url) ? ('token' as const) : undefined),
       token: (url: string) => tokens.get(url),
       set: async (url: string, token: string) => void tokens.set(url, token),
       remove: async (url: string) => void tokens.delete(url),
@@ -568,7 +569,7 @@ describe('MCP servers', () => {
     await center.installMcpServer(SERVER_URL, '', ' right ');
     expect(center.snapshot.mcp).toMatchObject({ status: 'done', result: { kind: 'installed' } });
     expect(tokens.get(SERVER_URL)).toBe('right');
-    expect(center.hasToken('mcp.clock')).toBe(true);
+    expect(center.credentialKind('mcp.clock')).toBe('token');
     // A wrong token given again leaves the one that works.
     await center.installMcpServer(SERVER_URL, '', 'wrong');
     expect(tokens.get(SERVER_URL)).toBe('right');
@@ -577,9 +578,9 @@ describe('MCP servers', () => {
       status: 'done',
       result: { kind: 'token_forgotten', name: 'Clock' },
     });
-    expect(center.hasToken('mcp.clock')).toBe(false);
+    expect(center.credentialKind('mcp.clock')).toBeUndefined();
     await center.installMcpServer(SERVER_URL, '', 'right');
-    expect(center.hasToken('mcp.clock')).toBe(true);
+    expect(center.credentialKind('mcp.clock')).toBe('token');
     await center.uninstall('mcp.clock');
     expect(tokens.size).toBe(0);
   });

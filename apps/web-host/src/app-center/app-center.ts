@@ -20,52 +20,19 @@ import {
   type ToolPolicyDecision,
   type ToolPolicyRule,
 } from '@lineup/runtime';
-import { installMcpServer, type McpConnector, refreshMcpServer } from '@lineup/runtime/mcp';
-import { MINIAPP_MANIFEST_FILE_NAME } from '@lineup/shared/protocol';
+import { installMcpServer, McpServerError, refreshMcpServer } from '@lineup/runtime/mcp';
+import { MINIAPP_MANIFEST_FILE_NAME, mcpServerUrlProblem } from '@lineup/shared/protocol';
+import type { AppCenterOptions, AppsHost, McpInstallOptions } from './app-center-options.ts';
 import { appSource, devBundleUrl, pickedFolderFiles, sameOriginBundleUrl } from './bundle-sources.ts';
 import { type CatalogueEntry, catalogueUrl } from './catalogue.ts';
 import { type GrantQuestion, grantQuestion, PAGE_PART, stillAsked } from './grant-question.ts';
 import { readInstalledApp } from './installed-apps.ts';
 import { type AppCenterProblem, problemOf } from './problems.ts';
-import { type ServerCredentials, tokenProblem } from './server-credentials.ts';
-import type {
-  ActionState,
-  AppAction,
-  AppCenterResult,
-  AppCenterSnapshot,
-  StartupProblem,
-} from './snapshot.ts';
+import { tokenProblem } from './server-credentials.ts';
+import { SignInError } from './server-sign-in.ts';
+import type { ActionState, AppAction, AppCenterResult, AppCenterSnapshot } from './snapshot.ts';
 
-/** The part of the host the center needs: tell it the apps changed, hear when they did. */
-export interface AppsHost {
-  appsChanged(): Promise<void>;
-  onAppsChanged(listener: () => void): () => void;
-  /** Hear when a call started or stopped waiting for consent (an answer may have remembered an allowance). */
-  onConsentChanged?(listener: () => void): () => void;
-}
-
-/** How the center reads MCP servers (`@lineup/runtime/mcp`): the connector, and the host's view check and bound. */
-export interface McpInstallOptions {
-  readonly connect: McpConnector;
-  /** Throws, with a sentence, for a view the host's frames cannot run (`mcpViewBundle`). */
-  readonly checkView: (html: string, uri: string) => void;
-  /** The bound of one kept view in bytes (default `MCP_SERVER_LIMITS.defaultMaxViewBytes`). */
-  readonly maxViewBytes?: number;
-  /** Where servers' access tokens are kept (the connector reads them from there); without it none can be given. */
-  readonly credentials?: Pick<ServerCredentials, 'has' | 'token' | 'set' | 'remove'>;
-}
-
-export interface AppCenterOptions {
-  readonly db: RuntimeDatabase;
-  readonly registry: AppRegistry;
-  readonly host: AppsHost;
-  readonly catalogue: readonly CatalogueEntry[];
-  /** The page's base URL: catalogue URLs are relative to it, and URL installs must share its origin. */
-  readonly baseUri: string;
-  readonly startupProblems?: readonly StartupProblem[];
-  /** Without it, MCP servers cannot be added (`mcp_unavailable`). */
-  readonly mcp?: McpInstallOptions;
-}
+export type { AppCenterOptions, AppsHost, McpInstallOptions } from './app-center-options.ts';
 
 const IDLE: ActionState = { status: 'idle' };
 
@@ -259,11 +226,48 @@ export class AppCenter {
    * they name, checked; under `appScope` when given, else one from its name. A server that cannot be read is
    * refused with why (`McpServerError`), and nothing is kept.
    */
+  /**
+   * Signs in to the MCP server at `url` with OAuth (server-sign-in.ts), then adds it (or, added already, keeps it as
+   * it is). Call it from the user's click: the sign-in window opens at once, and the browser allows that only then.
+   * `appId`: the installed server's card whose sign-in ended, where the outcome shows.
+   */
+  signInMcpServer(url: string, appScope?: string, appId?: string): Promise<void> {
+    const address = url.trim();
+    const credentials = this.#mcp?.credentials;
+    const popup =
+      credentials?.signInTo === undefined
+        ? null
+        : window.open('about:blank', 'lineup-sign-in', 'popup,width=520,height=720');
+    return this.#run(appId === undefined ? { form: 'mcp' } : { app: appId }, 'sign_in', async () => {
+      const mcp = this.#mcp;
+      if (mcp === undefined || credentials?.signInTo === undefined)
+        throw new RefusedAction({ kind: 'mcp_unavailable' });
+      const problem = mcpServerUrlProblem(address);
+      if (problem !== undefined) throw new McpServerError('invalid_url', problem);
+      const signIn = credentials.signInTo(address);
+      try {
+        await signIn.signIn(popup);
+      } catch (error) {
+        // A first sign-in that did not end keeps nothing; one to renew keeps what it had, marked to sign in again.
+        if (!signIn.signedIn && !signIn.expired) await credentials.remove(address);
+        if (error instanceof SignInError)
+          throw new RefusedAction({ kind: 'sign_in_failed', reason: error.reason, message: error.message });
+        throw error;
+      }
+      return this.#addMcp(mcp, address, appScope, true);
+    });
+  }
+
+  /** How the MCP server `appId` proves who it is here: a token given, a sign-in, one to renew, or nothing. */
+  credentialKind(appId: string): 'token' | 'oauth' | 'expired' | undefined {
+    const server = this.#serverUrl(appId);
+    return server === undefined ? undefined : this.#mcp?.credentials?.kind?.(server);
+  }
+
   installMcpServer(url: string, appScope?: string, token?: string): Promise<void> {
     return this.#run({ form: 'mcp' }, 'install', async () => {
       const mcp = this.#mcp;
       if (mcp === undefined) throw new RefusedAction({ kind: 'mcp_unavailable' });
-      const scope = appScope?.trim();
       const address = url.trim();
       const given = token?.trim() ?? '';
       const { credentials } = mcp;
@@ -276,13 +280,8 @@ export class AppCenter {
       // any) is back.
       const earlierToken = credentials?.token(address);
       if (given !== '') await credentials?.set(address, given);
-      const earlier = await this.#registry.list();
-      let read: Awaited<ReturnType<typeof installMcpServer>>;
       try {
-        read = await installMcpServer(this.#registry, address, {
-          ...mcp,
-          ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
-        });
+        return await this.#addMcp(mcp, address, appScope, false);
       } catch (error) {
         if (given !== '')
           await (earlierToken === undefined
@@ -290,13 +289,30 @@ export class AppCenter {
             : credentials?.set(address, earlierToken));
         throw error;
       }
-      const { outcome, manifest } = read;
-      const { name, version } = manifest;
-      if (outcome === 'unchanged') return { result: { kind: 'unchanged', name, version }, changed: false };
-      const before = earlier.find((record) => record.id === manifest.id);
-      const asks = await this.#asks(before, manifest.id);
-      return { result: { kind: 'installed', name, version }, changed: true, asks };
     });
+  }
+
+  /** Reads and keeps the MCP server at `address`; one kept already is `unchanged` (`signed_in` after a sign-in). */
+  async #addMcp(
+    mcp: McpInstallOptions,
+    address: string,
+    appScope: string | undefined,
+    signedIn: boolean,
+  ): Promise<ActionOutcome> {
+    const scope = appScope?.trim();
+    const earlier = await this.#registry.list();
+    const { outcome, manifest } = await installMcpServer(this.#registry, address, {
+      ...mcp,
+      ...(scope === undefined || scope === '' ? {} : { appScope: scope }),
+    });
+    const { name, version } = manifest;
+    if (outcome === 'unchanged')
+      return signedIn
+        ? { result: { kind: 'signed_in', name }, changed: true }
+        : { result: { kind: 'unchanged', name, version }, changed: false };
+    const before = earlier.find((record) => record.id === manifest.id);
+    const asks = await this.#asks(before, manifest.id);
+    return { result: { kind: 'installed', name, version }, changed: true, asks };
   }
 
   setEnabled(appId: string, enabled: boolean): Promise<void> {
@@ -438,19 +454,17 @@ export class AppCenter {
     });
   }
 
-  /** Whether the MCP server `appId` uses an access token kept in this browser. */
-  hasToken(appId: string): boolean {
-    const server = this.#serverUrl(appId);
-    return server !== undefined && (this.#mcp?.credentials?.has(server) ?? false);
-  }
-
   /** Forgets the access token of the MCP server `appId` (signs out): its next request goes without one. */
   forgetToken(appId: string): Promise<void> {
     return this.#run({ app: appId }, 'forget_token', async () => {
       const name = this.#name(appId);
       const server = this.#serverUrl(appId);
+      const kind = this.credentialKind(appId);
       if (server !== undefined) await this.#mcp?.credentials?.remove(server);
-      return { result: { kind: 'token_forgotten', name }, changed: true };
+      return {
+        result: { kind: kind === 'oauth' || kind === 'expired' ? 'signed_out' : 'token_forgotten', name },
+        changed: true,
+      };
     });
   }
 

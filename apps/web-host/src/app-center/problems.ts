@@ -54,6 +54,12 @@ export type AppCenterProblem =
   | { readonly kind: 'mcp_unavailable' }
   /** An access token given for an MCP server that cannot be one (`reason`, in English, says why). */
   | { readonly kind: 'bad_token'; readonly reason: string }
+  /** A sign-in to an MCP server did not end with tokens (`message`, in English, says why). */
+  | {
+      readonly kind: 'sign_in_failed';
+      readonly reason: 'popup_blocked' | 'popup_closed' | 'timed_out' | 'refused' | 'failed';
+      readonly message: string;
+    }
   | { readonly kind: 'failed'; readonly message: string };
 
 /** Turns whatever an action threw into a problem to show; nothing is swallowed. */

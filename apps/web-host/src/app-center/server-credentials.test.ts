@@ -45,4 +45,34 @@ describe('ServerCredentials', () => {
     expect(last.has(A)).toBe(false);
     last.close();
   });
+
+  it("keeps a sign-in's registration and tokens across a reload; a token given replaces it; sign-out forgets it", async () => {
+    const name = `credentials-${databases++}`;
+    const first = new ServerCredentials();
+    await first.load(name);
+    const signIn = first.signInTo(A);
+    expect(first.kind(A)).toBe('oauth');
+    expect(signIn.signedIn).toBe(false);
+    await signIn.saveClientInformation({ client_id: 'client-1' } as never);
+    await signIn.saveTokens({ access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1' } as never);
+    expect(first.auth(A)).toBe(signIn);
+    expect(first.auth(B)).not.toBe(signIn);
+    first.close();
+    const again = new ServerCredentials();
+    await again.load(name);
+    const kept = again.signInTo(A);
+    expect(kept.signedIn).toBe(true);
+    expect(kept.tokens()).toMatchObject({ access_token: 'at-1', refresh_token: 'rt-1' });
+    expect(kept.clientInformation()).toMatchObject({ client_id: 'client-1' });
+    // A request found it no longer valid (a refresh did not help): to sign in again; no window opens by itself.
+    await kept.redirectToAuthorization(new URL('http://127.0.0.1:4000/auth'));
+    expect(again.kind(A)).toBe('expired');
+    expect(kept.tokens()).toBeUndefined();
+    await again.set(A, 'given-token');
+    expect(again.kind(A)).toBe('token');
+    again.signInTo(B);
+    await again.remove(B);
+    expect(again.kind(B)).toBeUndefined();
+    again.close();
+  });
 });

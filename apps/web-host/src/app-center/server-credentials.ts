@@ -1,6 +1,6 @@
 /**
- * Access tokens of MCP servers, kept in this browser (its own IndexedDB database, `lineup-mcp-credentials`) per
- * server URL, and handed to the runtime's MCP client for requests to that URL only (`auth` of `createMcpConnector`):
+ * Access tokens of MCP servers — one the user gave, or a sign-in's (server-sign-in.ts) — kept in this browser (its
+ * own IndexedDB database, `lineup-mcp-credentials`) per server URL, and handed to the runtime's MCP client for requests to that URL only (`auth` of `createMcpConnector`):
  * the SDK's transport sends it as `Authorization: Bearer …` to that server. No view, MiniApp page or agent ever gets
  * one: views and pages run in sandboxed frames of opaque origins (no access to this database or this page's memory),
  * and nothing sent to an agent names a token.
@@ -10,6 +10,7 @@
  */
 import type { McpServerAuth } from '@lineup/runtime/mcp';
 import { type IDBPDatabase, openDB } from 'idb';
+import { type OAuthRecord, ServerSignIn } from './server-sign-in.ts';
 
 /** The most characters of a token kept. */
 export const MAX_TOKEN_LENGTH = 4_096;
@@ -38,21 +39,42 @@ const DATABASE = 'lineup-mcp-credentials';
 export class ServerCredentials {
   #db: IDBPDatabase | null = null;
   readonly #tokens = new Map<string, string>();
+  readonly #signIns = new Map<string, ServerSignIn>();
 
-  /** Opens the database and reads every token (kept in memory for the client's requests). */
+  /** Opens the database and reads every token and sign-in (kept in memory for the client's requests). */
   async load(name = DATABASE): Promise<void> {
-    this.#db = await openDB(name, 1, {
-      upgrade(database) {
-        database.createObjectStore('tokens', { keyPath: 'url' });
+    this.#db = await openDB(name, 2, {
+      upgrade(database, oldVersion) {
+        if (oldVersion < 1) database.createObjectStore('tokens', { keyPath: 'url' });
+        if (oldVersion < 2) database.createObjectStore('oauth', { keyPath: 'url' });
       },
     });
     for (const record of (await this.#db.getAll('tokens')) as TokenRecord[])
       this.#tokens.set(record.url, record.token);
+    for (const record of (await this.#db.getAll('oauth')) as OAuthRecord[])
+      this.#signIns.set(record.url, this.#provider(record));
   }
 
-  /** Whether the server at `url` has a token here. */
+  /** Whether the server at `url` has a token here (given, or a sign-in's, even one to renew). */
   has(url: string): boolean {
-    return this.#tokens.has(url);
+    return this.#tokens.has(url) || this.#signIns.has(url);
+  }
+
+  /** How the server at `url` proves who it is here: a token the user gave, a sign-in (`oauth`), or nothing. */
+  kind(url: string): 'token' | 'oauth' | 'expired' | undefined {
+    if (this.#tokens.has(url)) return 'token';
+    const signIn = this.#signIns.get(url);
+    if (signIn === undefined) return undefined;
+    return signIn.expired ? 'expired' : 'oauth';
+  }
+
+  /** The sign-in of the server at `url` (a new one when it has none): `signIn(popup)` runs it. */
+  signInTo(url: string): ServerSignIn {
+    const existing = this.#signIns.get(url);
+    if (existing !== undefined) return existing;
+    const created = this.#provider({ url });
+    this.#signIns.set(url, created);
+    return created;
   }
 
   /** The token of the server at `url`, if it has one. */
@@ -60,24 +82,44 @@ export class ServerCredentials {
     return this.#tokens.get(url);
   }
 
-  /** Keeps `token` for the server at `url` (replacing one it had). Throws a `TypeError` that says why for a token that cannot be one. */
+  /**
+   * Keeps `token` for the server at `url` (replacing one it had, or its sign-in). Throws a `TypeError` that says why
+   * for a token that cannot be one.
+   */
   async set(url: string, token: string): Promise<void> {
     const problem = tokenProblem(token);
     if (problem !== undefined) throw new TypeError(problem);
     await this.#database().put('tokens', { url, token, savedAt: Date.now() } satisfies TokenRecord);
+    await this.#database().delete('oauth', url);
+    this.#signIns.get(url)?.forget();
+    this.#signIns.delete(url);
     this.#tokens.set(url, token);
   }
 
-  /** Forgets the token of the server at `url`; its next request goes without. */
+  /** Forgets the token and the sign-in of the server at `url` (signs out); its next request goes without. */
   async remove(url: string): Promise<void> {
     await this.#database().delete('tokens', url);
+    await this.#database().delete('oauth', url);
     this.#tokens.delete(url);
+    this.#signIns.get(url)?.forget();
+    this.#signIns.delete(url);
   }
 
-  /** The runtime connector's `auth`: the token of exactly that URL, read at each request. */
-  readonly auth = (url: string): McpServerAuth | undefined => ({
-    token: async () => this.#tokens.get(url),
-  });
+  /**
+   * The runtime connector's `auth`: for exactly that URL, its sign-in (the SDK's OAuth client: tokens, refresh), or
+   * the token the user gave, read at each request.
+   */
+  readonly auth = (url: string): McpServerAuth | undefined =>
+    this.#signIns.get(url) ?? { token: async () => this.#tokens.get(url) };
+
+  #provider(record: OAuthRecord): ServerSignIn {
+    const provider: ServerSignIn = new ServerSignIn(record, async (changed) => {
+      // A sign-in forgotten (or replaced by a token) meanwhile is not written back.
+      if (this.#signIns.get(changed.url) !== provider) return;
+      await this.#database().put('oauth', { ...changed });
+    });
+    return provider;
+  }
 
   close(): void {
     this.#db?.close();

@@ -26,9 +26,18 @@ export type AppCenterResult =
   | { readonly kind: 'unchanged'; readonly name: string; readonly version: string }
   | { readonly kind: 'enabled' | 'disabled' | 'uninstalled'; readonly name: string }
   /** An MCP server's access token was forgotten: its next request goes without one. */
-  | { readonly kind: 'token_forgotten'; readonly name: string };
+  | { readonly kind: 'token_forgotten'; readonly name: string }
+  /** Signed in to an MCP server added already (its tokens renewed), or signed out of one. */
+  | { readonly kind: 'signed_in' | 'signed_out'; readonly name: string };
 
-export type AppAction = 'install' | 'enable' | 'disable' | 'update' | 'uninstall' | 'forget_token';
+export type AppAction =
+  | 'install'
+  | 'enable'
+  | 'disable'
+  | 'update'
+  | 'uninstall'
+  | 'forget_token'
+  | 'sign_in';
 
 export type ActionState =
   | { readonly status: 'idle' }

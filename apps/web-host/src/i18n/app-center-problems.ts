@@ -63,6 +63,8 @@ function problemEn(problem: AppCenterProblem): string {
       return 'This host cannot reach MCP servers.';
     case 'bad_token':
       return `The access token was not kept: ${problem.reason} Nothing was added.`;
+    case 'sign_in_failed':
+      return problem.message;
     case 'failed':
       return `It failed: ${problem.message}`;
   }
@@ -98,6 +100,16 @@ function problemZh(problem: AppCenterProblem): string {
       return `${MCP_PROBLEM_ZH[problem.code]}${problem.message}`;
     case 'mcp_unavailable':
       return '本宿主无法连接 MCP 服务器。';
+    case 'sign_in_failed':
+      return `${
+        {
+          popup_blocked: '浏览器阻止了登录窗口：请允许此网站打开弹出窗口后重试。',
+          popup_closed: '登录窗口在登录完成前被关闭了。',
+          timed_out: '登录时间过长。',
+          refused: '授权服务器拒绝了登录。',
+          failed: '登录失败。',
+        }[problem.reason]
+      }${problem.reason === 'failed' || problem.reason === 'refused' ? `（${problem.message}）` : ''}`;
     case 'bad_token':
       return '访问令牌未保存：它只能由字母、数字和 - . _ ~ + / 组成（末尾可有 =），不含空格，最多 4,096 个字符。请按服务器给出的原样再复制一次。没有添加任何内容。';
     case 'failed':

@@ -103,6 +103,7 @@ const en = {
     update: 'Checking for an update: fetching and verifying every file…',
     uninstall: 'Uninstalling…',
     forget_token: 'Forgetting the access token…',
+    sign_in: 'Signing in: finish in the window that opened…',
   },
   failed: {
     install: 'Not installed.',
@@ -111,6 +112,7 @@ const en = {
     update: 'The update was refused; the installed version is unchanged.',
     uninstall: 'Not uninstalled.',
     forget_token: 'The access token was not forgotten.',
+    sign_in: 'Not signed in.',
   },
   results: {
     installed: (name: string, version: string) => `Installed ${name} ${version}.`,
@@ -128,6 +130,9 @@ const en = {
     uninstalled: (name: string) => `${name} was uninstalled.`,
     tokenForgotten: (name: string) =>
       `The access token of ${name} was forgotten: its requests go without one until you add it again with one.`,
+    signedIn: (name: string) => `Signed in to ${name}.`,
+    signedOut: (name: string) =>
+      `Signed out of ${name}: its tokens are forgotten here, and its calls are refused until you sign in again.`,
   },
   confirmUninstall: (name: string) =>
     `Uninstall ${name}? Its kept files and its session data are deleted, and its calls still running end as revoked.`,
@@ -222,6 +227,11 @@ const en = {
       'For a server that asks who you are: the token its owner gave you. Kept in this browser and sent to this server only — never to a view, an app or the agent. Adding the same URL again with another token replaces it.',
     tokenKept: 'Uses an access token kept in this browser, sent to this server only.',
     forgetToken: 'Forget the access token',
+    signIn: 'Sign in to this server',
+    signInAgain: 'Sign in again',
+    signedIn: 'Signed in (OAuth): its tokens are kept in this browser and sent to this server only.',
+    signInExpired: 'Its sign-in has ended: its calls are refused until you sign in again.',
+    signOut: 'Sign out',
     add: 'Add server',
     badge: 'MCP server',
     server: (url: string) => `Server: ${url}`,
@@ -310,6 +320,7 @@ const zh: AppCenterText = {
     update: '正在检查更新：获取并校验每个文件…',
     uninstall: '正在卸载…',
     forget_token: '正在忘记访问令牌…',
+    sign_in: '正在登录：请在打开的窗口中完成…',
   },
   failed: {
     install: '未安装。',
@@ -318,6 +329,7 @@ const zh: AppCenterText = {
     update: '更新被拒绝；已安装的版本没有变化。',
     uninstall: '未卸载。',
     forget_token: '访问令牌未被忘记。',
+    sign_in: '未登录。',
   },
   results: {
     installed: (name: string, version: string) => `已安装 ${name} ${version}。`,
@@ -333,6 +345,8 @@ const zh: AppCenterText = {
     uninstalled: (name: string) => `${name} 已卸载。`,
     tokenForgotten: (name: string) =>
       `已忘记 ${name} 的访问令牌：在你重新带令牌添加它之前，它的请求都不带令牌。`,
+    signedIn: (name: string) => `已登录 ${name}。`,
+    signedOut: (name: string) => `已退出 ${name}：这里已忘记它的令牌，在你重新登录之前它的调用都会被拒绝。`,
   },
   confirmUninstall: (name: string) =>
     `卸载 ${name}？它保留的文件和会话数据都会被删除，进行中的调用将以 revoked 结束。`,
@@ -426,6 +440,11 @@ const zh: AppCenterText = {
       '用于要求验证身份的服务器：填写其所有者给你的令牌。它保存在此浏览器中，只发送给这个服务器——绝不发给视图、应用或智能体。用另一个令牌再次添加同一 URL 会替换它。',
     tokenKept: '使用保存在此浏览器中的访问令牌，只发送给这个服务器。',
     forgetToken: '忘记访问令牌',
+    signIn: '登录此服务器',
+    signInAgain: '重新登录',
+    signedIn: '已登录（OAuth）：它的令牌保存在此浏览器中，只发送给这个服务器。',
+    signInExpired: '它的登录已失效：在你重新登录之前，它的调用都会被拒绝。',
+    signOut: '退出登录',
     add: '添加服务器',
     badge: 'MCP 服务器',
     server: (url: string) => `服务器：${url}`,
