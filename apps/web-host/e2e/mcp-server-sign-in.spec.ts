@@ -98,7 +98,8 @@ async function signInInPopup(
   await popup.locator('button[type="submit"]').click();
   // The consent page of the development interactions.
   await popup.locator('button[type="submit"]').click();
-  await popup.waitForEvent('close', { timeout: 30_000 });
+  // The callback page closes the popup itself (it may be gone before a close event could be awaited).
+  await expect.poll(() => popup.isClosed(), { timeout: 30_000 }).toBe(true);
 }
 
 test('signs in in a popup, calls with its token (refreshed when it expires), never shows it, and signs out', async ({

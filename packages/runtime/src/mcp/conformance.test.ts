@@ -83,7 +83,16 @@ describe('the MCP conformance suite, client scenarios, against LineUp’s MCP cl
     const { passed, failed } = outcomes(text);
     const expected = [...readFileSync(baseline, 'utf8').matchAll(/^ {2}- (\S+)$/gm)].map((match) => match[1]);
     // Each passed on checks it made (a scenario whose server saw nothing passes with 0 checks: not here).
-    for (const scenario of ['initialize', 'tools_call', 'sse-retry', 'auth/resource-mismatch'])
+    for (const scenario of [
+      'initialize',
+      'tools_call',
+      'sse-retry',
+      'auth/metadata-default',
+      'auth/pre-registration',
+      'auth/token-endpoint-auth-none',
+      'auth/2025-03-26-oauth-metadata-backcompat',
+      'auth/resource-mismatch',
+    ])
       expect(passed[scenario], scenario).toBeGreaterThan(0);
     expect(failed.sort()).toEqual(expected.sort());
     expect(code, text.slice(-2_000)).toBe(0);
