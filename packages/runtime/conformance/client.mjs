@@ -9,8 +9,13 @@
 // server sends the answer, as the suite's authorization servers approve without a page) — and read again. It prints
 // what happened and exits 0 when every step did what the runtime would accept, 1 otherwise; the suite judges the
 // protocol from what the servers saw.
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import { createMcpConnector, createMcpToolCaller, readMcpServer } from '../dist/mcp/index.js';
+import { auth } from '@modelcontextprotocol/client';
+import {
+  createMcpConnector,
+  createMcpToolCaller,
+  readMcpChallenge,
+  readMcpServer,
+} from '../dist/mcp/index.js';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '(none)';
@@ -76,44 +81,13 @@ const connect = createMcpConnector({
   auth: () => signIn,
 });
 
-/**
- * What the server's 401 says (its `WWW-Authenticate`): where its protected resource metadata is and the scope it
- * asks for, as the Web Reference Host reads them before it signs in.
- */
-async function readChallenge() {
-  try {
-    const answer = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'LineUp', version: '0.0.0' },
-        },
-      }),
-    });
-    if (answer.status !== 401) return {};
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(answer);
-    return {
-      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
-      ...(scope ? { scope } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
-
 /** Reads the server; one that asks who you are is signed in to, then read again. */
 async function read() {
   try {
     return await readMcpServer(url, { connect });
   } catch (error) {
     if (error?.code !== 'unauthorized') throw error;
-    const challenge = await readChallenge();
+    const challenge = await readMcpChallenge(url);
     if ((await auth(signIn, { serverUrl: url, ...challenge })) !== 'AUTHORIZED') {
       if (signIn.code === undefined) throw new Error('The authorization server gave no code.');
       await auth(signIn, {

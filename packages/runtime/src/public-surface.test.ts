@@ -20,6 +20,7 @@ describe('@lineup/runtime public surface', () => {
       'createMcpToolCaller',
       'installMcpServer',
       'mcpServerChange',
+      'readMcpChallenge',
       'readMcpServer',
       'refreshMcpServer',
     ]);

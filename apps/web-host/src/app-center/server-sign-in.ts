@@ -12,6 +12,7 @@
  * asked and redeems the code for tokens. A request later that finds its access token expired refreshes it; when that
  * fails the server has to be signed in to again (no popup ever opens without the user's click).
  */
+import { readMcpChallenge } from '@lineup/runtime/mcp';
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -160,9 +161,11 @@ export class ServerSignIn implements OAuthClientProvider {
   async signIn(popup: Window | null): Promise<void> {
     if (popup === null) throw new SignInError('popup_blocked', 'The browser blocked the sign-in window.');
     this.#popup = popup;
-    const { auth, extractWWWAuthenticateParams } = await import('@modelcontextprotocol/client');
+    const { auth } = await import('@modelcontextprotocol/client');
     try {
-      const challenge = await readChallenge(this.url, extractWWWAuthenticateParams);
+      const challenge = await readMcpChallenge(this.url, {
+        clientInfo: { name: 'LineUp Web Reference Host', version: '0.0.0' },
+      });
       const started = await auth(this, { serverUrl: this.url, ...challenge });
       if (started === 'AUTHORIZED') return;
       const answer = await waitForAnswer(popup, () => this.#record.state);
@@ -195,41 +198,6 @@ export class ServerSignIn implements OAuthClientProvider {
       await this.#persist(this.#record);
       if (!popup.closed) popup.close();
     }
-  }
-}
-
-/**
- * What the server's 401 says (`WWW-Authenticate`, RFC 9728 §5.1): where its protected resource metadata is — a server
- * whose metadata is not at the well-known address says it only there — and the scope it asks for. Nothing when it
- * says nothing (or cannot be read: a server must expose the header to this page with CORS).
- */
-async function readChallenge(
-  url: string,
-  extract: (answer: Response) => { resourceMetadataUrl?: URL; scope?: string },
-): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-  try {
-    const answer = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'LineUp Web Reference Host', version: '0.0.0' },
-        },
-      }),
-    });
-    if (answer.status !== 401) return {};
-    const { resourceMetadataUrl, scope } = extract(answer);
-    return {
-      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
-      ...(scope === undefined || scope === '' ? {} : { scope }),
-    };
-  } catch {
-    return {};
   }
 }
 

@@ -28,9 +28,11 @@ export {
 export {
   createMcpConnector,
   LINEUP_MCP_CLIENT_CAPABILITIES,
+  type McpChallenge,
   type McpConnector,
   type McpConnectorOptions,
   type McpServerAuth,
   type McpServerIdentity,
   type McpSession,
+  readMcpChallenge,
 } from './session.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rawSession, sdkServer, VIEW_MIME, viewAnswer } from '../../test/mcp-servers.js';
 import { McpServerError, readMcpServer } from './read-server.js';
-import { createMcpConnector } from './session.js';
+import { createMcpConnector, readMcpChallenge } from './session.js';
 
 const VIEW =
   '<!doctype html><html><body><p>Time</p><script type="module">document.body.dataset.ok = "1";</script></body></html>';
@@ -486,5 +486,42 @@ describe('readMcpServer against servers that answer off-spec', () => {
     // Each request to that server carried its token; another server's URL is given none.
     expect(server.authorizations.filter((value) => value === 'Bearer secret-1').length).toBeGreaterThan(1);
     expect(auth('http://127.0.0.1:4000/mcp')).toBeUndefined();
+  });
+
+  it("readMcpChallenge reads a 401's WWW-Authenticate: where the metadata is and the scope; nothing otherwise", async () => {
+    const seen: Request[] = [];
+    const answering = (response: Response) =>
+      (async (input: string | URL | Request, init?: RequestInit) => {
+        seen.push(new Request(input, init));
+        return response;
+      }) as typeof fetch;
+    const challenge = await readMcpChallenge('http://127.0.0.1:3999/mcp', {
+      fetch: answering(
+        new Response('{}', {
+          status: 401,
+          headers: {
+            'www-authenticate':
+              'Bearer error="invalid_token", resource_metadata="http://127.0.0.1:3999/meta/prm", scope="files:read files:write"',
+          },
+        }),
+      ),
+    });
+    expect(challenge.resourceMetadataUrl?.href).toBe('http://127.0.0.1:3999/meta/prm');
+    expect(challenge.scope).toBe('files:read files:write');
+    // It asked without credentials, with an initialize.
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+    expect(await seen[0]?.json()).toMatchObject({ method: 'initialize' });
+    expect(
+      await readMcpChallenge('http://127.0.0.1:3999/mcp', { fetch: answering(new Response('{}')) }),
+    ).toEqual({});
+    expect(
+      await readMcpChallenge('http://127.0.0.1:3999/mcp', {
+        fetch: answering(new Response('{}', { status: 401 })),
+      }),
+    ).toEqual({});
+    const down = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    expect(await readMcpChallenge('http://127.0.0.1:3999/mcp', { fetch: down })).toEqual({});
   });
 });

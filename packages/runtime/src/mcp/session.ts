@@ -123,3 +123,51 @@ export function createMcpConnector(options: McpConnectorOptions = {}): McpConnec
     };
   };
 }
+
+/** What a server's 401 says of how to sign in to it (`readMcpChallenge`). */
+export interface McpChallenge {
+  /** Where its protected resource metadata is (RFC 9728 §5.1): a server whose metadata is not at the well-known address says it only here. */
+  readonly resourceMetadataUrl?: URL;
+  /** The scope it asks for. */
+  readonly scope?: string;
+}
+
+/**
+ * Asks the server at `url` who it takes (an `initialize` without credentials) and reads its 401's `WWW-Authenticate`
+ * with the MCP SDK (`extractWWWAuthenticateParams`): give it to the SDK's `auth` before a sign-in, so that discovery
+ * starts where the server says. Empty when the server did not answer 401, says nothing, or could not be reached (a
+ * page reads the header only if the server exposes it with CORS).
+ */
+export async function readMcpChallenge(
+  url: string,
+  options: {
+    readonly fetch?: typeof fetch;
+    readonly clientInfo?: { readonly name: string; readonly version: string };
+  } = {},
+): Promise<McpChallenge> {
+  const { extractWWWAuthenticateParams } = await import('@modelcontextprotocol/client');
+  try {
+    const answer = await (options.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: options.clientInfo ?? { name: 'LineUp', version: '0.0.0' },
+        },
+      }),
+    });
+    if (answer.status !== 401) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(answer);
+    return {
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+      ...(scope === undefined || scope === '' ? {} : { scope }),
+    };
+  } catch {
+    return {};
+  }
+}
