@@ -79,6 +79,12 @@ test.describe('the vanilla JS MCP App server', () => {
     await expect(page.getByLabel('Message to the agent')).toHaveValue('This is message text.');
     await expect(page.locator('#chat-proposed')).toContainText('Basic MCP App Server (Vanilla JS)');
 
+    // What the view logs (its "Send Log": notifications/message) shows in the agent console's view log.
+    await view.getByRole('button', { name: 'Send Log' }).click();
+    await expect(page.getByRole('log', { name: 'What views logged' })).toContainText(
+      'Basic MCP App Server (Vanilla JS): get-time',
+    );
+
     // Disabled: the tool leaves the inventory, and the view's own calls are refused.
     await app.getByRole('button', { name: 'Disable Basic MCP App Server (Vanilla JS)' }).click();
     await expect(app).toContainText('disabled');

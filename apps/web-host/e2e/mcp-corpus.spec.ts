@@ -161,6 +161,39 @@ test.describe('data views', () => {
     });
 });
 
+test('ShaderToy: its own full-screen button shows it full screen, drawn still; its Escape brings it back', async ({
+  page,
+}) => {
+  const outside = await openHost(page);
+  const name = 'ShaderToy Server';
+  await addMcpServer(
+    page,
+    mcpUrl(corpusServer('mcp-shadertoy-server').port),
+    /^Installed ShaderToy Server 1\.0\.0\+/,
+  );
+  const view = await calledView(page, 'shadertoy_server.render_shadertoy', name);
+  const canvas = viewFrame(page).locator('canvas').first();
+  await expect(canvas).toBeVisible({ timeout: 30_000 });
+  const inlineWidth = (await canvas.boundingBox())?.width ?? 0;
+  // Its button asks for full screen (ui/request-display-mode): the frame moves into the host's dialog, not reloaded.
+  await viewFrame(page).locator('#fullscreen-btn').click();
+  const dialog = page.locator('dialog.host__mcp-fullscreen');
+  await expect(dialog).toBeVisible();
+  const full = dialog.locator('iframe').contentFrame().locator('iframe').contentFrame();
+  await expect(full.locator('canvas').first()).toBeVisible();
+  await expect
+    .poll(async () => (await full.locator('canvas').first().boundingBox())?.width ?? 0)
+    .toBeGreaterThan(inlineWidth);
+  await page.screenshot({ path: 'test-results/mcp-corpus-shadertoy-fullscreen.png' });
+  // Escape in the view: the view asks for inline itself, and the host hears the Escape too; either way it comes back.
+  await full.locator('canvas').first().click();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(view.locator('iframe')).toHaveCount(1);
+  await expect(viewFrame(page).locator('canvas').first()).toBeVisible();
+  expect(outside).toEqual([]);
+});
+
 test('System Monitor: its view asks to poll a tool only views call; allowed, it draws live figures', async ({
   page,
 }) => {
