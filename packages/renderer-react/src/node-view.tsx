@@ -21,7 +21,13 @@ import {
 import { CheckboxView, InputView, NumberInputView, SelectView, SliderView } from './components/inputs.js';
 import { CardView, ColumnView, GridView, RowView } from './components/layout.js';
 
-type Views = { readonly [T in UIComponentType]: ComponentType<{ node: Extract<UINode, { type: T }> }> };
+/** Each type's view; a layout view or a Form also takes its children, rendered here. */
+type Views = {
+  readonly [T in UIComponentType]: ComponentType<{
+    node: Extract<UINode, { type: T }>;
+    children?: ReactNode;
+  }>;
+};
 
 const VIEWS: Views = {
   Text: TextView,
@@ -85,12 +91,19 @@ class NodeBoundary extends Component<BoundaryProps, BoundaryState> {
   }
 }
 
-/** One node. Memoized on the node object: unchanged branches of a stream frame keep their identity. */
+/**
+ * One node, and its children (a layout's or a Form's) rendered here and handed to its view, so no view module
+ * imports this one. Memoized on the node object: unchanged branches of a stream frame keep their identity.
+ */
 export const NodeView = memo(function NodeView({ node }: { readonly node: UINode }) {
-  const View = VIEWS[node.type] as ComponentType<{ node: UINode }>;
+  const View = VIEWS[node.type] as ComponentType<{ node: UINode; children?: ReactNode }>;
   return (
     <NodeBoundary node={node}>
-      <View node={node} />
+      <View node={node}>
+        {'children' in node
+          ? node.children.map((child) => <NodeView key={child.id} node={child} />)
+          : undefined}
+      </View>
     </NodeBoundary>
   );
 });

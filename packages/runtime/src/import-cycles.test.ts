@@ -13,14 +13,6 @@ import { findImportCycles, workspaceSourceDirs } from '../../../scripts/import-c
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/**
- * Folders that still have cycles, left to their own part of issue 45: ten of `shared`'s DSL modules reach one
- * another (`dsl/components.ts` ↔ `dsl/types.ts`, `dsl/expression.ts` ↔ `dsl/expression-evaluation.ts`, …), and
- * `renderer-react`'s `node-view.tsx` ↔ `components/layout.tsx` (also through `components/actions.tsx`). A folder
- * leaves this list when its last cycle is broken, and the last test below says so.
- */
-const NOT_YET_CLEAN = new Set(['packages/renderer-react/src', 'packages/shared/src']);
-
 const folders = workspaceSourceDirs(ROOT).map((dir) => ({ name: relative(ROOT, dir), dir }));
 
 describe('the import cycle check', () => {
@@ -83,18 +75,17 @@ describe('the import cycle check', () => {
 describe('the workspace sources', () => {
   it('are found: every package and app', () => {
     expect(folders.map(({ name }) => name)).toEqual(
-      expect.arrayContaining(['packages/miniapp-sdk/src', 'packages/runtime/src', ...NOT_YET_CLEAN]),
+      expect.arrayContaining([
+        'packages/miniapp-sdk/src',
+        'packages/renderer-react/src',
+        'packages/runtime/src',
+        'packages/shared/src',
+        'apps/web-host/src',
+      ]),
     );
   });
 
-  it.each(folders.filter(({ name }) => !NOT_YET_CLEAN.has(name)))('$name has no import cycle', ({ dir }) => {
+  it.each(folders)('$name has no import cycle', ({ dir }) => {
     expect(findImportCycles(dir)).toEqual([]);
   });
-
-  it.each([...NOT_YET_CLEAN])(
-    '%s still has a cycle (else it leaves NOT_YET_CLEAN, to stay clean)',
-    (name) => {
-      expect(findImportCycles(join(ROOT, name))).not.toEqual([]);
-    },
-  );
 });

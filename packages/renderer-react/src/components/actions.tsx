@@ -9,7 +9,6 @@ import { useRenderContext } from '../context.js';
 import { errorText } from '../errors.js';
 import { ACTIVE_RECEIPT_STATUSES, type InvokeProgress } from '../invoke.js';
 import type { ActionTexts } from '../texts.js';
-import { NodeChildren } from './layout.js';
 
 function progressText(progress: InvokeProgress, texts: ActionTexts): string {
   switch (progress.phase) {
@@ -116,7 +115,14 @@ export function ButtonView({ node }: { readonly node: UINodeOf<'Button'> }) {
   );
 }
 
-export function FormView({ node }: { readonly node: UINodeOf<'Form'> }) {
+/** A Form: its fields come rendered by `NodeView` as `children`, keyed by node id. */
+export function FormView({
+  node,
+  children,
+}: {
+  readonly node: UINodeOf<'Form'>;
+  readonly children?: ReactNode;
+}) {
   const { submitLabel, action, gap } = node.props;
   const handle = useAction(action);
   return (
@@ -129,7 +135,7 @@ export function FormView({ node }: { readonly node: UINodeOf<'Form'> }) {
         if (!handle.disabled) handle.run();
       }}
     >
-      <NodeChildren nodes={node.children} />
+      {children}
       <div className="lu-action">
         <button
           type="submit"

@@ -1,42 +1,35 @@
 /**
  * Layout components (seed 002 §5): Row, Column, Grid (1–4 columns, default 2, one column on narrow
- * containers) and Card (optional title). Children are keyed by node id, so a node keeps its component
+ * containers) and Card (optional title). Their children come rendered by `NodeView`, keyed by node id, so a node keeps its component
  * instance, DOM and focus across state changes and stream frames.
  */
-import type { UINode, UINodeOf } from '@lineup/shared';
-import { useId } from 'react';
-import { NodeView } from '../node-view.js';
+import type { UINodeOf } from '@lineup/shared';
+import { type ReactNode, useId } from 'react';
 
-export function NodeChildren({ nodes }: { readonly nodes: readonly UINode[] }) {
-  return nodes.map((child) => <NodeView key={child.id} node={child} />);
+/** What a layout view is given: its node, and its children already rendered (keyed by node id) by `NodeView`. */
+type Props<T extends 'Row' | 'Column' | 'Grid' | 'Card'> = {
+  readonly node: UINodeOf<T>;
+  readonly children?: ReactNode;
+};
+
+export function RowView({ node, children }: Props<'Row'>) {
+  return <div className={`lu-row lu-gap-${node.props.gap ?? 'md'}`}>{children}</div>;
 }
 
-export function RowView({ node }: { readonly node: UINodeOf<'Row'> }) {
-  return (
-    <div className={`lu-row lu-gap-${node.props.gap ?? 'md'}`}>
-      <NodeChildren nodes={node.children} />
-    </div>
-  );
+export function ColumnView({ node, children }: Props<'Column'>) {
+  return <div className={`lu-column lu-gap-${node.props.gap ?? 'md'}`}>{children}</div>;
 }
 
-export function ColumnView({ node }: { readonly node: UINodeOf<'Column'> }) {
-  return (
-    <div className={`lu-column lu-gap-${node.props.gap ?? 'md'}`}>
-      <NodeChildren nodes={node.children} />
-    </div>
-  );
-}
-
-export function GridView({ node }: { readonly node: UINodeOf<'Grid'> }) {
+export function GridView({ node, children }: Props<'Grid'>) {
   return (
     <div className={`lu-grid lu-grid-${node.props.columns ?? 2} lu-gap-${node.props.gap ?? 'md'}`}>
-      <NodeChildren nodes={node.children} />
+      {children}
     </div>
   );
 }
 
 /** A titled Card is a group named by its title (not a landmark: a document of cards is not many regions). */
-export function CardView({ node }: { readonly node: UINodeOf<'Card'> }) {
+export function CardView({ node, children }: Props<'Card'>) {
   const { title, gap } = node.props;
   const titleId = useId();
   return (
@@ -46,9 +39,7 @@ export function CardView({ node }: { readonly node: UINodeOf<'Card'> }) {
           {title}
         </div>
       )}
-      <div className={`lu-column lu-gap-${gap ?? 'md'}`}>
-        <NodeChildren nodes={node.children} />
-      </div>
+      <div className={`lu-column lu-gap-${gap ?? 'md'}`}>{children}</div>
     </div>
   );
 }

@@ -37,8 +37,8 @@ import {
   UIIdentifierSchema,
   ValueSchema,
 } from './schema-parts.js';
-import type { UIAction } from './types.js';
 import type { PropsChecker } from './validate-structure.js';
+import type { UIAction } from './value-types.js';
 
 /** What the props of a component may depend on: the action schema of the document's version. */
 export interface PropsKit {

@@ -6,7 +6,7 @@
 
 import type { UIIssueCode } from '../errors/issues.js';
 import { UI_LIMITS } from '../limits/ui-limits.js';
-import type { StateDeclaration, StateValue } from './types.js';
+import type { StateDeclaration, StateValue } from './value-types.js';
 
 /** The domain of one state field: its declaration plus the option set of the Selects bound to it. */
 export interface FieldDomain {

@@ -12,7 +12,7 @@
 import type { IssueCollector, IssuePath } from '../errors/issues.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { type ExpressionOperator, isUIIdentifier, UI_EXPRESSION_OPERATORS, UI_OPERATORS } from './catalog.js';
-import { describeArity } from './expression.js';
+import { describeArity } from './expression-compile.js';
 
 export const T_NUMBER = 1;
 export const T_STRING = 2;

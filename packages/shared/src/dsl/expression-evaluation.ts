@@ -5,8 +5,8 @@
  * reference reads an array slot instead of looking a name up in a 64-key object or a map.
  */
 
-import type { EvaluationContext, StepBudget } from './expression.js';
-import type { Scalar, UIState } from './types.js';
+import type { EvaluationContext, StepBudget } from './expression-budget.js';
+import type { Scalar, UIState } from './value-types.js';
 
 /**
  * What one evaluation call reads. A class, so that every compiled node loads `state` and `budget` from one

@@ -9,8 +9,9 @@
 import { UIExpressionError } from '../errors/errors.js';
 import { formatIssuePath } from '../errors/issues.js';
 import { UI_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
+import { budgetMessage } from './expression-budget.js';
 import type { Evaluation, Evaluator, StateLayout } from './expression-evaluation.js';
-import type { Scalar, UIState } from './types.js';
+import type { Scalar, UIState } from './value-types.js';
 
 const MAX_ABS_NUMBER = UI_LIMITS.maxAbsNumber;
 const MAX_STRING_LENGTH = UI_LIMITS.maxStringLength;
@@ -38,11 +39,6 @@ function fail(site: Site, message: string): UIExpressionError {
   const path: (string | number)[] = [];
   for (let at: Site = site; at.parent !== undefined; at = at.parent) path.push(at.index, 'args');
   return new UIExpressionError(message, formatIssuePath(path.reverse()));
-}
-
-/** The message of an exhausted step budget (seed 002 §9: `maxEvaluationSteps`). @internal */
-export function budgetMessage(limit: number): string {
-  return `An evaluation may take at most ${limit} steps; this one needs more.`;
 }
 
 /** @internal */

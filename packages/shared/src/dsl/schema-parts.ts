@@ -7,7 +7,14 @@ import { z } from 'zod';
 import { UI_LIMITS, UI_PROTOCOL_LIMITS, UI_SCHEMA_LIMITS } from '../limits/ui-limits.js';
 import { UI_EXPRESSION_OPERATORS, UI_RESULT_CURRENCIES, UI_RESULT_STYLES } from './catalog.js';
 import { boundedNumber, ScalarSchema, scalarString, UIIdentifierSchema } from './scalars.js';
-import type { Expr, StateDeclaration, UIAction, UIActionDefinition, UILocalAction, Value } from './types.js';
+import type {
+  Expr,
+  StateDeclaration,
+  UIAction,
+  UIActionDefinition,
+  UILocalAction,
+  Value,
+} from './value-types.js';
 
 export { boundedNumber, ScalarSchema, scalarString, UIIdentifierSchema } from './scalars.js';
 

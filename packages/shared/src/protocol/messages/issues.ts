@@ -37,7 +37,6 @@ export const LineUpIssueListSchema = z
 
 /** A quoted path segment (`["a b"]`, a key that is not an identifier): its text is the sender's. */
 const QUOTED_SEGMENT = /\["(?:[^"\\]|\\.)*"\]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const NOT_PRINTABLE = /[^\x20-\x7e]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
