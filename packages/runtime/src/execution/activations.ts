@@ -1,13 +1,15 @@
 /**
- * The app's lifecycle for the calls that need it (steps 4–5): the conversation's instance of the tool's app, the
- * activation that brings the app forward (or just starts it) and queues the calls that arrive meanwhile, in arrival
+ * The app's lifecycle for the calls that need it (step 5): the activation that brings the conversation's instance of
+ * the tool's app (`scope.ts`) forward, or just starts it, and queues the calls that arrive meanwhile, in arrival
  * order; the activation ready (its calls run) or ended (each gets its final result).
  */
 import type { AgentToolDescriptor, ToolErrorCode } from '@lineup/shared/protocol';
 import type { ActivationRecord, InstanceRecord, ToolCallRecord } from '../storage/database.js';
-import { audit, currentActivation, finish, instanceKeyOf, progress, targetOf } from './facts.js';
+import { targetOf } from './projection.js';
+import { audit, finish, progress } from './results.js';
 import type { Step } from './step.js';
-import { callIn, instanceIn, putCall } from './step-records.js';
+import { currentActivation } from './step-reads.js';
+import { callIn, putCall } from './step-records.js';
 
 /** Runs a call whose app is ready (the executor of its tool). */
 export type Execute = (step: Step, call: ToolCallRecord, descriptor: AgentToolDescriptor) => Promise<void>;
@@ -17,31 +19,6 @@ export interface ActivationParts {
   /** How long an activation may wait for the foreground (or the app's start) before it fails. */
   readonly foregroundTimeoutMs: number;
   readonly execute: Execute;
-}
-
-export async function instanceFor(
-  parts: ActivationParts,
-  step: Step,
-  conversationId: string,
-  descriptor: AgentToolDescriptor,
-): Promise<InstanceRecord> {
-  const key = instanceKeyOf(conversationId, descriptor.app_scope);
-  const known = await instanceIn(step.transaction, key);
-  if (known !== undefined && known.state === 'open') return known;
-  const appId = step.descriptors.appIds.get(descriptor.app_scope) ?? descriptor.app_scope;
-  const instance: InstanceRecord = {
-    key,
-    instanceId: parts.ids(),
-    appSessionId: parts.ids(),
-    conversationId,
-    appScope: descriptor.app_scope,
-    appId,
-    state: 'open',
-    foreground: false,
-    createdAt: step.clock.now(),
-  };
-  await step.transaction.objectStore('instances').put(instance);
-  return instance;
 }
 
 export async function startActivation(

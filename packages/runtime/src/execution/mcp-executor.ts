@@ -14,9 +14,10 @@ import {
 import { issue, type RuntimeDatabase, type ToolCallRecord } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import type { Descriptors } from './descriptors.js';
-import { fail, finish, reread } from './facts.js';
+import { fail, finish } from './results.js';
 import type { McpCallRecord } from './runtime-host.js';
 import type { Effect, Step } from './step.js';
+import { reread } from './step-reads.js';
 import { putCall } from './step-records.js';
 import type { StepRunner } from './step-runner.js';
 

@@ -7,11 +7,16 @@ import {
   type AgentToolDescriptor,
   DeadlineOperationArgumentsSchema,
   type DeadlineOperationResult,
+  type OperationInterruptResult,
 } from '@lineup/shared/protocol';
 import type { InstanceRecord, OperationRecord, ToolCallRecord } from '../storage/database.js';
-import { audit, fail, finish, instanceKeyOf, progress, project, runningOperation } from './facts.js';
+import { endActivation } from './activations.js';
+import { project, targetOf } from './projection.js';
+import { audit, fail, finish, progress } from './results.js';
+import { instanceKeyOf } from './scope.js';
 import type { Step } from './step.js';
-import { callIn, putCall } from './step-records.js';
+import { currentActivation, runningOperation } from './step-reads.js';
+import { callIn, instanceIn, putCall } from './step-records.js';
 
 export interface OperationParts {
   readonly ids: () => string;
@@ -113,4 +118,39 @@ async function endOperation(
   const call = await callIn(step.transaction, operation.callKey);
   if (call !== undefined && call.stage !== 'finished')
     await finish(step, call, { outcome: 'completed', result });
+}
+
+/**
+ * The `operation_interrupt` built-in: cancels the app's starting activation or interrupts its running operation, and
+ * closes the app (which hears only a generic lifecycle close); the call's result says which, or that nothing ran.
+ */
+export async function interrupt(
+  step: Step,
+  call: ToolCallRecord,
+  descriptor: AgentToolDescriptor,
+): Promise<void> {
+  const key = instanceKeyOf(call.conversationId, descriptor.app_scope);
+  const instance = await instanceIn(step.transaction, key);
+  let status: OperationInterruptResult['status'] = 'nothing_to_interrupt';
+  if (instance !== undefined) {
+    const activation = await currentActivation(step, instance);
+    const operation = await runningOperation(step, key);
+    if (activation?.status === 'starting') {
+      await endActivation(step, activation, 'cancelled', 'cancelled');
+      status = 'start_cancelled';
+    } else if (operation !== undefined) {
+      await interruptOperation(step, operation, 'agent');
+      status = 'interrupted';
+    }
+    if (status !== 'nothing_to_interrupt') {
+      // seed 003 §7: the app only hears a generic lifecycle close.
+      await step.transaction
+        .objectStore('instances')
+        .put({ ...instance, state: 'closed', foreground: false });
+      const target = targetOf(instance);
+      step.effects.push((host) => host.closeApp(target));
+    }
+  }
+  // Nothing above changed this call's own record: it is current, and needs no second read.
+  await finish(step, call, { outcome: 'completed', result: { status } }, true);
 }

@@ -8,18 +8,9 @@ import { MINIAPP_CHANNEL_LIMITS, MiniAppSessionDataSchema } from '@lineup/shared
 import type { ToolResultPayload } from '@lineup/shared/protocol';
 import type { RuntimeDatabase } from '../storage/database.js';
 import { type ActivationParts, activationReady, endActivation } from './activations.js';
-import {
-  audit,
-  currentActivation,
-  currentInstance,
-  fail,
-  finish,
-  instanceKeyOf,
-  runningInvocations,
-  sessionKeyOf,
-  targetOf,
-} from './facts.js';
 import { handlerError } from './handler-error.js';
+import { sessionKeyOf, targetOf } from './projection.js';
+import { audit, fail, finish } from './results.js';
 import {
   type AppTarget,
   type InvocationOutcome,
@@ -29,6 +20,8 @@ import {
   type SessionDataSnapshot,
   type UIActionHandler,
 } from './runtime-host.js';
+import { currentInstance, instanceKeyOf } from './scope.js';
+import { currentActivation, runningInvocations } from './step-reads.js';
 import type { StepRunner } from './step-runner.js';
 
 function refused(code: PageRequestErrorCode, message: string): PageRequestAnswer {

@@ -8,18 +8,12 @@ import type { ToolCallPayload } from '@lineup/shared/protocol';
 import type { RuntimeDatabase, ToolCallRecord } from '../storage/database.js';
 import { endActivation } from './activations.js';
 import type { ExecutorParts } from './executors.js';
-import {
-  audit,
-  currentActivation,
-  fail,
-  finish,
-  instanceKeyOf,
-  project,
-  runningOperation,
-  targetOf,
-} from './facts.js';
 import { completeOperation } from './operation-executor.js';
+import { project, targetOf } from './projection.js';
+import { audit, fail, finish } from './results.js';
+import { instanceKeyOf } from './scope.js';
 import type { Step } from './step.js';
+import { currentActivation, runningOperation } from './step-reads.js';
 import type { StepRunner } from './step-runner.js';
 
 const iso = (milliseconds: number) => new Date(milliseconds).toISOString();

@@ -1,15 +1,18 @@
 /**
- * Routing an accepted call (steps 4–5): a call whose tool was withdrawn meanwhile ends `revoked`; the consent step
- * decides first; then the call gets its deadline and runs at once (no activation needed, or the app is ready),
- * waits behind the app's starting activation in arrival order, or starts one.
+ * Step 5 of the pipeline, routing an accepted call: a call whose tool was withdrawn meanwhile ends `revoked`; the
+ * consent step decides first; then the call gets its deadline and, in its scope (step 4, `scope.ts`), runs at once
+ * through its executor (no activation needed, or the app is ready: `executors.ts`), waits behind the app's starting
+ * activation in arrival order, or starts one (`activations.ts`).
  */
 import type { ToolCallPayload } from '@lineup/shared/protocol';
 import type { ConsentSteps } from '../consent/consent-steps.js';
 import type { ToolCallRecord } from '../storage/database.js';
-import { instanceFor, startActivation } from './activations.js';
+import { startActivation } from './activations.js';
 import { type ExecutorParts, execute } from './executors.js';
-import { currentActivation, finish } from './facts.js';
+import { finish } from './results.js';
+import { instanceFor } from './scope.js';
 import type { Step } from './step.js';
+import { currentActivation } from './step-reads.js';
 import { callIn, putCall } from './step-records.js';
 
 export interface RoutingParts {

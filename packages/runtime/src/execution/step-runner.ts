@@ -1,7 +1,8 @@
 /**
- * How a step of the pipeline runs: one strict IndexedDB transaction over the execution stores, the facts it writes
- * (`facts.ts`), and the host effects it collects — run only after the commit, so a host failure never undoes a fact
- * and an aborted step tells the host nothing.
+ * Step 6 of the pipeline, how every step runs: one strict IndexedDB transaction over the execution stores, so the
+ * business state, an operation's end and the outbox rows it writes (`results.ts`) commit together or not at all;
+ * and the host effects it collects — run only after the commit, so a host failure never undoes a fact and an
+ * aborted step tells the host nothing.
  */
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import {

@@ -1,7 +1,9 @@
 /**
- * Running what the intake accepted (seed 003 §4.2 steps 4–8, §4.3, §5, §7): the MiniApp instance of the
- * conversation and its app sub-session, activations and their waiting queue, the runtime built-ins and their
- * operations, the one final result of every call, and the host's lifecycle intents.
+ * The runtime's entry points: the short list of what a host calls. Each delegates to the module of its step
+ * (the pipeline's steps 1–8 are laid out one module each; the runtime README's "How the pipeline is laid out"
+ * lists them): receiving a call (the intake, then the consent step, its scope, routing and executor), the app
+ * page's requests (`page-requests.ts`), a view's calls (`mcp-view-calls.ts`), the lifecycle (`activations.ts`:
+ * foreground, host intents) and recovery (`recovery.ts`: recover, withdraw, settle).
  *
  * Every step is one IndexedDB transaction over the execution stores that writes the facts and the outbox rows
  * they produce together, awaiting nothing but the transaction; the host is told (foreground, close, session
@@ -35,7 +37,6 @@ import {
 import { type ActivationParts, endActivation, onForeground } from './activations.js';
 import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
-import { audit, currentActivation, finish, instanceKeyOf, runningOperation } from './facts.js';
 import { McpExecutor } from './mcp-executor.js';
 import { mcpViewCall, type ViewCallParts } from './mcp-view-calls.js';
 import { interruptOperation, type OperationParts } from './operation-executor.js';
@@ -50,6 +51,7 @@ import {
   writeSessionData,
 } from './page-requests.js';
 import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
+import { audit, finish } from './results.js';
 import { type RoutingParts, routeIn } from './routing.js';
 import type {
   AppTarget,
@@ -63,7 +65,9 @@ import type {
   ToolRuntimeOptions,
   UIActionHandler,
 } from './runtime-host.js';
+import { instanceKeyOf } from './scope.js';
 import type { Step } from './step.js';
+import { currentActivation, runningOperation } from './step-reads.js';
 import { holdCall, readInstanceAhead } from './step-records.js';
 import { type RegistrySnapshot, StepRunner } from './step-runner.js';
 
@@ -188,8 +192,8 @@ export class ToolRuntime {
   }
 
   /**
-   * Receives one `tool.call` of `conversationId` (steps 1–3, the intake) and, for a newly accepted call,
-   * routes it (steps 4–8). Returns the intake's answer; later progress and the final result go through the
+   * Receives one `tool.call` of `conversationId` (steps 1–3: `envelope-check.ts`, `tool-check.ts`, the intake)
+   * and, for a newly accepted call, routes it (the consent step, then steps 4–8). Returns the intake's answer; later progress and the final result go through the
    * outbox.
    */
   async receive(
@@ -437,7 +441,7 @@ export class ToolRuntime {
     return uiAction(this.#pageParts, target, action, args);
   }
 
-  // ── Routing (steps 4–5) ─────────────────────────────────────────────────────────────────────────────
+  // ── Routing (the consent step, then steps 4–5) ────────────────────────────────────────────────────────
 
   #route(conversationId: string, call: ToolCallPayload): Promise<boolean> {
     return this.#runner.step((step) => routeIn(this.#routingParts, step, conversationId, call));

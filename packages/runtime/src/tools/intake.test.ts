@@ -1,4 +1,4 @@
-/** Receiving Agent Tool calls (seed 003 §4.2 steps 1–3) against fake-indexeddb. */
+/** Receiving Agent Tool calls (the pipeline's steps 1–3: envelope-check, tool-check, intake) against fake-indexeddb. */
 import 'fake-indexeddb/auto';
 import { ToolResultPayloadSchema } from '@lineup/shared/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';

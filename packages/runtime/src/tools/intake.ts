@@ -1,22 +1,21 @@
 /**
- * Receiving an Agent Tool call (seed 003 §4.2 steps 1–3): the first thing the runtime does with a
- * `lineup.v1.tool.call` the transport parsed (`parseEnvelope`, agent → client).
+ * Step 3 of the pipeline, receiving an Agent Tool call: the first thing the runtime does with a `lineup.v1.tool.call`
+ * the agent client took (`client/inbound.ts`: envelope, agent and conversation already checked there).
  *
  * 1. A `call_id` seen before in this conversation answers with what was persisted for it — the latest protocol
  *    receipt or the final result — executing nothing and adding no outbox row; the same `call_id` with other
  *    content is refused with `call_id_conflict`, and nothing about the first call changes.
- * 2. Otherwise the call is checked against the current inventory: its revision (`stale_inventory`), the tool's
- *    visibility (`unsupported`, not told apart from an invisible tool) and its arguments against the published
- *    input schema (`invalid_arguments`).
+ * 2. Otherwise the call is checked by step 1 (`envelope-check.ts`: the inventory revision, `stale_inventory`) and
+ *    step 2 (`tool-check.ts`: the tool's visibility, `unsupported`, and its arguments against the published input
+ *    schema, `invalid_arguments`).
  * 3. The call record, its audit entry and the answer's outbox row are written in one transaction: `accepted`
  *    progress for a valid call, or the final error result for a refused one (so a replay gets the same answer).
  *
- * Executing an accepted call — activation, the SDK handler or the runtime built-in, the final result — is the
- * next step of the pipeline and not part of this module.
+ * What follows for an accepted call — the consent step, its scope (step 4), its activation and executor (step 5) —
+ * is in `consent/` and `execution/`, not in this module.
  */
 import { canonicalJSONString, hashCanonicalJSON } from '@lineup/shared';
 import {
-  type AgentToolInventoryEntry,
   type ClientInventoryPayload,
   LINEUP_WIRE_LIMITS,
   type ToolCallPayload,
@@ -35,7 +34,9 @@ import {
   type ToolCallRecord,
 } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
-import { matchesSchema, refusalOf, type SchemaIssue } from './schema-validator.js';
+import { checkRevision } from './envelope-check.js';
+import type { SchemaIssue } from './schema-validator.js';
+import { argumentsRefusal, checkTool } from './tool-check.js';
 
 /** The answer to one received call, as the message to send back (what the call record keeps as `latest`). */
 export type ToolCallAnswer = ToolCallRecord['latest'];
@@ -227,7 +228,7 @@ export class ToolCallIntake {
     readonly record: ToolCallRecord;
   } {
     const entry = inventory.tools?.find((tool) => tool.name === call.tool);
-    const verdict = this.#check(call, inventory.revision, entry);
+    const verdict = checkRevision(call, inventory.revision) ?? checkTool(call, entry);
     const now = this.#clock.now();
     const answer: ToolCallAnswer =
       verdict === null
@@ -240,7 +241,7 @@ export class ToolCallIntake {
             verdict,
             // Where the arguments fail the schema, never what they were: the agent can fix its call.
             verdict === 'invalid_arguments' && entry !== undefined
-              ? refusalOf(entry.input_schema, call.arguments, 'payload.arguments', '(arguments)')
+              ? argumentsRefusal(call, entry)
               : undefined,
           );
     const record: ToolCallRecord = {
@@ -274,17 +275,5 @@ export class ToolCallIntake {
       transaction.objectStore('outbox').add({ at: now, pending: OUTBOX_PENDING, conversationId, ...answer }),
     );
     return { answer, disposition: verdict === null ? 'accepted' : 'rejected', record };
-  }
-
-  /** The checks of seed 003 §4.2 steps 1–2; `null` when the call may proceed. */
-  #check(
-    call: ToolCallPayload,
-    revision: string,
-    entry: AgentToolInventoryEntry | undefined,
-  ): ToolErrorCode | null {
-    if (call.inventory_revision !== revision) return 'stale_inventory';
-    if (entry === undefined) return 'unsupported';
-    if (!matchesSchema(entry.input_schema, call.arguments)) return 'invalid_arguments';
-    return null;
   }
 }

@@ -1,41 +1,21 @@
 /**
- * The facts every step of the pipeline writes, each in the step's own transaction: a call's progress and its one
- * final result (checked against the tool's output schema) with their outbox rows and audit entries, the built-in's
- * projection into the session data, and the reads of the current instance, activation, invocations and operation.
+ * Step 8 of the pipeline: a call's protocol progress and its one final result, each persisted as the call's latest
+ * answer with its outbox row in the step's own transaction — progress never carries business output; a completed
+ * result must satisfy the tool's output schema, or the agent gets `invalid_output` instead — and the audit entries
+ * that go with them.
  */
 import type { AgentToolDescriptor, ToolProgressStatus, ToolResultPayload } from '@lineup/shared/protocol';
 import {
-  type ActivationRecord,
   type AuditType,
   type InstanceRecord,
   issue,
-  type OperationRecord,
   OUTBOX_PENDING,
   type ToolCallRecord,
 } from '../storage/database.js';
 import { type ToolCallAnswer, withPlaces } from '../tools/intake.js';
 import { matchesSchema, refusalOf } from '../tools/schema-validator.js';
-import { type AppTarget, OPERATION_SESSION_KEY, type SessionDataSnapshot } from './runtime-host.js';
 import type { Step } from './step.js';
-import { callIn, putCall, unfinishedCallsIn } from './step-records.js';
-
-export type { Effect } from './step.js';
-
-export const instanceKeyOf = (conversationId: string, appScope: string) => `${conversationId}\n${appScope}`;
-
-export function sessionKeyOf(instance: InstanceRecord): string {
-  return `${instance.appScope}\n${instance.appSessionId}`;
-}
-
-export function targetOf(instance: InstanceRecord): AppTarget {
-  return {
-    conversationId: instance.conversationId,
-    appScope: instance.appScope,
-    appId: instance.appId,
-    instanceId: instance.instanceId,
-    appSessionId: instance.appSessionId,
-  };
-}
+import { callIn, putCall } from './step-records.js';
 
 /** Ends `call` with `execution_failed` and a message for the agent. */
 export function fail(step: Step, call: ToolCallRecord, message: string): Promise<void> {
@@ -59,8 +39,8 @@ export async function progress(
 }
 
 /**
- * Persists the one final result of `call` (seed 003 §4.2 step 8): a completed result must satisfy the
- * tool's output schema, or the agent gets `invalid_output` instead.
+ * Persists the one final result of `call`: a completed result must satisfy the tool's output schema, or the agent
+ * gets `invalid_output` instead.
  */
 export async function finish(
   step: Step,
@@ -133,24 +113,6 @@ export async function outbox(
   });
 }
 
-/** Writes the built-in's projection of its operation into the instance's session data, then tells the host. */
-export async function project(
-  step: Step,
-  instance: InstanceRecord,
-  operation: Readonly<Record<string, unknown>>,
-): Promise<void> {
-  const store = step.transaction.objectStore('session_data');
-  const key = sessionKeyOf(instance);
-  const known = await store.get(key);
-  const snapshot: SessionDataSnapshot = {
-    revision: (known?.revision ?? 0) + 1,
-    data: { ...(known?.data ?? {}), [OPERATION_SESSION_KEY]: operation },
-  };
-  await store.put({ key, ...snapshot });
-  const target = targetOf(instance);
-  step.effects.push((host) => host.sessionDataChanged(target, snapshot));
-}
-
 export async function audit(
   step: Step,
   type: AuditType,
@@ -166,42 +128,4 @@ export async function audit(
     instanceId: instance.instanceId,
     ...extra,
   });
-}
-
-/** The open instance `target` names, if it is still the conversation's current one. */
-export async function currentInstance(step: Step, target: AppTarget): Promise<InstanceRecord | undefined> {
-  const instance = await step.transaction
-    .objectStore('instances')
-    .get(instanceKeyOf(target.conversationId, target.appScope));
-  return instance?.state === 'open' && instance.instanceId === target.instanceId ? instance : undefined;
-}
-
-/** The unfinished calls of `instance` whose SDK handler runs in its page. */
-export async function runningInvocations(step: Step, instance: InstanceRecord): Promise<ToolCallRecord[]> {
-  const unfinished = await unfinishedCallsIn(step.transaction);
-  return unfinished.filter(
-    (call) =>
-      call.stage === 'running' && call.invocationId !== undefined && call.instanceId === instance.instanceId,
-  );
-}
-
-export async function currentActivation(
-  step: Step,
-  instance: InstanceRecord,
-): Promise<ActivationRecord | undefined> {
-  if (instance.activationId === undefined) return undefined;
-  return step.transaction.objectStore('activations').get(instance.activationId);
-}
-
-export async function runningOperation(
-  step: Step,
-  instanceKey: string,
-): Promise<OperationRecord | undefined> {
-  const running = await step.transaction.objectStore('operations').index('by_due').getAll();
-  return running.find((operation) => operation.instanceKey === instanceKey);
-}
-
-/** The record of `call` as this transaction sees it now. */
-export async function reread(step: Step, call: ToolCallRecord): Promise<ToolCallRecord> {
-  return (await callIn(step.transaction, call.key)) ?? call;
 }
