@@ -20,6 +20,12 @@ import { focusManifest } from './manifests.js';
 
 export const CONVERSATION = 'conv_1';
 let databases = 0;
+/**
+ * This module is evaluated again for each test file that imports it, while the files of a worker share one
+ * fake-indexeddb (the runtime's tests run with \`isolate: false\`): the counter starts at 0 each time, so names carry a
+ * token of their own evaluation.
+ */
+const RUN = crypto.randomUUID().slice(0, 8);
 
 export interface Setup {
   readonly db: RuntimeDatabase;
@@ -61,7 +67,7 @@ export async function setUp(
     readonly store: ConversationStore | undefined;
   }
 > {
-  const db = await openRuntimeDatabase(`agent-client-${databases++}`);
+  const db = await openRuntimeDatabase(`agent-client-${RUN}-${databases++}`);
   const registry = new AppRegistry(db);
   await registry.install(
     { ...focusManifest(), surfaces: [{ id: 'card', entry: 'index.html', events: ['go'] }] },

@@ -1,6 +1,6 @@
 /**
  * The generation contract checked directly (seed 002 §12). Most rows go through `acceptCheckpoint` and
- * `advanceUIStream` in stream.test.ts; the document id cannot change there (uiId binds it first), so it is
+ * `advanceUIStream` in stream.generation-contract.test.ts; the document id cannot change there (uiId binds it first), so it is
  * checked here.
  */
 import { describe, expect, it } from 'vitest';
