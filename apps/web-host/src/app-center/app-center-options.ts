@@ -21,7 +21,7 @@ export interface McpInstallOptions {
   /** The bound of one kept view in bytes (default `MCP_SERVER_LIMITS.defaultMaxViewBytes`). */
   readonly maxViewBytes?: number;
   /** Where servers' access tokens are kept (the connector reads them from there); without it none can be given. */
-  readonly credentials?: Pick<ServerCredentials, 'has' | 'token' | 'set' | 'remove'> &
+  readonly credentials?: Pick<ServerCredentials, 'token' | 'set' | 'remove'> &
     Partial<Pick<ServerCredentials, 'kind' | 'signInTo'>>;
 }
 
