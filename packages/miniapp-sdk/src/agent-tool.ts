@@ -125,7 +125,10 @@ export type AgentToolErrorCode = MiniAppSdkErrorCode;
 
 export interface AgentTools {
   readonly appScope: string;
-  /** The manifest descriptors, validated and deep-frozen, in declaration order. */
+  /**
+   * The manifest descriptors, in declaration order: validated and deep-frozen where `defineAgentTools` builds them;
+   * in a page built by `lineupMiniApp`, the plain data the build computed and checked.
+   */
   readonly descriptors: readonly AgentToolDescriptor[];
   /** Runs the handler of `method` for one invocation; never throws. */
   handle(
