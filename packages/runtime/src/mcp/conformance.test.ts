@@ -93,8 +93,9 @@ describe('the MCP conformance suite, client scenarios, against LineUp’s MCP cl
       'auth/2025-03-26-oauth-metadata-backcompat',
       'auth/resource-mismatch',
     ])
-      expect(passed[scenario], scenario).toBeGreaterThan(0);
-    expect(failed.sort()).toEqual(expected.sort());
+      // A failure shows the end of the suite's output: which scenario failed, and how.
+      expect(passed[scenario], `${scenario}\n${text.slice(-2_000)}`).toBeGreaterThan(0);
+    expect(failed.sort(), text.slice(-2_000)).toEqual(expected.sort());
     expect(code, text.slice(-2_000)).toBe(0);
   }, 180_000);
 
