@@ -18,28 +18,18 @@
 import type { ToolCallPayload } from '@lineup/shared/protocol';
 import type { AppRegistry } from '../apps/registry.js';
 import { ConsentSteps } from '../consent/consent-steps.js';
-import { consentToolOf, ToolConsentStep } from '../consent/tool-consent.js';
+import { ToolConsentStep } from '../consent/tool-consent.js';
 import type { McpToolCaller } from '../mcp/calls.js';
-import {
-  EXECUTION_STORES,
-  type ExecutionTransaction,
-  issue,
-  type RuntimeDatabase,
-  type ToolCallRecord,
-} from '../storage/database.js';
+import { EXECUTION_STORES, type ExecutionTransaction, type RuntimeDatabase } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
-import {
-  type IntakeTransaction,
-  type ToolCallAnswer,
-  type ToolCallDisposition,
-  ToolCallIntake,
-} from '../tools/intake.js';
-import { type ActivationParts, endActivation, onForeground } from './activations.js';
+import { type ToolCallAnswer, type ToolCallDisposition, ToolCallIntake } from '../tools/intake.js';
+import { type ActivationParts, onForeground } from './activations.js';
 import type { Descriptors } from './descriptors.js';
 import { type ExecutorParts, execute } from './executors.js';
+import { hostIntent } from './host-intents.js';
 import { McpExecutor } from './mcp-executor.js';
 import { mcpViewCall, type ViewCallParts } from './mcp-view-calls.js';
-import { interruptOperation, type OperationParts } from './operation-executor.js';
+import type { OperationParts } from './operation-executor.js';
 import {
   appFailed,
   appReady,
@@ -50,8 +40,9 @@ import {
   uiAction,
   writeSessionData,
 } from './page-requests.js';
+import { CallReceiving } from './receiving.js';
 import { nextDueAt, type RecoveryParts, recover, settle, withdraw } from './recovery.js';
-import { audit, finish } from './results.js';
+import { finish } from './results.js';
 import { type RoutingParts, routeIn } from './routing.js';
 import type {
   AppTarget,
@@ -67,9 +58,7 @@ import type {
 } from './runtime-host.js';
 import { instanceKeyOf } from './scope.js';
 import type { Step } from './step.js';
-import { currentActivation, runningOperation } from './step-reads.js';
-import { holdCall, readInstanceAhead } from './step-records.js';
-import { type RegistrySnapshot, StepRunner } from './step-runner.js';
+import { StepRunner } from './step-runner.js';
 
 // The host seam and the entry points' shapes are part of this module's API (index.ts and the hosts import them here).
 export * from './runtime-host.js';
@@ -85,8 +74,8 @@ export class ToolRuntime {
   readonly #foregroundTimeoutMs: number;
   readonly #uiActions: Readonly<Record<string, UIActionHandler>>;
   readonly #mcp: McpToolCaller | undefined;
-  /** The registry as the last `receive` read it: what the steps that read nothing check against. */
-  #registry: RegistrySnapshot | undefined;
+  /** Receiving a call: the intake and, for a call it accepts, routing (`receiving.ts`). */
+  readonly #receiving: CallReceiving;
   /** The `mcp` executor: hands calls to their MCP servers and keeps their one final result. */
   readonly #mcpExecutor: McpExecutor;
   /** The consent step between the intake and routing: its rules, and its place in the pipeline. */
@@ -189,102 +178,26 @@ export class ToolRuntime {
       descriptors: () => this.#descriptors(),
       withdraw: () => this.withdraw(),
     });
+    this.#receiving = new CallReceiving({
+      runner: this.#runner,
+      intake: this.#intake,
+      routing: this.#routingParts,
+      mcp: this.#mcpExecutor,
+      consent: this.#consent,
+      steps: this.#steps,
+    });
   }
 
   /**
    * Receives one `tool.call` of `conversationId` (steps 1–3: `envelope-check.ts`, `tool-check.ts`, the intake)
-   * and, for a newly accepted call, routes it (the consent step, then steps 4–8). Returns the intake's answer; later progress and the final result go through the
-   * outbox.
+   * and, for a newly accepted call, routes it (the consent step, then steps 4–8): `receiving.ts`. Returns the
+   * intake's answer; later progress and the final result go through the outbox.
    */
   async receive(
     conversationId: string,
     call: ToolCallPayload,
   ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition }> {
-    const written = await this.#receiveWriteOnly(conversationId, call);
-    if (written !== undefined) return written;
-    let received: ReturnType<ToolCallIntake['answerIn']> | undefined;
-    let known: ToolCallRecord | undefined;
-    // One strict transaction: the call is recorded and, once accepted, routed — `accepted` and what follows
-    // from it (an activation, an operation, the final result of a command) commit together or not at all. Its reads
-    // go out together: the call's record, the registry's stamp, and the instance a tool of the app would run in.
-    await this.#runner.step(
-      async (step, registry) => {
-        const { transaction, descriptors } = step;
-        received = this.#intake.answerIn(
-          transaction as unknown as IntakeTransaction,
-          conversationId,
-          call,
-          known,
-          registry.published,
-          (record) => holdCall(transaction, record),
-        );
-        if (received.published !== undefined)
-          this.#registry = {
-            counter: received.published.counter,
-            inventory: received.published.inventory,
-            descriptors,
-          };
-        if (received.disposition === 'accepted')
-          await routeIn(this.#routingParts, step, conversationId, call, received.record);
-        return true;
-      },
-      async (transaction) => {
-        const scope = call.tool.slice(0, Math.max(0, call.tool.lastIndexOf('.')));
-        readInstanceAhead(transaction, instanceKeyOf(conversationId, scope));
-        known = await this.#intake.knownIn(transaction as unknown as IntakeTransaction, conversationId, call);
-      },
-    );
-    const { answer, disposition } = received!;
-    return { answer, disposition };
-  }
-
-  /**
-   * `receive` without a read, for its common case: a new, valid call of an MCP server's tool. It is checked against
-   * the registry as the last `receive` read it, and one strict transaction asserts that the registry is unchanged
-   * since (`guardInventory`), adds the call — which fails for a `call_id` the conversation recorded already — and
-   * dispatches it, exactly as the step that reads would. Undefined when it does not apply or did not commit: the call
-   * is then received by the step that reads (which answers a replay, a conflict or a refusal).
-   */
-  async #receiveWriteOnly(
-    conversationId: string,
-    call: ToolCallPayload,
-  ): Promise<{ readonly answer: ToolCallAnswer; readonly disposition: ToolCallDisposition } | undefined> {
-    const registry = this.#registry;
-    const descriptor = registry?.descriptors.get(call.tool);
-    if (
-      registry === undefined ||
-      descriptor === undefined ||
-      descriptor.executor.kind !== 'mcp' ||
-      descriptor.activation !== 'activation_not_required' ||
-      !this.#mcpExecutor.canCall(descriptor, registry.descriptors)
-    )
-      return undefined;
-    // Only a call its consent policy allows outright: any other needs the step that reads (a grant, a question).
-    const consent = this.#consent.allowsOutright(
-      registry.descriptors.apps.get(descriptor.app_scope),
-      consentToolOf(descriptor),
-    );
-    if (consent === false) return undefined;
-    let answer: ToolCallAnswer | undefined;
-    const committed = await this.#runner.writeOnlyStep(registry, async ({ transaction, effects }) => {
-      const received = this.#intake.recordIn(
-        transaction as unknown as IntakeTransaction,
-        conversationId,
-        call,
-        registry.inventory,
-        (record) => {
-          const { dispatched, send } = this.#mcpExecutor.dispatched(record, descriptor, registry.descriptors);
-          effects.push(send);
-          return dispatched;
-        },
-      );
-      // A refusal is answered by the step that reads: this transaction is dropped.
-      if (received.disposition !== 'accepted') throw new Error('Not accepted.');
-      if (consent.audit !== undefined)
-        issue(this.#steps.auditIn(transaction, received.record, descriptor, consent.audit));
-      answer = received.answer;
-    });
-    return committed && answer !== undefined ? { answer, disposition: 'accepted' } : undefined;
+    return this.#receiving.receive(conversationId, call);
   }
 
   /**
@@ -302,26 +215,9 @@ export class ToolRuntime {
     );
   }
 
-  /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one. */
+  /** A host lifecycle intent for the conversation's instance of `appScope`; audited as one (`host-intents.ts`). */
   async hostIntent(conversationId: string, appScope: string, intent: HostIntent): Promise<void> {
-    await this.#runner.step(async (step) => {
-      const { transaction } = step;
-      const key = instanceKeyOf(conversationId, appScope);
-      const instance = await transaction.objectStore('instances').get(key);
-      if (instance === undefined) return false;
-      await audit(step, 'host_intent', instance, { detail: intent });
-      if (intent !== 'leave' && intent !== 'close') return true;
-      // Leaving ends what needs the foreground: a start waiting for it, and an operation the user watched.
-      const activation = await currentActivation(step, instance);
-      if (activation?.status === 'starting' && activation.requirement === 'foreground_required')
-        await endActivation(step, activation, 'failed', 'foreground_not_confirmed');
-      const operation = await runningOperation(step, key);
-      if (operation !== undefined) await interruptOperation(step, operation, 'user_left');
-      await transaction
-        .objectStore('instances')
-        .put({ ...instance, foreground: false, ...(intent === 'close' ? { state: 'closed' as const } : {}) });
-      return true;
-    });
+    await hostIntent(this.#runner, conversationId, appScope, intent);
   }
 
   /**
