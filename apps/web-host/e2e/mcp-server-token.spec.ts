@@ -141,10 +141,13 @@ for (const language of ['en', 'zh'] as const)
     if (zh) await page.getByRole('button', { name: 'EN' }).click();
 
     // Signed out: the next call reaches the server without a token, which refuses it; the call ends in an error.
+    // (Its phase passes through sent, received and in progress first: only `error` says the server has answered.)
     const refused = await callToolFromConsole(page, 'private.whoami');
-    await expect(refused.locator('.host__console-phase')).not.toHaveText(/completed|running|waiting/, {
-      timeout: 30_000,
-    });
+    await expect(refused.locator('.host__console-phase')).toHaveText('error', { timeout: 30_000 });
+    // The server turned it away: the agent is told it did not run there, and why, not that it may have.
+    await expect(refused.locator('.host__console-result')).toContainText(
+      'execution_failed — The MCP server refused the call (HTTP 401): it asks who you are',
+    );
     expect(server.calls).toEqual(['whoami', 'whoami']);
     expect(server.authorizations.at(-1)).toBeNull();
   });

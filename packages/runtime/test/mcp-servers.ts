@@ -41,6 +41,11 @@ export interface SdkServer {
   change(spec: { tools?: readonly SdkTool[]; resources?: readonly SdkResource[] }): void;
   /** Makes every request fail from now on, as an unreachable server. */
   down(value: boolean): void;
+  /**
+   * Answers every `tools/call` from now on with this HTTP status and no JSON-RPC answer, before its tool runs
+   * (`null`: answers them again).
+   */
+  answerCalls(status: number | null): void;
   /** The `Authorization` header of each request (`null` when it had none), in order. */
   readonly authorizations: (string | null)[];
 }
@@ -57,6 +62,7 @@ export function sdkServer(spec: {
   let tools = spec.tools;
   let resources = spec.resources ?? [];
   let isDown = false;
+  let callStatus: number | null = null;
   const methods: string[] = [];
   const calls: string[] = [];
   const authorizations: (string | null)[] = [];
@@ -107,8 +113,13 @@ export function sdkServer(spec: {
       });
     if (request.method === 'POST') {
       const body = (await request.clone().json()) as { method?: string } | { method?: string }[];
-      for (const message of Array.isArray(body) ? body : [body])
-        if (typeof message.method === 'string') methods.push(message.method);
+      const messages = Array.isArray(body) ? body : [body];
+      for (const message of messages) if (typeof message.method === 'string') methods.push(message.method);
+      if (callStatus !== null && messages.some((message) => message.method === 'tools/call'))
+        return new Response(JSON.stringify({ error: `answered ${callStatus}` }), {
+          status: callStatus,
+          headers: { 'content-type': 'application/json' },
+        });
     }
     return handler.fetch(request);
   }) as typeof fetch;
@@ -125,6 +136,9 @@ export function sdkServer(spec: {
     },
     down(value) {
       isDown = value;
+    },
+    answerCalls(status) {
+      callStatus = status;
     },
   };
 }

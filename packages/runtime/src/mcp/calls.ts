@@ -6,7 +6,8 @@
  *
  * A failure is told apart by when it happened: before the request left (`failed` in `connect`: the server never got
  * the call) or after (`failed` in `call`: the server may have acted on it, so the outcome is unknown and the call is
- * never sent again).
+ * never sent again). A server that turns the call away with an HTTP client error (`refused`: a 401 when it no
+ * longer takes the token, a 404 when it ended the session) did not run it, and the agent is told so.
  */
 import { canonicalJSONString } from '@lineup/shared';
 import { MINIAPP_CHANNEL_LIMITS } from '@lineup/shared/bridge';
@@ -27,6 +28,12 @@ export type McpCallOutcome =
   | { readonly status: 'tool_error'; readonly message: string; readonly result: McpCallToolResult }
   /** No answer: before the request left (`connect`), or after (`call`: the server may have acted). */
   | { readonly status: 'failed'; readonly phase: 'connect' | 'call'; readonly reason: string }
+  /**
+   * The server turned the request away with an HTTP client error (4xx) instead of a JSON-RPC answer: its tool did
+   * not run. `401`/`403`: it asks who you are (no access token, or one it no longer takes); `404`: it ended the
+   * session; another 4xx: it refused the request as such.
+   */
+  | { readonly status: 'refused'; readonly httpStatus: number; readonly reason: string }
   | { readonly status: 'timeout' }
   | { readonly status: 'cancelled' }
   /** An answer that is not a `CallToolResult`, or one larger than `maxResultBytes`. */
@@ -116,6 +123,8 @@ export function createMcpToolCaller(
         session = await opening;
       } catch (error) {
         drop(request.url, opening);
+        const httpStatus = refusalStatus(error);
+        if (httpStatus !== undefined) return { status: 'refused', httpStatus, reason: reasonOf(error) };
         return { status: 'failed', phase: 'connect', reason: reasonOf(error) };
       }
       const controller = new AbortController();
@@ -160,8 +169,11 @@ export function createMcpToolCaller(
         return { status: 'ok', result };
       } catch (error) {
         if (request.signal?.aborted) return { status: 'cancelled' };
-        // The request may have reached the server: the session is not trusted again.
+        // The session is not trusted again: the next call opens another.
         drop(request.url, opening);
+        const httpStatus = refusalStatus(error);
+        if (httpStatus !== undefined) return { status: 'refused', httpStatus, reason: reasonOf(error) };
+        // The request may have reached the server, which may have acted on it.
         return { status: 'failed', phase: 'call', reason: reasonOf(error) };
       } finally {
         clearTimeout(timer);
@@ -174,6 +186,23 @@ export function createMcpToolCaller(
       await Promise.all(open.map((session) => session.then((value) => value.close()).catch(() => {})));
     },
   };
+}
+
+/**
+ * The HTTP client-error status (400–499) with which a server turned a request away, as the MCP SDK's transport
+ * reports it (`UnauthorizedError` for a 401, an `SdkHttpError` with its `status` otherwise; told by their names and
+ * fields, so the SDK need not be loaded), or undefined for anything else: a network failure or a 5xx may come after
+ * the server acted.
+ */
+export function refusalStatus(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'UnauthorizedError') return 401;
+  if (error.name !== 'SdkHttpError') return undefined;
+  const status =
+    (error as { status?: unknown }).status ?? (error as { data?: { status?: unknown } }).data?.status;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 499
+    ? status
+    : undefined;
 }
 
 const CONTENT_SCHEMA_TEXT = canonicalJSONString(MCP_CONTENT_OUTPUT_SCHEMA);
@@ -235,6 +264,8 @@ export function mcpFinalResult(
             'outcome_unknown',
             'The connection failed while the MCP server had the call: it may have run there, and is not sent again.',
           );
+    case 'refused':
+      return error('execution_failed', refusalMessage(outcome.httpStatus));
     case 'timeout':
       return { outcome: 'error', error: { code: 'timeout' } };
     case 'cancelled':
@@ -248,4 +279,13 @@ export function mcpFinalResult(
         `The MCP server's answer is not a valid tool result: ${outcome.reason}`,
       );
   }
+}
+
+/** What a server's HTTP refusal of a call means, for the agent and the user: the call did not run there. */
+export function refusalMessage(httpStatus: number): string {
+  if (httpStatus === 401 || httpStatus === 403)
+    return `The MCP server refused the call (HTTP ${httpStatus}): it asks who you are, and the access token is missing or no longer taken. The call did not run; the user has to give the server's token again, or sign in again.`;
+  if (httpStatus === 404)
+    return 'The MCP server refused the call (HTTP 404): it no longer knows the session. The call did not run; it may be made again.';
+  return `The MCP server refused the call (HTTP ${httpStatus}); the call did not run.`;
 }

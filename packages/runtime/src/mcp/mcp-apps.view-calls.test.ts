@@ -10,7 +10,7 @@ import { sdkServer } from '../../test/mcp-servers.js';
 import type { AppRegistry } from '../apps/registry.js';
 import { ToolRuntime } from '../execution/tool-runtime.js';
 import type { RuntimeDatabase } from '../storage/database.js';
-import { createMcpToolCaller } from './calls.js';
+import { createMcpToolCaller, refusalMessage } from './calls.js';
 import { installMcpServer } from './install.js';
 
 let db: RuntimeDatabase;
@@ -90,5 +90,18 @@ describe("a view's tools/call (a local UI action, never an agent's call)", () =>
     await registry.setEnabled('mcp.clock_server', false);
     expect(await viewCall(runtime, 'get-time')).toMatchObject({ status: 'error', code: 'disabled' });
     expect(server.calls).toEqual([]);
+  });
+
+  it('a server that turns the call away with an HTTP 401 did not run it, and the view is told what it means', async () => {
+    const { server, runtime } = await runtimeFor();
+    server.answerCalls(401);
+    expect(await viewCall(runtime, 'get-time')).toEqual({
+      status: 'error',
+      code: 'failed',
+      message: refusalMessage(401),
+    });
+    expect(server.calls).toEqual([]);
+    const [entry] = (await db.getAll('audit')).filter((record) => record.type === 'ui_action');
+    expect(entry?.detail).toBe('view tools/call get-time failed');
   });
 });
