@@ -5,7 +5,11 @@
  *   protocol end to end, without a socket). Every request is counted.
  * - `rawSession`: a session that answers exactly the JSON a test gives it, for servers that answer off-spec.
  */
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { createMcpConnector, type McpConnector, type McpSession } from '../src/mcp/index.js';
 
@@ -42,10 +46,10 @@ export interface SdkServer {
   /** Makes every request fail from now on, as an unreachable server. */
   down(value: boolean): void;
   /**
-   * Answers every `tools/call` from now on with this HTTP status and no JSON-RPC answer, before its tool runs
-   * (`null`: answers them again).
+   * Answers the next `times` `tools/call`s (every one by default) with this HTTP status and no JSON-RPC answer,
+   * before the tool runs (`null`: answers them again).
    */
-  answerCalls(status: number | null): void;
+  answerCalls(status: number | null, times?: number): void;
   /** The `Authorization` header of each request (`null` when it had none), in order. */
   readonly authorizations: (string | null)[];
 }
@@ -63,6 +67,7 @@ export function sdkServer(spec: {
   let resources = spec.resources ?? [];
   let isDown = false;
   let callStatus: number | null = null;
+  let callStatusTimes = 0;
   const methods: string[] = [];
   const calls: string[] = [];
   const authorizations: (string | null)[] = [];
@@ -115,11 +120,17 @@ export function sdkServer(spec: {
       const body = (await request.clone().json()) as { method?: string } | { method?: string }[];
       const messages = Array.isArray(body) ? body : [body];
       for (const message of messages) if (typeof message.method === 'string') methods.push(message.method);
-      if (callStatus !== null && messages.some((message) => message.method === 'tools/call'))
+      if (
+        callStatus !== null &&
+        callStatusTimes > 0 &&
+        messages.some((message) => message.method === 'tools/call')
+      ) {
+        callStatusTimes--;
         return new Response(JSON.stringify({ error: `answered ${callStatus}` }), {
           status: callStatus,
           headers: { 'content-type': 'application/json' },
         });
+      }
     }
     return handler.fetch(request);
   }) as typeof fetch;
@@ -137,8 +148,9 @@ export function sdkServer(spec: {
     down(value) {
       isDown = value;
     },
-    answerCalls(status) {
+    answerCalls(status, times = Number.POSITIVE_INFINITY) {
       callStatus = status;
+      callStatusTimes = times;
     },
   };
 }
@@ -175,4 +187,77 @@ export function rawSession(spec: {
 /** A view as a `resources/read` answer. */
 export function viewAnswer(uri: string, text: string, extra: Record<string, unknown> = {}) {
   return { contents: [{ uri, mimeType: VIEW_MIME, text, ...extra }] };
+}
+
+/**
+ * A stateful server of the official SDK (`WebStandardStreamableHTTPServerTransport` with session ids, one server
+ * and transport per session, as the SDK documents it), whose `restart()` forgets every session as a restarted
+ * process does. A request naming a session it does not know gets what `unknownSession` says: `404` (the MCP
+ * specification's answer) or `400` with "No valid session ID provided" (what the SDK's example servers answer).
+ */
+export function statefulServer(spec: {
+  readonly tools: readonly SdkTool[];
+  readonly unknownSession: 404 | 400;
+  readonly url?: string;
+}) {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const calls: string[] = [];
+  const answers: number[] = [];
+  let initializes = 0;
+  const open = async () => {
+    const server = new McpServer({ name: 'Stateful Server', version: '1.0.0' });
+    for (const tool of spec.tools)
+      server.registerTool(tool.name, { description: tool.description ?? tool.name }, (async () => {
+        calls.push(tool.name);
+        return tool.run({});
+      }) as never);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    await server.connect(transport);
+    return transport;
+  };
+  const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const id = request.headers.get('mcp-session-id');
+    let transport = id === null ? undefined : sessions.get(id);
+    if (transport === undefined && id !== null) {
+      answers.push(spec.unknownSession);
+      return spec.unknownSession === 404
+        ? Response.json(
+            { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
+            { status: 404 },
+          )
+        : Response.json(
+            {
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+              id: null,
+            },
+            { status: 400 },
+          );
+    }
+    if (transport === undefined) {
+      initializes++;
+      transport = await open();
+    }
+    const response = await transport.handleRequest(request);
+    answers.push(response.status);
+    return response;
+  }) as typeof fetch;
+  return {
+    url: spec.url ?? 'http://127.0.0.1:3998/mcp',
+    connect: createMcpConnector({ fetch: fetchImpl }),
+    calls,
+    /** The HTTP status of each answer, in order. */
+    answers,
+    initializes: () => initializes,
+    /** Forgets every session, as a restarted server does. */
+    restart() {
+      sessions.clear();
+    },
+  };
 }

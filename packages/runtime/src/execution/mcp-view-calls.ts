@@ -96,7 +96,7 @@ async function viewCall(
   });
   if (outcome.status === 'ok' || outcome.status === 'tool_error')
     return { status: 'ok', result: outcome.result };
-  if (outcome.status === 'refused') return refuse('failed', refusalMessage(outcome.httpStatus));
+  if (outcome.status === 'refused') return refuse('failed', refusalMessage(outcome));
   return refuse(
     outcome.status === 'timeout' ? 'timeout' : 'failed',
     outcome.status === 'failed' && outcome.phase === 'connect'

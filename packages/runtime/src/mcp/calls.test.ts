@@ -4,9 +4,9 @@
  * the agent is told so), while a failure after the request left may have run it (`outcome_unknown`).
  */
 import { describe, expect, it } from 'vitest';
-import { sdkServer } from '../../test/mcp-servers.js';
+import { sdkServer, statefulServer } from '../../test/mcp-servers.js';
 import { createMcpToolCaller, mcpFinalResult, refusalMessage, refusalStatus } from './calls.js';
-import { createMcpConnector } from './session.js';
+import { createMcpConnector, type McpConnector } from './session.js';
 
 const TOKEN = 'calls-test-token-1';
 
@@ -38,7 +38,7 @@ describe('a server that turns a call away with an HTTP client error', () => {
     const final = mcpFinalResult(outcome, {});
     expect(final).toEqual({
       outcome: 'error',
-      error: { code: 'execution_failed', message: refusalMessage(401) },
+      error: { code: 'execution_failed', message: refusalMessage({ phase: 'call', httpStatus: 401 }) },
     });
     expect(final.error?.message).toMatch(/did not run.*token/);
 
@@ -53,15 +53,15 @@ describe('a server that turns a call away with an HTTP client error', () => {
     const server = echoServer(TOKEN);
     const caller = createMcpToolCaller({ connect: server.connect });
     const outcome = await caller.call(echo(server.url));
-    expect(outcome).toMatchObject({ status: 'refused', httpStatus: 401 });
+    expect(outcome).toMatchObject({ status: 'refused', phase: 'connect', httpStatus: 401 });
     expect(server.methods).toEqual([]);
-    expect(mcpFinalResult(outcome, {}).error?.message).toBe(refusalMessage(401));
+    expect(mcpFinalResult(outcome, {}).error?.message).toMatch(/HTTP 401\): it asks who you are/);
   });
 
   it.each([
     [400, /HTTP 400\); the call did not run/],
     [403, /HTTP 403\): it asks who you are/],
-    [404, /HTTP 404\): it no longer knows the session/],
+    [404, /HTTP 404\): it did not know the session, even one opened again for the call/],
     [409, /HTTP 409\); the call did not run/],
     [429, /HTTP 429\); the call did not run/],
   ])(
@@ -85,6 +85,106 @@ describe('a server that turns a call away with an HTTP client error', () => {
       expect(server.calls).toEqual(['echo', 'echo']);
     },
   );
+
+  it.each([404, 400] as const)(
+    'a stateful server that restarted (its unknown session answered %i): the call goes in a new session, once',
+    async (unknownSession) => {
+      const server = statefulServer({
+        unknownSession,
+        tools: [{ name: 'echo', run: () => ({ content: [{ type: 'text', text: 'echoed' }] }) }],
+      });
+      const caller = createMcpToolCaller({ connect: server.connect });
+      expect(await caller.call(echo(server.url))).toMatchObject({ status: 'ok' });
+      server.restart();
+      expect(await caller.call(echo(server.url))).toEqual({
+        status: 'ok',
+        result: { content: [{ type: 'text', text: 'echoed' }] },
+      });
+      expect(server.calls).toEqual(['echo', 'echo']);
+      expect(server.initializes()).toBe(2);
+      expect(server.answers).toContain(unknownSession);
+      // Without the restart, a call reuses its session.
+      expect(await caller.call(echo(server.url))).toMatchObject({ status: 'ok' });
+      expect(server.initializes()).toBe(2);
+      await caller.close();
+    },
+  );
+
+  it('404 once on a session it gave (it restarted): the call goes once more in a new session, and runs once', async () => {
+    const server = echoServer();
+    const caller = createMcpToolCaller({ connect: server.connect });
+    expect(await caller.call(echo(server.url))).toMatchObject({ status: 'ok' });
+    server.answerCalls(404, 1);
+    expect(await caller.call(echo(server.url))).toEqual({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'echoed' }] },
+    });
+    expect(server.calls).toEqual(['echo', 'echo']);
+    expect(server.methods.filter((method) => method === 'initialize')).toHaveLength(2);
+    expect(server.methods.filter((method) => method === 'tools/call')).toHaveLength(3);
+  });
+
+  it('404 on the first call of a session just opened is not tried again', async () => {
+    const server = echoServer();
+    const caller = createMcpToolCaller({ connect: server.connect });
+    server.answerCalls(404, 1);
+    expect(await caller.call(echo(server.url))).toMatchObject({
+      status: 'refused',
+      phase: 'call',
+      httpStatus: 404,
+    });
+    expect(server.methods.filter((method) => method === 'tools/call')).toHaveLength(1);
+    expect(server.calls).toEqual([]);
+  });
+
+  it("the try again keeps within the call's timeout: what is left of it, not another whole one", async () => {
+    let release: () => void = () => {};
+    const server = sdkServer({
+      name: 'Slow',
+      tools: [
+        {
+          name: 'echo',
+          run: () =>
+            new Promise((resolve) => {
+              release = () => resolve({ content: [] });
+            }),
+        },
+        { name: 'fast', run: () => ({ content: [] }) },
+      ],
+    });
+    // The SDK's own timeout of each try: 1 s after the caller's.
+    const timeouts: number[] = [];
+    const connect: McpConnector = async (url, options) => {
+      const session = await server.connect(url, options);
+      return {
+        ...session,
+        callTool: (name, args, callOptions) => {
+          timeouts.push(callOptions.timeoutMs);
+          return session.callTool(name, args, callOptions);
+        },
+      };
+    };
+    const caller = createMcpToolCaller({ connect });
+    expect(await caller.call({ ...echo(server.url), tool: 'fast' })).toMatchObject({ status: 'ok' });
+    server.answerCalls(404, 1);
+    expect(await caller.call({ ...echo(server.url), timeoutMs: 300 })).toEqual({ status: 'timeout' });
+    release();
+    expect(timeouts).toHaveLength(3);
+    const [, first, second] = timeouts as [number, number, number];
+    expect(first).toBe(1_300);
+    expect(second).toBeLessThan(first);
+    expect(second).toBeGreaterThan(1_000);
+  });
+
+  it('404 when the session opens: nothing answers at the URL, not "it may have run"', async () => {
+    const server = sdkServer({ name: 'Gone', tools: [] });
+    const connect = createMcpConnector({
+      fetch: (async () => new Response('Not Found', { status: 404 })) as typeof fetch,
+    });
+    const outcome = await createMcpToolCaller({ connect }).call(echo(server.url));
+    expect(outcome).toMatchObject({ status: 'refused', phase: 'connect', httpStatus: 404 });
+    expect(mcpFinalResult(outcome, {}).error?.message).toMatch(/nothing answers as an MCP server at its URL/);
+  });
 
   it.each([500, 502, 503])(
     '%i is not a refusal: the server may have acted, so the outcome is unknown',

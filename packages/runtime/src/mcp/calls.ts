@@ -29,11 +29,18 @@ export type McpCallOutcome =
   /** No answer: before the request left (`connect`), or after (`call`: the server may have acted). */
   | { readonly status: 'failed'; readonly phase: 'connect' | 'call'; readonly reason: string }
   /**
-   * The server turned the request away with an HTTP client error (4xx) instead of a JSON-RPC answer: its tool did
-   * not run. `401`/`403`: it asks who you are (no access token, or one it no longer takes); `404`: it ended the
-   * session; another 4xx: it refused the request as such.
+   * The server turned the request away with an HTTP client error (4xx) instead of a JSON-RPC answer, when the
+   * session opened (`connect`) or when the call went (`call`): its tool did not run. `401`/`403`: it asks who you
+   * are (no access token, or one it no longer takes); `404`: nothing answers at its URL (`connect`), or it does not
+   * know the session, even one opened again for the call; another 4xx: it refused the request as such. (A 404 or
+   * 400 from a session the caller had already used is tried once more in a new session first: the server restarted.)
    */
-  | { readonly status: 'refused'; readonly httpStatus: number; readonly reason: string }
+  | {
+      readonly status: 'refused';
+      readonly phase: 'connect' | 'call';
+      readonly httpStatus: number;
+      readonly reason: string;
+    }
   | { readonly status: 'timeout' }
   | { readonly status: 'cancelled' }
   /** An answer that is not a `CallToolResult`, or one larger than `maxResultBytes`. */
@@ -110,75 +117,113 @@ export function createMcpToolCaller(
     if (sessions.get(url) === session) sessions.delete(url);
     session.then((open) => open.close()).catch(() => {});
   };
+  /** One try in the server's session (opened when there is none): its outcome, and whether the session was reused. */
+  const attempt = async (
+    request: McpToolCallRequest,
+    timeoutMs: number,
+  ): Promise<{ readonly outcome: McpCallOutcome; readonly reused: boolean }> => {
+    let opening = sessions.get(request.url);
+    const reused = opening !== undefined;
+    if (opening === undefined) {
+      opening = options.connect(request.url, { signal: request.signal });
+      sessions.set(request.url, opening);
+    }
+    let session: McpSession;
+    try {
+      session = await opening;
+    } catch (error) {
+      drop(request.url, opening);
+      const httpStatus = refusalStatus(error);
+      const reason = reasonOf(error);
+      return {
+        outcome:
+          httpStatus === undefined
+            ? { status: 'failed', phase: 'connect', reason }
+            : { status: 'refused', phase: 'connect', httpStatus, reason },
+        reused,
+      };
+    }
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    request.signal?.addEventListener('abort', abort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const answer = await Promise.race([
+        // The SDK's own timeout comes later than ours, so that ours decides.
+        session.callTool(request.tool, request.arguments, {
+          signal: controller.signal,
+          timeoutMs: timeoutMs + 1_000,
+        }),
+        timedOut,
+      ]);
+      return { outcome: answer === 'timeout' ? { status: 'timeout' } : checkedOutcome(answer), reused };
+    } catch (error) {
+      if (request.signal?.aborted) return { outcome: { status: 'cancelled' }, reused };
+      // The session is not trusted again: the next call opens another.
+      drop(request.url, opening);
+      const httpStatus = refusalStatus(error);
+      const reason = reasonOf(error);
+      return {
+        outcome:
+          httpStatus === undefined
+            ? // The request may have reached the server, which may have acted on it.
+              { status: 'failed', phase: 'call', reason }
+            : { status: 'refused', phase: 'call', httpStatus, reason },
+        reused,
+      };
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', abort);
+    }
+  };
+  const checkedOutcome = (answer: unknown): McpCallOutcome => {
+    const result = checkCallToolResult(answer);
+    if (result === undefined) return { status: 'off_spec', reason: 'The answer is not a CallToolResult.' };
+    let size: number;
+    try {
+      size = canonicalJSONString(result, {
+        maxBytes: maxResultBytes,
+        maxDepth: 64,
+        maxValues: 100_000,
+      }).length;
+    } catch {
+      return {
+        status: 'off_spec',
+        reason: `The answer is larger than ${maxResultBytes} bytes, or not JSON.`,
+      };
+    }
+    if (size > maxResultBytes)
+      return { status: 'off_spec', reason: `The answer is larger than ${maxResultBytes} bytes.` };
+    if (result.isError === true) return { status: 'tool_error', message: firstText(result), result };
+    return { status: 'ok', result };
+  };
   return {
     async call(request) {
       if (request.signal?.aborted) return { status: 'cancelled' };
-      let opening = sessions.get(request.url);
-      if (opening === undefined) {
-        opening = options.connect(request.url, { signal: request.signal });
-        sessions.set(request.url, opening);
-      }
-      let session: McpSession;
-      try {
-        session = await opening;
-      } catch (error) {
-        drop(request.url, opening);
-        const httpStatus = refusalStatus(error);
-        if (httpStatus !== undefined) return { status: 'refused', httpStatus, reason: reasonOf(error) };
-        return { status: 'failed', phase: 'connect', reason: reasonOf(error) };
-      }
-      const controller = new AbortController();
-      const abort = () => controller.abort();
-      request.signal?.addEventListener('abort', abort, { once: true });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => {
-          controller.abort();
-          resolve('timeout');
-        }, request.timeoutMs);
-      });
-      try {
-        const answer = await Promise.race([
-          // The SDK's own timeout comes later than ours, so that ours decides.
-          session.callTool(request.tool, request.arguments, {
-            signal: controller.signal,
-            timeoutMs: request.timeoutMs + 1_000,
-          }),
-          timedOut,
-        ]);
-        if (answer === 'timeout') return { status: 'timeout' };
-        const result = checkCallToolResult(answer);
-        if (result === undefined)
-          return { status: 'off_spec', reason: 'The answer is not a CallToolResult.' };
-        let size: number;
-        try {
-          size = canonicalJSONString(result, {
-            maxBytes: maxResultBytes,
-            maxDepth: 64,
-            maxValues: 100_000,
-          }).length;
-        } catch {
-          return {
-            status: 'off_spec',
-            reason: `The answer is larger than ${maxResultBytes} bytes, or not JSON.`,
-          };
-        }
-        if (size > maxResultBytes)
-          return { status: 'off_spec', reason: `The answer is larger than ${maxResultBytes} bytes.` };
-        if (result.isError === true) return { status: 'tool_error', message: firstText(result), result };
-        return { status: 'ok', result };
-      } catch (error) {
-        if (request.signal?.aborted) return { status: 'cancelled' };
-        // The session is not trusted again: the next call opens another.
-        drop(request.url, opening);
-        const httpStatus = refusalStatus(error);
-        if (httpStatus !== undefined) return { status: 'refused', httpStatus, reason: reasonOf(error) };
-        // The request may have reached the server, which may have acted on it.
-        return { status: 'failed', phase: 'call', reason: reasonOf(error) };
-      } finally {
-        clearTimeout(timer);
-        request.signal?.removeEventListener('abort', abort);
-      }
+      const deadline = performance.now() + request.timeoutMs;
+      const first = await attempt(request, request.timeoutMs);
+      const { outcome } = first;
+      // A server that no longer knows the session it gave (it restarted, or ended the session) answers 404, as the
+      // protocol says, or 400, as the SDK's example servers do; either way it did not run the call, and the call goes
+      // once more, in a new session.
+      if (
+        !(
+          first.reused &&
+          outcome.status === 'refused' &&
+          outcome.phase === 'call' &&
+          (outcome.httpStatus === 404 || outcome.httpStatus === 400)
+        )
+      )
+        return outcome;
+      const left = deadline - performance.now();
+      if (left <= 0) return { status: 'timeout' };
+      return (await attempt(request, left)).outcome;
     },
     async close() {
       const open = [...sessions.values()];
@@ -265,7 +310,7 @@ export function mcpFinalResult(
             'The connection failed while the MCP server had the call: it may have run there, and is not sent again.',
           );
     case 'refused':
-      return error('execution_failed', refusalMessage(outcome.httpStatus));
+      return error('execution_failed', refusalMessage(outcome));
     case 'timeout':
       return { outcome: 'error', error: { code: 'timeout' } };
     case 'cancelled':
@@ -282,10 +327,16 @@ export function mcpFinalResult(
 }
 
 /** What a server's HTTP refusal of a call means, for the agent and the user: the call did not run there. */
-export function refusalMessage(httpStatus: number): string {
+export function refusalMessage(refusal: {
+  readonly phase: 'connect' | 'call';
+  readonly httpStatus: number;
+}): string {
+  const { httpStatus } = refusal;
   if (httpStatus === 401 || httpStatus === 403)
     return `The MCP server refused the call (HTTP ${httpStatus}): it asks who you are, and the access token is missing or no longer taken. The call did not run; the user has to give the server's token again, or sign in again.`;
   if (httpStatus === 404)
-    return 'The MCP server refused the call (HTTP 404): it no longer knows the session. The call did not run; it may be made again.';
+    return refusal.phase === 'connect'
+      ? 'The MCP server refused the call (HTTP 404): nothing answers as an MCP server at its URL any more. The call did not run.'
+      : 'The MCP server refused the call (HTTP 404): it did not know the session, even one opened again for the call. The call did not run.';
   return `The MCP server refused the call (HTTP ${httpStatus}); the call did not run.`;
 }

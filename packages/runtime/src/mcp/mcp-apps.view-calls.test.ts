@@ -98,7 +98,7 @@ describe("a view's tools/call (a local UI action, never an agent's call)", () =>
     expect(await viewCall(runtime, 'get-time')).toEqual({
       status: 'error',
       code: 'failed',
-      message: refusalMessage(401),
+      message: refusalMessage({ phase: 'call', httpStatus: 401 }),
     });
     expect(server.calls).toEqual([]);
     const [entry] = (await db.getAll('audit')).filter((record) => record.type === 'ui_action');
