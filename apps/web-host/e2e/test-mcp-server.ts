@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /**
- * An MCP server of the test's own, on 127.0.0.1 (node:http around the official SDK's `createMcpHandler`, with the
- * CORS a browser page needs): its tools and its views are what a test gives, and it records every `tools/call` it
- * got, so a test can tell what reached it and how often.
+ * An MCP server of the test's own, on 127.0.0.1 (node:http around the official SDK's `createMcpHandler`, or its
+ * stateful transport with session ids, with the CORS a browser page needs): its tools and its views are what a test
+ * gives, and it records every `tools/call` it got, so a test can tell what reached it and how often.
  */
 
 export interface TestTool {
@@ -31,6 +36,10 @@ export interface TestMcpServer {
   setToken(token: string | undefined): void;
   /** Lists other tools from now on (a server that changes a tool after the user trusted it). */
   setTools(tools: readonly TestTool[]): void;
+  /** The HTTP status of each answer of its MCP endpoint (not preflights, metadata or 401s), in order. */
+  readonly statuses: number[];
+  /** A stateful server forgets every session, as a restarted process does: a request naming one is answered 404. */
+  restart(): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +53,11 @@ export async function startTestMcpServer(spec: {
   readonly viewMeta?: Readonly<Record<string, Record<string, unknown>>>;
   /** A bearer token every request must carry; without it or with another, the server answers 401. */
   readonly token?: string;
+  /**
+   * Sessions as the SDK's stateful transport keeps them (a session id from `initialize` on, one server per session;
+   * no standing GET stream: 405). Default: stateless, as `createMcpHandler` serves.
+   */
+  readonly stateful?: boolean;
   /**
    * Protected by an OAuth authorization server (RFC 9728): every request needs an access token it issued for this
    * server (checked by `verify`), else 401 pointing at the server's protected resource metadata. `resource` is what
@@ -59,7 +73,9 @@ export async function startTestMcpServer(spec: {
   const authorizations: (string | null)[] = [];
   let token = spec.token;
   let tools = spec.tools;
-  const handler = createMcpHandler(() => {
+  const statuses: number[] = [];
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const build = () => {
     const server = new McpServer({ name: spec.name, version: '1.0.0' });
     for (const tool of tools)
       server.registerTool(
@@ -92,7 +108,29 @@ export async function startTestMcpServer(spec: {
         ],
       }));
     return server;
-  });
+  };
+  const handler = createMcpHandler(build);
+  const serve = async (request: Request): Promise<Response> => {
+    if (spec.stateful !== true) return handler.fetch(request);
+    if (request.method === 'GET') return new Response(null, { status: 405 });
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const known = sessions.get(id);
+      if (known !== undefined) return known.handleRequest(request);
+      return Response.json(
+        { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
+        { status: 404 },
+      );
+    }
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (session) => {
+        sessions.set(session, transport);
+      },
+    });
+    await build().connect(transport);
+    return transport.handleRequest(request);
+  };
   const cors = {
     'access-control-allow-origin': '*',
     'access-control-allow-headers': '*, authorization',
@@ -156,15 +194,15 @@ export async function startTestMcpServer(spec: {
       for (const [key, value] of Object.entries(request.headers))
         if (typeof value === 'string') headers.set(key, value);
       const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      void handler
-        .fetch(
-          new Request(`http://127.0.0.1${request.url ?? '/'}`, {
-            method: request.method ?? 'GET',
-            headers,
-            ...(body === undefined || request.method === 'GET' ? {} : { body }),
-          }),
-        )
+      void serve(
+        new Request(`http://127.0.0.1${request.url ?? '/'}`, {
+          method: request.method ?? 'GET',
+          headers,
+          ...(body === undefined || request.method === 'GET' ? {} : { body }),
+        }),
+      )
         .then(async (answer) => {
+          statuses.push(answer.status);
           const out: Record<string, string> = { ...cors };
           answer.headers.forEach((value, key) => {
             out[key] = value;
@@ -187,6 +225,11 @@ export async function startTestMcpServer(spec: {
     },
     setTools(next) {
       tools = next;
+    },
+    statuses,
+    restart() {
+      for (const transport of sessions.values()) void transport.close();
+      sessions.clear();
     },
     close: () =>
       new Promise((resolve) => {
