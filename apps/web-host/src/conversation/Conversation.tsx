@@ -36,6 +36,7 @@ import { INTERFACE_KINDS } from './interface-entries.ts';
 import { ConversationModel, mcpViewStateKey } from './model.ts';
 import { PasteForm } from './PasteForm.tsx';
 import { isEnvelope } from './sent-as-agent.ts';
+import { VIEW_CONTEXTS_STATE_KEY } from './view-context.ts';
 
 /**
  * The conversation shows its latest this many entries, and this many more each time the user asks for earlier
@@ -192,6 +193,8 @@ export function Conversation() {
     const conversation = connection.conversationId;
     const taken = mcpViews?.contexts.take(conversation) ?? [];
     try {
+      // The store knows they were taken before the turn is recorded: a reload never sends them a second time.
+      if (taken.length > 0) await mcpViews?.contexts.settled();
       const result = await connection.sendUserMessage(
         message,
         taken.map((item) => item.context),
@@ -215,6 +218,24 @@ export function Conversation() {
       : [...new Set(mcpViews.contexts.waiting(conversationId).map((item) => item.server))];
 
   const states = loaded?.model === model ? loaded.states : null;
+  // What the views said and the user has not sent yet is kept with the conversation: a reload loses none of it.
+  useEffect(() => {
+    if (mcpViews === null || connection === null) return;
+    return mcpViews.contexts.keepIn({
+      save: (conversation, waiting) =>
+        connection.store
+          .saveViewState(conversation, VIEW_CONTEXTS_STATE_KEY, waiting)
+          .catch((error: unknown) =>
+            refused(
+              `What the views said for your next message was not kept: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          ),
+    });
+  }, [mcpViews, connection, refused]);
+  useEffect(() => {
+    if (mcpViews !== null && conversationId !== null && states !== null)
+      mcpViews.contexts.restore(conversationId, states.get(VIEW_CONTEXTS_STATE_KEY));
+  }, [mcpViews, conversationId, states]);
   /** DSL 1.1 invoke buttons of the agent's interfaces go to the runtime's action ledger (runner). */
   const runner = runtime.status === 'ready' ? runtime.actions : null;
   const receipts = runtime.status === 'ready' ? runtime.receipts : null;
