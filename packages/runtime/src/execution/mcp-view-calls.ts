@@ -4,7 +4,7 @@
  * `ui_action` with its outcome.
  */
 import type { ConsentSteps } from '../consent/consent-steps.js';
-import { type McpToolCaller, refusalMessage } from '../mcp/calls.js';
+import { type McpToolCaller, refusalMessage, serverErrorMessage } from '../mcp/calls.js';
 import type { AppRecord, AuditRecord, RuntimeDatabase } from '../storage/database.js';
 import type { Clock } from '../time/clock.js';
 import { withPlaces } from '../tools/intake.js';
@@ -97,6 +97,7 @@ async function viewCall(
   if (outcome.status === 'ok' || outcome.status === 'tool_error')
     return { status: 'ok', result: outcome.result };
   if (outcome.status === 'refused') return refuse('failed', refusalMessage(outcome));
+  if (outcome.status === 'server_error') return refuse('failed', serverErrorMessage(outcome));
   return refuse(
     outcome.status === 'timeout' ? 'timeout' : 'failed',
     outcome.status === 'failed' && outcome.phase === 'connect'

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sdkServer, statefulServer } from '../../test/mcp-servers.js';
-import { createMcpToolCaller, mcpFinalResult, refusalMessage, refusalStatus } from './calls.js';
+import {
+  createMcpToolCaller,
+  jsonRpcErrorOf,
+  mcpFinalResult,
+  refusalMessage,
+  refusalStatus,
+  serverErrorMessage,
+} from './calls.js';
 import { createMcpConnector, type McpConnector } from './session.js';
 
 const TOKEN = 'calls-test-token-1';
@@ -207,6 +214,57 @@ describe('a server that turns a call away with an HTTP client error', () => {
     const outcome = await caller.call(echo(server.url));
     expect(outcome).toMatchObject({ status: 'failed', phase: 'call' });
     expect(mcpFinalResult(outcome, {}).error?.code).toBe('outcome_unknown');
+  });
+});
+
+describe('a server that answers the call with a JSON-RPC error', () => {
+  it('a tool it no longer has ("not found"): a definite answer for the agent, on a session that is kept', async () => {
+    const server = echoServer();
+    const caller = createMcpToolCaller({ connect: server.connect });
+    expect(await caller.call(echo(server.url))).toMatchObject({ status: 'ok' });
+    const outcome = await caller.call({ ...echo(server.url), tool: 'dropped' });
+    expect(outcome).toEqual({
+      status: 'server_error',
+      code: -32602,
+      message: expect.stringMatching(/dropped not found/),
+    });
+    const final = mcpFinalResult(outcome, {});
+    expect(final).toEqual({
+      outcome: 'error',
+      error: { code: 'execution_failed', message: serverErrorMessage(outcome as never) },
+    });
+    expect(final.error?.message).toMatch(
+      /^The MCP server answered the call with an error \(JSON-RPC -32602\): /,
+    );
+    // The session still works: the next call goes on it, without a new initialize.
+    expect(await caller.call(echo(server.url))).toMatchObject({ status: 'ok' });
+    expect(server.methods.filter((method) => method === 'initialize')).toHaveLength(1);
+    expect(server.calls).toEqual(['echo', 'echo']);
+  });
+});
+
+describe('jsonRpcErrorOf', () => {
+  const named = (name: string, fields: object = {}) => Object.assign(new Error('said so'), { name }, fields);
+
+  it.each<[string, unknown, { code: number; message: string } | undefined]>([
+    ['a ProtocolError', named('ProtocolError', { code: -32602 }), { code: -32602, message: 'said so' }],
+    [
+      'a subclass of it',
+      named('ResourceNotFoundError', { code: -32002 }),
+      { code: -32002, message: 'said so' },
+    ],
+    ["the SDK's own timeout", named('SdkError', { code: 'REQUEST_TIMEOUT' }), undefined],
+    ['a closed connection', named('SdkError', { code: 'CONNECTION_CLOSED' }), undefined],
+    [
+      'a network error',
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      undefined,
+    ],
+    ['an abort', new DOMException('aborted', 'AbortError'), undefined],
+    ['a code that is not an integer', named('ProtocolError', { code: 1.5 }), undefined],
+    ['not an error', { name: 'ProtocolError', code: -32602, message: 'x' }, undefined],
+  ])('%s', (_name, error, expected) => {
+    expect(jsonRpcErrorOf(error)).toEqual(expected);
   });
 });
 

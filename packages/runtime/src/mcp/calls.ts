@@ -7,7 +7,8 @@
  * A failure is told apart by when it happened: before the request left (`failed` in `connect`: the server never got
  * the call) or after (`failed` in `call`: the server may have acted on it, so the outcome is unknown and the call is
  * never sent again). A server that turns the call away with an HTTP client error (`refused`: a 401 when it no
- * longer takes the token, a 404 when it ended the session) did not run it, and the agent is told so.
+ * longer takes the token, a 404 when it ended the session) did not run it, and the agent is told so; one that answers
+ * with a JSON-RPC error (`server_error`: "Tool … not found") gave a definite answer, which the agent gets.
  */
 import { canonicalJSONString } from '@lineup/shared';
 import { MINIAPP_CHANNEL_LIMITS } from '@lineup/shared/bridge';
@@ -41,6 +42,11 @@ export type McpCallOutcome =
       readonly httpStatus: number;
       readonly reason: string;
     }
+  /**
+   * The server answered the call with a JSON-RPC error (its `code`, and its message, bounded) instead of a result: a
+   * definite answer — such as "Tool … not found" for a tool it no longer has — never an unknown outcome.
+   */
+  | { readonly status: 'server_error'; readonly code: number; readonly message: string }
   | { readonly status: 'timeout' }
   | { readonly status: 'cancelled' }
   /** An answer that is not a `CallToolResult`, or one larger than `maxResultBytes`. */
@@ -165,6 +171,9 @@ export function createMcpToolCaller(
       return { outcome: answer === 'timeout' ? { status: 'timeout' } : checkedOutcome(answer), reused };
     } catch (error) {
       if (request.signal?.aborted) return { outcome: { status: 'cancelled' }, reused };
+      // The server's JSON-RPC error: an answer on a working session, which is kept.
+      const answered = jsonRpcErrorOf(error);
+      if (answered !== undefined) return { outcome: { status: 'server_error', ...answered }, reused };
       // The session is not trusted again: the next call opens another.
       drop(request.url, opening);
       const httpStatus = refusalStatus(error);
@@ -250,6 +259,22 @@ export function refusalStatus(error: unknown): number | undefined {
     : undefined;
 }
 
+/**
+ * The JSON-RPC error a server answered with, as the MCP SDK reports it (its `ProtocolError` and kin: an integer
+ * `code`), or undefined for anything else — the SDK's own errors carry string codes (`REQUEST_TIMEOUT`,
+ * `CONNECTION_CLOSED`, …), a network failure none, and an abort is a `DOMException`.
+ */
+export function jsonRpcErrorOf(
+  error: unknown,
+): { readonly code: number; readonly message: string } | undefined {
+  if (!(error instanceof Error) || error.name === 'AbortError' || error.name === 'TimeoutError')
+    return undefined;
+  if (typeof DOMException !== 'undefined' && error instanceof DOMException) return undefined;
+  const { code } = error as { code?: unknown };
+  if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
+  return { code, message: bounded(error.message, 300) };
+}
+
 const CONTENT_SCHEMA_TEXT = canonicalJSONString(MCP_CONTENT_OUTPUT_SCHEMA);
 
 /** Whether a tool is published with `MCP_CONTENT_OUTPUT_SCHEMA` (the server gave no output schema of its own). */
@@ -311,6 +336,8 @@ export function mcpFinalResult(
           );
     case 'refused':
       return error('execution_failed', refusalMessage(outcome));
+    case 'server_error':
+      return error('execution_failed', serverErrorMessage(outcome));
     case 'timeout':
       return { outcome: 'error', error: { code: 'timeout' } };
     case 'cancelled':
@@ -339,4 +366,11 @@ export function refusalMessage(refusal: {
       ? 'The MCP server refused the call (HTTP 404): nothing answers as an MCP server at its URL any more. The call did not run.'
       : 'The MCP server refused the call (HTTP 404): it did not know the session, even one opened again for the call. The call did not run.';
   return `The MCP server refused the call (HTTP ${httpStatus}); the call did not run.`;
+}
+
+/** What a server's JSON-RPC error answer to a call says, for the agent and the user. */
+export function serverErrorMessage(answer: { readonly code: number; readonly message: string }): string {
+  return answer.message === ''
+    ? `The MCP server answered the call with an error (JSON-RPC ${answer.code}).`
+    : `The MCP server answered the call with an error (JSON-RPC ${answer.code}): ${answer.message}`;
 }
