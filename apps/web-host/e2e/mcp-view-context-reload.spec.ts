@@ -1,7 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { addMcpServer, callToolFromConsole, viewFrame } from './mcp-servers.ts';
-import { readMessages } from './runtime-db.ts';
+import { sentUserTurns } from './runtime-db.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 import { VIEW_RPC } from './view-rpc.ts';
 
@@ -27,14 +26,6 @@ const say = async (params) => {
 document.getElementById('say').addEventListener('click', () => say({ content: [{ type: 'text', text: 'the user picked Café A' }], structuredContent: { selected: 'cafe-a' } }));
 document.getElementById('say-more').addEventListener('click', () => say({ content: [{ type: 'text', text: 'and then Café B' }] }));
 </script></body></html>`;
-
-/** Every `chat.user_message` payload the runtime recorded as sent, oldest first. */
-async function sentTurns(page: Page): Promise<{ text: string; view_context?: unknown[] }[]> {
-  const records = await readMessages<{ message: { type: string; payload: never } }>(page);
-  return records
-    .filter((record) => record.message.type === 'lineup.v1.chat.user_message')
-    .map((record) => record.message.payload);
-}
 
 let server: TestMcpServer;
 test.beforeEach(async () => {
@@ -91,8 +82,8 @@ for (const language of ['en', 'zh'] as const)
     const box = page.getByLabel(zh ? '发给智能体的消息' : 'Message to the agent');
     await box.fill('which one?');
     await box.press('Enter');
-    await expect.poll(async () => (await sentTurns(page)).length).toBe(1);
-    expect((await sentTurns(page))[0]).toEqual({
+    await expect.poll(async () => (await sentUserTurns(page)).length).toBe(1);
+    expect((await sentUserTurns(page))[0]).toEqual({
       text: 'which one?',
       view_context: [{ call_id: callId, tool: 'picker.pick', text: 'and then Café B' }],
     });
@@ -106,8 +97,8 @@ for (const language of ['en', 'zh'] as const)
     const again = page.getByLabel(zh ? '发给智能体的消息' : 'Message to the agent');
     await again.fill('thanks');
     await again.press('Enter');
-    await expect.poll(async () => (await sentTurns(page)).length).toBe(2);
-    expect((await sentTurns(page))[1]).toEqual({ text: 'thanks' });
+    await expect.poll(async () => (await sentUserTurns(page)).length).toBe(2);
+    expect((await sentUserTurns(page))[1]).toEqual({ text: 'thanks' });
   });
 
 test('a reload keeps what the view said as it was, when it says nothing more', async ({ page }) => {
@@ -122,8 +113,8 @@ test('a reload keeps what the view said as it was, when it says nothing more', a
   const box = page.getByLabel('Message to the agent');
   await box.fill('go on');
   await box.press('Enter');
-  await expect.poll(async () => (await sentTurns(page)).length).toBe(1);
-  expect((await sentTurns(page))[0]).toMatchObject({
+  await expect.poll(async () => (await sentUserTurns(page)).length).toBe(1);
+  expect((await sentUserTurns(page))[0]).toMatchObject({
     view_context: [{ tool: 'picker.pick', text: 'the user picked Café A', data: { selected: 'cafe-a' } }],
   });
 });

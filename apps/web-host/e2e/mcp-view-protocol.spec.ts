@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { addMcpServer, callToolFromConsole, viewFrame } from './mcp-servers.ts';
-import { readMessages, readStore } from './runtime-db.ts';
+import { readStore, sentUserTurns } from './runtime-db.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server.ts';
 import { VIEW_RPC } from './view-rpc.ts';
 
@@ -261,14 +261,6 @@ document.getElementById('image').addEventListener('click', () => say({ content: 
 document.getElementById('nothing').addEventListener('click', () => say({ content: [] }));
 </script></body></html>`;
 
-/** Every `chat.user_message` payload the runtime recorded as sent, oldest first. */
-async function sentTurns(page: Page): Promise<{ text: string; view_context?: unknown[] }[]> {
-  const records = await readMessages<{ message: { type: string; payload: never } }>(page);
-  return records
-    .filter((record) => record.message.type === 'lineup.v1.chat.user_message')
-    .map((record) => record.message.payload);
-}
-
 for (const [language, scheme] of [
   ['en', 'light'],
   ['zh', 'dark'],
@@ -333,9 +325,9 @@ for (const [language, scheme] of [
 
         await box.fill('which one is closest?');
         await box.press('Enter');
-        await expect.poll(async () => (await sentTurns(page)).length).toBe(1);
+        await expect.poll(async () => (await sentUserTurns(page)).length).toBe(1);
         // The latest context only (the second replaced the first), with the call and the agent's tool.
-        expect((await sentTurns(page))[0]).toEqual({
+        expect((await sentUserTurns(page))[0]).toEqual({
           text: 'which one is closest?',
           view_context: [
             {
@@ -354,8 +346,8 @@ for (const [language, scheme] of [
         await expect(page.locator('#chat-view-context')).toHaveCount(0);
         await box.fill('thanks');
         await box.press('Enter');
-        await expect.poll(async () => (await sentTurns(page)).length).toBe(2);
-        expect((await sentTurns(page))[1]).toEqual({ text: 'thanks' });
+        await expect.poll(async () => (await sentUserTurns(page)).length).toBe(2);
+        expect((await sentUserTurns(page))[1]).toEqual({ text: 'thanks' });
       } finally {
         await contextServer.close();
       }

@@ -35,3 +35,11 @@ export async function readMessages<T extends { readonly message: unknown }>(page
       : ({ ...record, message: JSON.parse(text) } as unknown as T),
   );
 }
+
+/** Every `chat.user_message` payload the runtime recorded as sent, oldest first. */
+export async function sentUserTurns(page: Page): Promise<{ text: string; view_context?: unknown[] }[]> {
+  const records = await readMessages<{ message: { type: string; payload: never } }>(page);
+  return records
+    .filter((record) => record.message.type === 'lineup.v1.chat.user_message')
+    .map((record) => record.message.payload);
+}
