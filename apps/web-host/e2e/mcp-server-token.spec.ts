@@ -151,3 +151,44 @@ for (const language of ['en', 'zh'] as const)
     expect(server.calls).toEqual(['whoami', 'whoami']);
     expect(server.authorizations.at(-1)).toBeNull();
   });
+
+for (const language of ['en', 'zh'] as const)
+  test(`a server that stops taking the token says so on its card; its new token, given again, replaces it (${language})`, async ({
+    page,
+  }) => {
+    const zh = language === 'zh';
+    await page.goto('/');
+    const center = page.locator('aside.host__apps');
+    await add(page, TOKEN);
+    await expect(center.getByRole('status').filter({ hasText: /^Installed Private/ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await answerGrantQuestionIfAsked(page, 'not now');
+    const first = await callToolFromConsole(page, 'private.whoami');
+    await expect(first.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+
+    // Its owner rotates the token: the kept one is refused, and the card says so.
+    server.setToken('rotated-token-2b');
+    const refused = await callToolFromConsole(page, 'private.whoami');
+    await expect(refused.locator('.host__console-phase')).toHaveText('error', { timeout: 30_000 });
+    await expect(refused.locator('.host__console-result')).toContainText('HTTP 401');
+    if (zh) await page.getByRole('button', { name: '中文' }).click();
+    const card = center.getByRole('listitem').filter({ hasText: 'Private' }).first();
+    const note = card.getByRole('status').filter({
+      hasText: zh
+        ? /服务器在 \d\d:\d\d 拒绝了这个访问令牌/
+        : /The server refused this access token at \d\d:\d\d/,
+    });
+    await expect(note).toBeVisible();
+    await note.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/mcp-server-token-refused-${language}.png` });
+    if (zh) await page.getByRole('button', { name: 'EN' }).click();
+
+    // The same URL added again with the new token: the note goes, and the next call runs.
+    await add(page, 'rotated-token-2b');
+    await expect(note).toHaveCount(0, { timeout: 30_000 });
+    const again = await callToolFromConsole(page, 'private.whoami');
+    await expect(again.locator('.host__console-phase')).toHaveText('completed', { timeout: 30_000 });
+    expect(server.calls).toEqual(['whoami', 'whoami']);
+    expect(server.authorizations.at(-1)).toBe('Bearer rotated-token-2b');
+  });

@@ -21,7 +21,7 @@ import {
   type RuntimeDatabase,
   type RuntimeLock,
 } from '@lineup/runtime';
-import { createMcpConnector, createMcpToolCaller } from '@lineup/runtime/mcp';
+import { createMcpConnector, createMcpToolCaller, type McpToolCaller } from '@lineup/runtime/mcp';
 import type { ClientInventoryPayload } from '@lineup/shared/protocol';
 import { mcpViewBundle } from '@lineup/surface-host';
 import {
@@ -262,8 +262,16 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
       clientInfo: { name: 'LineUp Web Reference Host', version: '0.0.0' },
       auth: credentials.auth,
     });
-    const mcpCaller = createMcpToolCaller({ connect });
-    parts.mcpCaller = mcpCaller;
+    const caller = createMcpToolCaller({ connect });
+    parts.mcpCaller = caller;
+    // A server that no longer takes the token the user gave it says so on its card (the agent hears it in the result).
+    const mcpCaller: McpToolCaller = {
+      call: async (request) => {
+        const outcome = await caller.call(request);
+        credentials.callEnded(request.url, outcome, Date.now());
+        return outcome;
+      },
+    };
     // The questions the user is asked: capability calls, and Agent Tool and view calls (one dialog, one queue).
     const consent = new ConsentQueue();
     parts.consent = consent;

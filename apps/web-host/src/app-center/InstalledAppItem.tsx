@@ -4,6 +4,7 @@
  * their consent settings, its Surfaces or an MCP server's views, and its audit log.
  */
 import { useEffect, useRef, useState } from 'react';
+import { clockTime } from '../console/message-log.ts';
 import { useText } from '../i18n/LanguageProvider.tsx';
 import { ActionStatus } from './ActionStatus.tsx';
 import type { AppCenter as AppCenterModel } from './app-center.ts';
@@ -74,6 +75,13 @@ export function InstalledAppItem({
           </button>
         </p>
       )}
+      {record.kind === 'mcp_server' &&
+        center.credentialKind(record.id) === 'token' &&
+        center.tokenRefusedAt(record.id) !== undefined && (
+          <p className="host__app-problem" role="status">
+            {text.apps.mcp.tokenRefused(clockTime(center.tokenRefusedAt(record.id) as number).slice(0, 5))}
+          </p>
+        )}
       {record.kind === 'mcp_server' &&
         (center.credentialKind(record.id) === 'oauth' || center.credentialKind(record.id) === 'expired') && (
           <p className="host__app-server">

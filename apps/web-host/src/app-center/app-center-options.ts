@@ -22,7 +22,7 @@ export interface McpInstallOptions {
   readonly maxViewBytes?: number;
   /** Where servers' access tokens are kept (the connector reads them from there); without it none can be given. */
   readonly credentials?: Pick<ServerCredentials, 'token' | 'set' | 'remove'> &
-    Partial<Pick<ServerCredentials, 'kind' | 'signInTo'>>;
+    Partial<Pick<ServerCredentials, 'kind' | 'signInTo' | 'refusedAt' | 'onChange'>>;
 }
 
 export interface AppCenterOptions {

@@ -81,9 +81,12 @@ export class AppCenter {
     const apps = this.#host.onAppsChanged(() => void this.refresh());
     // An answer may remember an allowance (or a call's end audits one): the settings and audit are read again.
     const consent = this.#host.onConsentChanged?.(() => void this.refresh());
+    // A server that starts or stops refusing its token changes what its card says.
+    const credentials = this.#mcp?.credentials?.onChange?.(() => this.#set({}));
     this.#unsubscribe = () => {
       apps();
       consent?.();
+      credentials?.();
     };
   }
 
@@ -262,6 +265,12 @@ export class AppCenter {
   credentialKind(appId: string): 'token' | 'oauth' | 'expired' | undefined {
     const server = this.#serverUrl(appId);
     return server === undefined ? undefined : this.#mcp?.credentials?.kind?.(server);
+  }
+
+  /** When the MCP server `appId` last refused the access token the user gave it (a 401 or 403), or undefined. */
+  tokenRefusedAt(appId: string): number | undefined {
+    const server = this.#serverUrl(appId);
+    return server === undefined ? undefined : this.#mcp?.credentials?.refusedAt?.(server);
   }
 
   installMcpServer(url: string, appScope?: string, token?: string): Promise<void> {

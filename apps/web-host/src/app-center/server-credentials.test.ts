@@ -75,4 +75,42 @@ describe('ServerCredentials', () => {
     expect(again.kind(B)).toBeUndefined();
     again.close();
   });
+
+  it('marks a token the server refused (401, 403) until a call it takes or a new token; a sign-in or no token is not marked', async () => {
+    const credentials = new ServerCredentials();
+    await credentials.load(`credentials-${databases++}`);
+    let changes = 0;
+    const stop = credentials.onChange(() => {
+      changes++;
+    });
+    const refused = (httpStatus: number) =>
+      ({ status: 'refused', phase: 'call', httpStatus, reason: 'x' }) as const;
+    const ok = { status: 'ok', result: { content: [] } } as const;
+    // No token given: a 401 is the server asking, not a token refused.
+    credentials.callEnded(A, refused(401), 1);
+    expect(credentials.refusedAt(A)).toBeUndefined();
+    await credentials.set(A, 'token-a');
+    await credentials.set(B, 'token-b');
+    credentials.callEnded(A, refused(401), 2);
+    credentials.callEnded(B, refused(403), 3);
+    expect([credentials.refusedAt(A), credentials.refusedAt(B)]).toEqual([2, 3]);
+    // Another refusal (a 404, a 5xx, a timeout) says nothing of the token.
+    credentials.callEnded(A, refused(404), 4);
+    credentials.callEnded(A, { status: 'timeout' }, 5);
+    expect(credentials.refusedAt(A)).toBe(2);
+    // A call it takes clears it; so do a new token and forgetting the token.
+    credentials.callEnded(A, ok, 6);
+    expect(credentials.refusedAt(A)).toBeUndefined();
+    await credentials.set(B, 'token-b2');
+    expect(credentials.refusedAt(B)).toBeUndefined();
+    credentials.callEnded(A, refused(401), 7);
+    await credentials.remove(A);
+    expect(credentials.refusedAt(A)).toBeUndefined();
+    expect(changes).toBe(4);
+    stop();
+    await credentials.set(A, 'token-a');
+    credentials.callEnded(A, refused(401), 8);
+    expect(changes).toBe(4);
+    credentials.close();
+  });
 });

@@ -8,7 +8,7 @@
  * A token is what the server's owner gave the user: printable ASCII of the bearer token syntax (RFC 6750 §2.1), at
  * most 4,096 characters; anything else is refused with why and changes nothing.
  */
-import type { McpServerAuth } from '@lineup/runtime/mcp';
+import type { McpCallOutcome, McpServerAuth } from '@lineup/runtime/mcp';
 import { type IDBPDatabase, openDB } from 'idb';
 import { type OAuthRecord, ServerSignIn } from './server-sign-in.ts';
 
@@ -40,6 +40,9 @@ export class ServerCredentials {
   #db: IDBPDatabase | null = null;
   readonly #tokens = new Map<string, string>();
   readonly #signIns = new Map<string, ServerSignIn>();
+  /** When each server last refused the token the user gave it (in this page; a new token or a call it takes clears it). */
+  readonly #refused = new Map<string, number>();
+  readonly #listeners = new Set<() => void>();
 
   /** Opens the database and reads every token and sign-in (kept in memory for the client's requests). */
   async load(name = DATABASE): Promise<void> {
@@ -77,6 +80,30 @@ export class ServerCredentials {
     return created;
   }
 
+  /**
+   * What a call of the server at `url` ended with: a 401 or 403 while it has a token the user gave means the server no
+   * longer takes that token (`refusedAt` says when, until a new token or a call it takes); listeners hear each change.
+   */
+  callEnded(url: string, outcome: McpCallOutcome, at: number): void {
+    const refused =
+      outcome.status === 'refused' && (outcome.httpStatus === 401 || outcome.httpStatus === 403);
+    const taken = outcome.status === 'ok' || outcome.status === 'tool_error';
+    if (refused && this.#tokens.has(url)) this.#refused.set(url, at);
+    else if (!(taken && this.#refused.delete(url))) return;
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** When the server at `url` last refused the token the user gave it, or undefined. */
+  refusedAt(url: string): number | undefined {
+    return this.#refused.get(url);
+  }
+
+  /** Hears when a server starts or stops refusing its token (`callEnded`). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** The token of the server at `url`, if it has one. */
   token(url: string): string | undefined {
     return this.#tokens.get(url);
@@ -94,6 +121,7 @@ export class ServerCredentials {
     this.#signIns.get(url)?.forget();
     this.#signIns.delete(url);
     this.#tokens.set(url, token);
+    this.#refused.delete(url);
   }
 
   /** Forgets the token and the sign-in of the server at `url` (signs out); its next request goes without. */
@@ -103,6 +131,7 @@ export class ServerCredentials {
     this.#tokens.delete(url);
     this.#signIns.get(url)?.forget();
     this.#signIns.delete(url);
+    this.#refused.delete(url);
   }
 
   /**

@@ -226,6 +226,8 @@ const en = {
     tokenHint:
       'For a server that asks who you are: the token its owner gave you. Kept in this browser and sent to this server only — never to a view, an app or the agent. Adding the same URL again with another token replaces it.',
     tokenKept: 'Uses an access token kept in this browser, sent to this server only.',
+    tokenRefused: (time: string) =>
+      `The server refused this access token at ${time}: its calls fail until you add the same URL again with its new token, or forget this one.`,
     forgetToken: 'Forget the access token',
     signIn: 'Sign in to this server',
     signInAgain: 'Sign in again',
@@ -439,6 +441,8 @@ const zh: AppCenterText = {
     tokenHint:
       '用于要求验证身份的服务器：填写其所有者给你的令牌。它保存在此浏览器中，只发送给这个服务器——绝不发给视图、应用或智能体。用另一个令牌再次添加同一 URL 会替换它。',
     tokenKept: '使用保存在此浏览器中的访问令牌，只发送给这个服务器。',
+    tokenRefused: (time: string) =>
+      `服务器在 ${time} 拒绝了这个访问令牌：在你用它的新令牌再次添加同一 URL，或忘记这个令牌之前，它的调用都会失败。`,
     forgetToken: '忘记访问令牌',
     signIn: '登录此服务器',
     signInAgain: '重新登录',
