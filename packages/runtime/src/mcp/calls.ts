@@ -139,15 +139,7 @@ export function createMcpToolCaller(
       session = await opening;
     } catch (error) {
       drop(request.url, opening);
-      const httpStatus = refusalStatus(error);
-      const reason = reasonOf(error);
-      return {
-        outcome:
-          httpStatus === undefined
-            ? { status: 'failed', phase: 'connect', reason }
-            : { status: 'refused', phase: 'connect', httpStatus, reason },
-        reused,
-      };
+      return { outcome: failureOf('connect', error), reused };
     }
     const controller = new AbortController();
     const abort = () => controller.abort();
@@ -176,16 +168,7 @@ export function createMcpToolCaller(
       if (answered !== undefined) return { outcome: { status: 'server_error', ...answered }, reused };
       // The session is not trusted again: the next call opens another.
       drop(request.url, opening);
-      const httpStatus = refusalStatus(error);
-      const reason = reasonOf(error);
-      return {
-        outcome:
-          httpStatus === undefined
-            ? // The request may have reached the server, which may have acted on it.
-              { status: 'failed', phase: 'call', reason }
-            : { status: 'refused', phase: 'call', httpStatus, reason },
-        reused,
-      };
+      return { outcome: failureOf('call', error), reused };
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', abort);
@@ -240,6 +223,18 @@ export function createMcpToolCaller(
       await Promise.all(open.map((session) => session.then((value) => value.close()).catch(() => {})));
     },
   };
+}
+
+/**
+ * A request that got no answer: `refused` when the server turned it away with an HTTP 4xx (it did not run), else
+ * `failed` — in `call`, after the request left, so the server may have acted on it.
+ */
+function failureOf(phase: 'connect' | 'call', error: unknown): McpCallOutcome {
+  const httpStatus = refusalStatus(error);
+  const reason = reasonOf(error);
+  return httpStatus === undefined
+    ? { status: 'failed', phase, reason }
+    : { status: 'refused', phase, httpStatus, reason };
 }
 
 /**
