@@ -267,8 +267,9 @@ function startSession(reports: SessionReports, gate: AgentLinkGate): RuntimeSess
     // A server that no longer takes the token the user gave it says so on its card (the agent hears it in the result).
     const mcpCaller: McpToolCaller = {
       call: async (request) => {
+        const sent = credentials.token(request.url);
         const outcome = await caller.call(request);
-        credentials.callEnded(request.url, outcome, Date.now());
+        credentials.callEnded(request.url, outcome, Date.now(), sent);
         return outcome;
       },
     };

@@ -87,29 +87,36 @@ describe('ServerCredentials', () => {
       ({ status: 'refused', phase: 'call', httpStatus, reason: 'x' }) as const;
     const ok = { status: 'ok', result: { content: [] } } as const;
     // No token given: a 401 is the server asking, not a token refused.
-    credentials.callEnded(A, refused(401), 1);
+    credentials.callEnded(A, refused(401), 1, undefined);
     expect(credentials.refusedAt(A)).toBeUndefined();
     await credentials.set(A, 'token-a');
     await credentials.set(B, 'token-b');
-    credentials.callEnded(A, refused(401), 2);
-    credentials.callEnded(B, refused(403), 3);
+    credentials.callEnded(A, refused(401), 2, 'token-a');
+    credentials.callEnded(B, refused(403), 3, 'token-b');
     expect([credentials.refusedAt(A), credentials.refusedAt(B)]).toEqual([2, 3]);
     // Another refusal (a 404, a 5xx, a timeout) says nothing of the token.
-    credentials.callEnded(A, refused(404), 4);
-    credentials.callEnded(A, { status: 'timeout' }, 5);
+    credentials.callEnded(A, refused(404), 4, 'token-a');
+    credentials.callEnded(A, { status: 'timeout' }, 5, 'token-a');
+    // A refusal of a call made with a token since replaced says nothing of the one kept now.
+    credentials.callEnded(B, refused(401), 5, 'token-old');
+    expect(credentials.refusedAt(B)).toBe(3);
     expect(credentials.refusedAt(A)).toBe(2);
     // A call it takes clears it; so do a new token and forgetting the token.
-    credentials.callEnded(A, ok, 6);
+    credentials.callEnded(A, ok, 6, 'token-a');
     expect(credentials.refusedAt(A)).toBeUndefined();
     await credentials.set(B, 'token-b2');
     expect(credentials.refusedAt(B)).toBeUndefined();
-    credentials.callEnded(A, refused(401), 7);
+    // A replacement that failed puts the refused token back: so is the mark.
+    await credentials.set(B, 'token-b');
+    expect(credentials.refusedAt(B)).toBe(3);
+    await credentials.set(B, 'token-b2');
+    credentials.callEnded(A, refused(401), 7, 'token-a');
     await credentials.remove(A);
     expect(credentials.refusedAt(A)).toBeUndefined();
     expect(changes).toBe(4);
     stop();
     await credentials.set(A, 'token-a');
-    credentials.callEnded(A, refused(401), 8);
+    credentials.callEnded(A, refused(401), 8, 'token-a');
     expect(changes).toBe(4);
     credentials.close();
   });

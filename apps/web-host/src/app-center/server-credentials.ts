@@ -40,8 +40,11 @@ export class ServerCredentials {
   #db: IDBPDatabase | null = null;
   readonly #tokens = new Map<string, string>();
   readonly #signIns = new Map<string, ServerSignIn>();
-  /** When each server last refused the token the user gave it (in this page; a new token or a call it takes clears it). */
-  readonly #refused = new Map<string, number>();
+  /**
+   * The token each server last refused, and when (in this page): it counts while that token is the one kept, so a
+   * new token ends it, and a failed replacement that puts the old token back brings it back; a call it takes ends it.
+   */
+  readonly #refused = new Map<string, { readonly token: string; readonly at: number }>();
   readonly #listeners = new Set<() => void>();
 
   /** Opens the database and reads every token and sign-in (kept in memory for the client's requests). */
@@ -81,21 +84,24 @@ export class ServerCredentials {
   }
 
   /**
-   * What a call of the server at `url` ended with: a 401 or 403 while it has a token the user gave means the server no
-   * longer takes that token (`refusedAt` says when, until a new token or a call it takes); listeners hear each change.
+   * What a call of the server at `url` ended with, made with `sent`, the token it had when the call began: a 401 or 403
+   * while that token is still the one kept means the server no longer takes it (`refusedAt` says when, until a new
+   * token or a call it takes); listeners hear each change.
    */
-  callEnded(url: string, outcome: McpCallOutcome, at: number): void {
+  callEnded(url: string, outcome: McpCallOutcome, at: number, sent: string | undefined): void {
     const refused =
       outcome.status === 'refused' && (outcome.httpStatus === 401 || outcome.httpStatus === 403);
     const taken = outcome.status === 'ok' || outcome.status === 'tool_error';
-    if (refused && this.#tokens.has(url)) this.#refused.set(url, at);
+    const token = this.#tokens.get(url);
+    if (refused && token !== undefined && token === sent) this.#refused.set(url, { token, at });
     else if (!(taken && this.#refused.delete(url))) return;
     for (const listener of [...this.#listeners]) listener();
   }
 
   /** When the server at `url` last refused the token the user gave it, or undefined. */
   refusedAt(url: string): number | undefined {
-    return this.#refused.get(url);
+    const refused = this.#refused.get(url);
+    return refused !== undefined && refused.token === this.#tokens.get(url) ? refused.at : undefined;
   }
 
   /** Hears when a server starts or stops refusing its token (`callEnded`). */
@@ -121,7 +127,6 @@ export class ServerCredentials {
     this.#signIns.get(url)?.forget();
     this.#signIns.delete(url);
     this.#tokens.set(url, token);
-    this.#refused.delete(url);
   }
 
   /** Forgets the token and the sign-in of the server at `url` (signs out); its next request goes without. */
