@@ -4,7 +4,14 @@
  * `exports` map and a namespace import of each JavaScript entry point (types vanish at runtime, so `Object.keys` of a
  * namespace lists exactly its values: the functions, classes, constants and schemas).
  */
-import { describe, expect, it } from 'vitest';
+import type { describe as Describe, expect as Expect, it as It } from 'vitest';
+
+/** The test API, passed in by the test: this file imports nothing at run time (the packed-package check copies it). */
+export interface TestApi {
+  readonly describe: typeof Describe;
+  readonly expect: typeof Expect;
+  readonly it: typeof It;
+}
 
 /** The exported names `readme` does not name as a whole word, sorted. */
 export function unnamedIn(readme: string, names: readonly string[]): string[] {
@@ -12,6 +19,7 @@ export function unnamedIn(readme: string, names: readonly string[]): string[] {
 }
 
 export function describeReadmeExports(
+  { describe, expect, it }: TestApi,
   readme: string,
   exportsMap: Readonly<Record<string, unknown>>,
   entryPoints: Readonly<Record<string, object>>,

@@ -380,6 +380,8 @@ function packageSuiteAt(
     filter: (source) => !skip.has(basename(source)),
   });
   copyFileSync(join(root, 'tsconfig.base.json'), join(dir, 'tsconfig.base.json'));
+  // What a package's README test checks with (it imports nothing at run time).
+  copyFileSync(join(root, 'vitest.readme.ts'), join(dir, 'vitest.readme.ts'));
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   manifest.dependencies = dependencies;

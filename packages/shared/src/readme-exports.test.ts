@@ -1,4 +1,5 @@
 /** The README is the package's reference: every value an entry point exports is named in it (vitest.readme.ts). */
+import { describe, expect, it } from 'vitest';
 import { describeReadmeExports } from '../../../vitest.readme.js';
 import packageJson from '../package.json' with { type: 'json' };
 import readme from '../README.md?raw';
@@ -14,4 +15,4 @@ const ENTRY_POINTS: Record<string, object> = {
   './agent': agent,
 };
 
-describeReadmeExports(readme, packageJson.exports, ENTRY_POINTS);
+describeReadmeExports({ describe, expect, it }, readme, packageJson.exports, ENTRY_POINTS);

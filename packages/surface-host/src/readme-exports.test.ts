@@ -1,4 +1,5 @@
 /** The README is the package's reference: every value an entry point exports is named in it (vitest.readme.ts). */
+import { describe, expect, it } from 'vitest';
 import { describeReadmeExports } from '../../../vitest.readme.js';
 import packageJson from '../package.json' with { type: 'json' };
 import readme from '../README.md?raw';
@@ -6,4 +7,4 @@ import * as root from './index.js';
 
 const ENTRY_POINTS: Record<string, object> = { '.': root };
 
-describeReadmeExports(readme, packageJson.exports, ENTRY_POINTS);
+describeReadmeExports({ describe, expect, it }, readme, packageJson.exports, ENTRY_POINTS);
