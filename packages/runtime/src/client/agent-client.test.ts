@@ -361,6 +361,29 @@ describe('outgoing', () => {
     expect(frames).toHaveLength(3);
   });
 
+  it.each([
+    ['a user turn', (client: AgentClient) => client.sendUserMessage('conv_2', 'hello')],
+    [
+      "a Surface's event",
+      (client: AgentClient) =>
+        client.sendUIEvent('conv_2', { instance_id: 'weather.01', event: 'refresh', data: {} }),
+    ],
+  ])(
+    '%s in a conversation not announced yet goes after its inventory, and the conversation stays announced',
+    async (_name, send) => {
+      const { client, frames } = setup;
+      await vi.waitFor(async () => expect(await setup.db.countFromIndex('outbox', 'by_pending')).toBe(0));
+      await vi.waitFor(() => expect(frames).toHaveLength(1));
+      await send(client);
+      await vi.waitFor(() => expect(frames).toHaveLength(3));
+      expect(frames.slice(1).map((frame) => [frame.type, frame.conversation_id])).toEqual([
+        ['lineup.v1.client.inventory', 'conv_2'],
+        [expect.stringMatching(/^lineup\.v1\.(chat\.user_message|ui\.event)$/), 'conv_2'],
+      ]);
+      expect(client.conversations).toContain('conv_2');
+    },
+  );
+
   it('refuses a client id that cannot be an envelope sender', () => {
     const { transport } = createInProcessTransport();
     expect(

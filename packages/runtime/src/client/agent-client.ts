@@ -176,9 +176,15 @@ export class AgentClient {
     conversationId: string,
     payload: LineUpPayloadOf<'lineup.v1.ui.event'>,
   ): Promise<AgentClientSendResult> {
-    return this.#session.sendQueued(
-      this.#outgoing.build(conversationId, 'lineup.v1.ui.event', payload, this.#outgoing.newId()),
+    const message = this.#outgoing.build(
+      conversationId,
+      'lineup.v1.ui.event',
+      payload,
+      this.#outgoing.newId(),
     );
+    // Like the user's other turns: the conversation is announced (its inventory first) before the event goes.
+    await this.openConversation(conversationId);
+    return this.#session.sendQueued(message);
   }
 
   /**
